@@ -1,0 +1,70 @@
+// Entry point of the built CLI: parse the command line, dispatch, and turn every failure
+// into one message and an exit code. Only bin/gate-check.js calls process.exit.
+import { GateCheckError, ParseError, type Diagnostic } from '../errors.js';
+import { errorReport, type Mode } from '../report/model.js';
+import { renderJson } from '../report/json.js';
+import { formatDiagnostic } from '../report/text.js';
+import { sanitizeLine } from '../text/sanitize.js';
+import { exitCodeFor } from './exit-codes.js';
+import { processIo, type Io } from './io.js';
+import { parseCommandLine, type RunOptions } from './options.js';
+import { statusCommand } from '../commands/status.js';
+
+const MAX_ERRORS_SHOWN = 100;
+
+export async function main(argv: readonly string[], io: Io = processIo()): Promise<number> {
+  let options: RunOptions | undefined;
+  try {
+    const parsed = parseCommandLine(argv);
+    if (parsed.kind === 'done') {
+      io.stdout(parsed.output);
+      return 0;
+    }
+    if (parsed.kind === 'subcommand') {
+      const { runSubcommand } = await import('./subcommands.js');
+      return await runSubcommand(parsed.name, parsed.args, io);
+    }
+    options = parsed.options;
+    if (options.status) return statusCommand(options, io);
+    const { runCommand } = await import('../commands/run.js');
+    return await runCommand(options, io);
+  } catch (error) {
+    return reportFailure(error, io, options);
+  }
+}
+
+function modeOf(options: RunOptions): Mode {
+  if (options.status) return 'status';
+  if (options.reverify) return 'reverify';
+  return options.approve ? 'approve' : 'run';
+}
+
+export function reportFailure(error: unknown, io: Io, options?: RunOptions): number {
+  const code = exitCodeFor(error);
+  const lines: string[] = [];
+  let diagnostics: Diagnostic[] = [];
+  let warnings: Diagnostic[] = [];
+  if (error instanceof ParseError) {
+    diagnostics = error.diagnostics;
+    warnings = error.warnings;
+    for (const d of diagnostics.slice(0, MAX_ERRORS_SHOWN)) lines.push(formatDiagnostic(d, 'error'));
+    if (diagnostics.length > MAX_ERRORS_SHOWN) lines.push(`error: … and ${diagnostics.length - MAX_ERRORS_SHOWN} more`);
+    lines.push(`gate-check: ${diagnostics.length} error${diagnostics.length === 1 ? '' : 's'}; nothing was checked`);
+  } else if (error instanceof GateCheckError) {
+    diagnostics = [{ message: error.message }];
+    lines.push(`gate-check: ${sanitizeLine(error.message, 600)}`);
+    if (error.hint) lines.push(`hint: ${sanitizeLine(error.hint, 600)}`);
+  } else {
+    const message = error instanceof Error ? error.message : String(error);
+    diagnostics = [{ message: `internal error: ${message}` }];
+    lines.push(`gate-check: internal error: ${sanitizeLine(message, 600)}`);
+    if (io.env.GATE_CHECK_DEBUG && error instanceof Error && error.stack) lines.push(error.stack);
+  }
+  io.stderr(lines.join('\n') + '\n');
+  if (options?.json) {
+    const report = errorReport(modeOf(options), '', diagnostics, warnings);
+    report.exitCode = code;
+    io.stdout(renderJson(report));
+  }
+  return code;
+}

@@ -1,0 +1,88 @@
+// Typed failures. Each carries no exit code itself: cli/exit-codes.ts maps them in one place.
+
+export interface Diagnostic {
+  /** Path as shown to the user (relative to the root where possible). */
+  file?: string;
+  /** 1-based line number, when the problem has one. */
+  line?: number;
+  message: string;
+}
+
+export abstract class GateCheckError extends Error {
+  abstract readonly kind: string;
+  /** A second line for the user: what to do about it. */
+  hint?: string;
+}
+
+/** Bad command line: unknown, duplicate or conflicting options, invalid values. */
+export class UsageError extends GateCheckError {
+  readonly kind = 'usage';
+  constructor(message: string, hint = "see 'gate-check --help'") {
+    super(message);
+    this.hint = hint;
+  }
+}
+
+/** One or more ledgers are malformed. Carries every error found, with line numbers. */
+export class ParseError extends GateCheckError {
+  readonly kind = 'parse';
+  constructor(
+    readonly diagnostics: Diagnostic[],
+    readonly warnings: Diagnostic[] = [],
+  ) {
+    super(diagnostics.length === 1 ? diagnostics[0]!.message : `${diagnostics.length} errors in the ledger`);
+  }
+}
+
+/** A file the checker must read or write is not what it must be (symlink, hard link, FIFO, too large, outside the root, changed underneath). */
+export class UnsafeFileError extends GateCheckError {
+  readonly kind = 'unsafe-file';
+  constructor(readonly path: string, reason: string, hint?: string) {
+    super(`${path}: ${reason}`);
+    if (hint !== undefined) this.hint = hint;
+  }
+}
+
+/** Ledger discovery failed closed: nothing found, or a discovered location is unsafe. */
+export class DiscoveryError extends GateCheckError {
+  readonly kind = 'discovery';
+  constructor(message: string, hint?: string) {
+    super(message);
+    if (hint !== undefined) this.hint = hint;
+  }
+}
+
+/** The private store (approvals, receipts, history) is unsafe or unusable. */
+export class UnsafeStoreError extends GateCheckError {
+  readonly kind = 'unsafe-store';
+  constructor(readonly path: string, reason: string, hint?: string) {
+    super(`${path}: ${reason}`);
+    if (hint !== undefined) this.hint = hint;
+  }
+}
+
+/** A lock could not be taken within its bounded wait. Locks are never stolen. */
+export class LockTimeoutError extends GateCheckError {
+  readonly kind = 'lock-timeout';
+  constructor(readonly lockPath: string, readonly holderPid: number | null, message: string, hint: string) {
+    super(message);
+    this.hint = hint;
+  }
+}
+
+/** A run could not be set up or completed safely (missing shell, bad CWD, pinned oracle changed, unsafe write). */
+export class RunSetupError extends GateCheckError {
+  readonly kind = 'run-setup';
+  constructor(message: string, hint?: string) {
+    super(message);
+    if (hint !== undefined) this.hint = hint;
+  }
+}
+
+/** SIGINT or SIGTERM arrived; running checks were killed. */
+export class InterruptedError extends GateCheckError {
+  readonly kind = 'interrupted';
+  constructor(message = 'interrupted') {
+    super(message);
+  }
+}

@@ -1,0 +1,117 @@
+// Finding ledgers: the repository root, GATES.md and gates/*.md under it, one scope's
+// .gate-check/<scope>/*.md, or explicit files. Fails closed: a symlinked location, a
+// non-regular entry or a file outside the root is an error, never silently skipped.
+import { readdirSync, realpathSync, statSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { DiscoveryError, UnsafeFileError } from '../errors.js';
+import { lstatOrNull } from './safe-read.js';
+
+export interface LedgerLocation {
+  /** Canonical absolute path (symlink-free parents). */
+  path: string;
+  /** Path relative to the root with '/' separators, for display and JSON. */
+  display: string;
+}
+
+export interface Root {
+  /** Canonical absolute path of the repository root. */
+  path: string;
+}
+
+export const SCOPE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+export function resolveRoot(rootArg: string | undefined, cwd: string): Root {
+  const lexical = resolve(cwd, rootArg ?? '.');
+  let real: string;
+  try {
+    real = realpathSync(lexical);
+  } catch {
+    throw new DiscoveryError(`root ${lexical} does not exist`);
+  }
+  if (!statSync(real).isDirectory()) throw new DiscoveryError(`root ${lexical} is not a directory`);
+  return { path: real };
+}
+
+/** True when `path` is `root` or below it (both canonical). */
+export function isInside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+export function displayPath(root: Root, path: string): string {
+  const rel = relative(root.path, path);
+  return sep === '/' ? rel : rel.split(sep).join('/');
+}
+
+/** A directory the checker descends into must be a real directory, not a link to one. */
+function requireRealDirectory(path: string, label: string): boolean {
+  const st = lstatOrNull(path);
+  if (!st) return false;
+  if (st.isSymbolicLink()) throw new DiscoveryError(`${label} is a symbolic link (refused: ledgers are read only from inside the repository)`);
+  if (!st.isDirectory()) throw new DiscoveryError(`${label} is not a directory`);
+  return true;
+}
+
+/** *.md entries of one directory, sorted by code point; dot files are skipped like a glob's '*'. */
+function markdownEntries(dir: string, label: string): string[] {
+  const found: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (!entry.name.endsWith('.md') || entry.name.startsWith('.')) continue;
+    const where = `${label}/${entry.name}`;
+    if (entry.isSymbolicLink()) throw new DiscoveryError(`${where} is a symbolic link (refused)`);
+    if (!entry.isFile()) throw new DiscoveryError(`${where} is not a regular file (refused)`);
+    found.push(entry.name);
+  }
+  return found.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+export function discoverLedgers(root: Root, scope: string | undefined): LedgerLocation[] {
+  const found: string[] = [];
+  if (scope !== undefined) {
+    if (!SCOPE_PATTERN.test(scope)) throw new DiscoveryError(`invalid scope id "${scope}": scope ids match [A-Za-z0-9][A-Za-z0-9._-]{0,63}`);
+    const base = join(root.path, '.gate-check');
+    if (!requireRealDirectory(base, '.gate-check')) throw new DiscoveryError(`scope ${scope} not found: ${base} does not exist`);
+    const dir = join(base, scope);
+    const label = `.gate-check/${scope}`;
+    if (!requireRealDirectory(dir, label)) throw new DiscoveryError(`scope ${scope} not found: ${label} does not exist`);
+    for (const name of markdownEntries(dir, label)) found.push(join(dir, name));
+    if (found.length === 0) throw new DiscoveryError(`scope ${scope} has no ledgers (${label}/*.md)`, 'an empty scope is an error, not a pass');
+  } else {
+    const top = join(root.path, 'GATES.md');
+    const st = lstatOrNull(top);
+    if (st) {
+      if (st.isSymbolicLink()) throw new DiscoveryError('GATES.md is a symbolic link (refused)');
+      if (!st.isFile()) throw new DiscoveryError('GATES.md is not a regular file (refused)');
+      found.push(top);
+    }
+    const dir = join(root.path, 'gates');
+    if (requireRealDirectory(dir, 'gates')) for (const name of markdownEntries(dir, 'gates')) found.push(join(dir, name));
+    if (found.length === 0) {
+      throw new DiscoveryError(`no ledger found under ${root.path} (GATES.md or gates/*.md)`, "run 'gate-check init' to create one, or name ledger files explicitly");
+    }
+  }
+  return found.map((path) => ({ path, display: displayPath(root, path) }));
+}
+
+/** Explicit ledger files: every one is used, none is widened, each must lie inside the root. */
+export function locateExplicitLedgers(root: Root, files: readonly string[], cwd: string): LedgerLocation[] {
+  const seen = new Set<string>();
+  const out: LedgerLocation[] = [];
+  for (const file of files) {
+    const lexical = resolve(cwd, file);
+    let dir: string;
+    try {
+      dir = realpathSync(dirname(lexical));
+    } catch {
+      throw new UnsafeFileError(lexical, 'no such file');
+    }
+    const path = join(dir, basename(lexical));
+    if (!isInside(root.path, path) || path === root.path) {
+      throw new UnsafeFileError(file, `is outside the repository root ${root.path} (refused)`, 'pass --root with the repository that holds this ledger');
+    }
+    if (seen.has(path)) continue;
+    seen.add(path);
+    out.push({ path, display: displayPath(root, path) });
+  }
+  return out;
+}

@@ -1,0 +1,52 @@
+// Repository-relative paths and globs written in a ledger (DEPENDS, OWNS, CWD). Pure.
+
+export type PathCheck = { ok: true; value: string } | { ok: false; reason: string };
+
+/** Split a comma-separated list, keeping commas inside {a,b} brace groups. */
+export function splitPathList(value: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let current = '';
+  for (const ch of value) {
+    if (ch === '{') depth++;
+    else if (ch === '}' && depth > 0) depth--;
+    if (ch === ',' && depth === 0) {
+      parts.push(current);
+      current = '';
+    } else {
+      current += ch;
+    }
+  }
+  parts.push(current);
+  return parts.map((p) => p.trim());
+}
+
+/**
+ * Normalize one repository-relative path or glob: backslashes become '/', './' and empty
+ * segments go. Refused: empty, NUL, absolute, drive-letter, UNC, home-relative, any '..'
+ * segment (unless allowParent, for CWD, whose containment is checked when it is resolved).
+ */
+export function normalizeRelativePath(raw: string, allowParent = false): PathCheck {
+  const value = raw.trim();
+  if (value === '') return { ok: false, reason: 'empty path' };
+  if (value.includes('\u0000')) return { ok: false, reason: 'path contains NUL' };
+  const slashed = value.replace(/\\/g, '/');
+  if (slashed.startsWith('//')) return { ok: false, reason: `UNC path not allowed: ${value}` };
+  if (/^[A-Za-z]:/.test(slashed)) return { ok: false, reason: `drive-letter path not allowed: ${value}` };
+  if (slashed.startsWith('/')) return { ok: false, reason: `absolute path not allowed: ${value}` };
+  if (slashed === '~' || slashed.startsWith('~/')) return { ok: false, reason: `home-relative path not allowed: ${value}` };
+  const segments: string[] = [];
+  for (const seg of slashed.split('/')) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..' && !allowParent) return { ok: false, reason: `'..' segment not allowed: ${value}` };
+    segments.push(seg);
+  }
+  if (segments.length === 0) return allowParent ? { ok: true, value: '.' } : { ok: false, reason: `path names no file: ${value}` };
+  return { ok: true, value: segments.join('/') };
+}
+
+/** A DEPENDS/OWNS glob: a normalized path, and no negation (a list of what a check reads cannot subtract). */
+export function normalizeGlob(raw: string): PathCheck {
+  if (raw.trim().startsWith('!')) return { ok: false, reason: `negated pattern not allowed: ${raw.trim()}` };
+  return normalizeRelativePath(raw);
+}

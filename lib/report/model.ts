@@ -1,0 +1,90 @@
+// The report every mode produces: one entry per gate in ledger order, a summary, the exit
+// code. Rendered as text (report/text.ts) or JSON (report/json.ts). Pure.
+import type { Diagnostic } from '../errors.js';
+import { gateState, type GateState } from '../ledger/state.js';
+import type { Gate } from '../ledger/types.js';
+
+export const REPORT_SCHEMA = 'gate-check/report@1';
+
+export type Mode = 'status' | 'run' | 'approve' | 'reverify';
+export type ResultStatus = 'pass' | 'fail' | 'approval-required' | 'stale' | 'not-run';
+
+export interface GateResult {
+  status: ResultStatus;
+  exit: number | null;
+  outputSha256: string | null;
+  bytes: number | null;
+  durationMs: number | null;
+  error: string | null;
+}
+
+export interface GateReport {
+  file: string;
+  line: number;
+  id: string;
+  qualified: string;
+  title: string;
+  kind: 'runnable' | 'manual';
+  state: GateState;
+  checked: boolean;
+  result: GateResult | null;
+}
+
+export interface Summary {
+  total: number;
+  met: number;
+  unmet: number;
+  claimed: number;
+  abandoned: number;
+}
+
+export interface Report {
+  schema: typeof REPORT_SCHEMA;
+  mode: Mode;
+  exitCode: number;
+  root: string;
+  files: string[];
+  summary: Summary;
+  warnings: Diagnostic[];
+  errors: Diagnostic[];
+  gates: GateReport[];
+}
+
+export function gateReport(file: string, stem: string, gate: Gate, result: GateResult | null = null): GateReport {
+  return {
+    file,
+    line: gate.line,
+    id: gate.id,
+    qualified: `${stem}:${gate.id}`,
+    title: gate.title,
+    kind: gate.kind,
+    state: gateState(gate),
+    checked: gate.checked,
+    result,
+  };
+}
+
+export function summarize(gates: readonly GateReport[]): Summary {
+  const s: Summary = { total: gates.length, met: 0, unmet: 0, claimed: 0, abandoned: 0 };
+  for (const g of gates) s[g.state]++;
+  return s;
+}
+
+/** 0 when every gate is met; 1 when anything is unmet, claimed, not run or handed off. */
+export function outcomeExitCode(gates: readonly GateReport[]): 0 | 1 {
+  return gates.length > 0 && gates.every((g) => g.state === 'met') ? 0 : 1;
+}
+
+export function errorReport(mode: Mode, root: string, errors: Diagnostic[], warnings: Diagnostic[] = []): Report {
+  return {
+    schema: REPORT_SCHEMA,
+    mode,
+    exitCode: 2,
+    root,
+    files: [],
+    summary: summarize([]),
+    warnings,
+    errors,
+    gates: [],
+  };
+}

@@ -1,0 +1,46 @@
+// Human output. Every string from a ledger passes through the sanitizer here.
+import type { Diagnostic } from '../errors.js';
+import { sanitizeLine } from '../text/sanitize.js';
+import type { GateReport, Report } from './model.js';
+
+const LIST_CAP = 10;
+
+export function formatDiagnostic(d: Diagnostic, severity: 'error' | 'warning'): string {
+  const where = d.file !== undefined ? `${sanitizeLine(d.file, 160)}${d.line !== undefined ? `:${d.line}` : ''}: ` : '';
+  return `${severity}: ${where}${sanitizeLine(d.message, 400)}`;
+}
+
+export function cappedIds(ids: readonly string[], cap = LIST_CAP): string {
+  const shown = ids.slice(0, cap).map((id) => sanitizeLine(id, 80));
+  return ids.length > cap ? `${shown.join(', ')} (+${ids.length - cap} more)` : shown.join(', ');
+}
+
+const STATE_LABEL: Record<GateReport['state'], string> = {
+  met: 'met',
+  unmet: 'unchecked',
+  claimed: 'claimed (checked, evidence pending)',
+  abandoned: 'abandoned',
+};
+
+export function gateLine(g: GateReport, label = STATE_LABEL[g.state]): string {
+  return `${sanitizeLine(g.qualified, 100)}  ${label}  ${sanitizeLine(g.title, 160)}`;
+}
+
+/** The closing summary: ALL MET, or UNMET and/or HANDOFF REQUIRED with the ids. */
+export function summaryLines(gates: readonly GateReport[], notMet: (g: GateReport) => boolean = (g) => g.state !== 'met'): string[] {
+  const unmet = gates.filter((g) => g.state !== 'abandoned' && notMet(g)).map((g) => g.qualified);
+  const handoff = gates.filter((g) => g.state === 'abandoned').map((g) => g.qualified);
+  if (unmet.length === 0 && handoff.length === 0) return [`ALL MET (${gates.length} met)`];
+  const out: string[] = [];
+  if (unmet.length > 0) out.push(`UNMET: ${cappedIds(unmet)}`);
+  if (handoff.length > 0) out.push(`HANDOFF REQUIRED: ${cappedIds(handoff)}`);
+  return out;
+}
+
+export function renderStatusText(report: Report): string {
+  const out: string[] = [];
+  for (const g of report.gates) if (g.state !== 'met') out.push(gateLine(g));
+  for (const w of report.warnings) out.push(formatDiagnostic(w, 'warning'));
+  out.push(...summaryLines(report.gates));
+  return out.join('\n') + '\n';
+}

@@ -1,0 +1,86 @@
+// Loads the ledgers a command works on: locate (discovery or explicit files), read safely,
+// decode strictly, parse. Every parse error of every file is collected before failing.
+import { basename, extname } from 'node:path';
+import { ParseError, UsageError, type Diagnostic } from '../errors.js';
+import { discoverLedgers, locateExplicitLedgers, resolveRoot, type LedgerLocation, type Root } from '../fsx/discover.js';
+import { safeReadFile, type FileIdentity } from '../fsx/safe-read.js';
+import { parseLedger } from '../ledger/parse.js';
+import type { Ledger } from '../ledger/types.js';
+
+export const MAX_LEDGER_BYTES = 8 * 1024 * 1024;
+
+export interface LoadedLedger {
+  location: LedgerLocation;
+  /** File name without its extension: qualifies ids as STEM:ID. */
+  stem: string;
+  ledger: Ledger;
+  source: string;
+  identity: FileIdentity;
+}
+
+export interface Workspace {
+  root: Root;
+  /** True when ledgers were named on the command line (relative CWD anchors beside the ledger). */
+  explicit: boolean;
+  ledgers: LoadedLedger[];
+  warnings: Diagnostic[];
+}
+
+export interface LoadOptions {
+  root?: string | undefined;
+  scope?: string | undefined;
+  files: readonly string[];
+  cwd: string;
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+export function ledgerStem(path: string): string {
+  const name = basename(path);
+  return name.slice(0, name.length - extname(name).length) || name;
+}
+
+export function decodeLedger(bytes: Uint8Array): string | null {
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+export function loadWorkspace(options: LoadOptions): Workspace {
+  const root = resolveRoot(options.root, options.cwd);
+  const explicit = options.files.length > 0;
+  if (explicit && options.scope !== undefined) throw new UsageError('--scope selects discovered ledgers; it cannot be combined with ledger files');
+  const locations = explicit ? locateExplicitLedgers(root, options.files, options.cwd) : discoverLedgers(root, options.scope);
+
+  const errors: Diagnostic[] = [];
+  const warnings: Diagnostic[] = [];
+  const ledgers: LoadedLedger[] = [];
+  const stems = new Map<string, string>();
+  for (const location of locations) {
+    const stem = ledgerStem(location.path);
+    const other = stems.get(stem);
+    if (other !== undefined) {
+      errors.push({ file: location.display, message: `ledger name ${stem} is also used by ${other}: qualified ids (${stem}:ID) would be ambiguous` });
+      continue;
+    }
+    stems.set(stem, location.display);
+    const read = safeReadFile(location.path, MAX_LEDGER_BYTES, 'ledger');
+    const source = decodeLedger(read.bytes);
+    if (source === null) {
+      errors.push({ file: location.display, message: 'ledger is not valid UTF-8' });
+      continue;
+    }
+    const result = parseLedger(source);
+    const tag = (d: Diagnostic): Diagnostic => ({ ...d, file: location.display });
+    warnings.push(...(result.ok ? result.ledger.warnings : result.warnings).map(tag));
+    if (!result.ok) {
+      errors.push(...result.errors.map(tag));
+      continue;
+    }
+    ledgers.push({ location, stem, ledger: result.ledger, source, identity: read.identity });
+  }
+  if (errors.length > 0) throw new ParseError(errors, warnings);
+  return { root, explicit, ledgers, warnings };
+}

@@ -1,0 +1,83 @@
+// Properties of the parser over generated input (fast-check).
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parseLedger } from '../../lib/ledger/parse.js';
+import { splitLines } from '../../lib/ledger/lines.js';
+
+const idArb = fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9._-]{0,10}$/);
+const valueArb = fc.stringMatching(/^[A-Za-z0-9 .,#:;'"=()|&<>$_-]{1,40}$/).filter((s) => s.trim() !== '' && !s.trim().startsWith('/'));
+
+const specArb = fc.uniqueArray(idArb, { minLength: 1, maxLength: 8 }).chain((ids) =>
+  fc.tuple(
+    ...ids.map((id) =>
+      fc.record({
+        id: fc.constant(id),
+        checked: fc.boolean(),
+        title: valueArb,
+        pair: fc.option(fc.tuple(valueArb, valueArb), { nil: null }),
+        eol: fc.constantFrom('\n', '\r\n'),
+      }),
+    ),
+  ),
+);
+
+describe('parser properties', () => {
+  it('never throws, and every diagnostic has a line inside the file', () => {
+    const lineArb = fc.oneof(
+      fc.string({ maxLength: 40 }),
+      fc.constantFrom('- [ ] G1: t', '- [x] G2: t', '  CHECK: x', '  EXPECT: y', '```', '~~~', '<!--', '-->', 'ABANDON: G1 r', 'OWNS: a', '  - [ ] N: n', '\r', ''),
+    );
+    fc.assert(
+      fc.property(fc.array(lineArb, { maxLength: 30 }), fc.constantFrom('\n', '\r\n'), (ls, eol) => {
+        const src = ls.join(eol);
+        const r = parseLedger(src);
+        const count = Math.max(1, splitLines(src).length);
+        const diags = r.ok ? r.ledger.warnings : [...r.errors, ...r.warnings];
+        for (const d of diags) {
+          expect(d.line).toBeGreaterThanOrEqual(1);
+          expect(d.line).toBeLessThanOrEqual(count);
+        }
+        if (!r.ok) expect(r.errors.length).toBeGreaterThan(0);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('finds exactly the gates that were written, with their exact fields', () => {
+    fc.assert(
+      fc.property(specArb, (specs) => {
+        const src = specs
+          .map((s) => {
+            const body = s.pair ? [`  CHECK: ${s.pair[0]}`, `  EXPECT: ${s.pair[1]}`] : [];
+            return [`- [${s.checked ? 'x' : ' '}] ${s.id}: ${s.title}`, ...body].map((l) => l + s.eol).join('');
+          })
+          .join('');
+        const r = parseLedger(src);
+        expect(r.ok).toBe(true);
+        if (!r.ok) return;
+        expect(r.ledger.gates.map((g) => [g.id, g.checked, g.title, g.kind, g.check, g.expectRaw])).toEqual(
+          specs.map((s) => [s.id, s.checked, s.title.trim(), s.pair ? 'runnable' : 'manual', s.pair?.[0].trim() ?? null, s.pair?.[1].trim() ?? null]),
+        );
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('an indented task item anywhere in a gate body is always an error', () => {
+    fc.assert(
+      fc.property(specArb, fc.nat(), fc.constantFrom('  ', '    ', '\t', ' '), fc.constantFrom('-', '*', '+', '1.'), (specs, at, indent, marker) => {
+        const ls: string[] = [];
+        for (const s of specs) {
+          ls.push(`- [ ] ${s.id}: ${s.title}`);
+          if (s.pair) ls.push(`  CHECK: ${s.pair[0]}`, `  EXPECT: ${s.pair[1]}`);
+        }
+        const pos = 1 + (at % ls.length);
+        ls.splice(pos, 0, `${indent}${marker} [ ] NESTED: sneaky`, '    CHECK: true', '    EXPECT: ok');
+        const r = parseLedger(ls.join('\n') + '\n');
+        expect(r.ok).toBe(false);
+        if (!r.ok) expect(r.errors.some((e) => e.line === pos + 1 && /task item/.test(e.message))).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -1,0 +1,321 @@
+// One test per parser rule of DESIGN §3 and the foundation issue, positive and negative.
+import { describe, expect, it } from 'vitest';
+import { parseLedger } from '../../lib/ledger/parse.js';
+import { gateState } from '../../lib/ledger/state.js';
+import { lines, parseErrors, parseOk, warningsOf } from '../helpers/ledger.js';
+
+const runnable = (id = 'G1', extra: string[] = []) => [`- [ ] ${id}: something works`, '  CHECK: npm test', '  EXPECT: passing', ...extra];
+
+describe('gate lines', () => {
+  it('reads unchecked and checked gates with explicit ids and titles', () => {
+    const l = parseOk(lines('- [ ] G1: first outcome', '- [x] g.2_b-3: second outcome', '- [X] 9: third'));
+    expect(l.gates.map((g) => [g.id, g.checked, g.title, g.line])).toEqual([
+      ['G1', false, 'first outcome', 1],
+      ['g.2_b-3', true, 'second outcome', 2],
+      ['9', true, 'third', 3],
+    ]);
+  });
+
+  it('refuses a gate without an id', () => {
+    expect(parseErrors(lines('- [ ] do the thing'))).toEqual([expect.stringMatching(/^1: gate line needs an explicit id/)]);
+  });
+
+  it('refuses an empty id', () => {
+    expect(parseErrors(lines('- [ ] : title'))[0]).toMatch(/^1: empty gate id/);
+  });
+
+  it('refuses ids outside [A-Za-z0-9][A-Za-z0-9._-]*', () => {
+    for (const id of ['-G1', '.G', 'G 1', 'G/1', 'Gé', '_x']) {
+      expect(parseErrors(lines(`- [ ] ${id}: title`))[0], id).toMatch(/invalid gate id/);
+    }
+  });
+
+  it('refuses a blank title', () => {
+    expect(parseErrors(lines('- [ ] G1:   '))[0]).toMatch(/^1: gate G1 has a blank title/);
+  });
+
+  it('refuses duplicate ids and names both lines', () => {
+    expect(parseErrors(lines('- [ ] G1: a', '', '- [ ] G1: b'))).toEqual(['3: duplicate gate id G1 (lines 1 and 3)']);
+  });
+
+  it('refuses malformed task lines at column 0 instead of ignoring them', () => {
+    for (const l of ['* [ ] G1: x', '+ [ ] G1: x', '1. [ ] G1: x', '-  [ ] G1: x', '- [ ]\tG1: x', '- [x]']) {
+      expect(parseErrors(lines('- [ ] G0: fine', l))[0], l).toMatch(/^2: malformed gate line/);
+    }
+  });
+
+  it('refuses an indented (nested) task item and does not attach its attributes to the gate above', () => {
+    const errs = parseErrors(lines('- [ ] G1: parent', '  - [ ] G2: nested', '    CHECK: rm -rf build', '    EXPECT: ok'));
+    expect(errs).toEqual([expect.stringMatching(/^2: nested task item/)]);
+  });
+
+  it('refuses a task item inside a block quote', () => {
+    expect(parseErrors(lines('- [ ] G1: a', '> - [ ] G2: quoted'))[0]).toMatch(/^2: task item inside a block quote/);
+  });
+
+  it('errors on zero gates', () => {
+    expect(parseErrors(lines('# Gates', '', 'nothing here'))).toEqual([expect.stringMatching(/^1: no gates/)]);
+    expect(parseErrors('')).toEqual([expect.stringMatching(/no gates/)]);
+  });
+
+  it('accepts a leading BOM and CRLF line endings', () => {
+    const l = parseOk('\ufeff- [ ] G1: a\r\n  CHECK: x\r\n  EXPECT: y\r\n');
+    expect(l.gates[0]).toMatchObject({ id: 'G1', check: 'x', expectRaw: 'y', kind: 'runnable' });
+  });
+
+  it('refuses a bare carriage return, which renderers treat as a line break', () => {
+    expect(parseErrors('- [ ] G1: a\r  CHECK: evil\n')[0]).toMatch(/^1: bare carriage return/);
+  });
+
+  it('refuses NUL bytes', () => {
+    expect(parseErrors(lines('- [ ] G1: a\u0000b'))[0]).toMatch(/^1: NUL byte/);
+  });
+});
+
+describe('attributes', () => {
+  it('reads CHECK EXPECT CWD DEPENDS EVIDENCE as plain strings, exactly', () => {
+    const l = parseOk(
+      lines('- [x] G1: t', '  CHECK: echo 1.10 #x: y', '  EXPECT: 1.10 #x', '  CWD: ./pkg/a/', '  DEPENDS: ./a.js, b\\c.js', '  EVIDENCE: exit=0; sha256=abc'),
+    );
+    expect(l.gates[0]).toMatchObject({
+      check: 'echo 1.10 #x: y',
+      expectRaw: '1.10 #x',
+      cwd: 'pkg/a',
+      depends: ['a.js', 'b/c.js'],
+      evidence: 'exit=0; sha256=abc',
+    });
+  });
+
+  it('accepts tab indentation', () => {
+    expect(parseOk(lines('- [ ] G1: t', '\tCHECK: a', '\tEXPECT: b')).gates[0]!.kind).toBe('runnable');
+  });
+
+  it('refuses an unindented attribute', () => {
+    for (const k of ['CHECK', 'EXPECT', 'CWD', 'DEPENDS', 'EVIDENCE']) {
+      expect(parseErrors(lines('- [ ] G1: t', `${k}: x`))[0], k).toMatch(new RegExp(`^2: unindented ${k}`));
+    }
+  });
+
+  it('refuses an attribute before any gate', () => {
+    expect(parseErrors(lines('# Gates', '  CHECK: x', '- [ ] G1: t'))[0]).toMatch(/^2: CHECK is not under a gate \(no gate above it\)/);
+  });
+
+  it('refuses an attribute after the gate body ended, naming where it ended', () => {
+    const errs = parseErrors(lines(...runnable(), '', '## Notes', '  EVIDENCE: forged'));
+    expect(errs).toEqual(['6: EVIDENCE is not under a gate (gate G1 ended at line 5)']);
+  });
+
+  it('refuses duplicated attributes, naming the first', () => {
+    for (const k of ['CHECK', 'EXPECT', 'CWD', 'DEPENDS', 'EVIDENCE']) {
+      const src = lines('- [ ] G1: t', '  CHECK: a', '  EXPECT: b', '  CWD: x', '  DEPENDS: d', '  EVIDENCE: pending', `  ${k}: again`);
+      expect(parseErrors(src)[0], k).toMatch(new RegExp(`^7: duplicate ${k} for G1 \\(first at line \\d\\)`));
+    }
+  });
+
+  it('refuses attribute names not in upper case', () => {
+    expect(parseErrors(lines('- [ ] G1: t', '  Check: npm test', '  EXPECT: x'))).toEqual([expect.stringMatching(/^2: attribute names are upper case: write CHECK/)]);
+  });
+
+  it('warns on an unknown upper-case attribute and ignores it', () => {
+    expect(warningsOf(lines('- [ ] G1: t', '  TIMEOUT: 5'))).toEqual([expect.stringMatching(/^2: unknown attribute TIMEOUT ignored/)]);
+  });
+
+  it('keeps free text under a gate', () => {
+    const l = parseOk(lines(...runnable(), '  Notes: this explains why.', '  - a plain bullet'));
+    expect(l.gates[0]!.kind).toBe('runnable');
+  });
+
+  it('does not route fields through YAML', () => {
+    const l = parseOk(lines('- [ ] G1: t', '  CHECK: echo #x', '  EXPECT: 1.10'));
+    expect(l.gates[0]!.check).toBe('echo #x');
+    expect(l.gates[0]!.expectRaw).toBe('1.10');
+  });
+
+  it('refuses control and bidi characters in CHECK, EXPECT, CWD and DEPENDS', () => {
+    for (const ch of ['\u001b', '\u0007', '\u009b', '\u202e', '\u2066', '\u200f', '\u061c', '\u2028']) {
+      expect(parseErrors(lines('- [ ] G1: t', `  CHECK: echo a${ch}b`, '  EXPECT: ab'))[0]).toMatch(/^2: CHECK contains the control character U\+/);
+    }
+    expect(parseErrors(lines('- [ ] G1: t', '  CHECK: a', '  EXPECT: b', '  CWD: x\u202ey'))[0]).toMatch(/^4: CWD contains/);
+  });
+});
+
+describe('runnable and manual gates', () => {
+  it('a gate with CHECK and EXPECT is runnable; with neither, manual', () => {
+    const l = parseOk(lines(...runnable('G1'), '- [ ] G2: a person decides', '  EVIDENCE: pending'));
+    expect(l.gates.map((g) => g.kind)).toEqual(['runnable', 'manual']);
+  });
+
+  it('refuses CHECK without EXPECT and EXPECT without CHECK', () => {
+    expect(parseErrors(lines('- [ ] G1: t', '  CHECK: x'))).toEqual([expect.stringMatching(/^1: G1 has CHECK but no EXPECT/)]);
+    expect(parseErrors(lines('- [ ] G1: t', '  EXPECT: x'))).toEqual([expect.stringMatching(/^1: G1 has EXPECT but no CHECK/)]);
+  });
+
+  it('refuses blank CHECK or EXPECT', () => {
+    expect(parseErrors(lines('- [ ] G1: t', '  CHECK:  ', '  EXPECT: x'))[0]).toMatch(/^2: blank CHECK for G1/);
+    expect(parseErrors(lines('- [ ] G1: t', '  CHECK: x', '  EXPECT:'))[0]).toMatch(/^3: blank EXPECT for G1/);
+  });
+});
+
+describe('EXPECT', () => {
+  it('treats /source/flags as a regex and anything else as a substring', () => {
+    const l = parseOk(lines(...runnable('A').slice(0, 2), '  EXPECT: /passed \\(\\d+\\)/i', '- [ ] B: t', '  CHECK: x', '  EXPECT: /usr/bin/node'));
+    expect(l.gates[0]!.expect).toEqual({ kind: 'regex', source: 'passed \\(\\d+\\)', flags: 'i' });
+    expect(l.gates[1]!.expect).toEqual({ kind: 'substring', text: '/usr/bin/node' });
+  });
+
+  it('refuses an invalid regex', () => {
+    expect(parseErrors(lines('- [ ] G1: t', '  CHECK: x', '  EXPECT: /a(b/'))[0]).toMatch(/^3: invalid EXPECT regex/);
+    expect(parseErrors(lines('- [ ] G1: t', '  CHECK: x', '  EXPECT: /ab/gg'))[0]).toMatch(/^3: invalid EXPECT regex/);
+  });
+
+  it('refuses a regex source over 1,000 characters, accepts 1,000', () => {
+    expect(parseOk(lines('- [ ] G1: t', '  CHECK: x', `  EXPECT: /${'a'.repeat(1000)}/`)).gates[0]!.kind).toBe('runnable');
+    expect(parseErrors(lines('- [ ] G1: t', '  CHECK: x', `  EXPECT: /${'a'.repeat(1001)}/`))[0]).toMatch(/^3: EXPECT regex source is 1001 characters/);
+  });
+
+  it('warns on an unescaped inner slash, not on an escaped one or one in a class', () => {
+    expect(warningsOf(lines('- [ ] G1: t', '  CHECK: x', '  EXPECT: /a/b/'))).toEqual([expect.stringMatching(/^3: EXPECT regex .* unescaped '\/'/)]);
+    expect(warningsOf(lines('- [ ] G1: t', '  CHECK: x', '  EXPECT: /a\\/b[/]/'))).toEqual([]);
+  });
+});
+
+describe('DEPENDS, OWNS and CWD paths', () => {
+  it('normalizes ./ and backslashes, keeps brace groups whole', () => {
+    const l = parseOk(lines('OWNS: ./src\\import/**, tests/{a,b}/**', '', '- [ ] G1: t', '  CHECK: x', '  EXPECT: y', '  DEPENDS: ./scripts//v.mjs, src/{a,b}.js'));
+    expect(l.owns).toEqual(['src/import/**', 'tests/{a,b}/**']);
+    expect(l.gates[0]!.depends).toEqual(['scripts/v.mjs', 'src/{a,b}.js']);
+  });
+
+  it('refuses absolute, drive-letter, UNC, home, .. and NUL paths in DEPENDS', () => {
+    const bad = ['/etc/passwd', 'C:\\x', 'c:/x', '\\\\server\\share', '//server/share', '~/x', '../x', 'a/../../x', 'a/..', '!src/**'];
+    for (const p of bad) {
+      expect(parseErrors(lines('- [ ] G1: t', '  CHECK: x', '  EXPECT: y', `  DEPENDS: ok.js, ${p}`))[0], p).toMatch(/^4: DEPENDS: /);
+    }
+  });
+
+  it('refuses an empty entry in DEPENDS', () => {
+    expect(parseErrors(lines('- [ ] G1: t', '  CHECK: x', '  EXPECT: y', '  DEPENDS: a.js,,b.js'))[0]).toMatch(/^4: DEPENDS: empty path/);
+  });
+
+  it('applies the same rules to OWNS', () => {
+    expect(parseErrors(lines('OWNS: src/**, /abs', '- [ ] G1: t'))[0]).toMatch(/^1: OWNS: absolute path/);
+    expect(parseErrors(lines('OWNS: ../up', '- [ ] G1: t'))[0]).toMatch(/^1: OWNS: '\.\.' segment/);
+  });
+
+  it('accepts OWNS only before the first gate and only at column 0', () => {
+    expect(parseErrors(lines('- [ ] G1: t', 'OWNS: src/**'))[0]).toMatch(/^2: OWNS must come before the first gate/);
+    expect(parseErrors(lines('  OWNS: src/**', '- [ ] G1: t'))[0]).toMatch(/^1: OWNS must start at column 0/);
+  });
+
+  it('refuses absolute CWD, allows a relative one with ..', () => {
+    expect(parseErrors(lines('- [ ] G1: t', '  CHECK: x', '  EXPECT: y', '  CWD: /tmp'))[0]).toMatch(/^4: CWD: absolute path/);
+    expect(parseOk(lines('- [ ] G1: t', '  CHECK: x', '  EXPECT: y', '  CWD: ../sibling')).gates[0]!.cwd).toBe('../sibling');
+  });
+});
+
+describe('ABANDON', () => {
+  it('abandons a known gate with a reason', () => {
+    const l = parseOk(lines(...runnable(), '', 'ABANDON: G1 the vendor API was retired'));
+    expect(l.gates[0]!.abandon).toEqual({ reason: 'the vendor API was retired', line: 5 });
+    expect(gateState(l.gates[0]!)).toBe('abandoned');
+  });
+
+  it('may come before the gate it names', () => {
+    expect(parseOk(lines('ABANDON: G1 reason', ...runnable())).gates[0]!.abandon?.line).toBe(1);
+  });
+
+  it('refuses a blank reason', () => {
+    expect(parseErrors(lines(...runnable(), 'ABANDON: G1   '))[0]).toMatch(/^4: ABANDON G1 needs a non-blank reason/);
+  });
+
+  it('refuses an unknown id', () => {
+    expect(parseErrors(lines(...runnable(), 'ABANDON: G9 typo'))).toEqual(['4: ABANDON names unknown gate G9']);
+  });
+
+  it('refuses a second ABANDON for the same id', () => {
+    expect(parseErrors(lines(...runnable(), 'ABANDON: G1 a', 'ABANDON: G1 b'))).toEqual(['5: duplicate ABANDON for G1 (first at line 4)']);
+  });
+
+  it('refuses an indented ABANDON', () => {
+    expect(parseErrors(lines(...runnable(), '  ABANDON: G1 reason'))[0]).toMatch(/^4: ABANDON must start at column 0/);
+  });
+
+  it('refuses a lower-case abandon', () => {
+    expect(parseErrors(lines(...runnable(), 'Abandon: G1 reason'))[0]).toMatch(/^4: write ABANDON in upper case/);
+  });
+});
+
+describe('code fences (CommonMark)', () => {
+  it('ignores gates, attributes and ABANDON inside backtick and tilde fences', () => {
+    const src = lines('- [ ] G1: real', '```markdown', '- [ ] G2: example', '  CHECK: x', 'ABANDON: G1 no', '```', '~~~~', '- [x] G3: e', '~~~~');
+    const l = parseOk(src);
+    expect(l.gates.map((g) => g.id)).toEqual(['G1']);
+    expect(l.gates[0]!.abandon).toBeNull();
+  });
+
+  it('closes only on the same marker, at least as long, with nothing after it', () => {
+    const src = lines('````', '```', '~~~~', '```` x', '- [ ] G2: still inside', '````  ', '- [ ] G1: outside');
+    expect(parseOk(src).gates.map((g) => g.id)).toEqual(['G1']);
+  });
+
+  it('allows up to three spaces of indentation on the fence, not four', () => {
+    expect(parseOk(lines('   ```', '- [ ] G2: hidden', '   ```', '- [ ] G1: seen')).gates.map((g) => g.id)).toEqual(['G1']);
+    // Four spaces is an indented code line, not a fence: the gate after it counts.
+    expect(parseOk(lines('- [ ] G1: a', '    ```', '- [ ] G2: b')).gates.map((g) => g.id)).toEqual(['G1', 'G2']);
+  });
+
+  it('does not open a backtick fence whose info string contains a backtick', () => {
+    expect(parseOk(lines('``` a`b', '- [ ] G1: seen')).gates.map((g) => g.id)).toEqual(['G1']);
+  });
+
+  it('refuses an unclosed fence', () => {
+    expect(parseErrors(lines('- [ ] G1: a', '```js', '- [ ] G2: b'))).toEqual(['2: unclosed code fence (``` opened here)']);
+  });
+});
+
+describe('HTML comments', () => {
+  it('ignores gates and attributes inside comments (they render invisibly), with a warning for gates', () => {
+    const src = lines('- [x] G1: visible', '  CHECK: npm test', '  EXPECT: ok', '<!--', '- [ ] G2: hidden', '  CHECK: true', '-->');
+    const r = parseLedger(src);
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.ledger.gates.map((g) => g.id)).toEqual(['G1']);
+    expect(r.ledger.warnings.map((w) => w.line)).toEqual([5]);
+  });
+
+  it('does not let a hidden attribute attach to the visible gate above', () => {
+    const src = lines('- [x] G1: visible', '  <!--', '  CHECK: true', '  EXPECT: ', '  -->', '  EVIDENCE: pending');
+    const l = parseOk(src);
+    expect(l.gates[0]!.kind).toBe('manual');
+  });
+
+  it('handles one-line comments', () => {
+    expect(parseOk(lines('<!-- - [ ] G0: hidden -->', '- [ ] G1: seen')).gates.map((g) => g.id)).toEqual(['G1']);
+  });
+
+  it('refuses an unclosed comment', () => {
+    expect(parseErrors(lines('- [ ] G1: a', '<!-- note', '- [ ] G2: b'))).toEqual([expect.stringMatching(/^2: unclosed HTML comment/)]);
+  });
+
+  it('treats <!-- inside a fence as code, and ``` inside a comment as comment text', () => {
+    expect(parseOk(lines('```', '<!--', '```', '- [ ] G1: a')).gates.length).toBe(1);
+    expect(parseOk(lines('<!--', '```', '-->', '- [ ] G1: a')).gates.length).toBe(1);
+  });
+});
+
+describe('all errors are reported', () => {
+  it('reports every error of a file with its line, in line order', () => {
+    const src = lines('CHECK: top', '- [ ] G1: t', '  CHECK: x', '- [ ] G1: dup', '- [ ] bad id: t', '  EXPECT: /(/', 'ABANDON: G7 x');
+    const errs = parseErrors(src);
+    expect(errs.map((e) => Number(e.split(':')[0]))).toEqual([1, 2, 4, 5, 7]);
+  });
+});
+
+describe('state', () => {
+  it('derives met, unmet, claimed and abandoned', () => {
+    const l = parseOk(
+      lines('- [x] A: t', '  EVIDENCE: exit=0', '- [ ] B: t', '- [x] C: t', '  EVIDENCE: pending', '- [x] D: t', '- [ ] E: t', 'ABANDON: E gone'),
+    );
+    expect(l.gates.map(gateState)).toEqual(['met', 'unmet', 'claimed', 'claimed', 'abandoned']);
+  });
+});

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { sanitizeBlock, sanitizeLine, terminalSafeJson } from '../../lib/text/sanitize.js';
+
+describe('sanitizeLine', () => {
+  it('removes ANSI CSI and OSC sequences', () => {
+    expect(sanitizeLine('a\u001b[31mred\u001b[0m b')).toBe('ared b');
+    expect(sanitizeLine('x\u001b]0;title\u0007y')).toBe('xy');
+    expect(sanitizeLine('x\u001b]8;;http://evil\u001b\\link\u001b]8;;\u001b\\y')).toBe('xlinky');
+  });
+
+  it('removes DCS strings and lone escapes', () => {
+    expect(sanitizeLine('a\u001bPq#0;2;0;0;0\u001b\\b')).toBe('ab');
+    expect(sanitizeLine('a\u001bb')).toBe('ab');
+  });
+
+  it('removes C1 controls even when they are the only escapes (strip-ansi skips those strings)', () => {
+    expect(sanitizeLine('a\u009d0;t\u009cb')).not.toMatch(/[\u0080-\u009f]/);
+    expect(sanitizeLine('a\u0085b\u0090c')).toBe('abc');
+  });
+
+  it('removes C0 controls, DEL and bidi/format controls', () => {
+    const nasty = 'a\u0000\u0007\u0008\u000b\u000c\u000d\u007f\u061c\u200e\u200f\u2028\u2029\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069b';
+    expect(sanitizeLine(nasty)).toBe('ab');
+  });
+
+  it('turns tabs and newlines into spaces', () => {
+    expect(sanitizeLine('a\tb\nc')).toBe('a b c');
+  });
+
+  it('caps by code points without splitting surrogate pairs', () => {
+    expect(sanitizeLine('x'.repeat(500), 10)).toBe('x'.repeat(9) + '…');
+    const s = sanitizeLine('😀'.repeat(50), 5);
+    expect(Array.from(s)).toHaveLength(5);
+    expect(s.endsWith('…')).toBe(true);
+    expect(s).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/);
+  });
+
+  it('bounds work on huge input', () => {
+    expect(sanitizeLine('\u001b[31m'.repeat(1_000_000), 20).length).toBeLessThanOrEqual(20);
+  });
+});
+
+describe('sanitizeBlock', () => {
+  it('keeps first and last lines around an omission marker', () => {
+    const text = Array.from({ length: 100 }, (_, i) => `line ${i}`).join('\n');
+    const out = sanitizeBlock(text, 4);
+    expect(out).toEqual(['line 0', 'line 1', '[… 96 lines omitted …]', 'line 98', 'line 99']);
+  });
+});
+
+describe('terminalSafeJson', () => {
+  it('escapes C1 and bidi characters but keeps the data exact', () => {
+    const value = { t: 'a\u202eb\u009bc\u001bd' };
+    const text = terminalSafeJson(value);
+    expect(text).not.toMatch(/[\u001b\u009b\u202e]/);
+    expect(JSON.parse(text)).toEqual(value);
+  });
+});
