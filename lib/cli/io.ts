@@ -1,4 +1,7 @@
-// Where a command writes. Injected so that in-process callers (tests, the hook) can capture it.
+// Where a command reads and writes. Injected so that in-process callers (tests, the hook)
+// can capture it.
+import { createInterface } from 'node:readline';
+
 export interface Io {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
@@ -6,6 +9,23 @@ export interface Io {
   cwd: string;
   /** True when stdin and stdout are terminals (interactive approval, progress line). */
   interactive: boolean;
+  /** Asks one question on the terminal; null at end of input. */
+  ask: (question: string) => Promise<string | null>;
+}
+
+function askOnTerminal(question: string): Promise<string | null> {
+  return new Promise((resolve) => {
+    const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: true });
+    let answered = false;
+    rl.question(question, (answer) => {
+      answered = true;
+      rl.close();
+      resolve(answer);
+    });
+    rl.on('close', () => {
+      if (!answered) resolve(null);
+    });
+  });
 }
 
 export function processIo(): Io {
@@ -15,5 +35,6 @@ export function processIo(): Io {
     env: process.env,
     cwd: process.cwd(),
     interactive: Boolean(process.stdin.isTTY && process.stdout.isTTY),
+    ask: askOnTerminal,
   };
 }

@@ -16,6 +16,14 @@ export interface GateResult {
   bytes: number | null;
   durationMs: number | null;
   error: string | null;
+  /** Full oracle signature the attempt was made (or approval is needed) for. */
+  signature: string | null;
+  /** For approval-required: what differs from the gate's last approved oracle (null: never approved). */
+  changed: string[] | null;
+}
+
+export function emptyResult(status: ResultStatus, error: string | null, signature: string | null = null): GateResult {
+  return { status, exit: null, outputSha256: null, bytes: null, durationMs: null, error, signature, changed: null };
 }
 
 export interface GateReport {

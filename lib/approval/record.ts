@@ -1,0 +1,91 @@
+// An approval record: consent to run one exact oracle. Parsed as hostile JSON: own
+// properties only, exact keys, every field type-checked, and the signature recomputed from
+// the oracle it carries. Pure.
+import { ORACLE_KEYS, ORACLE_VERSION, signOracle, type DependsEntry, type OracleFields } from '../oracle/oracle.js';
+
+export const APPROVAL_SCHEMA = 'gate-check/approval@1';
+
+export interface ApprovalRecord {
+  schema: typeof APPROVAL_SCHEMA;
+  signature: string;
+  approvedAt: string;
+  oracle: OracleFields;
+}
+
+export type RecordParse = { ok: true; record: ApprovalRecord } | { ok: false; reason: string };
+
+const HEX64 = /^[0-9a-f]{64}$/;
+
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+}
+
+/** Exactly these own keys, no more, no fewer (JSON.parse makes "__proto__" an own key: refused too). */
+export function hasExactKeys(v: Record<string, unknown>, keys: readonly string[]): boolean {
+  const own = Object.keys(v);
+  return own.length === keys.length && keys.every((k) => Object.hasOwn(v, k));
+}
+
+function parseDepends(v: unknown): DependsEntry[] | null | undefined {
+  if (v === null) return null;
+  if (!Array.isArray(v)) return undefined;
+  const out: DependsEntry[] = [];
+  for (const e of v) {
+    if (!Array.isArray(e) || e.length !== 2 || typeof e[0] !== 'string' || typeof e[1] !== 'string' || !HEX64.test(e[1])) return undefined;
+    out.push([e[0], e[1]]);
+  }
+  return out;
+}
+
+export function parseOracleFields(v: unknown): OracleFields | null {
+  if (!isPlainObject(v) || !hasExactKeys(v, ORACLE_KEYS)) return null;
+  const str = (k: string) => typeof v[k] === 'string';
+  const int = (k: string) => Number.isSafeInteger(v[k]) && (v[k] as number) >= 0;
+  if (v.v !== ORACLE_VERSION) return null;
+  if (!['ledger', 'gate', 'check', 'expect', 'cwd', 'shell', 'platform'].every(str)) return null;
+  if (!['timeoutMs', 'outputCap', 'regexCapMs'].every(int)) return null;
+  if (v.path !== null && typeof v.path !== 'string') return null;
+  const depends = parseDepends(v.depends);
+  if (depends === undefined) return null;
+  return {
+    v: ORACLE_VERSION,
+    ledger: v.ledger as string,
+    gate: v.gate as string,
+    check: v.check as string,
+    expect: v.expect as string,
+    cwd: v.cwd as string,
+    shell: v.shell as string,
+    timeoutMs: v.timeoutMs as number,
+    outputCap: v.outputCap as number,
+    regexCapMs: v.regexCapMs as number,
+    platform: v.platform as string,
+    path: v.path as string | null,
+    depends,
+  };
+}
+
+export function parseApprovalRecord(text: string): RecordParse {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return { ok: false, reason: 'not valid JSON' };
+  }
+  if (!isPlainObject(data) || !hasExactKeys(data, ['schema', 'signature', 'approvedAt', 'oracle'])) {
+    return { ok: false, reason: 'not an approval record (unexpected or missing fields)' };
+  }
+  if (data.schema !== APPROVAL_SCHEMA) return { ok: false, reason: `unknown record schema` };
+  if (typeof data.signature !== 'string' || !HEX64.test(data.signature)) return { ok: false, reason: 'bad signature field' };
+  if (typeof data.approvedAt !== 'string' || Number.isNaN(Date.parse(data.approvedAt))) return { ok: false, reason: 'bad approvedAt field' };
+  const oracle = parseOracleFields(data.oracle);
+  if (!oracle) return { ok: false, reason: 'bad oracle fields' };
+  if (signOracle(oracle).signature !== data.signature) return { ok: false, reason: 'signature does not match the oracle it records' };
+  return { ok: true, record: { schema: APPROVAL_SCHEMA, signature: data.signature, approvedAt: data.approvedAt, oracle } };
+}
+
+export function serializeApprovalRecord(oracle: OracleFields, signature: string, approvedAt: Date): string {
+  const record: ApprovalRecord = { schema: APPROVAL_SCHEMA, signature, approvedAt: approvedAt.toISOString(), oracle };
+  return JSON.stringify(record, null, 2) + '\n';
+}

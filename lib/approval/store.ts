@@ -1,0 +1,130 @@
+// The approval store (DESIGN §2.5): one record per oracle in a private directory outside
+// the repository. Records are read through safeReadFile (no-follow, single link, bounded,
+// identity-checked), must be private to the user, and are written atomically under a
+// per-record lock that is never stolen.
+import { readdirSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { UnsafeStoreError } from '../errors.js';
+import { atomicWriteFile } from '../fsx/atomic-write.js';
+import { acquireLock } from '../fsx/lock.js';
+import { openPrivateDir, type PrivateDir } from '../fsx/private-dir.js';
+import { lstatOrNull, safeReadFile } from '../fsx/safe-read.js';
+import { sha256Hex, type Oracle } from '../oracle/oracle.js';
+import type { StoreLocations } from '../store/locations.js';
+import { parseApprovalRecord, serializeApprovalRecord, type ApprovalRecord } from './record.js';
+
+export const MAX_RECORD_BYTES = 256 * 1024;
+
+/** Records of one gate share a prefix, so earlier approvals are found by one readdir. */
+export function gateKey(ledger: string, gate: string): string {
+  return sha256Hex(`${ledger}\u0000${gate}`).slice(0, 16);
+}
+
+export function recordFileName(ledger: string, gate: string, signature: string): string {
+  return `${gateKey(ledger, gate)}-${signature}.json`;
+}
+
+/** Reads one record file of a private store: unsafe files and malformed records are store errors (exit 2). */
+export function readRecordFile(dir: PrivateDir, name: string, maxBytes = MAX_RECORD_BYTES): string {
+  dir.verify();
+  const path = join(dir.path, name);
+  let read;
+  try {
+    read = safeReadFile(path, maxBytes, 'record');
+  } catch (e) {
+    throw new UnsafeStoreError(path, (e as Error).message.replace(`${path}: `, ''), `inspect it, then remove it by hand if it is not yours`);
+  }
+  const uid = typeof process.getuid === 'function' ? process.getuid() : null;
+  if (uid !== null && read.uid !== uid) throw new UnsafeStoreError(path, `record is owned by uid ${read.uid}, not by you`);
+  if ((read.mode & 0o077) !== 0) throw new UnsafeStoreError(path, 'record is readable or writable by group or other (refused)');
+  return read.bytes.toString('utf8');
+}
+
+export class ApprovalStore {
+  private constructor(readonly dir: PrivateDir) {}
+
+  /** Opens the store, creating it (0700) when `create`; refuses anything unsafe before a command runs. */
+  static open(locations: StoreLocations, repoRoot: string, create: boolean): ApprovalStore {
+    if (locations.approvalsUnderBase) openPrivateDir(locations.base, { repoRoot, create });
+    return new ApprovalStore(openPrivateDir(locations.approvals, { repoRoot, create }));
+  }
+
+  private parse(name: string): ApprovalRecord {
+    const text = readRecordFile(this.dir, name);
+    const parsed = parseApprovalRecord(text);
+    if (!parsed.ok) throw new UnsafeStoreError(join(this.dir.path, name), `invalid approval record: ${parsed.reason}`, 'remove it by hand and approve again');
+    return parsed.record;
+  }
+
+  private names(): string[] {
+    this.dir.verify();
+    return readdirSync(this.dir.path).filter((n) => n.endsWith('.json'));
+  }
+
+  /** The record approving exactly this oracle, or null. A record for another ledger, gate or signature is not an approval. */
+  find(oracle: Oracle): ApprovalRecord | null {
+    const name = recordFileName(oracle.fields.ledger, oracle.fields.gate, oracle.signature);
+    this.dir.verify();
+    if (lstatOrNull(join(this.dir.path, name)) === null) return null;
+    const record = this.parse(name);
+    const f = record.oracle;
+    if (record.signature !== oracle.signature || f.ledger !== oracle.fields.ledger || f.gate !== oracle.fields.gate) return null;
+    return record;
+  }
+
+  /** The most recent approval of the same ledger and gate for another oracle (to say what changed). */
+  previous(ledger: string, gate: string, exceptSignature: string): ApprovalRecord | null {
+    const prefix = `${gateKey(ledger, gate)}-`;
+    let best: ApprovalRecord | null = null;
+    for (const name of this.names()) {
+      if (!name.startsWith(prefix) || name === `${prefix}${exceptSignature}.json`) continue;
+      let record: ApprovalRecord;
+      try {
+        record = this.parse(name);
+      } catch {
+        continue; // informational only; find() is where a bad record stops the run
+      }
+      if (record.oracle.ledger !== ledger || record.oracle.gate !== gate) continue;
+      if (!best || record.approvedAt > best.approvedAt) best = record;
+    }
+    return best;
+  }
+
+  /** All valid records (for listing); unreadable ones are reported by name. */
+  all(): { records: ApprovalRecord[]; invalid: string[] } {
+    const records: ApprovalRecord[] = [];
+    const invalid: string[] = [];
+    for (const name of this.names()) {
+      try {
+        records.push(this.parse(name));
+      } catch {
+        invalid.push(name);
+      }
+    }
+    return { records, invalid };
+  }
+
+  async approve(oracle: Oracle, now: Date, lockTimeoutMs: number): Promise<void> {
+    this.dir.verify();
+    const path = join(this.dir.path, recordFileName(oracle.fields.ledger, oracle.fields.gate, oracle.signature));
+    const lock = await acquireLock(`${path}.lock`, lockTimeoutMs);
+    try {
+      this.dir.verify();
+      atomicWriteFile(path, serializeApprovalRecord(oracle.fields, oracle.signature, now), { mode: 0o600, create: true });
+    } finally {
+      lock.release();
+    }
+  }
+
+  async remove(record: ApprovalRecord, lockTimeoutMs: number): Promise<void> {
+    this.dir.verify();
+    const path = join(this.dir.path, recordFileName(record.oracle.ledger, record.oracle.gate, record.signature));
+    const lock = await acquireLock(`${path}.lock`, lockTimeoutMs);
+    try {
+      this.dir.verify();
+      unlinkSync(path);
+    } finally {
+      lock.release();
+    }
+  }
+}

@@ -1,0 +1,99 @@
+// The oracle: everything an approval binds (DESIGN §2.4), its canonical serialization and
+// SHA-256 signature, and a field-by-field comparison that says why an approval no longer
+// applies. Pure.
+import { createHash } from 'node:crypto';
+import { canonicalJson, type Canonical } from './canonical.js';
+
+export const ORACLE_VERSION = 'gate-check/oracle@1';
+
+/** [repository-relative path, SHA-256 of its bytes], sorted by path. */
+export type DependsEntry = [string, string];
+
+export interface OracleFields {
+  v: typeof ORACLE_VERSION;
+  /** Canonical absolute ledger path. */
+  ledger: string;
+  gate: string;
+  check: string;
+  expect: string;
+  /** Canonical absolute working directory. */
+  cwd: string;
+  /** Absolute shell path. */
+  shell: string;
+  timeoutMs: number;
+  outputCap: number;
+  regexCapMs: number;
+  platform: string;
+  /** The full inherited PATH; null when PATH is unset (different from empty). */
+  path: string | null;
+  depends: DependsEntry[] | null;
+}
+
+export interface Oracle {
+  fields: OracleFields;
+  /** 64 lower-case hex digits. */
+  signature: string;
+}
+
+export const ORACLE_KEYS: readonly (keyof OracleFields)[] = [
+  'v', 'ledger', 'gate', 'check', 'expect', 'cwd', 'shell', 'timeoutMs', 'outputCap', 'regexCapMs', 'platform', 'path', 'depends',
+];
+
+export function sha256Hex(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+export function signOracle(fields: OracleFields): Oracle {
+  return { fields, signature: sha256Hex(canonicalJson(fields as unknown as Canonical)) };
+}
+
+/** 12 hex digits: how signatures are shown to people (and the minimum worth typing is 8). */
+export function shortSignature(signature: string): string {
+  return signature.slice(0, 12);
+}
+
+/** Digest of a matched DEPENDS list (paths and contents), as recorded in evidence (deps=). */
+export function dependsDigest(depends: readonly DependsEntry[]): string {
+  return sha256Hex(canonicalJson(depends as unknown as Canonical)).slice(0, 12);
+}
+
+const LABELS: Record<Exclude<keyof OracleFields, 'depends' | 'v'>, string> = {
+  ledger: 'ledger location changed',
+  gate: 'gate id changed',
+  check: 'CHECK changed',
+  expect: 'EXPECT changed',
+  cwd: 'CWD changed',
+  shell: 'shell changed',
+  timeoutMs: 'timeout changed',
+  outputCap: 'output cap changed',
+  regexCapMs: 'regex time cap changed',
+  platform: 'platform changed',
+  path: 'PATH changed',
+};
+
+/** Why `next` differs from an earlier approved oracle, as short phrases. */
+export function changedFields(prev: OracleFields, next: OracleFields): string[] {
+  const out: string[] = [];
+  if (prev.v !== next.v) out.push('oracle format changed');
+  for (const key of Object.keys(LABELS) as (keyof typeof LABELS)[]) {
+    if (prev[key] !== next[key]) out.push(LABELS[key]);
+  }
+  out.push(...dependsChanges(prev.depends, next.depends));
+  return out;
+}
+
+export function dependsChanges(prev: readonly DependsEntry[] | null, next: readonly DependsEntry[] | null): string[] {
+  if (prev === null && next === null) return [];
+  if (prev === null) return ['DEPENDS added'];
+  if (next === null) return ['DEPENDS removed'];
+  const before = new Map(prev);
+  const after = new Map(next);
+  const out: string[] = [];
+  for (const [path, hash] of after) {
+    const old = before.get(path);
+    if (old === undefined) out.push(`DEPENDS: ${path} added`);
+    else if (old !== hash) out.push(`DEPENDS: ${path} changed`);
+  }
+  for (const path of before.keys()) if (!after.has(path)) out.push(`DEPENDS: ${path} removed`);
+  return out;
+}

@@ -1,0 +1,106 @@
+// Building each gate's oracle from the ledger and the run's settings. The I/O here is the
+// resolution of the working directory and the matching and hashing of DEPENDS files, all
+// through fsx primitives.
+import { realpathSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { RunSetupError } from '../errors.js';
+import { matchDependsGlob } from '../fsx/depends-glob.js';
+import { isInside } from '../fsx/discover.js';
+import { sha256File } from '../fsx/hash-file.js';
+import type { Gate } from '../ledger/types.js';
+import type { LoadedLedger } from '../workspace/load.js';
+import { ORACLE_VERSION, signOracle, type DependsEntry, type Oracle } from './oracle.js';
+
+export interface OracleSettings {
+  /** Canonical repository root. */
+  root: string;
+  /** Ledgers named on the command line anchor relative CWD beside themselves. */
+  explicit: boolean;
+  shell: string;
+  timeoutMs: number;
+  outputCap: number;
+  regexCapMs: number;
+  platform: string;
+  path: string | null;
+  /** Canonical --cwd, the working directory of gates without CWD; null for the anchor. */
+  defaultCwd: string | null;
+}
+
+export class OracleResolver {
+  private readonly fileHashes = new Map<string, string>();
+  private readonly globs = new Map<string, string[]>();
+  /** The oracle each gate had when the run started (ledger path + NUL + id), to explain a later change. */
+  readonly lastResolved = new Map<string, Oracle>();
+
+  constructor(readonly settings: OracleSettings) {}
+
+  private anchor(loaded: LoadedLedger): string {
+    return this.settings.explicit ? dirname(loaded.location.path) : this.settings.root;
+  }
+
+  /** The canonical directory a gate's CHECK runs in; exit 2 if it is missing, not a directory, or (from the ledger) outside the root. */
+  resolveCwd(loaded: LoadedLedger, gate: Gate): string {
+    const label = `${loaded.stem}:${gate.id}`;
+    const lexical = gate.cwd !== null ? resolve(this.anchor(loaded), gate.cwd) : (this.settings.defaultCwd ?? this.anchor(loaded));
+    let real: string;
+    try {
+      real = realpathSync(lexical);
+    } catch {
+      throw new RunSetupError(`CWD of ${label} does not exist: ${lexical}`);
+    }
+    if (!statSync(real).isDirectory()) throw new RunSetupError(`CWD of ${label} is not a directory: ${lexical}`);
+    if (gate.cwd !== null && !isInside(this.settings.root, real)) {
+      throw new RunSetupError(`CWD of ${label} resolves outside the repository: ${real} (refused)`);
+    }
+    return real;
+  }
+
+  /** Sorted [path, sha256] of every file the gate's DEPENDS globs match; fresh re-hashes files. */
+  async depends(gate: Gate, label: string, fresh = false): Promise<DependsEntry[] | null> {
+    if (gate.depends === null) return null;
+    const files = new Set<string>();
+    for (const pattern of gate.depends) {
+      let matched = fresh ? undefined : this.globs.get(pattern);
+      if (matched === undefined) {
+        matched = await matchDependsGlob(this.settings.root, pattern, label);
+        this.globs.set(pattern, matched);
+      }
+      for (const f of matched) files.add(f);
+    }
+    const entries: DependsEntry[] = [];
+    for (const rel of [...files].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
+      let hash = fresh ? undefined : this.fileHashes.get(rel);
+      if (hash === undefined) {
+        hash = sha256File(join(this.settings.root, rel), `DEPENDS of ${label}: ${rel}`);
+        this.fileHashes.set(rel, hash);
+      }
+      entries.push([rel, hash]);
+    }
+    return entries;
+  }
+
+  async resolve(loaded: LoadedLedger, gate: Gate, fresh = false): Promise<Oracle> {
+    if (gate.kind !== 'runnable' || gate.check === null || gate.expectRaw === null) {
+      throw new Error(`resolve: ${gate.id} is not runnable`);
+    }
+    const s = this.settings;
+    const label = `${loaded.stem}:${gate.id}`;
+    const oracle = signOracle({
+      v: ORACLE_VERSION,
+      ledger: loaded.location.path,
+      gate: gate.id,
+      check: gate.check,
+      expect: gate.expectRaw,
+      cwd: this.resolveCwd(loaded, gate),
+      shell: s.shell,
+      timeoutMs: s.timeoutMs,
+      outputCap: s.outputCap,
+      regexCapMs: s.regexCapMs,
+      platform: s.platform,
+      path: s.path,
+      depends: await this.depends(gate, label, fresh),
+    });
+    if (!fresh) this.lastResolved.set(`${loaded.location.path}\u0000${gate.id}`, oracle);
+    return oracle;
+  }
+}

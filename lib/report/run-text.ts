@@ -1,0 +1,54 @@
+// Human output of a run: approval requests, one line per result, failure diagnostics. All
+// text from the repository or from a check passes through the sanitizer here.
+import { shortSignature, type Oracle } from '../oracle/oracle.js';
+import { sanitizeBlock, sanitizeLine } from '../text/sanitize.js';
+import type { GateReport } from './model.js';
+
+const CHECK_DISPLAY_CAP = 2000;
+const FIELD_DISPLAY_CAP = 500;
+
+function field(label: string, value: string, cap: number, what: string): string[] {
+  const out = [`  ${label.padEnd(8)}${sanitizeLine(value, cap)}`];
+  if (Array.from(value).length > cap) out.push(`         (${what} is ${value.length} characters; only the first ${cap - 1} are shown: read it in full before approving)`);
+  return out;
+}
+
+export function approvalRequestText(qualified: string, oracle: Oracle, line: number, file: string, changed: string[] | null): string {
+  const f = oracle.fields;
+  const lines = [
+    `APPROVAL REQUIRED ${sanitizeLine(qualified, 120)}@${shortSignature(oracle.signature)}  (${sanitizeLine(file, 160)}:${line})`,
+    ...field('CHECK', f.check, CHECK_DISPLAY_CAP, 'CHECK'),
+    ...field('EXPECT', f.expect, CHECK_DISPLAY_CAP, 'EXPECT'),
+    ...field('CWD', f.cwd, FIELD_DISPLAY_CAP, 'CWD'),
+    ...field('SHELL', f.shell, FIELD_DISPLAY_CAP, 'SHELL'),
+    ...field('PATH', f.path ?? '(unset)', FIELD_DISPLAY_CAP, 'PATH'),
+  ];
+  if (f.depends) lines.push(`  DEPENDS ${f.depends.length} file${f.depends.length === 1 ? '' : 's'}: ${sanitizeLine(f.depends.map((d) => d[0]).join(', '), FIELD_DISPLAY_CAP)}`);
+  lines.push(changed === null ? '  never approved before' : `  approved before for another oracle: ${sanitizeLine(changed.join(', ') || 'no field differs', 600)}`);
+  return lines.join('\n') + '\n';
+}
+
+export function resultLine(g: GateReport): string {
+  const r = g.result!;
+  const id = sanitizeLine(g.qualified, 120);
+  const title = sanitizeLine(g.title, 160);
+  const took = r.durationMs !== null ? ` (${r.durationMs} ms)` : '';
+  switch (r.status) {
+    case 'pass':
+      return `PASS ${id}${took}  ${title}`;
+    case 'fail':
+      return `FAIL ${id}${took}  ${title}: ${sanitizeLine(r.error ?? 'failed', 300)}`;
+    case 'stale':
+      return `STALE ${id}: ${sanitizeLine(r.error ?? 'oracle changed', 300)}; result not written`;
+    case 'not-run':
+      return `NOT RUN ${id}  ${title}: ${sanitizeLine(r.error ?? 'not started', 200)}`;
+    case 'approval-required':
+      return `APPROVAL REQUIRED ${id}  ${title}`;
+  }
+}
+
+/** The first and last lines of a failed check's output, sanitized: terminal only, never a file. */
+export function diagnosticLines(output: string): string[] {
+  if (output.length === 0) return ['  | (no output)'];
+  return sanitizeBlock(output, 12, 200).map((l) => `  | ${l}`);
+}
