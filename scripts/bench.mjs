@@ -48,6 +48,38 @@ function ledger(n, { depends = false } = {}) {
   return s;
 }
 
+/** A Node process that spawns /bin/sh -c 'echo ok' n times, `jobs` at a time: the floor for running n checks. */
+const SPAWN_LOOP = `
+const { spawn } = require('node:child_process');
+const [n, jobs] = process.argv.slice(1).map(Number);
+let next = 0;
+const one = () => new Promise((res) => {
+  const c = spawn('/bin/sh', ['-c', 'echo ok'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  c.stdout.resume(); c.stderr.resume();
+  c.on('close', res);
+});
+const worker = async () => { while (next < n) { next++; await one(); } };
+Promise.all(Array.from({ length: jobs }, worker));
+`;
+
+function runLedger(n, { regex = false } = {}) {
+  let s = '';
+  for (let i = 1; i <= n; i++) s += `- [ ] G${i}: check ${i} passes\n  CHECK: echo ok\n  EXPECT: ${regex ? '/^o[k]$/m' : 'ok'}\n  EVIDENCE: pending\n`;
+  return s;
+}
+
+/** A repository whose n gates are approved and met, with a private HOME. */
+function preparedRepo(name, n, opts) {
+  const dir = join(work, name);
+  mkdirSync(join(dir, 'home'), { recursive: true, mode: 0o700 });
+  mkdirSync(join(dir, 'repo'));
+  writeFileSync(join(dir, 'repo', 'GATES.md'), runLedger(n, opts));
+  const env = { ...process.env, HOME: join(dir, 'home') };
+  const r = spawnSync(process.execPath, [BIN, '--approve'], { cwd: join(dir, 'repo'), env, stdio: 'ignore' });
+  if (r.status !== 0) throw new Error(`preparing ${name} failed (${r.status})`);
+  return { cwd: join(dir, 'repo'), env };
+}
+
 const work = mkdtempSync(join(tmpdir(), 'gc-bench-'));
 const report = (title, rows) => {
   console.log(`\n${title}`);
@@ -72,6 +104,46 @@ try {
       ['node -e 0', `${floor.toFixed(1)} ms`],
       ['--status, 12 gates', `${m.get('--status, 12 gates').toFixed(1)} ms  = ${(m.get('--status, 12 gates') / floor).toFixed(2)}x node -e 0 (target <= 1.5x)`],
       ['--status, 5,000 gates', `${m.get('--status, 5,000 gates').toFixed(1)} ms  = ${(m.get('--status, 5,000 gates') / floor).toFixed(2)}x node -e 0 (target <= 3x)`],
+    ]);
+  }
+
+  if (only.length === 0 || only.includes('run')) {
+    const runs = Math.max(5, Math.round(RUNS / 2));
+    const echo = preparedRepo('echo100', 100);
+    const regex = preparedRepo('regex100', 100, { regex: true });
+    const m = measure(
+      [
+        { name: 'floor: node loop, 100 sequential spawns', cmd: process.execPath, argv: ['-e', SPAWN_LOOP, '100', '1'], opts: {} },
+        { name: '--reverify, 100 substring checks', cmd: process.execPath, argv: [BIN, '--reverify'], opts: echo },
+        { name: '--reverify, 100 regex checks', cmd: process.execPath, argv: [BIN, '--reverify'], opts: regex },
+      ],
+      runs,
+    );
+    const floor = m.get('floor: node loop, 100 sequential spawns');
+    const sub = m.get('--reverify, 100 substring checks');
+    const re = m.get('--reverify, 100 regex checks');
+    report(`run, one job (median of ${runs} interleaved runs)`, [
+      ['floor: node loop, 100 sequential spawns', `${floor.toFixed(1)} ms`],
+      ['--reverify, 100 substring checks', `${sub.toFixed(1)} ms  = ${(sub / floor).toFixed(2)}x floor (target <= 1.3x)`],
+      ['--reverify, 100 regex checks', `${re.toFixed(1)} ms  = ${(re / sub).toFixed(2)}x substring (target <= 1.1x)`],
+    ]);
+  }
+
+  if (only.length === 0 || only.includes('jobs')) {
+    const runs = Math.max(3, Math.round(RUNS / 4));
+    const big = preparedRepo('echo1000', 1000);
+    const m = measure(
+      [
+        { name: 'floor: node loop, 1,000 spawns, 2 at a time', cmd: process.execPath, argv: ['-e', SPAWN_LOOP, '1000', '2'], opts: {} },
+        { name: '--reverify --jobs 2, 1,000 checks', cmd: process.execPath, argv: [BIN, '--reverify', '--jobs', '2'], opts: big },
+      ],
+      runs,
+    );
+    const floor = m.get('floor: node loop, 1,000 spawns, 2 at a time');
+    const gc = m.get('--reverify --jobs 2, 1,000 checks');
+    report(`run, --jobs 2 (median of ${runs} interleaved runs)`, [
+      ['floor: node loop, 1,000 spawns, 2 at a time', `${floor.toFixed(1)} ms`],
+      ['--reverify --jobs 2, 1,000 checks', `${gc.toFixed(1)} ms  = ${(gc / floor).toFixed(2)}x floor (target <= 1.2x)`],
     ]);
   }
 } finally {

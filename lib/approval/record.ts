@@ -66,7 +66,22 @@ export function parseOracleFields(v: unknown): OracleFields | null {
   };
 }
 
-export function parseApprovalRecord(text: string): RecordParse {
+/** Field-by-field equality of two oracles (cheaper than re-signing, and exact). */
+export function sameOracle(a: OracleFields, b: OracleFields): boolean {
+  for (const k of ORACLE_KEYS) {
+    if (k === 'depends') continue;
+    if (a[k] !== b[k]) return false;
+  }
+  if (a.depends === null || b.depends === null) return a.depends === b.depends;
+  return a.depends.length === b.depends.length && a.depends.every((e, i) => e[0] === b.depends![i]![0] && e[1] === b.depends![i]![1]);
+}
+
+/**
+ * Parses a record. With `expected`, the record is accepted only if it carries exactly that
+ * oracle and signature (no re-signing needed); without, the signature is recomputed from the
+ * oracle the record holds.
+ */
+export function parseApprovalRecord(text: string, expected?: { fields: OracleFields; signature: string }): RecordParse {
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -81,7 +96,13 @@ export function parseApprovalRecord(text: string): RecordParse {
   if (typeof data.approvedAt !== 'string' || Number.isNaN(Date.parse(data.approvedAt))) return { ok: false, reason: 'bad approvedAt field' };
   const oracle = parseOracleFields(data.oracle);
   if (!oracle) return { ok: false, reason: 'bad oracle fields' };
-  if (signOracle(oracle).signature !== data.signature) return { ok: false, reason: 'signature does not match the oracle it records' };
+  if (expected) {
+    if (data.signature !== expected.signature) return { ok: false, reason: 'records another oracle' };
+    // Same signature, different oracle: the record contradicts itself.
+    if (!sameOracle(oracle, expected.fields)) return { ok: false, reason: 'signature does not match the oracle it records' };
+  } else if (signOracle(oracle).signature !== data.signature) {
+    return { ok: false, reason: 'signature does not match the oracle it records' };
+  }
   return { ok: true, record: { schema: APPROVAL_SCHEMA, signature: data.signature, approvedAt: data.approvedAt, oracle } };
 }
 

@@ -24,14 +24,17 @@ export function recordFileName(ledger: string, gate: string, signature: string):
   return `${gateKey(ledger, gate)}-${signature}.json`;
 }
 
-/** Reads one record file of a private store: unsafe files and malformed records are store errors (exit 2). */
-export function readRecordFile(dir: PrivateDir, name: string, maxBytes = MAX_RECORD_BYTES): string {
-  dir.verify();
+/**
+ * Reads one record file of a private store: unsafe files are store errors (exit 2). Returns
+ * null when the file does not exist and `missingOk`.
+ */
+export function readRecordFile(dir: PrivateDir, name: string, maxBytes = MAX_RECORD_BYTES, missingOk = false): string | null {
   const path = join(dir.path, name);
   let read;
   try {
     read = safeReadFile(path, maxBytes, 'record');
   } catch (e) {
+    if (missingOk && lstatOrNull(path) === null) return null;
     throw new UnsafeStoreError(path, (e as Error).message.replace(`${path}: `, ''), `inspect it, then remove it by hand if it is not yours`);
   }
   const uid = typeof process.getuid === 'function' ? process.getuid() : null;
@@ -50,7 +53,8 @@ export class ApprovalStore {
   }
 
   private parse(name: string): ApprovalRecord {
-    const text = readRecordFile(this.dir, name);
+    this.dir.verify();
+    const text = readRecordFile(this.dir, name)!;
     const parsed = parseApprovalRecord(text);
     if (!parsed.ok) throw new UnsafeStoreError(join(this.dir.path, name), `invalid approval record: ${parsed.reason}`, 'remove it by hand and approve again');
     return parsed.record;
@@ -61,31 +65,51 @@ export class ApprovalStore {
     return readdirSync(this.dir.path).filter((n) => n.endsWith('.json'));
   }
 
-  /** The record approving exactly this oracle, or null. A record for another ledger, gate or signature is not an approval. */
-  find(oracle: Oracle): ApprovalRecord | null {
-    const name = recordFileName(oracle.fields.ledger, oracle.fields.gate, oracle.signature);
+  /** Throws unless the store directory is still the one that was opened. */
+  verify(): void {
     this.dir.verify();
-    if (lstatOrNull(join(this.dir.path, name)) === null) return null;
-    const record = this.parse(name);
-    const f = record.oracle;
-    if (record.signature !== oracle.signature || f.ledger !== oracle.fields.ledger || f.gate !== oracle.fields.gate) return null;
-    return record;
   }
 
-  /** The most recent approval of the same ledger and gate for another oracle (to say what changed). */
-  previous(ledger: string, gate: string, exceptSignature: string): ApprovalRecord | null {
+  /**
+   * The record approving exactly this oracle, or null. A record for another ledger, gate or
+   * signature is not an approval. Call verify() around a batch of lookups.
+   */
+  find(oracle: Oracle): ApprovalRecord | null {
+    const name = recordFileName(oracle.fields.ledger, oracle.fields.gate, oracle.signature);
+    const text = readRecordFile(this.dir, name, MAX_RECORD_BYTES, true);
+    if (text === null) return null;
+    const parsed = parseApprovalRecord(text, oracle);
+    if (parsed.ok) return parsed.record;
+    if (parsed.reason === 'records another oracle') return null;
+    throw new UnsafeStoreError(join(this.dir.path, name), `invalid approval record: ${parsed.reason}`, 'remove it by hand and approve again');
+  }
+
+  private cachedAll: ApprovalRecord[] | null = null;
+
+  /**
+   * The most recent approval of the same gate for another oracle, to say what changed: first
+   * for the same ledger; failing that, the same gate id, CHECK and EXPECT in another ledger
+   * file (a moved or copied ledger). Informational only: find() decides what is approved.
+   */
+  previous(ledger: string, gate: string, exceptSignature: string, check?: string, expect?: string): ApprovalRecord | null {
     const prefix = `${gateKey(ledger, gate)}-`;
     let best: ApprovalRecord | null = null;
+    const consider = (r: ApprovalRecord) => {
+      if (r.signature !== exceptSignature && (!best || r.approvedAt > best.approvedAt)) best = r;
+    };
     for (const name of this.names()) {
-      if (!name.startsWith(prefix) || name === `${prefix}${exceptSignature}.json`) continue;
-      let record: ApprovalRecord;
+      if (!name.startsWith(prefix)) continue;
       try {
-        record = this.parse(name);
+        const record = this.parse(name);
+        if (record.oracle.ledger === ledger && record.oracle.gate === gate) consider(record);
       } catch {
-        continue; // informational only; find() is where a bad record stops the run
+        continue;
       }
-      if (record.oracle.ledger !== ledger || record.oracle.gate !== gate) continue;
-      if (!best || record.approvedAt > best.approvedAt) best = record;
+    }
+    if (best || check === undefined) return best;
+    this.cachedAll ??= this.all().records;
+    for (const r of this.cachedAll) {
+      if (r.oracle.gate === gate && r.oracle.ledger !== ledger && r.oracle.check === check && r.oracle.expect === expect) consider(r);
     }
     return best;
   }

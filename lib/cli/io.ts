@@ -1,6 +1,5 @@
 // Where a command reads and writes. Injected so that in-process callers (tests, the hook)
 // can capture it.
-import { createInterface } from 'node:readline';
 
 export interface Io {
   stdout: (text: string) => void;
@@ -13,7 +12,8 @@ export interface Io {
   ask: (question: string) => Promise<string | null>;
 }
 
-function askOnTerminal(question: string): Promise<string | null> {
+async function askOnTerminal(question: string): Promise<string | null> {
+  const { createInterface } = await import('node:readline');
   return new Promise((resolve) => {
     const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: true });
     let answered = false;

@@ -30,7 +30,7 @@ import { loadWorkspace, type LoadedLedger } from '../workspace/load.js';
 /** Set in every check's environment: a nested `gate-check --approve` refuses. */
 export const ACTIVE_CHECK_ENV = 'GATE_CHECK_ACTIVE_CHECK';
 /** Results are written at most this long after they arrive (one write per ledger per batch). */
-const FLUSH_DELAY_MS = 200;
+const FLUSH_DELAY_MS = 1000;
 
 interface Entry {
   loaded: LoadedLedger;
@@ -96,17 +96,7 @@ class BatchWriter {
       const outcome = await writeResults(
         loaded.location.path,
         writes,
-        async (ledger, gate, signature) => {
-          try {
-            const now = await this.resolver.resolve({ ...loaded, ledger }, gate, true);
-            if (now.signature === signature) return { same: true };
-            const before = this.resolver.lastResolved.get(`${loaded.location.path}\u0000${gate.id}`);
-            const why = before ? changedFields(before.fields, now.fields) : [];
-            return { same: false, reason: why.join(', ') || 'signature changed' };
-          } catch (e) {
-            return { same: false, reason: (e as Error).message };
-          }
-        },
+        (ledger, gate, original) => this.resolver.changesSince({ ...loaded, ledger }, gate, original),
         this.lockTimeoutMs,
       );
       for (const id of outcome.written) this.written.add(`${loaded.stem}:${id}`);
@@ -192,7 +182,9 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
   for (const e of candidates) e.oracle = await resolver.resolve(e.loaded, e.gate);
 
   const store = ApprovalStore.open(storeLocations(io.env), ws.root.path, true);
+  store.verify();
   for (const e of candidates) e.approved = store.find(e.oracle!) !== null;
+  store.verify();
 
   // Pins: every pin must name a candidate whose current signature starts with it.
   let toApprove: Entry[] = [];
@@ -217,7 +209,7 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
       let all = false;
       for (const e of pending) {
         if (!all) {
-          const prev = store.previous(e.oracle!.fields.ledger, e.gate.id, e.oracle!.signature);
+          const prev = store.previous(e.oracle!.fields.ledger, e.gate.id, e.oracle!.signature, e.oracle!.fields.check, e.oracle!.fields.expect);
           io.stdout(approvalRequestText(e.qualified, e.oracle!, e.gate.line, e.loaded.location.display, prev ? changedFields(prev.oracle, e.oracle!.fields) : null));
           const answer = ((await io.ask('approve? [y/N/a] ')) ?? '').trim().toLowerCase();
           if (answer === 'a' || answer === 'all') all = true;
@@ -238,7 +230,7 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
   // Unapproved oracles are shown in full and not run.
   for (const e of candidates) {
     if (e.approved) continue;
-    const prev = store.previous(e.oracle!.fields.ledger, e.gate.id, e.oracle!.signature);
+    const prev = store.previous(e.oracle!.fields.ledger, e.gate.id, e.oracle!.signature, e.oracle!.fields.check, e.oracle!.fields.expect);
     const changed = prev ? changedFields(prev.oracle, e.oracle!.fields) : null;
     e.report.result = { ...emptyResult('approval-required', gateState(e.gate) === 'met' ? 'reverify not run: approval required' : 'approval required', e.oracle!.signature), changed };
     print(approvalRequestText(e.qualified, e.oracle!, e.gate.line, e.loaded.location.display, changed));
@@ -258,12 +250,15 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   const attempts: (Attempt | undefined)[] = [];
+  // One plain copy for the whole run (spreading process.env costs a native call per variable);
+  // only the marker changes per check, and spawn() copies the environment synchronously.
+  const checkEnv: NodeJS.ProcessEnv = { ...io.env };
   try {
     const results = await runInOrder(
       runnable.length,
       async (i) => {
         const e = runnable[i]!;
-        const attempt = await attemptGate(e, shell, io.env, running);
+        const attempt = await attemptGate(e, shell, checkEnv, running);
         if (attempt.result.status === 'fail') failed = true;
         if (attempt.write) writer.add(e.loaded, attempt.write);
         return attempt;
@@ -275,8 +270,9 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
           const e = runnable[i]!;
           if (attempt.result.error === 'interrupted') return;
           e.report.result = attempt.result;
+          if (options.json) return;
           print(resultLine(e.report) + '\n');
-          if (attempt.result.status === 'fail' && attempt.output !== null) print(diagnosticLines(attempt.output).join('\n') + '\n');
+          if (attempt.result.status === 'fail') print(diagnosticLines(attempt.output).join('\n') + '\n');
         },
       },
     );
@@ -349,7 +345,7 @@ async function attemptGate(e: Entry, shell: ShellInvocation, env: NodeJS.Process
       shell: shell.path,
       args: shell.args(f.check),
       cwd: f.cwd,
-      env: { ...env, [ACTIVE_CHECK_ENV]: e.qualified },
+      env: Object.assign(env, { [ACTIVE_CHECK_ENV]: e.qualified }),
       timeoutMs: f.timeoutMs,
       outputCap: f.outputCap,
     },
@@ -359,7 +355,7 @@ async function attemptGate(e: Entry, shell: ShellInvocation, env: NodeJS.Process
   const base: GateResult = {
     status: 'fail',
     exit: outcome.exitCode,
-    outputSha256: outcome.failure === 'overflow' ? null : outcome.sha256,
+    outputSha256: outcome.overflowed ? null : outcome.sha256,
     bytes: outcome.bytes,
     durationMs: outcome.durationMs,
     error: null,
@@ -374,7 +370,7 @@ async function attemptGate(e: Entry, shell: ShellInvocation, env: NodeJS.Process
     else if (!m.matched) error = `EXPECT not found in the output (${outcome.bytes} bytes)`;
   }
   if (error !== null) {
-    return { result: { ...base, error }, output, write: { gateId: e.gate.id, signature: oracle.signature, edit: { id: e.gate.id, checked: false, evidence: 'pending' } } };
+    return { result: { ...base, error }, output, write: { gateId: e.gate.id, oracle, edit: { id: e.gate.id, checked: false, evidence: 'pending' } } };
   }
   const evidence = formatEvidence({
     exit: 0,
@@ -384,5 +380,5 @@ async function attemptGate(e: Entry, shell: ShellInvocation, env: NodeJS.Process
     cwd: relative(dirname(f.ledger), f.cwd).split('\\').join('/') || '.',
     path: pathFingerprint(f.path),
   });
-  return { result: { ...base, status: 'pass' }, output, write: { gateId: e.gate.id, signature: oracle.signature, edit: { id: e.gate.id, checked: true, evidence } } };
+  return { result: { ...base, status: 'pass' }, output, write: { gateId: e.gate.id, oracle, edit: { id: e.gate.id, checked: true, evidence } } };
 }

@@ -49,8 +49,14 @@ export function parseEvidence(value: string): Map<string, string> | null {
   return out.size > 0 ? out : null;
 }
 
+const fingerprints = new Map<string, string>();
+
 export function pathFingerprint(path: string | null): string {
   if (path === null) return 'unset';
+  const known = fingerprints.get(path);
+  if (known !== undefined) return known;
   const entries = path === '' ? 0 : path.split(process.platform === 'win32' ? ';' : ':').length;
-  return `${sha256Hex(path).slice(0, 12)}/${entries}`;
+  const fp = `${sha256Hex(path).slice(0, 12)}/${entries}`;
+  fingerprints.set(path, fp);
+  return fp;
 }

@@ -2,20 +2,22 @@
 // result whose gate disappeared or whose oracle changed while it ran ("stale"), then
 // replace the file atomically. Results are written in batches: one write per ledger per
 // batch, not one per result; a batch that has been written survives a later crash.
-import { dirname } from 'node:path';
+import { readdirSync, unlinkSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { ParseError } from '../errors.js';
 import { atomicWriteFile } from '../fsx/atomic-write.js';
-import { acquireLock } from '../fsx/lock.js';
+import { acquireLock, isProcessAlive } from '../fsx/lock.js';
 import { safeReadFile } from '../fsx/safe-read.js';
 import { formatLedger, type GateEdit } from '../ledger/format.js';
 import { parseLedger } from '../ledger/parse.js';
 import type { Gate, Ledger } from '../ledger/types.js';
+import type { Oracle } from '../oracle/oracle.js';
 import { decodeLedger, MAX_LEDGER_BYTES } from '../workspace/load.js';
 
 export interface PendingWrite {
   gateId: string;
   /** The oracle the result was produced under. */
-  signature: string;
+  oracle: Oracle;
   edit: GateEdit;
 }
 
@@ -29,14 +31,15 @@ export interface FlushOutcome {
   stale: StaleResult[];
 }
 
-/** Recomputes a gate's current oracle signature (fresh: DEPENDS files re-hashed) and explains a difference. */
-export type OracleCheck = (ledger: Ledger, gate: Gate, signature: string) => Promise<{ same: true } | { same: false; reason: string }>;
+/** What changed in the gate's oracle since the result's oracle (empty: nothing); a thrown error means it cannot be resolved any more. */
+export type OracleCheck = (ledger: Ledger, gate: Gate, original: Oracle) => Promise<string[]>;
 
 export async function writeResults(ledgerPath: string, writes: readonly PendingWrite[], check: OracleCheck, lockTimeoutMs: number): Promise<FlushOutcome> {
   const outcome: FlushOutcome = { written: [], stale: [] };
   if (writes.length === 0) return outcome;
   const lock = await acquireLock(`${ledgerPath}.lock`, lockTimeoutMs);
   try {
+    removeOrphanedTemporaries(ledgerPath);
     const read = safeReadFile(ledgerPath, MAX_LEDGER_BYTES, 'ledger');
     const source = decodeLedger(read.bytes);
     if (source === null) throw new ParseError([{ file: ledgerPath, message: 'ledger is no longer valid UTF-8; results not written' }]);
@@ -55,9 +58,14 @@ export async function writeResults(ledgerPath: string, writes: readonly PendingW
         outcome.stale.push({ gateId: w.gateId, reason: 'the gate is no longer runnable' });
         continue;
       }
-      const same = await check(parsed.ledger, gate, w.signature);
-      if (!same.same) {
-        outcome.stale.push({ gateId: w.gateId, reason: `its oracle changed while it ran (${same.reason})` });
+      let changes: string[];
+      try {
+        changes = await check(parsed.ledger, gate, w.oracle);
+      } catch (e) {
+        changes = [(e as Error).message];
+      }
+      if (changes.length > 0) {
+        outcome.stale.push({ gateId: w.gateId, reason: `its oracle changed while it ran (${changes.join(', ')})` });
         continue;
       }
       edits.push(w.edit);
@@ -73,7 +81,27 @@ export async function writeResults(ledgerPath: string, writes: readonly PendingW
   }
 }
 
-/** Where a ledger's lock and temporary files live (beside it). */
-export function ledgerDirectory(ledgerPath: string): string {
-  return dirname(ledgerPath);
+/**
+ * A process killed between creating its temporary file and renaming it leaves the file
+ * behind (the ledger itself is intact). Under the lock, remove those whose writer is dead.
+ */
+function removeOrphanedTemporaries(ledgerPath: string): void {
+  const dir = dirname(ledgerPath);
+  const prefix = `.${basename(ledgerPath)}.gate-check-`;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    const m = /^(\d+)-[0-9a-f]{12}\.tmp$/.exec(name.slice(prefix.length));
+    if (!m || Number(m[1]) === process.pid || isProcessAlive(Number(m[1]))) continue;
+    try {
+      unlinkSync(join(dir, name));
+    } catch {
+      /* gone already */
+    }
+  }
 }

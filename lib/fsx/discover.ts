@@ -35,7 +35,8 @@ export function resolveRoot(rootArg: string | undefined, cwd: string): Root {
 /** True when `path` is `root` or below it (both canonical). */
 export function isInside(root: string, path: string): boolean {
   const rel = relative(root, path);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+  // '..name' is a child called "..name"; only '..' itself or '../…' leaves the root.
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }
 
 export function displayPath(root: Root, path: string): string {

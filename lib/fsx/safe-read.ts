@@ -68,7 +68,8 @@ export function safeReadFile(path: string, maxBytes: number, what = 'file'): Saf
     if (st.nlink !== 1) throw new UnsafeFileError(path, `${what} has ${st.nlink} hard links (refused: a hard link can alias a file outside the repository)`);
     if (st.size > maxBytes) throw new UnsafeFileError(path, `${what} is ${st.size} bytes (at most ${maxBytes})`);
 
-    // Read until EOF, one byte past the cap at most, so growth during the read is seen.
+    // Read until EOF, one byte past the cap at most, so growth during the read is seen. A
+    // short read of a regular file is EOF, so a file that does not grow takes one read.
     const chunks: Buffer[] = [];
     let total = 0;
     const chunkSize = Math.min(Math.max(st.size + 1, 4096), maxBytes + 1);
@@ -79,6 +80,7 @@ export function safeReadFile(path: string, maxBytes: number, what = 'file'): Saf
       if (n === 0) break;
       chunks.push(n === buf.length ? buf : buf.subarray(0, n));
       total += n;
+      if (n < buf.length) break;
     }
     if (total > maxBytes) throw new UnsafeFileError(path, `${what} grew past ${maxBytes} bytes while being read (refused)`);
     const after = fstatSync(fd);

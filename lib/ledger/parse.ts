@@ -52,12 +52,15 @@ export function parseLedger(source: string): ParseResult {
     current = null;
   };
 
+  // One scan of the whole text decides whether lines need the NUL / bare-CR checks.
+  const mayHaveNul = source.includes('\u0000');
+  const mayHaveBareCr = /\r(?!\n)/.test(source);
   for (let i = 0; i < lines.length; i++) {
     const lineNo = i + 1;
     let text = lines[i]!.text;
     if (i === 0 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-    if (text.includes('\u0000')) err(lineNo, 'NUL byte in the ledger');
-    if (text.includes('\r')) err(lineNo, 'bare carriage return (CR without LF): renderers break the line here, the parser would not');
+    if (mayHaveNul && text.includes('\u0000')) err(lineNo, 'NUL byte in the ledger');
+    if (mayHaveBareCr && text.includes('\r')) err(lineNo, 'bare carriage return (CR without LF): renderers break the line here, the parser would not');
 
     if (fence) {
       const close = FENCE_OPEN.exec(text);
@@ -73,13 +76,14 @@ export function parseLedger(source: string): ParseResult {
     if (blank) continue;
     const column0 = text[0] !== ' ' && text[0] !== '\t';
 
-    const fenceOpen = FENCE_OPEN.exec(text);
+    const lead = text.trimStart()[0];
+    const fenceOpen = lead === '`' || lead === '~' ? FENCE_OPEN.exec(text) : null;
     if (fenceOpen && !(fenceOpen[2]![0] === '`' && fenceOpen[3]!.includes('`'))) {
       if (column0) endBody(lineNo);
       fence = { char: fenceOpen[2]![0]!, length: fenceOpen[2]!.length, line: lineNo };
       continue;
     }
-    if (COMMENT_OPEN.test(text)) {
+    if (lead === '<' && COMMENT_OPEN.test(text)) {
       if (column0) endBody(lineNo);
       const rest = text.slice(text.indexOf('<!--') + 4);
       if (!text.includes('-->')) commentFrom = lineNo;
@@ -87,7 +91,7 @@ export function parseLedger(source: string): ParseResult {
       continue;
     }
 
-    const gateMatch = GATE_LINE.exec(text);
+    const gateMatch = text.startsWith('- [') ? GATE_LINE.exec(text) : null;
     if (gateMatch) {
       current = startGate(gateMatch[1]!, gateMatch[2]!, i, err, firstLineOfId);
       builders.push(current);
@@ -95,7 +99,7 @@ export function parseLedger(source: string): ParseResult {
       continue;
     }
 
-    const task = TASK_ITEM.exec(text);
+    const task = text.includes('[') ? TASK_ITEM.exec(text) : null;
     if (task) {
       if (task[1]) {
         err(lineNo, 'task item inside a block quote: gates are written at column 0 as "- [ ] ID: title"');

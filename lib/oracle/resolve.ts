@@ -9,7 +9,7 @@ import { isInside } from '../fsx/discover.js';
 import { sha256File } from '../fsx/hash-file.js';
 import type { Gate } from '../ledger/types.js';
 import type { LoadedLedger } from '../workspace/load.js';
-import { ORACLE_VERSION, signOracle, type DependsEntry, type Oracle } from './oracle.js';
+import { changedFields, ORACLE_VERSION, signOracle, type DependsEntry, type Oracle, type OracleFields } from './oracle.js';
 
 export interface OracleSettings {
   /** Canonical repository root. */
@@ -29,8 +29,7 @@ export interface OracleSettings {
 export class OracleResolver {
   private readonly fileHashes = new Map<string, string>();
   private readonly globs = new Map<string, string[]>();
-  /** The oracle each gate had when the run started (ledger path + NUL + id), to explain a later change. */
-  readonly lastResolved = new Map<string, Oracle>();
+  private readonly cwds = new Map<string, string>();
 
   constructor(readonly settings: OracleSettings) {}
 
@@ -39,16 +38,19 @@ export class OracleResolver {
   }
 
   /** The canonical directory a gate's CHECK runs in; exit 2 if it is missing, not a directory, or (from the ledger) outside the root. */
-  resolveCwd(loaded: LoadedLedger, gate: Gate): string {
+  resolveCwd(loaded: LoadedLedger, gate: Gate, fresh = false): string {
     const label = `${loaded.stem}:${gate.id}`;
     const lexical = gate.cwd !== null ? resolve(this.anchor(loaded), gate.cwd) : (this.settings.defaultCwd ?? this.anchor(loaded));
-    let real: string;
-    try {
-      real = realpathSync(lexical);
-    } catch {
-      throw new RunSetupError(`CWD of ${label} does not exist: ${lexical}`);
+    let real = fresh ? undefined : this.cwds.get(lexical);
+    if (real === undefined) {
+      try {
+        real = realpathSync.native(lexical);
+      } catch {
+        throw new RunSetupError(`CWD of ${label} does not exist: ${lexical}`);
+      }
+      if (!statSync(real).isDirectory()) throw new RunSetupError(`CWD of ${label} is not a directory: ${lexical}`);
+      if (!fresh) this.cwds.set(lexical, real);
     }
-    if (!statSync(real).isDirectory()) throw new RunSetupError(`CWD of ${label} is not a directory: ${lexical}`);
     if (gate.cwd !== null && !isInside(this.settings.root, real)) {
       throw new RunSetupError(`CWD of ${label} resolves outside the repository: ${real} (refused)`);
     }
@@ -79,28 +81,37 @@ export class OracleResolver {
     return entries;
   }
 
-  async resolve(loaded: LoadedLedger, gate: Gate, fresh = false): Promise<Oracle> {
+  private async fields(loaded: LoadedLedger, gate: Gate, fresh: boolean): Promise<OracleFields> {
     if (gate.kind !== 'runnable' || gate.check === null || gate.expectRaw === null) {
       throw new Error(`resolve: ${gate.id} is not runnable`);
     }
     const s = this.settings;
-    const label = `${loaded.stem}:${gate.id}`;
-    const oracle = signOracle({
+    return {
       v: ORACLE_VERSION,
       ledger: loaded.location.path,
       gate: gate.id,
       check: gate.check,
       expect: gate.expectRaw,
-      cwd: this.resolveCwd(loaded, gate),
+      cwd: this.resolveCwd(loaded, gate, fresh),
       shell: s.shell,
       timeoutMs: s.timeoutMs,
       outputCap: s.outputCap,
       regexCapMs: s.regexCapMs,
       platform: s.platform,
       path: s.path,
-      depends: await this.depends(gate, label, fresh),
-    });
-    if (!fresh) this.lastResolved.set(`${loaded.location.path}\u0000${gate.id}`, oracle);
-    return oracle;
+      depends: await this.depends(gate, `${loaded.stem}:${gate.id}`, fresh),
+    };
+  }
+
+  async resolve(loaded: LoadedLedger, gate: Gate): Promise<Oracle> {
+    return signOracle(await this.fields(loaded, gate, false));
+  }
+
+  /**
+   * What changed in a gate's oracle since `original` was resolved: the working directory is
+   * resolved again and DEPENDS files are re-hashed. Empty when nothing changed.
+   */
+  async changesSince(loaded: LoadedLedger, gate: Gate, original: Oracle): Promise<string[]> {
+    return changedFields(original.fields, await this.fields(loaded, gate, true));
   }
 }

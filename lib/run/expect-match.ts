@@ -1,43 +1,85 @@
-// Matching EXPECT against a check's output. A substring is matched in-process. A regex runs
-// in a reusable vm context under a time cap: V8 interrupts a catastrophic backtrack at the
-// cap, so no Worker is started per match (measured: about 0.2 ms per match; a Worker costs
-// tens of milliseconds to start).
+// Matching EXPECT against a check's output, in-process and bounded in time.
+// - A substring is matched with includes().
+// - A regex first tries V8's linear-time engine (the `l` flag, enabled on first use): it
+//   cannot backtrack catastrophically, and costs nothing extra per match. It is used when the
+//   pattern is supported (no backreferences, lookarounds, `i` or `u` in this V8) and the work
+//   (output length × pattern size, counted repetitions expanded) is small.
+// - Otherwise the regex runs in a reusable vm context under the time cap: V8 interrupts a
+//   backtracking regex at the cap. That costs a watchdog thread per match (measured: tenths
+//   of a millisecond), still far less than a Worker.
+import { setFlagsFromString } from 'node:v8';
 import { createContext, Script, type Context } from 'node:vm';
 import type { Expect } from '../ledger/expect.js';
 
 export const DEFAULT_REGEX_CAP_MS = 250;
+/** Output length × pattern weight at or below which the linear engine runs without a watchdog. */
+const LINEAR_BUDGET = 4_000_000;
 
 export type MatchResult = { ok: true; matched: boolean } | { ok: false; error: string };
 
-let context: Context | null = null;
-let script: Script | null = null;
+let sandbox: { context: Context; script: Script } | null = null;
+let linearEnabled = false;
+const linearCache = new Map<string, RegExp | null>();
 
-function regexSandbox(): { context: Context; script: Script } {
-  context ??= createContext(Object.create(null) as object);
-  script ??= new Script('pattern.test(subject)');
-  return { context, script };
+/** Pattern length times every counted repetition's bound: an upper estimate of the automaton size. */
+function patternWeight(source: string): number {
+  let weight = source.length + 1;
+  for (const m of source.matchAll(/\{(\d+)(?:,(\d*))?\}/g)) {
+    const bound = Number(m[2] || m[1]) || 1;
+    weight *= Math.max(1, Math.min(bound, 1e6));
+    if (weight > LINEAR_BUDGET) return Infinity;
+  }
+  return weight;
 }
 
-export function matchExpect(expect: Expect, output: string, regexCapMs: number): MatchResult {
-  if (expect.kind === 'substring') return { ok: true, matched: output.includes(expect.text) };
-  let pattern: RegExp;
+function linearRegex(source: string, flags: string): RegExp | null {
+  const key = `${flags}/${source}`;
+  if (linearCache.has(key)) return linearCache.get(key)!;
+  let re: RegExp | null = null;
   try {
-    pattern = new RegExp(expect.source, expect.flags);
-  } catch (e) {
-    return { ok: false, error: `invalid EXPECT regex: ${(e as Error).message}` };
+    if (!linearEnabled) {
+      setFlagsFromString('--enable-experimental-regexp-engine');
+      linearEnabled = true;
+    }
+    re = new RegExp(source, flags + 'l');
+  } catch {
+    re = null; // not expressible in linear time, or the engine is unavailable
   }
-  const sandbox = regexSandbox();
+  linearCache.set(key, re);
+  return re;
+}
+
+function runWithCap(pattern: RegExp, subject: string, capMs: number): MatchResult {
+  sandbox ??= { context: createContext(Object.create(null) as object), script: new Script('pattern.test(subject)') };
   sandbox.context.pattern = pattern;
-  sandbox.context.subject = output;
+  sandbox.context.subject = subject;
   try {
-    return { ok: true, matched: sandbox.script.runInContext(sandbox.context, { timeout: regexCapMs }) === true };
+    return { ok: true, matched: sandbox.script.runInContext(sandbox.context, { timeout: capMs }) === true };
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') {
-      return { ok: false, error: `EXPECT regex ran longer than ${regexCapMs} ms (catastrophic backtracking?); failed instead of hanging` };
+      return { ok: false, error: `EXPECT regex ran longer than ${capMs} ms (catastrophic backtracking?); failed instead of hanging` };
     }
     return { ok: false, error: `EXPECT regex failed: ${(e as Error).message}` };
   } finally {
     sandbox.context.pattern = null;
     sandbox.context.subject = null;
   }
+}
+
+export function matchExpect(expect: Expect, output: string, regexCapMs: number): MatchResult {
+  if (expect.kind === 'substring') return { ok: true, matched: output.includes(expect.text) };
+  if (output.length * patternWeight(expect.source) <= LINEAR_BUDGET) {
+    const linear = linearRegex(expect.source, expect.flags);
+    if (linear) {
+      linear.lastIndex = 0; // the cached object is reused: g and y must start from the beginning
+      return { ok: true, matched: linear.test(output) };
+    }
+  }
+  let pattern: RegExp;
+  try {
+    pattern = new RegExp(expect.source, expect.flags);
+  } catch (e) {
+    return { ok: false, error: `invalid EXPECT regex: ${(e as Error).message}` };
+  }
+  return runWithCap(pattern, output, regexCapMs);
 }

@@ -45,6 +45,8 @@ export interface CheckOutcome {
   output: Buffer;
   durationMs: number;
   pid: number | null;
+  /** True once the output passed the cap (whatever failed first): sha256 then covers only a prefix. */
+  overflowed: boolean;
 }
 
 /** Running checks, so that an interrupt can kill every process group. */
@@ -63,10 +65,16 @@ export class RunningChecks {
 }
 
 function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  // Usually the group is already gone (ESRCH): building that error's stack trace on every
+  // check would cost more than the kill itself.
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
   try {
     process.kill(-pid, signal);
   } catch {
-    // ESRCH: the group is already gone.
+    // ESRCH: nothing left to signal.
+  } finally {
+    Error.stackTraceLimit = limit;
   }
 }
 
@@ -81,6 +89,7 @@ export function superviseCheck(spec: CheckSpec, running?: RunningChecks): Promis
     const stderrChunks: Buffer[] = [];
     let total = 0;
     let failure: CheckFailure | null = null;
+    let overflowed = false;
     let spawnError: string | null = null;
     let leaderReaped = false;
     let exitCode: number | null = null;
@@ -110,6 +119,7 @@ export function superviseCheck(spec: CheckSpec, running?: RunningChecks): Promis
         output,
         durationMs: Math.round(performance.now() - started),
         pid: child?.pid ?? null,
+        overflowed,
       });
     };
 
@@ -141,7 +151,7 @@ export function superviseCheck(spec: CheckSpec, running?: RunningChecks): Promis
       if (leaderReaped && openStreams === 0) settle();
     };
     const overflow = () => {
-      if (failure === null) failure = 'overflow';
+      overflowed = true;
       stdoutChunks.length = 0;
       stderrChunks.length = 0;
       // Closing our ends makes further writes fail (EPIPE/SIGPIPE) while the group is killed.
@@ -152,14 +162,14 @@ export function superviseCheck(spec: CheckSpec, running?: RunningChecks): Promis
 
     child.stdout!.on('data', (chunk: Buffer) => {
       total += chunk.length;
-      if (failure === 'overflow') return;
+      if (overflowed) return;
       if (total > spec.outputCap) return overflow();
       hash.update(chunk);
       stdoutChunks.push(chunk);
     });
     child.stderr!.on('data', (chunk: Buffer) => {
       total += chunk.length;
-      if (failure === 'overflow') return;
+      if (overflowed) return;
       if (total > spec.outputCap) return overflow();
       stderrChunks.push(chunk);
     });
