@@ -12,20 +12,43 @@ export interface Io {
   ask: (question: string) => Promise<string | null>;
 }
 
-async function askOnTerminal(question: string): Promise<string | null> {
-  const { createInterface } = await import('node:readline');
-  return new Promise((resolve) => {
-    const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: true });
-    let answered = false;
-    rl.question(question, (answer) => {
-      answered = true;
-      rl.close();
-      resolve(answer);
+/** One readline interface for the whole command, so that typed-ahead answers are not lost between questions. */
+function terminalAsker(): (question: string) => Promise<string | null> {
+  let lines: string[] = [];
+  let waiting: ((line: string | null) => void) | null = null;
+  let closed = false;
+  let started: Promise<void> | null = null;
+  const start = async () => {
+    const { createInterface } = await import('node:readline');
+    const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: Boolean(process.stdin.isTTY) });
+    rl.on('line', (line) => {
+      if (waiting) {
+        const w = waiting;
+        waiting = null;
+        w(line);
+      } else {
+        lines.push(line);
+      }
     });
     rl.on('close', () => {
-      if (!answered) resolve(null);
+      closed = true;
+      if (waiting) waiting(null);
     });
-  });
+  };
+  return async (question) => {
+    started ??= start();
+    await started;
+    process.stdout.write(question);
+    if (lines.length > 0) {
+      const [first, ...rest] = lines;
+      lines = rest;
+      return first!;
+    }
+    if (closed) return null;
+    return new Promise((resolve) => {
+      waiting = resolve;
+    });
+  };
 }
 
 export function processIo(): Io {
@@ -35,6 +58,6 @@ export function processIo(): Io {
     env: process.env,
     cwd: process.cwd(),
     interactive: Boolean(process.stdin.isTTY && process.stdout.isTTY),
-    ask: askOnTerminal,
+    ask: terminalAsker(),
   };
 }

@@ -188,6 +188,7 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
 
   // Pins: every pin must name a candidate whose current signature starts with it.
   let toApprove: Entry[] = [];
+  const shown = new Set<Entry>();
   if (options.pins.length > 0) {
     for (const pin of options.pins) {
       const matches = pin.id.includes(':') ? entries.filter((e) => e.qualified === pin.id) : entries.filter((e) => e.gate.id === pin.id);
@@ -209,6 +210,7 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
       let all = false;
       for (const e of pending) {
         if (!all) {
+          shown.add(e);
           const prev = store.previous(e.oracle!.fields.ledger, e.gate.id, e.oracle!.signature, e.oracle!.fields.check, e.oracle!.fields.expect);
           io.stdout(approvalRequestText(e.qualified, e.oracle!, e.gate.line, e.loaded.location.display, prev ? changedFields(prev.oracle, e.oracle!.fields) : null));
           const answer = ((await io.ask('approve? [y/N/a] ')) ?? '').trim().toLowerCase();
@@ -233,7 +235,8 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
     const prev = store.previous(e.oracle!.fields.ledger, e.gate.id, e.oracle!.signature, e.oracle!.fields.check, e.oracle!.fields.expect);
     const changed = prev ? changedFields(prev.oracle, e.oracle!.fields) : null;
     e.report.result = { ...emptyResult('approval-required', gateState(e.gate) === 'met' ? 'reverify not run: approval required' : 'approval required', e.oracle!.signature), changed };
-    print(approvalRequestText(e.qualified, e.oracle!, e.gate.line, e.loaded.location.display, changed));
+    if (shown.has(e)) print(`not approved: ${sanitizeLine(e.qualified, 120)}\n`);
+    else print(approvalRequestText(e.qualified, e.oracle!, e.gate.line, e.loaded.location.display, changed));
   }
 
   // Run what is approved.

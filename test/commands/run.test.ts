@@ -1,0 +1,219 @@
+// Run modes through the real CLI: selection, order, concurrency, shells, working
+// directories, DEPENDS, interactive approval, and the JSON report of a run.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN, runCli, sandbox, writeFiles } from '../helpers/cli.js';
+import { assertReportSchema } from '../helpers/schema.js';
+
+function repo(files: Record<string, string>) {
+  const s = sandbox();
+  writeFiles(s.repo, files);
+  return {
+    ...s,
+    run: (args: string[], env: NodeJS.ProcessEnv = {}, cwd = s.repo) => runCli(args, { cwd, env: { ...s.env, ...env } }),
+    ledger: (name = 'GATES.md') => readFileSync(join(s.repo, name), 'utf8'),
+  };
+}
+
+const gate = (id: string, check: string, expect: string, extra = '') => `- [ ] ${id}: ${id} works\n  CHECK: ${check}\n  EXPECT: ${expect}\n${extra}`;
+
+describe('run modes', () => {
+  it('a plain run without approvals runs nothing, shows each oracle, and exits 1', () => {
+    const s = repo({ 'GATES.md': gate('A', 'touch ran; echo ok', 'ok') });
+    const r = s.run([]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^APPROVAL REQUIRED GATES:A@[0-9a-f]{12} {2}\(GATES\.md:1\)$/m);
+    expect(r.stdout).toMatch(/^ {2}CHECK {3}touch ran; echo ok$/m);
+    expect(r.stdout).toMatch(/^ {2}SHELL {3}\/bin\/sh$/m);
+    expect(existsSync(join(s.repo, 'ran'))).toBe(false);
+  });
+
+  it('exits 0 when every gate is met after the run, 1 while a manual gate is open', () => {
+    const s = repo({ 'GATES.md': gate('A', 'echo ok', 'ok') });
+    expect(s.run(['--approve']).code).toBe(0);
+    const t = repo({ 'GATES.md': gate('A', 'echo ok', 'ok') + '- [ ] M: a person decides\n' });
+    const r = t.run(['--approve']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^UNMET: GATES:M$/m);
+  });
+
+  it('reports results in ledger order with --jobs, whatever finishes first', () => {
+    const s = repo({ 'GATES.md': gate('A', 'sleep 0.6; echo a', 'a') + gate('B', 'sleep 0.3; echo b', 'b') + gate('C', 'echo c', 'c') + gate('D', 'sleep 0.1; echo d', 'd') });
+    const r = s.run(['--approve', '--jobs', '4']);
+    expect(r.code).toBe(0);
+    const order = [...r.stdout.matchAll(/^PASS GATES:(\w)/gm)].map((m) => m[1]);
+    expect(order).toEqual(['A', 'B', 'C', 'D']);
+  });
+
+  it('runs checks concurrently with --jobs', () => {
+    const s = repo({ 'GATES.md': ['A', 'B', 'C', 'D'].map((id) => gate(id, 'sleep 1; echo ok', 'ok')).join('') });
+    const t0 = Date.now();
+    expect(s.run(['--approve', '--jobs', '4']).code).toBe(0);
+    expect(Date.now() - t0).toBeLessThan(3500);
+  });
+
+  it('--fail-fast starts nothing after the first failure', () => {
+    const s = repo({ 'GATES.md': gate('A', 'exit 1', 'x') + gate('B', 'touch b-ran; echo ok', 'ok') });
+    const r = s.run(['--approve', '--fail-fast']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^FAIL GATES:A/m);
+    expect(r.stdout).toMatch(/^NOT RUN GATES:B .*--fail-fast/m);
+    expect(existsSync(join(s.repo, 'b-ran'))).toBe(false);
+  });
+
+  it('a non-zero exit never passes, whatever it printed', () => {
+    const s = repo({ 'GATES.md': gate('A', 'echo passed; exit 3', 'passed') });
+    const r = s.run(['--approve']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^FAIL GATES:A .*: exit 3$/m);
+    expect(s.ledger()).not.toMatch(/\[x\]/);
+  });
+
+  it('--reverify counts a met gate it may not run as unmet ("reverify not run")', () => {
+    const s = repo({ 'GATES.md': gate('A', 'echo ok', 'ok') });
+    expect(s.run(['--approve']).code).toBe(0);
+    const before = s.ledger();
+    const r = s.run(['--reverify', '--timeout', '60']); // another oracle: not approved
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^UNMET: GATES:A$/m);
+    const j = JSON.parse(s.run(['--reverify', '--timeout', '60', '--json']).stdout);
+    expect(j.gates[0].result).toMatchObject({ status: 'approval-required', error: 'reverify not run: approval required' });
+    expect(s.ledger()).toBe(before);
+  });
+
+  it('emits a schema-valid JSON report for a run', () => {
+    const s = repo({ 'GATES.md': gate('A', 'echo ok', 'ok') });
+    const pending = JSON.parse(s.run(['--json']).stdout);
+    assertReportSchema(pending);
+    expect(pending.gates[0].result).toMatchObject({ status: 'approval-required', changed: null });
+    expect(pending.gates[0].result.signature).toMatch(/^[0-9a-f]{64}$/);
+    const fresh = repo({ 'GATES.md': gate('A', 'echo ok', 'ok') + gate('B', 'echo no; exit 1', 'ok') });
+    const a = fresh.run(['--approve', '--json']);
+    const d = JSON.parse(a.stdout);
+    assertReportSchema(d);
+    expect(a.code).toBe(1);
+    expect(d).toMatchObject({ mode: 'approve', exitCode: 1, summary: { met: 1, unmet: 1 } });
+    expect(d.gates[0].result).toMatchObject({ status: 'pass', exit: 0, bytes: 3 });
+    expect(d.gates[0].result.outputSha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(d.gates[1].result).toMatchObject({ status: 'fail', exit: 1, error: 'exit 1' });
+  });
+});
+
+describe('shells', () => {
+  it('uses --shell, then GATE_CHECK_SHELL, then /bin/sh, resolved to an absolute path', () => {
+    const s = repo({ 'GATES.md': gate('A', 'echo "$0"', 'sh') });
+    expect(s.run(['--approve', '--json', '--shell', 'bash']).stdout).toMatch(/"status": "pass"/);
+    expect(s.ledger()).toMatch(/shell=\/[^;]*bash;/);
+    const t = repo({ 'GATES.md': gate('A', 'echo "$0"', 'bash') });
+    t.run(['--approve'], { GATE_CHECK_SHELL: '/bin/bash' });
+    expect(t.ledger()).toMatch(/shell=\/bin\/bash;/);
+  });
+
+  it('exits 2 when the shell cannot be resolved, running nothing', () => {
+    const s = repo({ 'GATES.md': gate('A', 'touch ran; echo ok', 'ok') });
+    for (const args of [['--shell', '/nonexistent/sh'], ['--shell', 'no-such-shell-xyz']]) {
+      const r = s.run(['--approve', ...args]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/not an executable file/);
+    }
+    expect(s.run(['--approve', '--shell', 'sh'], { PATH: '' }).code).toBe(2);
+    expect(existsSync(join(s.repo, 'ran'))).toBe(false);
+  });
+});
+
+describe('working directories', () => {
+  it('discovered ledgers anchor relative CWD at the root; explicit ones beside the ledger', () => {
+    const s = repo({ 'GATES.md': gate('A', 'pwd -P', 'sub', '  CWD: sub\n'), 'docs/L.md': gate('B', 'pwd -P', 'docs/sub', '  CWD: sub\n') });
+    mkdirSync(join(s.repo, 'sub'));
+    mkdirSync(join(s.repo, 'docs', 'sub'));
+    expect(s.run(['--approve']).code).toBe(0);
+    const r = s.run(['--approve', 'docs/L.md']);
+    expect(r.code).toBe(0);
+    expect(s.ledger('docs/L.md')).toMatch(/cwd=sub;/);
+  });
+
+  it('uses --cwd for gates without CWD', () => {
+    const s = repo({ 'GATES.md': gate('A', 'pwd -P', 'elsewhere') });
+    mkdirSync(join(s.repo, 'elsewhere'));
+    expect(s.run(['--approve', '--cwd', 'elsewhere']).code).toBe(0);
+  });
+
+  it('exits 2 for a missing or non-directory CWD, and for a CWD outside the repository', () => {
+    const s = repo({ 'GATES.md': gate('A', 'touch /tmp/never-$$; echo ok', 'ok', '  CWD: missing\n'), file: 'x' });
+    const r = s.run(['--approve']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/CWD of GATES:A does not exist/);
+    const t = repo({ 'GATES.md': gate('A', 'echo ok', 'ok', '  CWD: file\n'), file: 'x' });
+    expect(t.run(['--approve']).stderr).toMatch(/not a directory/);
+    const u = repo({ 'GATES.md': gate('A', 'echo ok', 'ok', '  CWD: ..\n') });
+    const o = u.run(['--approve']);
+    expect(o.code).toBe(2);
+    expect(o.stderr).toMatch(/outside the repository/);
+    expect(s.run(['--approve', '--cwd', 'nope']).code).toBe(2);
+  });
+});
+
+describe('DEPENDS', () => {
+  it('binds matched files; a pattern matching nothing stops the run with exit 2', () => {
+    const s = repo({ 'GATES.md': gate('A', 'touch ran; echo ok', 'ok', '  DEPENDS: scripts/*.mjs\n') });
+    const r = s.run(['--approve']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/pattern scripts\/\*\.mjs matches no file/);
+    expect(existsSync(join(s.repo, 'ran'))).toBe(false);
+  });
+
+  it('includes dot files and refuses a matched symlink', () => {
+    const s = repo({ 'GATES.md': gate('A', 'echo ok', 'ok', '  DEPENDS: conf/*\n'), 'conf/.hidden': 'x' });
+    expect(s.run(['--approve', '--json']).stdout).toMatch(/"status": "pass"/);
+    symlinkSync('/etc/hostname', join(s.repo, 'conf', 'link'));
+    const r = s.run(['--reverify']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/conf\/link is a symbolic link/);
+  });
+});
+
+describe('interactive approval', () => {
+  const hasScript = spawnSync('script', ['--version']).status === 0;
+  it.skipIf(!hasScript)('asks approve? [y/N/a] for each pending oracle on a terminal', () => {
+    const s = repo({ 'GATES.md': gate('P1', 'echo one', 'one') + gate('P2', 'echo two', 'two') + gate('P3', 'echo three', 'three') });
+    const r = spawnSync('script', ['-qec', `${process.execPath} ${BIN} --approve`, '/dev/null'], { cwd: s.repo, env: s.env, input: 'y\nn\ny\n', encoding: 'utf8' });
+    expect(r.status).toBe(1); // P2 stays unapproved
+    const out = r.stdout;
+    expect(out.match(/approve\? \[y\/N\/a\]/g)).toHaveLength(3);
+    expect(out).toMatch(/PASS GATES:P1/);
+    expect(out).toMatch(/not approved: GATES:P2/);
+    expect(out).toMatch(/PASS GATES:P3/);
+    expect(s.ledger()).toMatch(/- \[x\] P1[^]*- \[ \] P2[^]*- \[x\] P3/);
+  });
+
+  it.skipIf(!hasScript)('"a" approves this and every following oracle', () => {
+    const s = repo({ 'GATES.md': gate('P1', 'echo one', 'one') + gate('P2', 'echo two', 'two') });
+    const out = execFileSync('script', ['-qec', `${process.execPath} ${BIN} --approve`, '/dev/null'], { cwd: s.repo, env: s.env, input: 'a\n', encoding: 'utf8' });
+    expect(out.match(/approve\? \[y\/N\/a\]/g)).toHaveLength(1);
+    expect(s.ledger()).toMatch(/- \[x\] P1[^]*- \[x\] P2/);
+  });
+
+  it('without a terminal, --approve approves every pending oracle', () => {
+    const s = repo({ 'GATES.md': gate('P1', 'echo one', 'one') + gate('P2', 'echo two', 'two') });
+    const r = s.run(['--approve']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toMatch(/approve\?/);
+  });
+});
+
+describe('sharding', () => {
+  it('the shards of a run together cover every runnable gate exactly once', () => {
+    const ids = Array.from({ length: 20 }, (_, i) => `G${i}`);
+    const s = repo({ 'GATES.md': ids.map((id) => gate(id, 'echo ok', 'ok')).join('') });
+    const seen: string[] = [];
+    for (let i = 1; i <= 3; i++) {
+      const r = s.run(['--approve', '--shard', `${i}/3`, '--json']);
+      const doc = JSON.parse(r.stdout);
+      assertReportSchema(doc);
+      seen.push(...doc.gates.map((g: { id: string }) => g.id));
+    }
+    expect([...seen].sort()).toEqual([...ids].sort());
+  });
+});
