@@ -49,10 +49,18 @@ export const DEFAULT_TIMEOUT_SECONDS = 120;
 const PIN = /^([A-Za-z0-9][A-Za-z0-9._:-]*)@([0-9a-fA-F]{8,64})$/;
 const PIN_LIKE = /^[A-Za-z0-9][A-Za-z0-9._:-]*@/;
 
-/** Subcommands are dispatched by name before commander sees the root options. */
-export const SUBCOMMANDS = new Set<string>();
+/** Subcommands are dispatched by name (the first argument) before commander sees the root options. */
+export const SUBCOMMANDS: ReadonlySet<string> = new Set(['init', 'lint', 'approvals', 'history', 'merge', 'hook']);
 
 const EXIT_CODES_HELP = `
+Commands (gate-check <command> --help for each):
+  init                 write a starter GATES.md
+  lint [file...]       find gates that cannot fail, weak expectations, undeclared scripts
+  approvals list|revoke|prune   inspect and withdraw approvals
+  history [ID]         recent attempts of a gate, labelled flaky or stuck
+  merge report...      combine --json reports of --shard runs into one verdict
+  hook claude-stop|install      the Claude Code Stop hook
+
 Exit codes:
   0    every gate met
   1    something unmet, not run, awaiting approval, or handed off
