@@ -1,14 +1,19 @@
 // Bundles lib/ into dist/ with esbuild: one start-up chunk for the status path, and split
 // chunks that only execution, subcommands or hooks load (lazy import()).
 import { build } from 'esbuild';
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+const dist = fileURLToPath(new URL('../dist', import.meta.url));
+// Build beside dist/ and swap directories, so that a CLI started during a rebuild finds a
+// complete tree (the old or the new one).
+const staging = `${dist}.build-${process.pid}`;
+rmSync(staging, { recursive: true, force: true });
 
 await build({
   entryPoints: { cli: 'lib/cli/main.ts' },
-  outdir: 'dist',
+  outdir: staging,
   bundle: true,
   splitting: true,
   format: 'esm',
@@ -24,3 +29,8 @@ await build({
   banner: { js: "import{createRequire as __gcRequire}from'node:module';const require=__gcRequire(import.meta.url);" },
   logLevel: 'warning',
 });
+
+const old = `${dist}.old-${process.pid}`;
+if (existsSync(dist)) renameSync(dist, old);
+renameSync(staging, dist);
+rmSync(old, { recursive: true, force: true });
