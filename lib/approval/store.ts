@@ -7,10 +7,10 @@ import { join } from 'node:path';
 import { UnsafeStoreError } from '../errors.js';
 import { atomicWriteFile } from '../fsx/atomic-write.js';
 import { acquireLock } from '../fsx/lock.js';
-import { openPrivateDir, type PrivateDir } from '../fsx/private-dir.js';
-import { lstatOrNull, safeReadFile } from '../fsx/safe-read.js';
+import { openPrivateDir, privateDirExists, type PrivateDir } from '../fsx/private-dir.js';
 import { sha256Hex, type Oracle } from '../oracle/oracle.js';
 import type { StoreLocations } from '../store/locations.js';
+import { readPrivateFile } from '../store/private-file.js';
 import { parseApprovalRecord, serializeApprovalRecord, type ApprovalRecord } from './record.js';
 
 export const MAX_RECORD_BYTES = 256 * 1024;
@@ -24,27 +24,14 @@ export function recordFileName(ledger: string, gate: string, signature: string):
   return `${gateKey(ledger, gate)}-${signature}.json`;
 }
 
-/**
- * Reads one record file of a private store: unsafe files are store errors (exit 2). Returns
- * null when the file does not exist and `missingOk`.
- */
-export function readRecordFile(dir: PrivateDir, name: string, maxBytes = MAX_RECORD_BYTES, missingOk = false): string | null {
-  const path = join(dir.path, name);
-  let read;
-  try {
-    read = safeReadFile(path, maxBytes, 'record');
-  } catch (e) {
-    if (missingOk && lstatOrNull(path) === null) return null;
-    throw new UnsafeStoreError(path, (e as Error).message.replace(`${path}: `, ''), `inspect it, then remove it by hand if it is not yours`);
-  }
-  const uid = typeof process.getuid === 'function' ? process.getuid() : null;
-  if (uid !== null && read.uid !== uid) throw new UnsafeStoreError(path, `record is owned by uid ${read.uid}, not by you`);
-  if ((read.mode & 0o077) !== 0) throw new UnsafeStoreError(path, 'record is readable or writable by group or other (refused)');
-  return read.bytes.toString('utf8');
-}
-
 export class ApprovalStore {
   private constructor(readonly dir: PrivateDir) {}
+
+  /** Opens the store only if it exists (read-only callers never create it); null otherwise. */
+  static openIfExists(locations: StoreLocations, repoRoot: string): ApprovalStore | null {
+    if (!privateDirExists(locations.approvals)) return null;
+    return ApprovalStore.open(locations, repoRoot, false);
+  }
 
   /** Opens the store, creating it (0700) when `create`; refuses anything unsafe before a command runs. */
   static open(locations: StoreLocations, repoRoot: string, create: boolean): ApprovalStore {
@@ -54,7 +41,7 @@ export class ApprovalStore {
 
   private parse(name: string): ApprovalRecord {
     this.dir.verify();
-    const text = readRecordFile(this.dir, name)!;
+    const text = readPrivateFile(this.dir, name, MAX_RECORD_BYTES)!;
     const parsed = parseApprovalRecord(text);
     if (!parsed.ok) throw new UnsafeStoreError(join(this.dir.path, name), `invalid approval record: ${parsed.reason}`, 'remove it by hand and approve again');
     return parsed.record;
@@ -63,6 +50,14 @@ export class ApprovalStore {
   private names(): string[] {
     this.dir.verify();
     return readdirSync(this.dir.path).filter((n) => n.endsWith('.json'));
+  }
+
+  /** The record for exactly this signature of this gate, or null (for explaining a change). */
+  bySignature(ledger: string, gate: string, signature: string): ApprovalRecord | null {
+    const text = readPrivateFile(this.dir, recordFileName(ledger, gate, signature), MAX_RECORD_BYTES, true);
+    if (text === null) return null;
+    const parsed = parseApprovalRecord(text);
+    return parsed.ok && parsed.record.oracle.ledger === ledger && parsed.record.oracle.gate === gate ? parsed.record : null;
   }
 
   /** Throws unless the store directory is still the one that was opened. */
@@ -76,7 +71,7 @@ export class ApprovalStore {
    */
   find(oracle: Oracle): ApprovalRecord | null {
     const name = recordFileName(oracle.fields.ledger, oracle.fields.gate, oracle.signature);
-    const text = readRecordFile(this.dir, name, MAX_RECORD_BYTES, true);
+    const text = readPrivateFile(this.dir, name, MAX_RECORD_BYTES, true);
     if (text === null) return null;
     const parsed = parseApprovalRecord(text, oracle);
     if (parsed.ok) return parsed.record;

@@ -25,7 +25,7 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
       return await runSubcommand(parsed.name, parsed.args, io);
     }
     options = parsed.options;
-    if (options.status) return statusCommand(options, io);
+    if (options.status) return await statusCommand(options, io);
     const { runCommand } = await import('../commands/run.js');
     return await runCommand(options, io);
   } catch (error) {

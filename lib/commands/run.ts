@@ -1,42 +1,45 @@
 // The default mode, --approve and --reverify: select gates, build their oracles, settle
-// approvals, run what is approved under the supervisor, write evidence back in batches, and
-// report in ledger order. Nothing runs without an approval of its exact oracle.
-import { realpathSync, statSync } from 'node:fs';
-import { dirname, relative, resolve } from 'node:path';
+// approvals, run what is approved under the supervisor, write evidence, receipts and the
+// audit log in batches, and report in ledger order. Nothing runs without an approval of its
+// exact oracle.
+import { basename, dirname, relative } from 'node:path';
 import { ApprovalStore } from '../approval/store.js';
 import type { Io } from '../cli/io.js';
 import type { RunOptions } from '../cli/options.js';
 import { InterruptedError, RunSetupError, UsageError } from '../errors.js';
 import { formatEvidence, pathFingerprint } from '../evidence/line.js';
-import { writeResults, type PendingWrite, type StaleResult } from '../evidence/writeback.js';
+import { makeReceipt, type Receipt } from '../evidence/receipt.js';
+import { ReceiptStore } from '../evidence/receipt-store.js';
+import { writeResults, type PendingWrite } from '../evidence/writeback.js';
 import { lockTimeoutFromEnv } from '../fsx/lock.js';
+import { failureFingerprint, type AttemptEvent } from '../history/event.js';
+import { HistoryLog } from '../history/log.js';
 import { gateState } from '../ledger/state.js';
-import type { Gate } from '../ledger/types.js';
-import { changedFields, shortSignature, type Oracle } from '../oracle/oracle.js';
-import { OracleResolver } from '../oracle/resolve.js';
+import { changedFields, dependsDigest, shortSignature, type Oracle } from '../oracle/oracle.js';
+import type { OracleResolver } from '../oracle/resolve.js';
 import { renderJson } from '../report/json.js';
 import { emptyResult, gateReport, REPORT_SCHEMA, summarize, type GateReport, type GateResult, type Mode, type Report } from '../report/model.js';
 import { approvalRequestText, diagnosticLines, resultLine } from '../report/run-text.js';
-import { formatDiagnostic, summaryLines, cappedIds } from '../report/text.js';
-import { DEFAULT_REGEX_CAP_MS, matchExpect } from '../run/expect-match.js';
+import { cappedIds, formatDiagnostic, summaryLines } from '../report/text.js';
+import { matchExpect } from '../run/expect-match.js';
+import { changedPaths, snapshotWorkingTree } from '../run/git-snapshot.js';
 import { runInOrder } from '../run/scheduler.js';
 import { shardOf } from '../run/shard.js';
-import { resolveShell, type ShellInvocation } from '../run/shell.js';
-import { DEFAULT_OUTPUT_CAP, RunningChecks, superviseCheck, type CheckOutcome } from '../run/supervisor.js';
+import type { ShellInvocation } from '../run/shell.js';
+import { RunningChecks, superviseCheck, type CheckOutcome } from '../run/supervisor.js';
 import { storeLocations } from '../store/locations.js';
 import { sanitizeLine } from '../text/sanitize.js';
 import { loadWorkspace, type LoadedLedger } from '../workspace/load.js';
+import { runSettings } from './settings.js';
+import { verifyMetGates, type GateEntry } from './verification.js';
 
 /** Set in every check's environment: a nested `gate-check --approve` refuses. */
 export const ACTIVE_CHECK_ENV = 'GATE_CHECK_ACTIVE_CHECK';
 /** Results are written at most this long after they arrive (one write per ledger per batch). */
 const FLUSH_DELAY_MS = 1000;
 
-interface Entry {
-  loaded: LoadedLedger;
-  gate: Gate;
+interface Entry extends GateEntry {
   qualified: string;
-  report: GateReport;
   oracle: Oracle | null;
   approved: boolean;
 }
@@ -45,27 +48,27 @@ interface Attempt {
   result: GateResult;
   output: string;
   write: PendingWrite | null;
+  receipt: Receipt | null;
+  event: AttemptEvent | null;
+}
+
+interface RunContext {
+  shell: ShellInvocation;
+  env: NodeJS.ProcessEnv;
+  running: RunningChecks;
+  root: string;
+  assertClean: boolean;
+  /** Paths gate-check itself writes during a run (ledgers, their locks and temporary files). */
+  ownFiles: (path: string) => boolean;
 }
 
 function modeOf(o: RunOptions): Mode {
   return o.reverify ? 'reverify' : o.approve ? 'approve' : 'run';
 }
 
-function canonicalDirectory(raw: string, cwd: string, label: string): string {
-  const lexical = resolve(cwd, raw);
-  let real: string;
-  try {
-    real = realpathSync(lexical);
-  } catch {
-    throw new RunSetupError(`${label} ${lexical} does not exist`);
-  }
-  if (!statSync(real).isDirectory()) throw new RunSetupError(`${label} ${lexical} is not a directory`);
-  return real;
-}
-
-/** Writes results per ledger in batches, under the ledger's lock, one batch in flight per ledger. */
+/** Writes results per ledger in batches: receipts, then the ledger under its lock, then the audit log. */
 class BatchWriter {
-  private readonly pending = new Map<LoadedLedger, PendingWrite[]>();
+  private readonly pending = new Map<LoadedLedger, Attempt[]>();
   private readonly inFlight = new Map<LoadedLedger, Promise<void>>();
   private timer: NodeJS.Timeout | null = null;
   private failure: unknown = null;
@@ -74,33 +77,43 @@ class BatchWriter {
 
   constructor(
     private readonly resolver: OracleResolver,
+    private readonly receipts: ReceiptStore,
+    private readonly history: HistoryLog,
     private readonly lockTimeoutMs: number,
   ) {}
 
-  add(loaded: LoadedLedger, write: PendingWrite): void {
-    const list = this.pending.get(loaded) ?? [];
-    list.push(write);
-    this.pending.set(loaded, list);
+  add(loaded: LoadedLedger, attempt: Attempt): void {
+    this.pending.set(loaded, [...(this.pending.get(loaded) ?? []), attempt]);
     this.timer ??= setTimeout(() => {
       this.timer = null;
       void this.flushAll().catch(() => {});
     }, FLUSH_DELAY_MS);
   }
 
+  private async flushBatch(loaded: LoadedLedger, batch: Attempt[]): Promise<void> {
+    const receipts = batch.flatMap((a) => (a.receipt ? [a.receipt] : []));
+    await this.receipts.add(loaded.location.path, receipts, this.lockTimeoutMs);
+    const outcome = await writeResults(
+      loaded.location.path,
+      batch.flatMap((a) => (a.write ? [a.write] : [])),
+      (ledger, gate, original) => this.resolver.changesSince({ ...loaded, ledger }, gate, original),
+      this.lockTimeoutMs,
+    );
+    for (const id of outcome.written) this.written.add(`${loaded.stem}:${id}`);
+    const staleIds = new Set<string>();
+    for (const s of outcome.stale) {
+      this.stale.set(`${loaded.stem}:${s.gateId}`, s.reason);
+      staleIds.add(`${loaded.stem}:${s.gateId}`);
+    }
+    this.history.append(batch.flatMap((a) => (a.event ? [staleIds.has(a.event.gate) ? { ...a.event, status: 'stale' as const } : a.event] : [])));
+  }
+
   private flushOne(loaded: LoadedLedger): Promise<void> {
     const previous = this.inFlight.get(loaded) ?? Promise.resolve();
     const next = previous.then(async () => {
-      const writes = this.pending.get(loaded) ?? [];
+      const batch = this.pending.get(loaded) ?? [];
       this.pending.delete(loaded);
-      if (writes.length === 0) return;
-      const outcome = await writeResults(
-        loaded.location.path,
-        writes,
-        (ledger, gate, original) => this.resolver.changesSince({ ...loaded, ledger }, gate, original),
-        this.lockTimeoutMs,
-      );
-      for (const id of outcome.written) this.written.add(`${loaded.stem}:${id}`);
-      for (const s of outcome.stale as StaleResult[]) this.stale.set(`${loaded.stem}:${s.gateId}`, s.reason);
+      if (batch.length > 0) await this.flushBatch(loaded, batch);
     });
     const guarded = next.catch((e) => {
       this.failure ??= e;
@@ -130,7 +143,7 @@ function describeFailure(o: CheckOutcome, timeoutMs: number, outputCap: number):
     case 'interrupted':
       return 'interrupted';
     case 'escaped':
-      return 'the output stayed open after the shell exited: a process left the check\'s process group (setsid or a daemon) and holds it; that process was not killed';
+      return "the output stayed open after the shell exited: a process left the check's process group (setsid or a daemon) and holds it; that process was not killed";
     case null:
       break;
   }
@@ -145,19 +158,7 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
     throw new RunSetupError(`--approve refused inside a running check (${ACTIVE_CHECK_ENV}=${sanitizeLine(io.env[ACTIVE_CHECK_ENV] ?? '', 80)}): a check must never approve checks`);
   }
   const ws = loadWorkspace({ root: options.root, scope: options.scope, files: options.files, cwd: io.cwd });
-  const shell: ShellInvocation = resolveShell(options.shell, io.env, io.cwd);
-  const timeoutMs = options.timeoutSeconds * 1000;
-  const resolver = new OracleResolver({
-    root: ws.root.path,
-    explicit: ws.explicit,
-    shell: shell.path,
-    timeoutMs,
-    outputCap: DEFAULT_OUTPUT_CAP,
-    regexCapMs: DEFAULT_REGEX_CAP_MS,
-    platform: process.platform,
-    path: io.env.PATH ?? null,
-    defaultCwd: options.cwd !== undefined ? canonicalDirectory(options.cwd, io.cwd, '--cwd') : null,
-  });
+  const { shell, resolver } = runSettings(options, io, ws);
   const lockTimeoutMs = lockTimeoutFromEnv(io.env);
   const print = (text: string) => {
     if (!options.json) io.stdout(text);
@@ -171,22 +172,32 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
     const { index, count } = options.shard;
     entries = entries.filter((e) => e.gate.kind === 'runnable' && shardOf(e.qualified, count) === index);
   }
+
+  // The private store: refused (exit 2) before anything runs if it is unsafe.
+  const locations = storeLocations(io.env);
+  const store = ApprovalStore.open(locations, ws.root.path, true);
+  const receipts = ReceiptStore.open(locations, ws.root.path, true)!;
+  const history = HistoryLog.open(locations, ws.root.path, true)!;
+
+  // Met gates: is their evidence still good? A stale gate is run again, never reported met.
+  await verifyMetGates(entries, { resolver, settingsError: null, receipts, approvals: store });
   const candidates = entries.filter((e) => {
     if (e.gate.kind !== 'runnable') return false;
     const state = gateState(e.gate);
     if (state === 'abandoned') return false;
-    return options.reverify || state !== 'met';
+    const stale = e.report.verification === 'stale' || e.report.verification === 'mismatched';
+    if (options.onlyStale) return state === 'met' && stale;
+    if (options.reverify) return true;
+    return state !== 'met' || e.report.verification === 'stale';
   });
 
   // Oracles first: a gate that cannot be resolved stops the run before anything executes.
   for (const e of candidates) e.oracle = await resolver.resolve(e.loaded, e.gate);
-
-  const store = ApprovalStore.open(storeLocations(io.env), ws.root.path, true);
   store.verify();
   for (const e of candidates) e.approved = store.find(e.oracle!) !== null;
   store.verify();
 
-  // Pins: every pin must name a candidate whose current signature starts with it.
+  // Pins: every pin must name a gate whose current signature starts with it.
   let toApprove: Entry[] = [];
   const shown = new Set<Entry>();
   if (options.pins.length > 0) {
@@ -195,7 +206,7 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
       if (matches.length > 1) throw new UsageError(`--approve ${pin.id}@${pin.prefix}: ${pin.id} names gates in several ledgers; qualify it (${matches.map((m) => m.qualified).join(', ')})`);
       const entry = matches[0];
       if (!entry || entry.gate.kind !== 'runnable') throw new RunSetupError(`--approve ${sanitizeLine(pin.id, 80)}@${pin.prefix}: no runnable gate ${sanitizeLine(pin.id, 80)} to approve here; nothing was run`);
-      if (!entry.oracle) entry.oracle = await resolver.resolve(entry.loaded, entry.gate);
+      entry.oracle ??= await resolver.resolve(entry.loaded, entry.gate);
       if (!entry.oracle.signature.startsWith(pin.prefix)) {
         throw new RunSetupError(
           `--approve ${entry.qualified}@${pin.prefix}: the oracle changed since it was displayed (now @${shortSignature(entry.oracle.signature)}); nothing was approved or run`,
@@ -234,36 +245,44 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
     if (e.approved) continue;
     const prev = store.previous(e.oracle!.fields.ledger, e.gate.id, e.oracle!.signature, e.oracle!.fields.check, e.oracle!.fields.expect);
     const changed = prev ? changedFields(prev.oracle, e.oracle!.fields) : null;
-    e.report.result = { ...emptyResult('approval-required', gateState(e.gate) === 'met' ? 'reverify not run: approval required' : 'approval required', e.oracle!.signature), changed };
+    const why = gateState(e.gate) === 'met' ? (e.report.verification === 'stale' ? `stale (${e.report.verificationReason}): approval required` : 'reverify not run: approval required') : 'approval required';
+    e.report.result = { ...emptyResult('approval-required', why, e.oracle!.signature), changed };
     if (shown.has(e)) print(`not approved: ${sanitizeLine(e.qualified, 120)}\n`);
     else print(approvalRequestText(e.qualified, e.oracle!, e.gate.line, e.loaded.location.display, changed));
   }
 
   // Run what is approved.
   const runnable = candidates.filter((e) => e.approved);
-  const running = new RunningChecks();
-  const writer = new BatchWriter(resolver, lockTimeoutMs);
+  const ownFiles = ownFilesMatcher(ws.root.path, ws.ledgers);
+  const ctx: RunContext = {
+    shell,
+    // One plain copy for the whole run (spreading process.env costs a native call per
+    // variable); only the marker changes per check, and spawn() copies it synchronously.
+    env: { ...io.env },
+    running: new RunningChecks(),
+    root: ws.root.path,
+    assertClean: options.assertClean,
+    ownFiles,
+  };
+  const writer = new BatchWriter(resolver, receipts, history, lockTimeoutMs);
   let interrupted = false;
   let failed = false;
   const onSignal = () => {
     if (!interrupted) io.stderr('gate-check: interrupted; killing running checks\n');
     interrupted = true;
-    running.abortAll();
+    ctx.running.abortAll();
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   const attempts: (Attempt | undefined)[] = [];
-  // One plain copy for the whole run (spreading process.env costs a native call per variable);
-  // only the marker changes per check, and spawn() copies the environment synchronously.
-  const checkEnv: NodeJS.ProcessEnv = { ...io.env };
   try {
     const results = await runInOrder(
       runnable.length,
       async (i) => {
         const e = runnable[i]!;
-        const attempt = await attemptGate(e, shell, checkEnv, running);
+        const attempt = await attemptGate(e, ctx);
         if (attempt.result.status === 'fail') failed = true;
-        if (attempt.write) writer.add(e.loaded, attempt.write);
+        if (attempt.write) writer.add(e.loaded, attempt);
         return attempt;
       },
       {
@@ -301,14 +320,17 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
       e.report.result = { ...attempt.result, status: 'stale', error: staleReason };
       print(resultLine(e.report) + '\n');
     } else if (writer.written.has(e.qualified)) {
-      e.report.state = attempt.result.status === 'pass' ? 'met' : 'unmet';
-      e.report.checked = attempt.result.status === 'pass';
+      const pass = attempt.result.status === 'pass';
+      e.report.state = pass ? 'met' : 'unmet';
+      e.report.checked = pass;
+      e.report.verification = pass ? 'verified' : null;
+      e.report.verificationReason = null;
     }
   });
 
   const gates = entries.map((e) => e.report);
   const effectivelyMet = (g: GateReport) => g.state === 'met' && (g.result === null || g.result.status === 'pass');
-  const exitCode = interrupted ? 130 : gates.length > 0 && gates.every(effectivelyMet) ? 0 : gates.length === 0 ? 0 : 1;
+  const exitCode = interrupted ? 130 : gates.every(effectivelyMet) ? 0 : 1;
   const report: Report = {
     schema: REPORT_SCHEMA,
     mode,
@@ -326,6 +348,7 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
     const out: string[] = [];
     for (const w of ws.warnings) out.push(formatDiagnostic(w, 'warning'));
     if (options.shard && entries.length === 0) out.push(`shard ${options.shard.index}/${options.shard.count} has no gates; nothing to run`);
+    if (options.onlyStale && candidates.length === 0) out.push('no stale or mismatched evidence; nothing to re-run');
     if (interrupted && unfinished.length > 0) out.push(`NOT FINISHED: ${cappedIds(unfinished)}`);
     out.push(...summaryLines(gates, (g) => !effectivelyMet(g)));
     const pending = entries.filter((e) => e.report.result?.status === 'approval-required');
@@ -340,20 +363,26 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
   return exitCode;
 }
 
-async function attemptGate(e: Entry, shell: ShellInvocation, env: NodeJS.ProcessEnv, running: RunningChecks): Promise<Attempt> {
+/** Ledgers, their locks and gate-check's temporary files: written by the run itself, not by a check. */
+function ownFilesMatcher(root: string, ledgers: readonly LoadedLedger[]): (path: string) => boolean {
+  const own = new Set<string>();
+  const tempPrefixes: string[] = [];
+  for (const l of ledgers) {
+    const rel = relative(root, l.location.path).split('\\').join('/');
+    own.add(rel);
+    own.add(`${rel}.lock`);
+    const dir = relative(root, dirname(l.location.path)).split('\\').join('/');
+    tempPrefixes.push(`${dir ? dir + '/' : ''}.${basename(l.location.path)}.gate-check-`);
+  }
+  return (p) => own.has(p) || tempPrefixes.some((t) => p.startsWith(t));
+}
+
+async function attemptGate(e: Entry, ctx: RunContext): Promise<Attempt> {
   const oracle = e.oracle!;
   const f = oracle.fields;
-  const outcome = await superviseCheck(
-    {
-      shell: shell.path,
-      args: shell.args(f.check),
-      cwd: f.cwd,
-      env: Object.assign(env, { [ACTIVE_CHECK_ENV]: e.qualified }),
-      timeoutMs: f.timeoutMs,
-      outputCap: f.outputCap,
-    },
-    running,
-  );
+  const before = ctx.assertClean ? await snapshotWorkingTree(ctx.root, ctx.env) : null;
+  ctx.env[ACTIVE_CHECK_ENV] = e.qualified;
+  const outcome = await superviseCheck({ shell: ctx.shell.path, args: ctx.shell.args(f.check), cwd: f.cwd, env: ctx.env, timeoutMs: f.timeoutMs, outputCap: f.outputCap }, ctx.running);
   const output = outcome.output.toString('utf8');
   const base: GateResult = {
     status: 'fail',
@@ -365,16 +394,39 @@ async function attemptGate(e: Entry, shell: ShellInvocation, env: NodeJS.Process
     signature: oracle.signature,
     changed: null,
   };
-  if (outcome.failure === 'interrupted') return { result: { ...base, error: 'interrupted' }, output, write: null };
+  if (outcome.failure === 'interrupted') return { result: { ...base, error: 'interrupted' }, output, write: null, receipt: null, event: null };
   let error = describeFailure(outcome, f.timeoutMs, f.outputCap);
   if (error === null) {
     const m = matchExpect(e.gate.expect!, output, f.regexCapMs);
     if (!m.ok) error = m.error;
     else if (!m.matched) error = `EXPECT not found in the output (${outcome.bytes} bytes)`;
   }
-  if (error !== null) {
-    return { result: { ...base, error }, output, write: { gateId: e.gate.id, oracle, edit: { id: e.gate.id, checked: false, evidence: 'pending' } } };
+  if (before) {
+    const changed = changedPaths(before, await snapshotWorkingTree(ctx.root, ctx.env), ctx.ownFiles);
+    if (changed.length > 0) error = `the check changed files in the repository (--assert-clean): ${cappedIds(changed, 8)}`;
   }
+  const event: AttemptEvent = {
+    time: new Date().toISOString(),
+    file: e.loaded.location.display,
+    gate: e.qualified,
+    oracle: shortSignature(oracle.signature),
+    status: error === null ? 'pass' : 'fail',
+    exit: outcome.exitCode,
+    durationMs: outcome.durationMs,
+    outputSha256: base.outputSha256,
+    fingerprint: error === null ? null : failureFingerprint(output, error.replace(/\d+/g, '#')),
+  };
+  if (error !== null) {
+    return {
+      result: { ...base, error },
+      output,
+      write: { gateId: e.gate.id, oracle, edit: { id: e.gate.id, checked: false, evidence: 'pending' } },
+      receipt: null,
+      event,
+    };
+  }
+  const deps = f.depends ? dependsDigest(f.depends) : null;
+  const receipt = makeReceipt(f.ledger, { gate: e.gate.id, signature: oracle.signature, outputSha256: outcome.sha256, bytes: outcome.bytes, deps }, new Date());
   const evidence = formatEvidence({
     exit: 0,
     sha256: outcome.sha256,
@@ -382,6 +434,14 @@ async function attemptGate(e: Entry, shell: ShellInvocation, env: NodeJS.Process
     shell: f.shell,
     cwd: relative(dirname(f.ledger), f.cwd).split('\\').join('/') || '.',
     path: pathFingerprint(f.path),
+    ...(deps !== null ? { deps } : {}),
+    receipt: receipt.digest.slice(0, 12),
   });
-  return { result: { ...base, status: 'pass' }, output, write: { gateId: e.gate.id, oracle, edit: { id: e.gate.id, checked: true, evidence } } };
+  return {
+    result: { ...base, status: 'pass' },
+    output,
+    write: { gateId: e.gate.id, oracle, edit: { id: e.gate.id, checked: true, evidence } },
+    receipt,
+    event,
+  };
 }

@@ -1,4 +1,6 @@
 // --status: parse and report. Never executes, approves, locks, writes or creates anything.
+// Met gates have their evidence verified (receipts, DEPENDS, recorded environment): reading
+// files and the private store is not executing.
 import type { Io } from '../cli/io.js';
 import type { RunOptions } from '../cli/options.js';
 import { gateReport, outcomeExitCode, REPORT_SCHEMA, summarize, type Report } from '../report/model.js';
@@ -6,13 +8,18 @@ import { renderJson } from '../report/json.js';
 import { renderStatusText } from '../report/text.js';
 import { loadWorkspace } from '../workspace/load.js';
 
-export function statusCommand(options: RunOptions, io: Io): number {
+export async function statusCommand(options: RunOptions, io: Io): Promise<number> {
   const ws = loadWorkspace({ root: options.root, scope: options.scope, files: options.files, cwd: io.cwd });
-  const gates = ws.ledgers.flatMap((l) => l.ledger.gates.map((g) => gateReport(l.location.display, l.stem, g)));
+  const entries = ws.ledgers.flatMap((loaded) => loaded.ledger.gates.map((gate) => ({ loaded, gate, report: gateReport(loaded.location.display, loaded.stem, gate) })));
+  if (entries.some((e) => e.report.state === 'met')) {
+    const { readOnlyContext, verifyMetGates } = await import('./verification.js');
+    await verifyMetGates(entries, readOnlyContext(ws, options, io));
+  }
+  const gates = entries.map((e) => e.report);
   const report: Report = {
     schema: REPORT_SCHEMA,
     mode: 'status',
-    exitCode: outcomeExitCode(gates),
+    exitCode: outcomeExitCode(gates, options.strict),
     root: ws.root.path,
     files: ws.ledgers.map((l) => l.location.display),
     summary: summarize(gates),
@@ -20,6 +27,6 @@ export function statusCommand(options: RunOptions, io: Io): number {
     errors: [],
     gates,
   };
-  io.stdout(options.json ? renderJson(report) : renderStatusText(report));
+  io.stdout(options.json ? renderJson(report) : renderStatusText(report, options.strict));
   return report.exitCode;
 }

@@ -103,8 +103,15 @@ export class OracleResolver {
     };
   }
 
+  private readonly resolved = new WeakMap<Gate, Oracle>();
+
+  /** The gate's oracle as the run started (memoized per parsed gate). */
   async resolve(loaded: LoadedLedger, gate: Gate): Promise<Oracle> {
-    return signOracle(await this.fields(loaded, gate, false));
+    const known = this.resolved.get(gate);
+    if (known) return known;
+    const oracle = signOracle(await this.fields(loaded, gate, false));
+    this.resolved.set(gate, oracle);
+    return oracle;
   }
 
   /**

@@ -3,6 +3,7 @@
 import type { Diagnostic } from '../errors.js';
 import { gateState, type GateState } from '../ledger/state.js';
 import type { Gate } from '../ledger/types.js';
+import type { Verification } from '../evidence/verify.js';
 
 export const REPORT_SCHEMA = 'gate-check/report@1';
 
@@ -35,6 +36,9 @@ export interface GateReport {
   kind: 'runnable' | 'manual';
   state: GateState;
   checked: boolean;
+  /** For met gates: whether the evidence can be verified here (null for gates that are not met). */
+  verification: Verification | null;
+  verificationReason: string | null;
   result: GateResult | null;
 }
 
@@ -44,6 +48,12 @@ export interface Summary {
   unmet: number;
   claimed: number;
   abandoned: number;
+  /** Met gates by evidence verification. */
+  verified: number;
+  unverified: number;
+  mismatched: number;
+  stale: number;
+  manual: number;
 }
 
 export interface Report {
@@ -68,19 +78,29 @@ export function gateReport(file: string, stem: string, gate: Gate, result: GateR
     kind: gate.kind,
     state: gateState(gate),
     checked: gate.checked,
+    verification: null,
+    verificationReason: null,
     result,
   };
 }
 
 export function summarize(gates: readonly GateReport[]): Summary {
-  const s: Summary = { total: gates.length, met: 0, unmet: 0, claimed: 0, abandoned: 0 };
-  for (const g of gates) s[g.state]++;
+  const s: Summary = { total: gates.length, met: 0, unmet: 0, claimed: 0, abandoned: 0, verified: 0, unverified: 0, mismatched: 0, stale: 0, manual: 0 };
+  for (const g of gates) {
+    s[g.state]++;
+    if (g.state === 'met' && g.verification) s[g.verification]++;
+  }
   return s;
 }
 
-/** 0 when every gate is met; 1 when anything is unmet, claimed, not run or handed off. */
-export function outcomeExitCode(gates: readonly GateReport[]): 0 | 1 {
-  return gates.length > 0 && gates.every((g) => g.state === 'met') ? 0 : 1;
+/** Met with evidence that holds up: verified here, or human evidence of a manual gate. */
+export function strictlyMet(g: GateReport): boolean {
+  return g.state === 'met' && (g.verification === 'verified' || g.verification === 'manual');
+}
+
+/** 0 when every gate is met (strict: and its evidence verified); 1 when anything is unmet, claimed, not run or handed off. */
+export function outcomeExitCode(gates: readonly GateReport[], strict = false): 0 | 1 {
+  return gates.length > 0 && gates.every((g) => (strict ? strictlyMet(g) : g.state === 'met')) ? 0 : 1;
 }
 
 export function errorReport(mode: Mode, root: string, errors: Diagnostic[], warnings: Diagnostic[] = []): Report {

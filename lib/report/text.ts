@@ -1,7 +1,7 @@
 // Human output. Every string from a ledger passes through the sanitizer here.
 import type { Diagnostic } from '../errors.js';
 import { sanitizeLine } from '../text/sanitize.js';
-import type { GateReport, Report } from './model.js';
+import { strictlyMet, type GateReport, type Report } from './model.js';
 
 const LIST_CAP = 10;
 
@@ -37,10 +37,23 @@ export function summaryLines(gates: readonly GateReport[], notMet: (g: GateRepor
   return out;
 }
 
-export function renderStatusText(report: Report): string {
+/** A met gate whose evidence does not hold up: `met, stale: DEPENDS changed: scripts/v.mjs`. */
+function flaggedLine(g: GateReport): string {
+  return `${gateLine(g, `met, ${g.verification}`)}: ${sanitizeLine(g.verificationReason ?? '', 300)}`;
+}
+
+export function renderStatusText(report: Report, strict = false): string {
   const out: string[] = [];
-  for (const g of report.gates) if (g.state !== 'met') out.push(gateLine(g));
+  let flagged = 0;
+  for (const g of report.gates) {
+    if (g.state !== 'met') out.push(gateLine(g));
+    else if (!strictlyMet(g) && g.verification !== null) {
+      out.push(flaggedLine(g));
+      flagged++;
+    }
+  }
   for (const w of report.warnings) out.push(formatDiagnostic(w, 'warning'));
-  out.push(...summaryLines(report.gates));
+  if (flagged > 0 && !strict) out.push(`note: ${flagged} met gate${flagged === 1 ? '' : 's'} with evidence that is not verified here; --strict counts ${flagged === 1 ? 'it' : 'them'} as unmet`);
+  out.push(...summaryLines(report.gates, strict ? (g) => !strictlyMet(g) : undefined));
   return out.join('\n') + '\n';
 }

@@ -1,0 +1,52 @@
+// The settings a run resolves once and every oracle shares: shell, timeout, limits, PATH,
+// default working directory. Used by runs, by --status (to verify evidence) and by
+// `approvals list`, so that all of them compute the same oracle for the same options.
+import { realpathSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Io } from '../cli/io.js';
+import { RunSetupError } from '../errors.js';
+import { OracleResolver } from '../oracle/resolve.js';
+import { DEFAULT_REGEX_CAP_MS } from '../run/expect-match.js';
+import { resolveShell, type ShellInvocation } from '../run/shell.js';
+import { DEFAULT_OUTPUT_CAP } from '../run/supervisor.js';
+import type { Workspace } from '../workspace/load.js';
+
+export interface OracleOptions {
+  shell: string | undefined;
+  cwd: string | undefined;
+  timeoutSeconds: number;
+}
+
+export interface RunSettings {
+  shell: ShellInvocation;
+  resolver: OracleResolver;
+}
+
+function canonicalDirectory(raw: string, cwd: string, label: string): string {
+  const lexical = resolve(cwd, raw);
+  let real: string;
+  try {
+    real = realpathSync(lexical);
+  } catch {
+    throw new RunSetupError(`${label} ${lexical} does not exist`);
+  }
+  if (!statSync(real).isDirectory()) throw new RunSetupError(`${label} ${lexical} is not a directory`);
+  return real;
+}
+
+/** Throws RunSetupError (exit 2) when the shell or --cwd cannot be resolved. */
+export function runSettings(options: OracleOptions, io: Io, ws: Workspace): RunSettings {
+  const shell = resolveShell(options.shell, io.env, io.cwd);
+  const resolver = new OracleResolver({
+    root: ws.root.path,
+    explicit: ws.explicit,
+    shell: shell.path,
+    timeoutMs: options.timeoutSeconds * 1000,
+    outputCap: DEFAULT_OUTPUT_CAP,
+    regexCapMs: DEFAULT_REGEX_CAP_MS,
+    platform: process.platform,
+    path: io.env.PATH ?? null,
+    defaultCwd: options.cwd !== undefined ? canonicalDirectory(options.cwd, io.cwd, '--cwd') : null,
+  });
+  return { shell, resolver };
+}

@@ -1,0 +1,67 @@
+// The receipts part of the private store: <store>/receipts/<16 hex of the ledger path>.json,
+// read through readPrivateFile, written atomically (0600) under a lock that is never stolen.
+import { join } from 'node:path';
+import { UnsafeStoreError } from '../errors.js';
+import { atomicWriteFile } from '../fsx/atomic-write.js';
+import { acquireLock } from '../fsx/lock.js';
+import { openPrivateDir, privateDirExists, type PrivateDir } from '../fsx/private-dir.js';
+import { sha256Hex } from '../oracle/oracle.js';
+import type { StoreLocations } from '../store/locations.js';
+import { readPrivateFile } from '../store/private-file.js';
+import { mergeReceipts, parseReceiptFile, RECEIPTS_SCHEMA, serializeReceiptFile, type Receipt, type ReceiptFile } from './receipt.js';
+
+export const MAX_RECEIPT_FILE_BYTES = 16 * 1024 * 1024;
+
+export class ReceiptStore {
+  private readonly cache = new Map<string, ReceiptFile>();
+
+  private constructor(readonly dir: PrivateDir) {}
+
+  /** Opens (creating 0700 when `create`) the receipts directory; null when it does not exist and !create. */
+  static open(locations: StoreLocations, repoRoot: string, create: boolean): ReceiptStore | null {
+    if (!create && !privateDirExists(locations.receipts)) return null;
+    openPrivateDir(locations.base, { repoRoot, create });
+    return new ReceiptStore(openPrivateDir(locations.receipts, { repoRoot, create }));
+  }
+
+  private fileName(ledger: string): string {
+    return `${sha256Hex(ledger).slice(0, 16)}.json`;
+  }
+
+  /** The receipts of one ledger (read once per run), empty when there are none. */
+  read(ledger: string): ReceiptFile {
+    const known = this.cache.get(ledger);
+    if (known) return known;
+    this.dir.verify();
+    const text = readPrivateFile(this.dir, this.fileName(ledger), MAX_RECEIPT_FILE_BYTES, true);
+    let file: ReceiptFile = { schema: RECEIPTS_SCHEMA, ledger, receipts: [] };
+    if (text !== null) {
+      const parsed = parseReceiptFile(text, ledger);
+      if (!parsed.ok) throw new UnsafeStoreError(join(this.dir.path, this.fileName(ledger)), `invalid receipts file: ${parsed.reason}`, 'remove it by hand; the next passing runs write new receipts');
+      file = parsed.file;
+    }
+    this.cache.set(ledger, file);
+    return file;
+  }
+
+  receiptsOf(ledger: string, gate: string): Receipt[] {
+    return this.read(ledger).receipts.filter((r) => r.gate === gate);
+  }
+
+  /** Records new receipts for a ledger: lock, re-read, merge, atomic write. */
+  async add(ledger: string, receipts: readonly Receipt[], lockTimeoutMs: number): Promise<void> {
+    if (receipts.length === 0) return;
+    this.dir.verify();
+    const path = join(this.dir.path, this.fileName(ledger));
+    const lock = await acquireLock(`${path}.lock`, lockTimeoutMs);
+    try {
+      this.cache.delete(ledger);
+      const merged = mergeReceipts(this.read(ledger), receipts);
+      this.dir.verify();
+      atomicWriteFile(path, serializeReceiptFile(merged), { mode: 0o600, create: true });
+      this.cache.set(ledger, merged);
+    } finally {
+      lock.release();
+    }
+  }
+}

@@ -1,0 +1,47 @@
+// --assert-clean: a check that changes the repository fails with the paths it changed.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli, sandbox, writeFiles } from '../helpers/cli.js';
+
+function gitRepo(files: Record<string, string>) {
+  const s = sandbox();
+  writeFiles(s.repo, { ...files, '.gitignore': 'build/\n' });
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd: s.repo, stdio: 'ignore' });
+  git('init', '-q');
+  git('add', '-A');
+  git('commit', '-qm', 'init');
+  return { ...s, run: (args: string[]) => runCli(args, { cwd: s.repo, env: s.env }) };
+}
+
+describe('--assert-clean', () => {
+  it('fails a check that modifies a tracked file, naming it', () => {
+    const s = gitRepo({ 'GATES.md': '- [ ] A: t\n  CHECK: echo changed > fixture.txt; echo ok\n  EXPECT: ok\n', 'fixture.txt': 'original\n' });
+    const r = s.run(['--approve', '--assert-clean']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^FAIL GATES:A .*the check changed files in the repository \(--assert-clean\): fixture\.txt$/m);
+  });
+
+  it('fails a check that creates an untracked or an ignored file', () => {
+    const s = gitRepo({ 'GATES.md': '- [ ] A: t\n  CHECK: mkdir -p build; touch build/out.o new.txt; echo ok\n  EXPECT: ok\n' });
+    const r = s.run(['--approve', '--assert-clean']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/--assert-clean\): build\/out\.o, new\.txt/);
+  });
+
+  it('passes a check that changes nothing, and ignores gate-check\'s own ledger writes', () => {
+    const s = gitRepo({ 'GATES.md': '- [ ] A: t\n  CHECK: cat fixture.txt\n  EXPECT: original\n- [ ] B: t\n  CHECK: sleep 1.2; echo ok\n  EXPECT: ok\n', 'fixture.txt': 'original\n' });
+    const r = s.run(['--approve', '--assert-clean']);
+    expect(r.code).toBe(0);
+    expect(readFileSync(join(s.repo, 'GATES.md'), 'utf8')).toMatch(/- \[x\] A[^]*- \[x\] B/);
+  });
+
+  it('without git at --root, exits 2 before running', () => {
+    const s = sandbox();
+    writeFiles(s.repo, { 'GATES.md': '- [ ] A: t\n  CHECK: touch ran; echo ok\n  EXPECT: ok\n' });
+    const r = runCli(['--approve', '--assert-clean'], { cwd: s.repo, env: s.env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--assert-clean/);
+  });
+});

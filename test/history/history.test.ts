@@ -1,0 +1,121 @@
+// The audit log and `gate-check history`, with real runs.
+import { linkSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { failureFingerprint, labelHistory, type AttemptEvent } from '../../lib/history/event.js';
+import { runCli, sandbox, writeFiles } from '../helpers/cli.js';
+
+function repo(files: Record<string, string>) {
+  const s = sandbox();
+  writeFiles(s.repo, files);
+  return { ...s, run: (args: string[]) => runCli(args, { cwd: s.repo, env: s.env }) };
+}
+
+const historyDir = (home: string) => join(home, '.gate-check', 'history');
+
+describe('failure fingerprints', () => {
+  it('ignore timestamps, durations, hex ids, temp paths and long numbers', () => {
+    const a = failureFingerprint('2026-11-30T03:00:01.123Z test failed after 123 ms in /tmp/abc123/x (id deadbeefcafe, seed 9912345)', 'exit 1');
+    const b = failureFingerprint('2025-01-02T10:11:12Z test failed after 9 ms in /tmp/zzz/x (id 0123456789ab, seed 4455667)', 'exit 1');
+    expect(a).toBe(b);
+    expect(failureFingerprint('assertion failed: 2 != 3', 'exit 1')).not.toBe(failureFingerprint('file not found', 'exit 1'));
+  });
+});
+
+describe('labels', () => {
+  const ev = (status: 'pass' | 'fail', oracle = 'o1', fingerprint: string | null = status === 'fail' ? 'f1' : null): AttemptEvent => ({
+    time: new Date().toISOString(),
+    file: 'GATES.md',
+    gate: 'GATES:A',
+    oracle,
+    status,
+    exit: status === 'pass' ? 0 : 1,
+    durationMs: 1,
+    outputSha256: null,
+    fingerprint,
+  });
+  it('flaky: passed and failed under the same oracle; not across oracles', () => {
+    expect(labelHistory('GATES:A', [ev('pass'), ev('fail')]).flaky).toBe(true);
+    expect(labelHistory('GATES:A', [ev('pass', 'o1'), ev('fail', 'o2')]).flaky).toBe(false);
+  });
+  it('stuck: the same failure three times in a row at the end', () => {
+    expect(labelHistory('GATES:A', [ev('fail'), ev('fail'), ev('fail')]).stuck).toBe(true);
+    expect(labelHistory('GATES:A', [ev('fail'), ev('fail')]).stuck).toBe(false);
+    expect(labelHistory('GATES:A', [ev('fail'), ev('fail', 'o1', 'f2'), ev('fail')]).stuck).toBe(false);
+    expect(labelHistory('GATES:A', [ev('fail'), ev('fail'), ev('fail'), ev('pass')]).stuck).toBe(false);
+  });
+});
+
+describe('audit log through real runs', () => {
+  it('records one event per attempt, never the command, output or environment', () => {
+    const s = repo({ 'GATES.md': "- [ ] A: t\n  CHECK: printf '%s\\n' SEKRIT-OUT\n  EXPECT: SEKRIT-OUT\n" });
+    s.run(['--approve']);
+    s.run(['--reverify']);
+    const dir = historyDir(s.home);
+    const [file] = readdirSync(dir);
+    const text = readFileSync(join(dir, file!), 'utf8');
+    const lines = text.trim().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(text).not.toMatch(/SEKRIT|printf|PATH|HOME/);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ gate: 'GATES:A', status: 'pass', exit: 0, file: 'GATES.md' });
+  });
+
+  it('history labels a flaky gate (alternating pass/fail) and a stuck one', () => {
+    const s = repo({
+      'GATES.md':
+        '- [ ] F: flips\n  CHECK: if [ -f on ]; then rm on; echo good; else touch on; echo bad; exit 1; fi\n  EXPECT: good\n' +
+        '- [ ] S: always fails the same way\n  CHECK: echo "assertion failed at $(date +%s%N) after 12 ms"; exit 1\n  EXPECT: never\n',
+    });
+    s.run(['--approve']);
+    for (let i = 0; i < 3; i++) s.run(['--reverify']);
+    const r = s.run(['history']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^GATES:F {2}flaky \(passed and failed under the same oracle\)/m);
+    expect(r.stdout).toMatch(/^GATES:S {2}stuck \(the same failure 4 times in a row\)/m);
+    const one = s.run(['history', 'F', '--json']);
+    const doc = JSON.parse(one.stdout);
+    expect(doc.gates).toHaveLength(1);
+    expect(doc.gates[0]).toMatchObject({ gate: 'GATES:F', flaky: true, stuck: false });
+  });
+
+  it('history with no log says so and creates nothing', () => {
+    const s = repo({ 'GATES.md': '- [ ] A: t\n' });
+    const r = s.run(['history']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/no attempts recorded/);
+    expect(readdirSync(s.home)).toEqual([]);
+  });
+
+  it('an audit log that is a symlink is refused (exit 2), and the result is not silently kept unlogged', () => {
+    const s = repo({ 'GATES.md': '- [ ] A: t\n  CHECK: echo ok\n  EXPECT: ok\n' });
+    s.run(['--approve']);
+    const dir = historyDir(s.home);
+    const [file] = readdirSync(dir);
+    const elsewhere = join(s.home, 'elsewhere.jsonl');
+    renameSync(join(dir, file!), elsewhere);
+    symlinkSync(elsewhere, join(dir, file!));
+    const r = s.run(['--reverify']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/audit log is a symbolic link/);
+  });
+
+  it('an audit log with a second hard link is refused (exit 2)', () => {
+    const s = repo({ 'GATES.md': '- [ ] A: t\n  CHECK: echo ok\n  EXPECT: ok\n' });
+    s.run(['--approve']);
+    const dir = historyDir(s.home);
+    const [file] = readdirSync(dir);
+    linkSync(join(dir, file!), join(s.home, 'alias.jsonl'));
+    const r = s.run(['--reverify']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/audit log has 2 hard links/);
+  });
+
+  it('a history directory open to others is refused (exit 2)', () => {
+    const s = repo({ 'GATES.md': '- [ ] A: t\n  CHECK: echo ok\n  EXPECT: ok\n' });
+    mkdirSync(join(s.home, '.gate-check'), { mode: 0o700 });
+    mkdirSync(join(s.home, '.gate-check', 'history'), { mode: 0o755 });
+    const r = s.run(['--approve']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/history: has permissions/);
+  });
+});
