@@ -146,6 +146,35 @@ try {
       ['--reverify --jobs 2, 1,000 checks', `${gc.toFixed(1)} ms  = ${(gc / floor).toFixed(2)}x floor (target <= 1.2x)`],
     ]);
   }
+
+  if (only.length === 0 || only.includes('verify')) {
+    // 1,000 met gates with receipts, each with DEPENDS on 10 small files of its own.
+    const dir = join(work, 'verify');
+    mkdirSync(join(dir, 'home'), { recursive: true, mode: 0o700 });
+    let ledgerText = '';
+    for (let i = 1; i <= 1000; i++) {
+      mkdirSync(join(dir, 'repo', 'deps', `g${i}`), { recursive: true });
+      for (let f = 0; f < 10; f++) writeFileSync(join(dir, 'repo', 'deps', `g${i}`, `f${f}.txt`), `gate ${i} file ${f}\n`);
+      ledgerText += `- [ ] G${i}: outcome ${i} holds\n  CHECK: echo ok\n  EXPECT: ok\n  DEPENDS: deps/g${i}/*.txt\n\n`;
+    }
+    writeFileSync(join(dir, 'repo', 'GATES.md'), ledgerText);
+    const opts = { cwd: join(dir, 'repo'), env: { ...process.env, HOME: join(dir, 'home') } };
+    const prep = spawnSync(process.execPath, [BIN, '--approve', '--jobs', '2'], { ...opts, stdio: 'ignore' });
+    if (prep.status !== 0) throw new Error(`preparing the verify ledger failed (${prep.status})`);
+    const m = measure([
+      { name: 'node -e 0', cmd: process.execPath, argv: ['-e', '0'], opts: {} },
+      { name: '--status', cmd: process.execPath, argv: [BIN, '--status'], opts },
+      { name: '--status --strict', cmd: process.execPath, argv: [BIN, '--status', '--strict'], opts },
+    ]);
+    const floor = m.get('node -e 0');
+    const plain = m.get('--status');
+    const strict = m.get('--status --strict');
+    report(`verify: 1,000 met gates, receipts, DEPENDS of 10 files each (median of ${RUNS} interleaved runs)`, [
+      ['node -e 0', `${floor.toFixed(1)} ms`],
+      ['--status (verifies every met gate)', `${plain.toFixed(1)} ms  = ${(plain / floor).toFixed(2)}x node -e 0`],
+      ['--status --strict', `${strict.toFixed(1)} ms  = ${(strict / plain).toFixed(2)}x --status (target <= 2x), ${(strict / floor).toFixed(2)}x node -e 0`],
+    ]);
+  }
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

@@ -14,6 +14,7 @@ export const MAX_RECEIPT_FILE_BYTES = 16 * 1024 * 1024;
 
 export class ReceiptStore {
   private readonly cache = new Map<string, ReceiptFile>();
+  private readonly byGate = new Map<string, Map<string, Receipt[]>>();
 
   private constructor(readonly dir: PrivateDir) {}
 
@@ -45,7 +46,13 @@ export class ReceiptStore {
   }
 
   receiptsOf(ledger: string, gate: string): Receipt[] {
-    return this.read(ledger).receipts.filter((r) => r.gate === gate);
+    let index = this.byGate.get(ledger);
+    if (!index) {
+      index = new Map();
+      for (const r of this.read(ledger).receipts) index.set(r.gate, [...(index.get(r.gate) ?? []), r]);
+      this.byGate.set(ledger, index);
+    }
+    return index.get(gate) ?? [];
   }
 
   /** Records new receipts for a ledger: lock, re-read, merge, atomic write. */
@@ -56,10 +63,12 @@ export class ReceiptStore {
     const lock = await acquireLock(`${path}.lock`, lockTimeoutMs);
     try {
       this.cache.delete(ledger);
+      this.byGate.delete(ledger);
       const merged = mergeReceipts(this.read(ledger), receipts);
       this.dir.verify();
       atomicWriteFile(path, serializeReceiptFile(merged), { mode: 0o600, create: true });
       this.cache.set(ledger, merged);
+      this.byGate.delete(ledger);
     } finally {
       lock.release();
     }

@@ -2,12 +2,18 @@
 // numbers as JSON.stringify writes them. Equal values always give equal bytes. Pure.
 export type Canonical = string | number | boolean | null | Canonical[] | { [key: string]: Canonical };
 
-export function canonicalJson(value: Canonical): string {
+/** A copy with every object's keys inserted in sorted order (JSON.stringify keeps insertion order). */
+function sortedCopy(value: Canonical): Canonical {
   if (value === null || typeof value !== 'object') {
     if (typeof value === 'number' && !Number.isFinite(value)) throw new Error('canonicalJson: non-finite number');
-    return JSON.stringify(value);
+    return value;
   }
-  if (Array.isArray(value)) return '[' + value.map(canonicalJson).join(',') + ']';
-  const keys = Object.keys(value).sort();
-  return '{' + keys.map((k) => JSON.stringify(k) + ':' + canonicalJson(value[k]!)).join(',') + '}';
+  if (Array.isArray(value)) return value.map(sortedCopy);
+  const out: { [key: string]: Canonical } = {};
+  for (const k of Object.keys(value).sort()) out[k] = sortedCopy(value[k]!);
+  return out;
+}
+
+export function canonicalJson(value: Canonical): string {
+  return JSON.stringify(sortedCopy(value));
 }

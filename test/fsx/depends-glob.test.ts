@@ -1,0 +1,69 @@
+// DEPENDS matching: the fast path (plain paths, last-segment wildcards) and fast-glob agree,
+// symlinks are refused, nothing matched is an error.
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { matchDependsGlob } from '../../lib/fsx/depends-glob.js';
+import { tempDir } from '../helpers/cli.js';
+
+function tree() {
+  const root = tempDir();
+  for (const f of ['scripts/a.mjs', 'scripts/b.mjs', 'scripts/.hidden.mjs', 'scripts/c.js', 'fixtures/x.json', 'fixtures/sub/y.json', 'top.md', 'dir.mjs/inner.txt']) {
+    mkdirSync(join(root, f, '..'), { recursive: true });
+    writeFileSync(join(root, f), f);
+  }
+  return root;
+}
+
+describe('matchDependsGlob', () => {
+  it('matches plain paths and last-segment wildcards, dot files included, sorted', async () => {
+    const root = tree();
+    expect(await matchDependsGlob(root, 'scripts/a.mjs', 'T')).toEqual(['scripts/a.mjs']);
+    expect(await matchDependsGlob(root, 'scripts/*.mjs', 'T')).toEqual(['scripts/.hidden.mjs', 'scripts/a.mjs', 'scripts/b.mjs']);
+    expect(await matchDependsGlob(root, 'scripts/?.js', 'T')).toEqual(['scripts/c.js']);
+    expect(await matchDependsGlob(root, '*.md', 'T')).toEqual(['top.md']);
+  });
+
+  it('agrees with fast-glob on the patterns it handles', async () => {
+    const root = tree();
+    for (const p of ['scripts/*.mjs', 'scripts/*', '*', 'fixtures/*.json']) {
+      const fast = await matchDependsGlob(root, p, 'T');
+      const viaFastGlob = (await matchDependsGlob(root, `{${p},${p}}`, 'T')).filter((f) => !f.endsWith('/'));
+      expect(fast, p).toEqual(viaFastGlob);
+    }
+  });
+
+  it('uses fast-glob for the rest (**, braces, classes)', async () => {
+    const root = tree();
+    expect(await matchDependsGlob(root, 'fixtures/**/*.json', 'T')).toEqual(['fixtures/sub/y.json', 'fixtures/x.json']);
+    expect(await matchDependsGlob(root, 'scripts/{a,b}.mjs', 'T')).toEqual(['scripts/a.mjs', 'scripts/b.mjs']);
+    expect(await matchDependsGlob(root, 'scripts/[ab].mjs', 'T')).toEqual(['scripts/a.mjs', 'scripts/b.mjs']);
+  });
+
+  it('a pattern that matches no file, or only a directory, is an error', async () => {
+    const root = tree();
+    await expect(matchDependsGlob(root, 'nope/*.js', 'T')).rejects.toThrow(/matches no file/);
+    await expect(matchDependsGlob(root, 'missing.txt', 'T')).rejects.toThrow(/matches no file/);
+    await expect(matchDependsGlob(root, 'dir.mjs', 'T')).rejects.toThrow(/matches no file/);
+    await expect(matchDependsGlob(root, 'fixtures/**/*.txt', 'T')).rejects.toThrow(/matches no file/);
+  });
+
+  it('refuses a matched symlink on both paths, and does not descend a symlinked directory', async () => {
+    const root = tree();
+    symlinkSync('/etc/hostname', join(root, 'scripts', 'evil.mjs'));
+    await expect(matchDependsGlob(root, 'scripts/evil.mjs', 'T')).rejects.toThrow(/symbolic link/);
+    await expect(matchDependsGlob(root, 'scripts/*.mjs', 'T')).rejects.toThrow(/symbolic link/);
+    await expect(matchDependsGlob(root, 'scripts/**/*.mjs', 'T')).rejects.toThrow(/symbolic link/);
+    const other = tempDir();
+    writeFileSync(join(other, 'secret.txt'), 's');
+    symlinkSync(other, join(root, 'linked'));
+    for (const p of ['linked/*.txt', 'linked/secret.txt', 'linked/**/*.txt', 'linked/{secret,x}.txt']) {
+      await expect(matchDependsGlob(root, p, 'T'), p).rejects.toThrow(/goes through a symbolic link/);
+    }
+    mkdirSync(join(root, 'deep'));
+    symlinkSync(other, join(root, 'deep', 'linked'));
+    await expect(matchDependsGlob(root, 'deep/linked/secret.txt', 'T')).rejects.toThrow(/goes through a symbolic link/);
+    // A symlinked directory met during a ** walk is not descended: what lies behind it is not a dependency.
+    await expect(matchDependsGlob(root, 'deep/**/*.txt', 'T')).rejects.toThrow(/matches no file/);
+  });
+});
