@@ -92,12 +92,12 @@ class BatchWriter {
 
   private async flushBatch(loaded: LoadedLedger, batch: Attempt[]): Promise<void> {
     const receipts = batch.flatMap((a) => (a.receipt ? [a.receipt] : []));
-    await this.receipts.add(loaded.location.path, receipts, this.lockTimeoutMs);
     const outcome = await writeResults(
       loaded.location.path,
       batch.flatMap((a) => (a.write ? [a.write] : [])),
       (ledger, gate, original) => this.resolver.changesSince({ ...loaded, ledger }, gate, original),
       this.lockTimeoutMs,
+      () => this.receipts.addUnderLedgerLock(loaded.location.path, receipts),
     );
     for (const id of outcome.written) this.written.add(`${loaded.stem}:${id}`);
     const staleIds = new Set<string>();

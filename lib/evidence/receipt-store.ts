@@ -3,7 +3,6 @@
 import { join } from 'node:path';
 import { UnsafeStoreError } from '../errors.js';
 import { atomicWriteFile } from '../fsx/atomic-write.js';
-import { acquireLock } from '../fsx/lock.js';
 import { openPrivateDir, privateDirExists, type PrivateDir } from '../fsx/private-dir.js';
 import { sha256Hex } from '../oracle/oracle.js';
 import type { StoreLocations } from '../store/locations.js';
@@ -55,22 +54,19 @@ export class ReceiptStore {
     return index.get(gate) ?? [];
   }
 
-  /** Records new receipts for a ledger: lock, re-read, merge, atomic write. */
-  async add(ledger: string, receipts: readonly Receipt[], lockTimeoutMs: number): Promise<void> {
+  /**
+   * Records new receipts for a ledger: re-read, merge, atomic write. Only the writers of that
+   * ledger write its receipts file, so the caller must hold the ledger's lock.
+   */
+  addUnderLedgerLock(ledger: string, receipts: readonly Receipt[]): void {
     if (receipts.length === 0) return;
     this.dir.verify();
     const path = join(this.dir.path, this.fileName(ledger));
-    const lock = await acquireLock(`${path}.lock`, lockTimeoutMs);
-    try {
-      this.cache.delete(ledger);
-      this.byGate.delete(ledger);
-      const merged = mergeReceipts(this.read(ledger), receipts);
-      this.dir.verify();
-      atomicWriteFile(path, serializeReceiptFile(merged), { mode: 0o600, create: true });
-      this.cache.set(ledger, merged);
-      this.byGate.delete(ledger);
-    } finally {
-      lock.release();
-    }
+    this.cache.delete(ledger);
+    this.byGate.delete(ledger);
+    const merged = mergeReceipts(this.read(ledger), receipts);
+    this.dir.verify();
+    atomicWriteFile(path, serializeReceiptFile(merged), { mode: 0o600, create: true });
+    this.cache.set(ledger, merged);
   }
 }

@@ -34,11 +34,22 @@ export interface FlushOutcome {
 /** What changed in the gate's oracle since the result's oracle (empty: nothing); a thrown error means it cannot be resolved any more. */
 export type OracleCheck = (ledger: Ledger, gate: Gate, original: Oracle) => Promise<string[]>;
 
-export async function writeResults(ledgerPath: string, writes: readonly PendingWrite[], check: OracleCheck, lockTimeoutMs: number): Promise<FlushOutcome> {
+/**
+ * `underLock` runs first while the ledger's lock is held: files that only this ledger's
+ * writers touch (its receipts) are written there without a lock of their own.
+ */
+export async function writeResults(
+  ledgerPath: string,
+  writes: readonly PendingWrite[],
+  check: OracleCheck,
+  lockTimeoutMs: number,
+  underLock: () => void = () => {},
+): Promise<FlushOutcome> {
   const outcome: FlushOutcome = { written: [], stale: [] };
   if (writes.length === 0) return outcome;
   const lock = await acquireLock(`${ledgerPath}.lock`, lockTimeoutMs);
   try {
+    underLock();
     removeOrphanedTemporaries(ledgerPath);
     const read = safeReadFile(ledgerPath, MAX_LEDGER_BYTES, 'ledger');
     const source = decodeLedger(read.bytes);

@@ -127,7 +127,9 @@ describe('the store directory is created private', () => {
     const record = approveAll(s, env, dir);
     expect(mode(dir)).toBe(0o700);
     expect(mode(record)).toBe(0o600);
-    expect(existsSync(join(s.home, '.gate-check'))).toBe(false);
+    // GATE_CHECK_APPROVAL_DIR moves approvals only; receipts and the audit log stay in the
+    // store base (~/.gate-check, or $GATE_CHECK_HOME), which holds no approval.
+    expect(existsSync(join(s.home, '.gate-check', 'approved'))).toBe(false);
 
     const missingParent = { ...s.env, GATE_CHECK_APPROVAL_DIR: join(s.outside, 'no', 'such', 'dir') };
     expectRefused(s, /cannot create \(ENOENT\)/, missingParent);

@@ -1,7 +1,7 @@
 // Run modes through the real CLI: selection, order, concurrency, shells, working
 // directories, DEPENDS, interactive approval, and the JSON report of a run.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, runCli, sandbox, writeFiles } from '../helpers/cli.js';
@@ -75,12 +75,21 @@ describe('run modes', () => {
     const s = repo({ 'GATES.md': gate('A', 'echo ok', 'ok') });
     expect(s.run(['--approve']).code).toBe(0);
     const before = s.ledger();
+    // Approve the --timeout 60 oracle and forget it again: the met gate's evidence stays
+    // verified, but --reverify may not run its current oracle.
     const r = s.run(['--reverify', '--timeout', '60']); // another oracle: not approved
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^UNMET: GATES:A$/m);
     const j = JSON.parse(s.run(['--reverify', '--timeout', '60', '--json']).stdout);
-    expect(j.gates[0].result).toMatchObject({ status: 'approval-required', error: 'reverify not run: approval required' });
+    expect(j.gates[0].result).toMatchObject({ status: 'approval-required' });
+    expect(j.gates[0].result.error).toMatch(/approval required$/);
     expect(s.ledger()).toBe(before);
+    // With the same settings, a revoked approval is "reverify not run".
+    const store = join(s.home, '.gate-check', 'approved');
+    for (const f of readdirSync(store)) rmSync(join(store, f));
+    const k = JSON.parse(s.run(['--reverify', '--json']).stdout);
+    expect(k.gates[0].result).toMatchObject({ status: 'approval-required', error: 'reverify not run: approval required' });
+    expect(k.exitCode).toBe(1);
   });
 
   it('emits a schema-valid JSON report for a run', () => {

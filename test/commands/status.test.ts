@@ -6,7 +6,10 @@ import { runCli, sandbox, writeFiles } from '../helpers/cli.js';
 import { assertReportSchema } from '../helpers/schema.js';
 import { snapshotTree } from '../helpers/tree.js';
 
-const MET = '- [x] A: first outcome\n  CHECK: echo a\n  EXPECT: a\n  EVIDENCE: exit=0; sha256=' + 'a'.repeat(64) + '\n';
+// A met manual gate: human evidence, nothing to verify.
+const MET = '- [x] A: first outcome\n  EVIDENCE: reviewed by Ada\n';
+// A met runnable gate whose evidence was written by hand: met, but unverified.
+const MET_BY_HAND = '- [x] R: runnable outcome\n  CHECK: echo a\n  EXPECT: a\n  EVIDENCE: exit=0; sha256=' + 'a'.repeat(64) + '\n';
 
 function repoWith(files: Record<string, string>) {
   const s = sandbox();
@@ -87,15 +90,16 @@ describe('--status', () => {
     expect(r.stderr).toMatch(/not valid UTF-8/);
   });
 
-  it('works with PATH empty', () => {
-    const s = repoWith({ 'GATES.md': MET });
+  it('works with PATH empty, verifying a runnable gate too', () => {
+    const s = repoWith({ 'GATES.md': MET + MET_BY_HAND });
     const r = s.run(['--status'], { ...s.env, PATH: '' });
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe('ALL MET (1 met)\n');
+    expect(r.stdout).toMatch(/^GATES:R {2}met, unverified {2}runnable outcome: no receipt on this machine/m);
+    expect(r.stdout).toMatch(/ALL MET \(2 met\)\n$/);
   });
 
   it('leaves the repository and $HOME byte-identical and creates nothing', () => {
-    const s = repoWith({ 'GATES.md': MET + '- [ ] B: t\n  CHECK: touch /tmp/never\n  EXPECT: x\n', 'gates/more.md': '- [ ] C: t\n' });
+    const s = repoWith({ 'GATES.md': MET + MET_BY_HAND + '- [ ] B: t\n  CHECK: touch /tmp/never\n  EXPECT: x\n', 'gates/more.md': '- [ ] C: t\n' });
     const before = [snapshotTree(s.repo), snapshotTree(s.home)];
     for (const args of [['--status'], ['--status', '--json'], ['--status', 'GATES.md'], ['--status', '--strict']]) {
       expect(s.run(args).code).toBe(1);
@@ -118,7 +122,7 @@ describe('--status --json', () => {
       files: ['GATES.md'],
     });
     expect(doc.gates.map((g: { qualified: string; state: string; kind: string; result: null }) => [g.qualified, g.state, g.kind, g.result])).toEqual([
-      ['GATES:A', 'met', 'runnable', null],
+      ['GATES:A', 'met', 'manual', null],
       ['GATES:B', 'unmet', 'manual', null],
       ['GATES:C', 'claimed', 'manual', null],
       ['GATES:D', 'abandoned', 'manual', null],

@@ -35,7 +35,7 @@ describe('writeback', () => {
     const sha = execFileSync('sh', ['-c', 'printf ok | sha256sum']).toString().split(' ')[0];
     const expected = src
       .replace('- [ ] A: passes', '- [x] A: passes')
-      .replace('  EVIDENCE: pending', `  EVIDENCE: exit=0; sha256=${sha}; bytes=2; shell=/bin/sh; cwd=.; path=${/path=([^;\s]+)/.exec(out)![1]}`);
+      .replace('  EVIDENCE: pending', `  EVIDENCE: exit=0; sha256=${sha}; bytes=2; shell=/bin/sh; cwd=.; path=${/path=([^;\s]+)/.exec(out)![1]}; receipt=${/receipt=([0-9a-f]{12})/.exec(out)![1]}`);
     expect(out).toBe(expected);
   });
 
@@ -183,7 +183,7 @@ describe('crash safety', () => {
       expect(parsed.ok).toBe(true);
       if (parsed.ok) expect(parsed.ledger.gates).toHaveLength(40);
       // A lock left by the killed process is never stolen; a person removes it.
-      execFileSync('rm', ['-f', join(s.repo, 'GATES.md.lock')]);
+      execFileSync('sh', ['-c', `rm -f '${join(s.repo, 'GATES.md.lock')}'; find '${s.home}' -name '*.lock' -delete`]);
     }
     // The next complete run removes temporary files that killed writers left behind.
     writeFileSync(join(s.repo, `.GATES.md.gate-check-999999-${'ab'.repeat(6)}.tmp`), 'junk');

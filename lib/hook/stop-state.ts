@@ -1,0 +1,61 @@
+// The Stop hook's memory: how many times in a row it blocked without semantic progress.
+// Kept in the private store (<store>/hooks/<root key>-<session key>.json), never in the
+// repository where the agent could reset it; updated under a lock that is never stolen, so
+// concurrent hook calls lose no count.
+import { join } from 'node:path';
+import { hasExactKeys, isPlainObject } from '../approval/record.js';
+import { atomicWriteFile } from '../fsx/atomic-write.js';
+import { acquireLock } from '../fsx/lock.js';
+import { openPrivateDir } from '../fsx/private-dir.js';
+import { sha256Hex } from '../oracle/oracle.js';
+import type { StoreLocations } from '../store/locations.js';
+import { readPrivateFile } from '../store/private-file.js';
+
+export interface StopState {
+  /** Digest of the strict view of every gate (id and met/abandoned/open), order-independent. */
+  fingerprint: string;
+  /** Consecutive blocks with that fingerprint. */
+  blocks: number;
+}
+
+const MAX_STATE_BYTES = 4096;
+
+function parseState(text: string): StopState | null {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (!isPlainObject(v) || !hasExactKeys(v, ['fingerprint', 'blocks'])) return null;
+  if (typeof v.fingerprint !== 'string' || !Number.isSafeInteger(v.blocks) || (v.blocks as number) < 0) return null;
+  return { fingerprint: v.fingerprint, blocks: v.blocks as number };
+}
+
+/**
+ * Reads, updates and writes the state of one (repository, session) atomically under a lock.
+ * `update` gets the previous state (null if none or unreadable) and returns the next one.
+ */
+export async function updateStopState(
+  locations: StoreLocations,
+  repoRoot: string,
+  sessionId: string,
+  lockTimeoutMs: number,
+  update: (previous: StopState | null) => StopState,
+): Promise<StopState> {
+  openPrivateDir(locations.base, { repoRoot, create: true });
+  const dir = openPrivateDir(locations.hooks, { repoRoot, create: true });
+  const name = `${sha256Hex(repoRoot).slice(0, 16)}-${sha256Hex(sessionId).slice(0, 16)}.json`;
+  const path = join(dir.path, name);
+  const lock = await acquireLock(`${path}.lock`, lockTimeoutMs);
+  try {
+    dir.verify();
+    const text = readPrivateFile(dir, name, MAX_STATE_BYTES, true);
+    const next = update(text === null ? null : parseState(text));
+    dir.verify();
+    atomicWriteFile(path, JSON.stringify(next) + '\n', { mode: 0o600, create: true });
+    return next;
+  } finally {
+    lock.release();
+  }
+}
