@@ -6,8 +6,10 @@ export interface Io {
   stderr: (text: string) => void;
   env: NodeJS.ProcessEnv;
   cwd: string;
-  /** True when stdin and stdout are terminals (interactive approval, progress line). */
+  /** True when stdin and stdout are terminals (interactive approval). */
   interactive: boolean;
+  /** True when stderr is a terminal (the live progress line). */
+  stderrIsTTY: boolean;
   /** Asks one question on the terminal; null at end of input. */
   ask: (question: string) => Promise<string | null>;
 }
@@ -58,6 +60,7 @@ export function processIo(): Io {
     env: process.env,
     cwd: process.cwd(),
     interactive: Boolean(process.stdin.isTTY && process.stdout.isTTY),
+    stderrIsTTY: Boolean(process.stderr.isTTY),
     ask: terminalAsker(),
   };
 }

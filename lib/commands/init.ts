@@ -1,7 +1,99 @@
-// gate-check init: not implemented yet.
+// gate-check init: a starter GATES.md (a runnable gate that calls a repository script it
+// declares in DEPENDS, and a manual gate, with comments explaining each field), plus that
+// script. Refuses to overwrite anything.
+import { closeSync, constants, mkdirSync, openSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Io } from '../cli/io.js';
-import { UsageError } from '../errors.js';
+import { parseSubcommand, subcommandProgram } from '../cli/subcommand-program.js';
+import { UnsafeFileError } from '../errors.js';
+import { resolveRoot } from '../fsx/discover.js';
+import { lstatOrNull } from '../fsx/safe-read.js';
+import { sanitizeLine } from '../text/sanitize.js';
 
-export async function initCommand(_args: string[], _io: Io): Promise<number> {
-  throw new UsageError('gate-check init is not implemented yet');
+export const STARTER_SCRIPT = 'scripts/check-gates-example.mjs';
+
+export const STARTER_LEDGER = `# Gates
+
+<!--
+This ledger lists the outcomes this work must reach. gate-check reads it strictly.
+
+A gate is a task-list line at column 0:  - [ ] ID: an outcome, not an activity
+Indented under it (upper case, each at most once):
+  CHECK    the shell command that proves the outcome; it must be able to fail
+  EXPECT   text its output must contain, or /regex/flags
+  CWD      where CHECK runs, relative (default: the repository root)
+  DEPENDS  comma-separated globs of the files CHECK reads; the approval and the
+           evidence are bound to their contents
+  EVIDENCE written by gate-check after a passing run (a digest, never the output)
+A gate with CHECK and EXPECT is runnable; one with neither is manual (a person
+ticks it and writes the evidence). ABANDON, at column 0 with the gate's id and a
+reason, hands a gate off to a person.
+
+Nothing runs until a person approved the exact command:
+  gate-check --status     read-only report
+  gate-check              shows what needs approval; runs what is approved
+  gate-check --approve    approve (after reading every command), then run
+See references/gates.md.
+-->
+
+- [ ] G1: the example check script reports success
+  CHECK: node ${STARTER_SCRIPT}
+  EXPECT: example check passed
+  DEPENDS: ${STARTER_SCRIPT}
+  EVIDENCE: pending
+
+- [ ] G2: a person has reviewed the change
+  EVIDENCE: pending
+`;
+
+const STARTER_SCRIPT_TEXT = `// Replace this with a real verification: exit non-zero on failure, and print a line
+// that only success prints (the gate's EXPECT).
+const ok = true;
+if (!ok) {
+  console.error('example check failed');
+  process.exit(1);
+}
+console.log('example check passed');
+`;
+
+function createExclusive(path: string, text: string): void {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
+  } catch (e) {
+    throw new UnsafeFileError(path, (e as NodeJS.ErrnoException).code === 'EEXIST' ? 'already exists (init never overwrites)' : `cannot create (${(e as NodeJS.ErrnoException).code})`);
+  }
+  try {
+    writeSync(fd, text);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export async function initCommand(args: string[], io: Io): Promise<number> {
+  const { program, output } = subcommandProgram('init', 'Write a starter GATES.md and its example check script. Never overwrites.');
+  program.option('--root <dir>', 'repository root (default: the current directory)');
+  const parsed = parseSubcommand<{ root?: string }>(program, output, args);
+  if (parsed.kind === 'done') {
+    io.stdout(parsed.output);
+    return 0;
+  }
+  const root = resolveRoot(parsed.options.root, io.cwd).path;
+  const ledger = join(root, 'GATES.md');
+  const script = join(root, STARTER_SCRIPT);
+  // All or nothing: check both before creating either.
+  for (const p of [ledger, script]) if (lstatOrNull(p) !== null) throw new UnsafeFileError(p, 'already exists (init never overwrites)');
+  if (lstatOrNull(join(root, 'gates')) !== null) io.stderr('note: gates/ exists; its ledgers are read together with the new GATES.md\n');
+  createExclusive(ledger, STARTER_LEDGER);
+  mkdirSync(join(root, 'scripts'), { recursive: true });
+  createExclusive(script, STARTER_SCRIPT_TEXT);
+  io.stdout(
+    [
+      `wrote ${sanitizeLine(ledger, 300)}`,
+      `wrote ${sanitizeLine(script, 300)}`,
+      'next: edit the gates to name your outcomes, then run gate-check --status; gate-check shows each command for approval before it runs',
+      '',
+    ].join('\n'),
+  );
+  return 0;
 }

@@ -17,9 +17,9 @@ import { HistoryLog } from '../history/log.js';
 import { gateState } from '../ledger/state.js';
 import { changedFields, dependsDigest, shortSignature, type Oracle } from '../oracle/oracle.js';
 import type { OracleResolver } from '../oracle/resolve.js';
-import { renderJson } from '../report/json.js';
-import { emptyResult, gateReport, REPORT_SCHEMA, summarize, type GateReport, type GateResult, type Mode, type Report } from '../report/model.js';
+import { effectivelyMet, emptyResult, gateReport, ledgerRevisions, REPORT_SCHEMA, summarize, type GateResult, type Mode, type Report } from '../report/model.js';
 import { approvalRequestText, diagnosticLines, resultLine } from '../report/run-text.js';
+import { ProgressLine, wantsProgress } from '../report/progress.js';
 import { cappedIds, formatDiagnostic, summaryLines } from '../report/text.js';
 import { matchExpect } from '../run/expect-match.js';
 import { changedPaths, snapshotWorkingTree } from '../run/git-snapshot.js';
@@ -30,6 +30,7 @@ import { RunningChecks, superviseCheck, type CheckOutcome } from '../run/supervi
 import { storeLocations } from '../store/locations.js';
 import { sanitizeLine } from '../text/sanitize.js';
 import { loadWorkspace, type LoadedLedger } from '../workspace/load.js';
+import { emitReport } from './emit.js';
 import { runSettings } from './settings.js';
 import { verifyMetGates, type GateEntry } from './verification.js';
 
@@ -160,18 +161,21 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
   const ws = loadWorkspace({ root: options.root, scope: options.scope, files: options.files, cwd: io.cwd });
   const { shell, resolver } = runSettings(options, io, ws);
   const lockTimeoutMs = lockTimeoutFromEnv(io.env);
+  let progress: ProgressLine | null = null;
   const print = (text: string) => {
-    if (!options.json) io.stdout(text);
+    if (options.json) return;
+    progress?.clear();
+    io.stdout(text);
   };
 
-  // Every gate, in ledger order; the shard keeps only its share of the runnable ones.
-  let entries: Entry[] = ws.ledgers.flatMap((loaded) =>
+  // Every gate, in ledger order. A shard runs (and answers for) only its share of the
+  // runnable gates; its report still lists every gate, so that shard reports can be merged.
+  const entries: Entry[] = ws.ledgers.flatMap((loaded) =>
     loaded.ledger.gates.map((gate) => ({ loaded, gate, qualified: `${loaded.stem}:${gate.id}`, report: gateReport(loaded.location.display, loaded.stem, gate), oracle: null, approved: false })),
   );
-  if (options.shard) {
-    const { index, count } = options.shard;
-    entries = entries.filter((e) => e.gate.kind === 'runnable' && shardOf(e.qualified, count) === index);
-  }
+  const shard = options.shard;
+  const inScope = (e: Entry) => !shard || (e.gate.kind === 'runnable' && shardOf(e.qualified, shard.count) === shard.index);
+  const scope = entries.filter(inScope);
 
   // The private store: refused (exit 2) before anything runs if it is unsafe.
   const locations = storeLocations(io.env);
@@ -180,8 +184,8 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
   const history = HistoryLog.open(locations, ws.root.path, true)!;
 
   // Met gates: is their evidence still good? A stale gate is run again, never reported met.
-  await verifyMetGates(entries, { resolver, settingsError: null, receipts, approvals: store });
-  const candidates = entries.filter((e) => {
+  await verifyMetGates(scope, { resolver, settingsError: null, receipts, approvals: store });
+  const candidates = scope.filter((e) => {
     if (e.gate.kind !== 'runnable') return false;
     const state = gateState(e.gate);
     if (state === 'abandoned') return false;
@@ -275,12 +279,18 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   const attempts: (Attempt | undefined)[] = [];
+  if (wantsProgress(io.stderrIsTTY, options.json, io.env, runnable.length)) {
+    progress = new ProgressLine(runnable.length, io.stderr);
+    progress.start();
+  }
   try {
     const results = await runInOrder(
       runnable.length,
       async (i) => {
         const e = runnable[i]!;
+        progress?.begin(e.qualified);
         const attempt = await attemptGate(e, ctx);
+        progress?.end(e.qualified);
         if (attempt.result.status === 'fail') failed = true;
         if (attempt.write) writer.add(e.loaded, attempt);
         return attempt;
@@ -301,6 +311,8 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
     attempts.push(...results);
     await writer.flushAll();
   } finally {
+    progress?.stop();
+    progress = null;
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
@@ -329,36 +341,36 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
   });
 
   const gates = entries.map((e) => e.report);
-  const effectivelyMet = (g: GateReport) => g.state === 'met' && (g.result === null || g.result.status === 'pass');
-  const exitCode = interrupted ? 130 : gates.every(effectivelyMet) ? 0 : 1;
+  const scoped = scope.map((e) => e.report);
+  const exitCode = interrupted ? 130 : scoped.every(effectivelyMet) ? 0 : 1;
   const report: Report = {
     schema: REPORT_SCHEMA,
     mode,
     exitCode,
     root: ws.root.path,
     files: ws.ledgers.map((l) => l.location.display),
-    summary: summarize(gates),
+    ledgers: ledgerRevisions(ws.ledgers.map((l) => ({ display: l.location.display, source: l.source }))),
+    shard: shard ?? null,
+    summary: summarize(scoped),
     warnings: ws.warnings,
     errors: [],
     gates,
   };
-  if (options.json) {
-    io.stdout(renderJson(report));
-  } else {
+  emitReport(report, { json: options.json, junit: options.junit, strict: false }, io, () => {
     const out: string[] = [];
     for (const w of ws.warnings) out.push(formatDiagnostic(w, 'warning'));
-    if (options.shard && entries.length === 0) out.push(`shard ${options.shard.index}/${options.shard.count} has no gates; nothing to run`);
+    if (shard && scope.length === 0) out.push(`shard ${shard.index}/${shard.count} has no gates; nothing to run`);
     if (options.onlyStale && candidates.length === 0) out.push('no stale or mismatched evidence; nothing to re-run');
     if (interrupted && unfinished.length > 0) out.push(`NOT FINISHED: ${cappedIds(unfinished)}`);
-    out.push(...summaryLines(gates, (g) => !effectivelyMet(g)));
-    const pending = entries.filter((e) => e.report.result?.status === 'approval-required');
+    out.push(...summaryLines(scoped, (g) => !effectivelyMet(g)));
+    const pending = scope.filter((e) => e.report.result?.status === 'approval-required');
     if (pending.length > 0) {
       const pins = pending.map((e) => `${e.qualified}@${shortSignature(e.oracle!.signature)}`);
       out.push(`APPROVAL REQUIRED: ${cappedIds(pins)}`);
       out.push(`  review each command above, then approve exactly those: gate-check --approve ${pins.length <= 5 ? sanitizeLine(pins.join(','), 600) : '<ID@HEX,...>'}`);
     }
-    io.stdout(out.join('\n') + '\n');
-  }
+    return out.join('\n') + '\n';
+  });
   if (interrupted) throw new InterruptedError(`interrupted: ${unfinished.length} check${unfinished.length === 1 ? '' : 's'} did not finish; nothing partial was written`);
   return exitCode;
 }

@@ -3,10 +3,10 @@
 // files and the private store is not executing.
 import type { Io } from '../cli/io.js';
 import type { RunOptions } from '../cli/options.js';
-import { gateReport, outcomeExitCode, REPORT_SCHEMA, summarize, type Report } from '../report/model.js';
-import { renderJson } from '../report/json.js';
+import { gateReport, ledgerRevisions, outcomeExitCode, REPORT_SCHEMA, summarize, type Report } from '../report/model.js';
 import { renderStatusText } from '../report/text.js';
 import { loadWorkspace } from '../workspace/load.js';
+import { emitReport } from './emit.js';
 
 export async function statusCommand(options: RunOptions, io: Io): Promise<number> {
   const ws = loadWorkspace({ root: options.root, scope: options.scope, files: options.files, cwd: io.cwd });
@@ -22,11 +22,13 @@ export async function statusCommand(options: RunOptions, io: Io): Promise<number
     exitCode: outcomeExitCode(gates, options.strict),
     root: ws.root.path,
     files: ws.ledgers.map((l) => l.location.display),
+    ledgers: ledgerRevisions(ws.ledgers.map((l) => ({ display: l.location.display, source: l.source }))),
+    shard: null,
     summary: summarize(gates),
     warnings: ws.warnings,
     errors: [],
     gates,
   };
-  io.stdout(options.json ? renderJson(report) : renderStatusText(report, options.strict));
+  emitReport(report, options, io, () => renderStatusText(report, options.strict));
   return report.exitCode;
 }

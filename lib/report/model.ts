@@ -1,5 +1,6 @@
 // The report every mode produces: one entry per gate in ledger order, a summary, the exit
 // code. Rendered as text (report/text.ts) or JSON (report/json.ts). Pure.
+import { createHash } from 'node:crypto';
 import type { Diagnostic } from '../errors.js';
 import { gateState, type GateState } from '../ledger/state.js';
 import type { Gate } from '../ledger/types.js';
@@ -7,7 +8,7 @@ import type { Verification } from '../evidence/verify.js';
 
 export const REPORT_SCHEMA = 'gate-check/report@1';
 
-export type Mode = 'status' | 'run' | 'approve' | 'reverify';
+export type Mode = 'status' | 'run' | 'approve' | 'reverify' | 'merge';
 export type ResultStatus = 'pass' | 'fail' | 'approval-required' | 'stale' | 'not-run';
 
 export interface GateResult {
@@ -56,16 +57,35 @@ export interface Summary {
   manual: number;
 }
 
+/** The ledger bytes a report was made from: shard reports merge only when these agree. */
+export interface LedgerRevision {
+  file: string;
+  /** SHA-256 of the ledger's bytes as read at the start of the command. */
+  sha256: string;
+}
+
+export interface ShardInfo {
+  index: number;
+  count: number;
+}
+
 export interface Report {
   schema: typeof REPORT_SCHEMA;
   mode: Mode;
   exitCode: number;
   root: string;
   files: string[];
+  ledgers: LedgerRevision[];
+  /** For --shard runs: which share this report covers (results only for its gates). */
+  shard: ShardInfo | null;
   summary: Summary;
   warnings: Diagnostic[];
   errors: Diagnostic[];
   gates: GateReport[];
+}
+
+export function ledgerRevisions(ledgers: readonly { display: string; source: string }[]): LedgerRevision[] {
+  return ledgers.map((l) => ({ file: l.display, sha256: createHash('sha256').update(l.source, 'utf8').digest('hex') }));
 }
 
 export function gateReport(file: string, stem: string, gate: Gate, result: GateResult | null = null): GateReport {
@@ -93,6 +113,11 @@ export function summarize(gates: readonly GateReport[]): Summary {
   return s;
 }
 
+/** After a run: met, and not contradicted by this run's attempt (a failed or unapproved re-run is not met). */
+export function effectivelyMet(g: GateReport): boolean {
+  return g.state === 'met' && (g.result === null || g.result.status === 'pass');
+}
+
 /** Met with evidence that holds up: verified here, or human evidence of a manual gate. */
 export function strictlyMet(g: GateReport): boolean {
   return g.state === 'met' && (g.verification === 'verified' || g.verification === 'manual');
@@ -110,6 +135,8 @@ export function errorReport(mode: Mode, root: string, errors: Diagnostic[], warn
     exitCode: 2,
     root,
     files: [],
+    ledgers: [],
+    shard: null,
     summary: summarize([]),
     warnings,
     errors,

@@ -212,6 +212,26 @@ describe('interactive approval', () => {
   });
 });
 
+describe('progress line', () => {
+  const hasScript = spawnSync('script', ['--version']).status === 0;
+  const five = ['A', 'B', 'C', 'D', 'E'].map((id) => gate(id, 'sleep 0.4; echo ok', 'ok')).join('');
+
+  it.skipIf(!hasScript)('shows done/total and running ids on a terminal', () => {
+    const s = repo({ 'GATES.md': five });
+    const r = spawnSync('script', ['-qec', `${process.execPath} ${BIN} --approve`, '/dev/null'], { cwd: s.repo, env: { ...s.env, CI: '' }, input: 'a\n', encoding: 'utf8' });
+    expect(r.stdout).toMatch(/\[\d\/5\] \d+\.\ds {2}running GATES:[A-E]/);
+  });
+
+  it('never appears without a terminal, or in --json', () => {
+    const s = repo({ 'GATES.md': five });
+    const r = s.run(['--approve']);
+    expect(r.stderr).not.toMatch(/\[\d\/5\]/);
+    const j = s.run(['--reverify', '--json']);
+    JSON.parse(j.stdout);
+    expect(j.stderr).toBe('');
+  });
+});
+
 describe('sharding', () => {
   it('the shards of a run together cover every runnable gate exactly once', () => {
     const ids = Array.from({ length: 20 }, (_, i) => `G${i}`);
@@ -221,7 +241,9 @@ describe('sharding', () => {
       const r = s.run(['--approve', '--shard', `${i}/3`, '--json']);
       const doc = JSON.parse(r.stdout);
       assertReportSchema(doc);
-      seen.push(...doc.gates.map((g: { id: string }) => g.id));
+      expect(doc.shard).toEqual({ index: i, count: 3 });
+      expect(doc.gates).toHaveLength(20); // every gate is listed; results only for this shard's
+      seen.push(...doc.gates.filter((g: { result: unknown }) => g.result !== null).map((g: { id: string }) => g.id));
     }
     expect([...seen].sort()).toEqual([...ids].sort());
   });

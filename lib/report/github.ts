@@ -1,0 +1,75 @@
+// GitHub Actions output: an ::error annotation per failed or unmet gate (GitHub keeps only
+// 10 errors per step: the first 10, then one ::warning that sums up the rest, since warnings
+// have their own quota), a ::warning per hand-off, and a Markdown table for
+// $GITHUB_STEP_SUMMARY. Values are escaped per the workflow-command
+// rules; check output is never part of it. Pure.
+import { sanitizeLine } from '../text/sanitize.js';
+import type { GateReport, Report } from './model.js';
+import { gateOutcome } from './outcome.js';
+
+export const MAX_ERROR_ANNOTATIONS = 10;
+/** Well under GitHub's 1 MiB limit per step summary. */
+export const SUMMARY_CAP_BYTES = 256 * 1024;
+
+/** Message data: %, CR and LF are escaped. */
+export function escapeData(text: string): string {
+  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+/** Property values: also : and , (they separate properties). */
+export function escapeProperty(text: string): string {
+  return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}
+
+function annotation(level: 'error' | 'warning', g: GateReport, message: string): string {
+  const props = `file=${escapeProperty(sanitizeLine(g.file, 300))},line=${g.line},title=${escapeProperty(sanitizeLine(g.qualified, 200))}`;
+  return `::${level} ${props}::${escapeData(sanitizeLine(message, 1000))}`;
+}
+
+function listOf(ids: string[]): string {
+  return `${ids.slice(0, 50).join(', ')}${ids.length > 50 ? ', …' : ''}`;
+}
+
+export function githubAnnotations(report: Report, strict: boolean): string[] {
+  const errors: string[] = [];
+  const warnings: string[] = [];
+  const failed: { g: GateReport; message: string }[] = [];
+  const handoffs: GateReport[] = [];
+  for (const g of report.gates) {
+    const o = gateOutcome(g, report.mode, strict);
+    if (g.state === 'abandoned') handoffs.push(g);
+    else if (o.kind === 'failed' || (o.kind === 'skipped' && g.kind === 'runnable')) failed.push({ g, message: `${g.qualified}: ${sanitizeLine(g.title, 200)}: ${o.message}` });
+  }
+  for (const f of failed.slice(0, MAX_ERROR_ANNOTATIONS)) errors.push(annotation('error', f.g, f.message));
+  const rest = failed.slice(MAX_ERROR_ANNOTATIONS).map((f) => sanitizeLine(f.g.qualified, 100));
+  // Warnings have their own quota of 10: the summary of the rest, then hand-offs.
+  if (rest.length > 0) warnings.push(`::warning title=gate-check::${escapeData(`${rest.length} more gates are not met: ${listOf(rest)}`)}`);
+  const room = MAX_ERROR_ANNOTATIONS - warnings.length;
+  const shownHandoffs = handoffs.length > room ? handoffs.slice(0, room - 1) : handoffs;
+  for (const g of shownHandoffs) warnings.push(annotation('warning', g, `${g.qualified} is handed off (ABANDON): a person must take it over`));
+  if (shownHandoffs.length < handoffs.length) {
+    const more = handoffs.slice(shownHandoffs.length).map((g) => sanitizeLine(g.qualified, 100));
+    warnings.push(`::warning title=gate-check::${escapeData(`${more.length} more gates are handed off: ${listOf(more)}`)}`);
+  }
+  return [...errors, ...warnings];
+}
+
+function cell(text: string): string {
+  return sanitizeLine(text, 300).replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/[<>]/g, (c) => (c === '<' ? '&lt;' : '&gt;'));
+}
+
+export function githubStepSummary(report: Report, strict: boolean): string {
+  const lines = [`### gate-check: ${report.exitCode === 0 ? 'all gates met' : 'gates not met'} (${report.mode})`, '', '| Gate | Title | Outcome |', '| --- | --- | --- |'];
+  let size = lines.join('\n').length;
+  let shown = 0;
+  for (const g of report.gates) {
+    const o = gateOutcome(g, report.mode, strict);
+    const row = `| ${cell(g.qualified)} | ${cell(g.title)} | ${o.kind === 'passed' ? 'passed' : cell(`${o.kind}: ${o.message}`)} |`;
+    if (size + row.length + 200 > SUMMARY_CAP_BYTES) break;
+    lines.push(row);
+    size += row.length + 1;
+    shown++;
+  }
+  if (shown < report.gates.length) lines.push('', `(${report.gates.length - shown} more gates not shown)`);
+  return lines.join('\n') + '\n';
+}

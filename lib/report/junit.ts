@@ -1,0 +1,65 @@
+// JUnit XML for Jenkins, GitLab, Azure and GitHub test reporters: one <testsuite> per ledger,
+// one <testcase> per gate. Only gate-check's own messages go in; check output never does
+// (it stays on the terminal). Text is sanitized, XML-escaped, and stripped of characters
+// XML 1.0 forbids. Pure.
+import { sanitizeLine } from '../text/sanitize.js';
+import type { GateReport, Mode, Report } from './model.js';
+import { gateOutcome } from './outcome.js';
+
+/** Characters XML 1.0 allows: TAB, LF, CR, U+0020–U+D7FF, U+E000–U+FFFD, U+10000–U+10FFFF. */
+const XML_FORBIDDEN = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+
+export function xmlText(text: string, cap = 1000): string {
+  return sanitizeLine(text, cap)
+    .replace(XML_FORBIDDEN, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
+}
+
+function seconds(ms: number | null): string {
+  return ((ms ?? 0) / 1000).toFixed(3);
+}
+
+function testcase(g: GateReport, stem: string, mode: Mode, strict: boolean): { xml: string; failed: boolean; skipped: boolean; ms: number } {
+  const o = gateOutcome(g, mode, strict);
+  const ms = g.result?.durationMs ?? 0;
+  const open = `    <testcase classname="${xmlText(stem, 200)}" name="${xmlText(`${g.id}: ${g.title}`, 300)}" file="${xmlText(g.file, 300)}" line="${g.line}" time="${seconds(ms)}"`;
+  if (o.kind === 'passed') return { xml: `${open}/>`, failed: false, skipped: false, ms };
+  const msg = xmlText(o.message, 1000);
+  if (o.kind === 'skipped') return { xml: `${open}>\n      <skipped message="${msg}"/>\n    </testcase>`, failed: false, skipped: true, ms };
+  return { xml: `${open}>\n      <failure message="${msg}" type="gate">${msg}</failure>\n    </testcase>`, failed: true, skipped: false, ms };
+}
+
+export function renderJunit(report: Report, strict = false): string {
+  const byFile = new Map<string, GateReport[]>();
+  for (const g of report.gates) byFile.set(g.file, [...(byFile.get(g.file) ?? []), g]);
+  let tests = 0;
+  let failures = 0;
+  let skipped = 0;
+  let totalMs = 0;
+  const suites: string[] = [];
+  for (const [file, gates] of byFile) {
+    const stem = gates[0]!.qualified.slice(0, gates[0]!.qualified.length - gates[0]!.id.length - 1);
+    const cases = gates.map((g) => testcase(g, stem, report.mode, strict));
+    const f = cases.filter((c) => c.failed).length;
+    const s = cases.filter((c) => c.skipped).length;
+    const ms = cases.reduce((a, c) => a + c.ms, 0);
+    tests += cases.length;
+    failures += f;
+    skipped += s;
+    totalMs += ms;
+    suites.push(
+      `  <testsuite name="${xmlText(file, 300)}" tests="${cases.length}" failures="${f}" errors="0" skipped="${s}" time="${seconds(ms)}">\n${cases.map((c) => c.xml).join('\n')}\n  </testsuite>`,
+    );
+  }
+  return (
+    '<?xml version="1.0" encoding="UTF-8"?>\n' +
+    `<testsuites name="gate-check" tests="${tests}" failures="${failures}" errors="0" skipped="${skipped}" time="${seconds(totalMs)}">\n` +
+    suites.join('\n') +
+    (suites.length > 0 ? '\n' : '') +
+    '</testsuites>\n'
+  );
+}

@@ -1,0 +1,37 @@
+// How each gate of a report ends up, for JUnit, GitHub annotations and merged verdicts:
+// passed, failed (with why), skipped (with why). Pure.
+import { strictlyMet, type GateReport, type Mode } from './model.js';
+
+export type GateOutcome = { kind: 'passed' } | { kind: 'failed'; message: string } | { kind: 'skipped'; message: string };
+
+const STATE_MESSAGE: Record<string, string> = {
+  unmet: 'unmet: the box is not ticked',
+  claimed: 'claimed: ticked without evidence',
+};
+
+export function gateOutcome(g: GateReport, mode: Mode, strict: boolean): GateOutcome {
+  const r = g.result;
+  if (g.state === 'abandoned') return { kind: 'skipped', message: 'abandoned: handed off to a person' };
+  if (r) {
+    switch (r.status) {
+      case 'pass':
+        return { kind: 'passed' };
+      case 'fail':
+        return { kind: 'failed', message: r.error ?? 'failed' };
+      case 'stale':
+        return { kind: 'failed', message: `stale: ${r.error ?? 'oracle changed while it ran'}; result not written` };
+      case 'approval-required':
+        return { kind: 'skipped', message: r.error ?? 'approval required' };
+      case 'not-run':
+        return { kind: 'skipped', message: r.error ?? 'not run' };
+    }
+  }
+  if (g.state === 'met') {
+    if (!strict || strictlyMet(g)) return { kind: 'passed' };
+    return { kind: 'failed', message: `met, ${g.verification}: ${g.verificationReason ?? ''}`.trim() };
+  }
+  if (g.kind === 'manual') return { kind: 'skipped', message: `manual gate, ${g.state}: a person records its evidence` };
+  // An open runnable gate that nothing attempted: failed in a status report, skipped in a run.
+  if (mode === 'status') return { kind: 'failed', message: STATE_MESSAGE[g.state] ?? g.state };
+  return { kind: 'skipped', message: `${STATE_MESSAGE[g.state] ?? g.state}; not run` };
+}

@@ -1,0 +1,298 @@
+// The Stop hook against a hostile repository and hostile input, through the real CLI: it never
+// executes a CHECK, approves or writes the ledger; decoy scope directories and symlinks do not
+// hide gates; repository text reaches Claude Code sanitized and capped; malformed stdin never
+// crashes it; concurrent calls lose no count.
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli, sandbox, startCli, tempDir, writeFiles, type CliResult } from '../helpers/cli.js';
+import { snapshotTree } from '../helpers/tree.js';
+
+type HookOutcome = { kind: 'block'; reason: string } | { kind: 'message'; message: string } | { kind: 'allow' };
+
+// C0 (TAB and LF included: a one-line reason has neither), DEL, C1, ALM, LRM/RLM, LS/PS, LRE..RLO, LRI..PDI.
+const UNSAFE = /[\u0000-\u001F\u007F-\u009F\u061C\u200E\u200F\u2028-\u202E\u2066-\u2069]/;
+const REASON_CAP = 2000;
+
+function stopInput(cwd: string, session: string): string {
+  return JSON.stringify({ session_id: session, transcript_path: `/tmp/claude/${session}.jsonl`, cwd, hook_event_name: 'Stop', stop_hook_active: false });
+}
+
+/** Exit 0; stdout empty or one protocol line whose text is clean and bounded. */
+function outcome(r: CliResult): HookOutcome {
+  expect(r.signal).toBeNull();
+  expect(r.code).toBe(0);
+  expect(r.stderr).not.toMatch(/\n\s+at /);
+  if (r.stdout === '') return { kind: 'allow' };
+  expect(r.stdout.endsWith('\n')).toBe(true);
+  const line = r.stdout.slice(0, -1);
+  expect(line).not.toMatch(UNSAFE);
+  expect(line).not.toMatch(/\\u00[0-9a-f]{2}|\\[btfr]/i); // no control character escaped into the JSON either
+  const doc = JSON.parse(line) as Record<string, unknown>;
+  const text = doc.decision === 'block' ? doc.reason : doc.systemMessage;
+  expect(typeof text).toBe('string');
+  expect(text as string).not.toMatch(UNSAFE);
+  expect(Array.from(text as string).length).toBeLessThanOrEqual(REASON_CAP);
+  if (doc.decision === 'block') {
+    expect(Object.keys(doc).sort()).toEqual(['decision', 'reason']);
+    return { kind: 'block', reason: text as string };
+  }
+  expect(Object.keys(doc)).toEqual(['systemMessage']);
+  return { kind: 'message', message: text as string };
+}
+
+function hookRepo(files: Record<string, string>) {
+  const s = sandbox();
+  writeFiles(s.repo, files);
+  return {
+    ...s,
+    hook: (session = 'session-1'): HookOutcome => outcome(runCli(['hook', 'claude-stop'], { cwd: s.repo, env: s.env, input: stopInput(s.repo, session) })),
+    raw: (input: string, cwd = s.repo): CliResult => runCli(['hook', 'claude-stop'], { cwd, env: s.env, input }),
+    run: (args: string[]) => runCli(args, { cwd: s.repo, env: s.env }),
+    ledger: () => readFileSync(join(s.repo, 'GATES.md')),
+    hooksDir: () => join(s.home, '.gate-check', 'hooks'),
+  };
+}
+
+function expectBlock(o: HookOutcome): string {
+  if (o.kind !== 'block') throw new Error(`expected a block, got ${JSON.stringify(o)}`);
+  return o.reason;
+}
+
+function expectMessage(o: HookOutcome): string {
+  if (o.kind !== 'message') throw new Error(`expected a systemMessage, got ${JSON.stringify(o)}`);
+  return o.message;
+}
+
+describe('the hook never executes, approves or writes', () => {
+  it('a runnable gate that would create a marker: met by hand (unverified) and unmet, several calls', () => {
+    const s = hookRepo({
+      'GATES.md': [
+        '- [x] A: hand-written evidence',
+        '  CHECK: touch marker-a; echo ok',
+        '  EXPECT: ok',
+        `  EVIDENCE: exit=0; sha256=${'a'.repeat(64)}; bytes=3; shell=/bin/sh; cwd=.`,
+        '- [ ] B: never run',
+        '  CHECK: touch marker-b; echo ok',
+        '  EXPECT: ok',
+        '',
+      ].join('\n'),
+    });
+    const ledger = s.ledger();
+    const tree = snapshotTree(s.repo);
+    for (let i = 0; i < 4; i++) {
+      const reason = expectBlock(s.hook());
+      expect(reason).toContain('GATES:A (unverified');
+      expect(reason).toContain('GATES:B (unchecked)');
+    }
+    expect(existsSync(join(s.repo, 'marker-a'))).toBe(false);
+    expect(existsSync(join(s.repo, 'marker-b'))).toBe(false);
+    expect(s.ledger().equals(ledger)).toBe(true);
+    expect(snapshotTree(s.repo)).toEqual(tree);
+    // No approval, receipt or history: only the hook's own counter.
+    expect(readdirSync(join(s.home, '.gate-check'))).toEqual(['hooks']);
+    // The strict view still has nothing approved or run.
+    const status = s.run(['--status', '--strict']);
+    expect(status.code).toBe(1);
+    expect(status.stdout).toMatch(/^UNMET: GATES:A, GATES:B$/m);
+  });
+});
+
+describe('nothing hides the gates', () => {
+  it('blocks when GATES.md is a symbolic link (to a ledger that would pass)', () => {
+    const s = hookRepo({ 'elsewhere/real.md': '- [x] M: done\n  EVIDENCE: reviewed\n' });
+    symlinkSync('elsewhere/real.md', join(s.repo, 'GATES.md'));
+    expect(expectBlock(s.hook())).toMatch(/cannot read the gates \(GATES\.md is a symbolic link/);
+  });
+
+  it('blocks when .gate-check or a scope directory is a symbolic link', () => {
+    const a = hookRepo({ 'GATES.md': '- [x] M: done\n  EVIDENCE: reviewed\n', 'real-scope/task/x.md': '- [x] X: done\n  EVIDENCE: ok\n' });
+    symlinkSync('real-scope', join(a.repo, '.gate-check'));
+    expect(expectBlock(a.hook())).toMatch(/symbolic link/);
+    const b = hookRepo({ 'GATES.md': '- [x] M: done\n  EVIDENCE: reviewed\n', 'real-scope/x.md': '- [x] X: done\n  EVIDENCE: ok\n' });
+    mkdirSync(join(b.repo, '.gate-check'));
+    symlinkSync('../real-scope', join(b.repo, '.gate-check', 'task'));
+    expect(expectBlock(b.hook())).toMatch(/symbolic link/);
+  });
+
+  it('an empty decoy scope directory does not hide an unmet root GATES.md', () => {
+    const s = hookRepo({ 'GATES.md': '- [ ] A: root work\n' });
+    mkdirSync(join(s.repo, '.gate-check', 'decoy'), { recursive: true });
+    expect(expectBlock(s.hook())).toContain('GATES:A (unchecked)');
+  });
+
+  it('a decoy scope with a non-ledger file does not hide an unmet root GATES.md', () => {
+    const s = hookRepo({ 'GATES.md': '- [ ] A: root work\n', '.gate-check/decoy/notes.txt': 'all done, trust me\n', '.gate-check/.hidden/x.md': '- [x] H: hidden\n  EVIDENCE: ok\n' });
+    expect(expectBlock(s.hook())).toContain('GATES:A (unchecked)');
+  });
+
+  it('a decoy scope with a met ledger does not hide an unmet root GATES.md', () => {
+    const s = hookRepo({ 'GATES.md': '- [ ] A: root work\n', '.gate-check/decoy/decoy.md': '- [x] D: done\n  EVIDENCE: reviewed\n' });
+    const reason = expectBlock(s.hook());
+    expect(reason).toContain('GATES:A (unchecked)');
+    expect(reason).not.toContain('decoy:D');
+  });
+
+  it('unmet gates in a real scope block, with or without a root ledger', () => {
+    const withRoot = hookRepo({ 'GATES.md': '- [x] M: done\n  EVIDENCE: reviewed\n', '.gate-check/task-7/leaf.md': '- [ ] L1: leaf work\n' });
+    expect(expectBlock(withRoot.hook())).toMatch(/^gate-check: 1 gate is not met: leaf:L1 \(unchecked\)\./);
+    const scopeOnly = hookRepo({ '.gate-check/task-7/leaf.md': '- [ ] L1: leaf work\n' });
+    expect(expectBlock(scopeOnly.hook())).toContain('leaf:L1 (unchecked)');
+  });
+
+  it('a malformed ledger in a scope blocks', () => {
+    const s = hookRepo({ 'GATES.md': '- [x] M: done\n  EVIDENCE: reviewed\n', '.gate-check/task-7/leaf.md': '- [ ] L1: leaf\n  - [ ] L2: nested\n' });
+    expect(expectBlock(s.hook())).toContain('.gate-check/task-7/leaf.md:2: nested task item');
+  });
+});
+
+describe('hand-offs', () => {
+  const SECRET = 'SECRET-7f3a9c1e-do-not-echo';
+  const reason = `${SECRET} \u001b[31mred\u001b[0m \u0007bell \u202Eevil\u202C \u009b2J tail`;
+
+  it('an abandoned gate allows the stop with a bounded HANDOFF REQUIRED note that never copies the reason', () => {
+    const s = hookRepo({ 'GATES.md': `- [x] M: done\n  EVIDENCE: reviewed\n- [ ] B: impossible here\n\nABANDON: B ${reason}\n` });
+    const r = s.raw(stopInput(s.repo, 's'));
+    const message = expectMessage(outcome(r));
+    expect(message).toContain('HANDOFF REQUIRED');
+    expect(message).toContain('GATES:B');
+    expect(r.stdout).not.toContain(SECRET);
+    expect(r.stdout).not.toContain('red');
+    expect(r.stdout).not.toContain('evil');
+    expect(r.stderr).toBe('');
+  });
+
+  it('with an open gate too, the block carries the hand-off but not its reason', () => {
+    const s = hookRepo({ 'GATES.md': `- [ ] A: open\n- [ ] B: impossible here\n\nABANDON: B ${reason}\n` });
+    const r = s.raw(stopInput(s.repo, 's'));
+    const text = expectBlock(outcome(r));
+    expect(text).toContain('GATES:A (unchecked)');
+    expect(text).toContain('HANDOFF REQUIRED for GATES:B');
+    expect(r.stdout).not.toContain(SECRET);
+  });
+
+  it('many hand-offs are capped at five ids', () => {
+    const gates = Array.from({ length: 7 }, (_, i) => `- [ ] H${i}: gate\n`).join('');
+    const abandons = Array.from({ length: 7 }, (_, i) => `ABANDON: H${i} ${SECRET} ${i}\n`).join('');
+    const s = hookRepo({ 'GATES.md': `${gates}\n${abandons}` });
+    const r = s.raw(stopInput(s.repo, 's'));
+    const message = expectMessage(outcome(r));
+    expect(message).toContain('GATES:H0; GATES:H1; GATES:H2; GATES:H3; GATES:H4 (+2 more)');
+    expect(message).not.toContain('GATES:H5');
+    expect(r.stdout).not.toContain(SECRET);
+  });
+});
+
+describe('repository text is sanitized and capped', () => {
+  it('titles with ANSI escapes, bidi controls and huge lengths never reach stdout', () => {
+    const evil = (i: number) => `t${i} \u001b[2J\u001b]0;pwned\u0007 \u202Eevil\u2066 \u0085 ${'W'.repeat(20_000)}`;
+    const gates = Array.from({ length: 7 }, (_, i) => `- [ ] G${i}: ${evil(i)}\n`).join('');
+    const s = hookRepo({ 'GATES.md': gates });
+    const r = s.raw(stopInput(s.repo, 's'));
+    const text = expectBlock(outcome(r));
+    expect(text).toContain('GATES:G0 (unchecked)');
+    expect(text).toContain('(+2 more)');
+    expect(r.stdout).not.toContain('pwned');
+    expect(r.stdout).not.toContain('WWWW');
+    expect(r.stdout.length).toBeLessThan(REASON_CAP + 100);
+  });
+
+  it('an id with escapes (a parse error quoting it) is sanitized, and a huge one capped', () => {
+    const s = hookRepo({ 'GATES.md': `- [ ] G\u001b[31m\u202E${'y'.repeat(50_000)}: title\n` });
+    const r = s.raw(stopInput(s.repo, 's'));
+    const text = expectBlock(outcome(r));
+    expect(text).toMatch(/GATES\.md:1: invalid gate id "G\[31my+/);
+    expect(Array.from(text).length).toBeLessThanOrEqual(REASON_CAP);
+    expect(text.endsWith('…')).toBe(true);
+  });
+
+  it('very long valid ids: the reason stays within the cap', () => {
+    const gates = Array.from({ length: 6 }, (_, i) => `- [ ] ${String(i).repeat(3000)}: long id\n`).join('');
+    const s = hookRepo({ 'GATES.md': gates });
+    const text = expectBlock(s.hook());
+    expect(Array.from(text).length).toBeLessThanOrEqual(REASON_CAP);
+  });
+
+  it('a ledger file name with escapes and bidi controls (part of the qualified id) is sanitized', () => {
+    const name = `gates/x\u001b[31m\u202Eevil\u2069.md`;
+    const s = hookRepo({ 'GATES.md': '- [x] M: done\n  EVIDENCE: ok\n', [name]: '- [ ] L1: leaf\n' });
+    const text = expectBlock(s.hook());
+    expect(text).toContain('x[31mevil:L1 (unchecked)');
+  });
+
+  it('a DEPENDS file name with escapes, named by a stale reason, is sanitized', () => {
+    const s = hookRepo({
+      'GATES.md': '- [ ] A: t\n  CHECK: cat scripts/*.txt\n  EXPECT: one\n  DEPENDS: scripts/*.txt\n',
+      'scripts/a.txt': 'one\n',
+    });
+    expect(s.run(['--approve']).code).toBe(0);
+    writeFileSync(join(s.repo, `scripts/\u001b]0;title\u0007\u202Eb.txt`), 'two\n');
+    const text = expectBlock(s.hook());
+    expect(text).toMatch(/GATES:A \(stale: DEPENDS changed: scripts\/\]0;title.?b\.txt \(added\)\)/);
+  });
+});
+
+describe('malformed stdin never crashes the hook', () => {
+  const cases: Array<[string, string]> = [
+    ['not JSON', 'this is not json {'],
+    ['empty', ''],
+    ['a JSON array', '[{"session_id":"s","cwd":"/"}]'],
+    ['null', 'null'],
+    ['a string', '"Stop"'],
+    ['a relative cwd', JSON.stringify({ session_id: 's', cwd: 'some/relative/dir', hook_event_name: 'Stop' })],
+    ['wrong types', JSON.stringify({ session_id: 42, cwd: ['/'], stop_hook_active: 'yes' })],
+    ['a __proto__ key', '{"__proto__":{"cwd":"/"},"session_id":"s"}'],
+    ['no cwd', JSON.stringify({ session_id: 's', hook_event_name: 'Stop' })],
+    ['truncated', '{"session_id":"s","cwd":"/'],
+    ['binary', '\u0000\u00ff\ufffd\u001b[2J'],
+  ];
+  for (const [label, input] of cases) {
+    it(`${label}: exit 0, falls back to the process cwd, and blocks on its unmet gate`, () => {
+      const s = hookRepo({ 'GATES.md': '- [ ] A: root work\n' });
+      expect(expectBlock(outcome(s.raw(input)))).toContain('GATES:A (unchecked)');
+    });
+  }
+
+  it('more than 1 MiB of stdin: exit 0 and a decision', () => {
+    const s = hookRepo({ 'GATES.md': '- [ ] A: root work\n' });
+    const big = JSON.stringify({ session_id: 's', cwd: s.repo, padding: 'x'.repeat(2 * 1024 * 1024) });
+    expect(expectBlock(outcome(s.raw(big)))).toContain('GATES:A (unchecked)');
+  });
+
+  it('malformed stdin in a directory without a ledger prints nothing', () => {
+    const s = hookRepo({});
+    for (const input of ['', 'garbage', '[]']) expect(outcome(s.raw(input))).toEqual({ kind: 'allow' });
+  });
+
+  it('an absolute cwd in the input wins over the process cwd', () => {
+    const s = hookRepo({ 'GATES.md': '- [ ] A: root work\n' });
+    const empty = tempDir('gc-empty-');
+    expect(outcome(s.raw(stopInput(empty, 's')))).toEqual({ kind: 'allow' });
+    expect(expectBlock(outcome(s.raw(stopInput(s.repo, 's'), empty)))).toContain('GATES:A');
+  });
+});
+
+describe('concurrency', () => {
+  it('64 concurrent calls for one session and repository lose no count', async () => {
+    const s = hookRepo({ 'GATES.md': '- [ ] A: root work\n  CHECK: echo ok\n  EXPECT: ok\n' });
+    const env = { ...s.env, GATE_CHECK_LOCK_TIMEOUT_MS: '20000' };
+    const input = stopInput(s.repo, 'concurrent');
+    const results = await Promise.all(Array.from({ length: 64 }, () => startCli(['hook', 'claude-stop'], { cwd: s.repo, env, input }).done));
+    const outcomes = results.map(outcome);
+    // Serialized under the lock, the calls see 1..64 in some order: exactly six block.
+    expect(outcomes.filter((o) => o.kind === 'block').map((o) => (o.kind === 'block' ? o.reason : ''))).toEqual(
+      Array.from({ length: 6 }, () => expect.stringMatching(/^gate-check: 1 gate is not met: GATES:A \(unchecked\)/)),
+    );
+    expect(outcomes.filter((o) => o.kind === 'message' && /released after 6 stops/.test(o.message))).toHaveLength(58);
+
+    const dir = s.hooksDir();
+    const files = readdirSync(dir);
+    expect(files).toHaveLength(1); // no lock left behind
+    const state = JSON.parse(readFileSync(join(dir, files[0]!), 'utf8')) as { fingerprint: string; blocks: number };
+    expect(state.blocks).toBe(64);
+
+    // The count survived: the next call is past six, so it releases.
+    expect(expectMessage(outcome(runCli(['hook', 'claude-stop'], { cwd: s.repo, env, input })))).toMatch(/released/);
+    expect((JSON.parse(readFileSync(join(dir, files[0]!), 'utf8')) as { blocks: number }).blocks).toBe(65);
+  }, 60_000);
+});

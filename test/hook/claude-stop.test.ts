@@ -1,0 +1,331 @@
+// gate-check hook claude-stop through the real CLI (a subprocess per call, stdin = the Claude
+// Code Stop-hook JSON), in sandbox repositories with a private HOME: when it blocks, when it
+// allows, when it releases, what counts as progress, and where its state lives.
+import { lstatSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli, sandbox, tempDir, writeFiles, type CliResult } from '../helpers/cli.js';
+import { snapshotTree } from '../helpers/tree.js';
+
+type HookOutcome = { kind: 'block'; reason: string } | { kind: 'message'; message: string } | { kind: 'allow' };
+
+/** The Claude Code Stop-hook input, as Claude Code sends it. */
+function stopInput(cwd: string, session: string, active = false): string {
+  return JSON.stringify({
+    session_id: session,
+    transcript_path: `/tmp/claude/${session}.jsonl`,
+    cwd,
+    hook_event_name: 'Stop',
+    stop_hook_active: active,
+  });
+}
+
+/** Exit 0, and stdout is nothing or exactly one JSON line of the protocol. */
+function outcome(r: CliResult): HookOutcome {
+  expect(r.signal).toBeNull();
+  expect(r.code).toBe(0);
+  expect(r.stderr).not.toMatch(/\n\s+at /); // never a stack trace
+  if (r.stdout === '') return { kind: 'allow' };
+  expect(r.stdout.endsWith('\n')).toBe(true);
+  expect(r.stdout.slice(0, -1)).not.toContain('\n');
+  const doc = JSON.parse(r.stdout) as Record<string, unknown>;
+  if (doc.decision === 'block') {
+    expect(Object.keys(doc).sort()).toEqual(['decision', 'reason']);
+    expect(typeof doc.reason).toBe('string');
+    return { kind: 'block', reason: doc.reason as string };
+  }
+  expect(Object.keys(doc)).toEqual(['systemMessage']);
+  expect(typeof doc.systemMessage).toBe('string');
+  return { kind: 'message', message: doc.systemMessage as string };
+}
+
+function hookRepo(files: Record<string, string>) {
+  const s = sandbox();
+  writeFiles(s.repo, files);
+  let calls = 0;
+  const hook = (opts: { session?: string; cwd?: string } = {}): HookOutcome =>
+    outcome(
+      runCli(['hook', 'claude-stop'], {
+        cwd: s.repo,
+        env: s.env,
+        input: stopInput(opts.cwd ?? s.repo, opts.session ?? 'session-1', calls++ > 0),
+      }),
+    );
+  return {
+    ...s,
+    hook,
+    run: (args: string[]) => runCli(args, { cwd: s.repo, env: s.env }),
+    ledger: () => readFileSync(join(s.repo, 'GATES.md'), 'utf8'),
+    setLedger: (text: string) => writeFileSync(join(s.repo, 'GATES.md'), text),
+    hooksDir: () => join(s.home, '.gate-check', 'hooks'),
+  };
+}
+
+function expectBlock(o: HookOutcome): string {
+  if (o.kind !== 'block') throw new Error(`expected a block, got ${JSON.stringify(o)}`);
+  return o.reason;
+}
+
+function expectMessage(o: HookOutcome): string {
+  if (o.kind !== 'message') throw new Error(`expected a systemMessage, got ${JSON.stringify(o)}`);
+  return o.message;
+}
+
+/** The only state file of the sandbox (there is one repository and one session in it). */
+function stateOf(hooksDir: string): { fingerprint: string; blocks: number } {
+  const files = readdirSync(hooksDir).filter((f) => f.endsWith('.json'));
+  expect(files).toHaveLength(1);
+  const doc = JSON.parse(readFileSync(join(hooksDir, files[0]!), 'utf8')) as { fingerprint: string; blocks: number };
+  expect(Object.keys(doc).sort()).toEqual(['blocks', 'fingerprint']);
+  return doc;
+}
+
+const GREET = [
+  '- [ ] A: the greeting script greets',
+  '  CHECK: node scripts/greet.mjs',
+  '  EXPECT: hello',
+  '  DEPENDS: scripts/greet.mjs',
+  '',
+].join('\n');
+const GREET_JS = "console.log('hello');\n";
+
+/** A ledger whose only gate passed through a real `gate-check --approve` run: verified evidence. */
+function passed(extra: Record<string, string> = {}) {
+  const s = hookRepo({ 'GATES.md': GREET, 'scripts/greet.mjs': GREET_JS, ...extra });
+  const r = s.run(['--approve']);
+  expect(r.code).toBe(0);
+  expect(s.ledger()).toMatch(/^- \[x\] A: /m);
+  expect(s.ledger()).toMatch(/EVIDENCE: exit=0; sha256=[0-9a-f]{64}; .*receipt=[0-9a-f]{12}/);
+  expect(s.run(['--status', '--strict']).code).toBe(0);
+  return s;
+}
+
+describe('block or allow', () => {
+  it('blocks on an unmet gate, naming its qualified id and what to do next; exit 0', () => {
+    const s = hookRepo({ 'GATES.md': '- [ ] A: the importer handles empty files\n  CHECK: echo ok\n  EXPECT: ok\n' });
+    const reason = expectBlock(s.hook());
+    expect(reason).toMatch(/^gate-check: 1 gate is not met: GATES:A \(unchecked\)\./);
+    expect(reason).toContain('gate-check --status');
+    expect(reason).toContain('gate-check --approve');
+    expect(reason).toContain('ABANDON: ID reason');
+  });
+
+  it('allows silently (no output) when every gate is met with verified evidence', () => {
+    const s = passed();
+    expect(s.hook()).toEqual({ kind: 'allow' });
+    expect(s.hook({ session: 'another' })).toEqual({ kind: 'allow' });
+  });
+
+  it('a met manual gate (human evidence) allows the stop', () => {
+    const s = hookRepo({ 'GATES.md': '- [x] M: wording approved\n  EVIDENCE: approved by Ada on 2026-11-02\n' });
+    expect(s.hook()).toEqual({ kind: 'allow' });
+  });
+
+  it('a directory without any ledger allows silently and writes no state', () => {
+    const s = hookRepo({ 'README.md': 'no gates here\n' });
+    expect(s.hook()).toEqual({ kind: 'allow' });
+    expect(() => lstatSync(join(s.home, '.gate-check'))).toThrow();
+  });
+
+  it('blocks on a ledger that does not parse, with the file and line of the error', () => {
+    const s = hookRepo({ 'GATES.md': '# Gates\n- [ ] A: runnable half\n  CHECK: echo ok\n' });
+    const reason = expectBlock(s.hook());
+    expect(reason).toMatch(/does not parse/);
+    expect(reason).toContain('GATES.md:2: A has CHECK but no EXPECT');
+  });
+
+  it('reports only the first three parse errors and how many more', () => {
+    const lines = ['- [ ] A: t'];
+    for (let i = 0; i < 5; i++) lines.push(`* [ ] X${i}: bad bullet`);
+    const s = hookRepo({ 'GATES.md': lines.join('\n') + '\n' });
+    const reason = expectBlock(s.hook());
+    expect(reason).toContain('GATES.md:2: malformed gate line');
+    expect(reason).toContain('GATES.md:4:');
+    expect(reason).not.toContain('GATES.md:5:');
+    expect(reason).toContain('(+2 more)');
+  });
+});
+
+describe('every way a gate is not met in the strict view blocks', () => {
+  it('hand-written evidence (unverified)', () => {
+    const s = hookRepo({ 'GATES.md': `- [x] A: t\n  CHECK: echo ok\n  EXPECT: ok\n  EVIDENCE: exit=0; sha256=${'a'.repeat(64)}; bytes=3\n` });
+    expect(expectBlock(s.hook())).toMatch(/GATES:A \(unverified: no receipt on this machine/);
+  });
+
+  it('an evidence line edited after a real pass (mismatched)', () => {
+    const s = passed();
+    s.setLedger(s.ledger().replace(/sha256=([0-9a-f])/, (_m, c: string) => `sha256=${c === '0' ? '1' : '0'}`));
+    expect(expectBlock(s.hook())).toMatch(/GATES:A \(mismatched: the evidence line differs from the receipt it names\)/);
+  });
+
+  it('a DEPENDS file edited after a pass (stale), naming the file', () => {
+    const s = passed();
+    writeFileSync(join(s.repo, 'scripts/greet.mjs'), GREET_JS + '// edited\n');
+    expect(expectBlock(s.hook())).toMatch(/GATES:A \(stale: DEPENDS changed: scripts\/greet\.mjs\)/);
+  });
+
+  it('a box ticked without evidence (claimed)', () => {
+    const s = hookRepo({ 'GATES.md': '- [x] A: t\n  CHECK: echo ok\n  EXPECT: ok\n  EVIDENCE: pending\n' });
+    expect(expectBlock(s.hook())).toMatch(/GATES:A \(claimed: ticked without evidence\)/);
+  });
+
+  it('more than five open gates: five are named, then how many more', () => {
+    const gates = Array.from({ length: 8 }, (_, i) => `- [ ] G${i + 1}: gate ${i + 1}\n`).join('');
+    const s = hookRepo({ 'GATES.md': gates });
+    const reason = expectBlock(s.hook());
+    expect(reason).toMatch(/^gate-check: 8 gates are not met: GATES:G1 \(unchecked\); GATES:G2 \(unchecked\); GATES:G3 \(unchecked\); GATES:G4 \(unchecked\); GATES:G5 \(unchecked\) \(\+3 more\)\. /);
+    for (const id of ['G6', 'G7', 'G8']) expect(reason).not.toContain(`GATES:${id}`);
+  });
+
+  it('ledgers in gates/ are qualified by their file name', () => {
+    const s = hookRepo({ 'GATES.md': '- [x] M: done\n  EVIDENCE: reviewed\n', 'gates/leaf-1.md': '- [ ] L1: leaf work\n' });
+    const reason = expectBlock(s.hook());
+    expect(reason).toContain('leaf-1:L1 (unchecked)');
+    expect(reason).not.toContain('GATES:M');
+  });
+});
+
+describe('release after six blocks without progress', () => {
+  const TWO = '- [ ] A: first\n  CHECK: echo a-ok\n  EXPECT: a-ok\n- [ ] B: second\n';
+
+  it('calls 1..6 block, call 7 allows with a release note; the count is per session and per repository', () => {
+    const s = hookRepo({ 'GATES.md': TWO });
+    for (let i = 1; i <= 6; i++) {
+      expectBlock(s.hook());
+      expect(stateOf(s.hooksDir()).blocks).toBe(i);
+    }
+    const released = expectMessage(s.hook());
+    expect(released).toMatch(/released after 6 stops without progress/);
+    expect(released).toContain('GATES:A (unchecked); GATES:B (unchecked)');
+    expect(released).toContain('A person needs to look at these gates');
+    expect(stateOf(s.hooksDir()).blocks).toBe(7);
+    // Still released while nothing changes.
+    expect(expectMessage(s.hook())).toMatch(/released/);
+
+    // A new session in the same repository starts from zero.
+    expectBlock(s.hook({ session: 'session-2' }));
+
+    // The same session id in another repository (same HOME) starts from zero too.
+    const other = tempDir('gc-other-');
+    writeFiles(other, { 'GATES.md': TWO });
+    expectBlock(s.hook({ cwd: other }));
+    // … and does not disturb the released count of the first repository.
+    expect(expectMessage(s.hook())).toMatch(/released/);
+    expect(readdirSync(s.hooksDir()).filter((f) => f.endsWith('.json'))).toHaveLength(3);
+  });
+
+  it('cosmetic edits between the calls are not progress: still released at call 7', () => {
+    const ledger = [
+      '# Gates: import',
+      '',
+      '- [ ] A: the importer handles empty files',
+      '  CHECK: echo a-ok',
+      '  EXPECT: a-ok',
+      '  EVIDENCE: pending',
+      '',
+      '- [ ] B: the exporter writes headers',
+      '  CHECK: echo b-ok',
+      '  EXPECT: b-ok',
+      '',
+      '- [x] M: wording approved',
+      '  EVIDENCE: approved by Ada',
+      '',
+    ].join('\n');
+    const s = hookRepo({ 'GATES.md': ledger });
+    const edits: Array<(t: string) => string> = [
+      (t) => t.replace('# Gates: import\n', '# Gates: import\n\n\n'), // blank lines
+      (t) => t.replace('A: the importer handles empty files', 'A: the importer copes with empty input files'), // title reworded
+      (t) => {
+        // gates reordered: B first, then A, then M
+        const a = t.slice(t.indexOf('- [ ] A:'), t.indexOf('- [ ] B:'));
+        const b = t.slice(t.indexOf('- [ ] B:'), t.indexOf('- [x] M:'));
+        return t.replace(a + b, b + a);
+      },
+      (t) => t.replace('  EVIDENCE: pending', `  EVIDENCE: exit=0; sha256=${'c'.repeat(64)}; bytes=5`), // an unmet gate's evidence rewritten
+      (t) => t.replace('- [ ] B:', '- [x] B:'), // ticked without evidence: claimed, still open
+    ];
+    for (let i = 1; i <= 6; i++) {
+      const reason = expectBlock(s.hook());
+      expect(stateOf(s.hooksDir()).blocks).toBe(i);
+      if (i === 6) expect(reason).toContain('GATES:B (claimed: ticked without evidence)');
+      const edit = edits[i - 1];
+      if (edit) {
+        const before = s.ledger();
+        s.setLedger(edit(before));
+        expect(s.ledger()).not.toBe(before);
+      }
+    }
+    expect(expectMessage(s.hook())).toMatch(/released after 6 stops without progress/);
+  });
+
+  it('a gate that becomes met through a real run is progress: the count starts again', () => {
+    const s = hookRepo({ 'GATES.md': GREET + '- [ ] B: the wording is approved\n', 'scripts/greet.mjs': GREET_JS });
+    for (let i = 1; i <= 5; i++) expect(expectBlock(s.hook())).toContain('GATES:A (unchecked); GATES:B (unchecked)');
+    s.run(['--approve']); // runs A (B is manual: nothing to run)
+    expect(s.ledger()).toMatch(/^- \[x\] A: /m);
+    for (let i = 1; i <= 6; i++) {
+      const reason = expectBlock(s.hook());
+      expect(reason).toMatch(/^gate-check: 1 gate is not met: GATES:B \(unchecked\)\./);
+      expect(stateOf(s.hooksDir()).blocks).toBe(i);
+    }
+    expect(expectMessage(s.hook())).toMatch(/released/);
+  });
+
+  it('a gate that is abandoned is progress: the count starts again', () => {
+    const s = hookRepo({ 'GATES.md': '- [ ] A: first\n- [ ] B: second\n' });
+    for (let i = 1; i <= 5; i++) expectBlock(s.hook());
+    s.setLedger(s.ledger() + '\nABANDON: B the decision owner is unavailable\n');
+    for (let i = 1; i <= 6; i++) {
+      const reason = expectBlock(s.hook());
+      expect(reason).toMatch(/^gate-check: 1 gate is not met: GATES:A \(unchecked\)\./);
+      expect(reason).toContain('HANDOFF REQUIRED for GATES:B');
+      expect(stateOf(s.hooksDir()).blocks).toBe(i);
+    }
+    const released = expectMessage(s.hook());
+    expect(released).toMatch(/released/);
+    expect(released).toContain('HANDOFF REQUIRED for GATES:B');
+  });
+
+  it('a gate that disappears is progress; when nothing is open any more the stop is allowed and the count cleared', () => {
+    const s = hookRepo({ 'GATES.md': '- [x] M: done\n  EVIDENCE: reviewed\n- [ ] A: first\n' });
+    for (let i = 1; i <= 6; i++) expectBlock(s.hook());
+    s.setLedger(s.ledger() + '- [ ] C: third\n');
+    expect(expectBlock(s.hook())).toContain('GATES:A (unchecked); GATES:C (unchecked)');
+    expect(stateOf(s.hooksDir()).blocks).toBe(1);
+    s.setLedger('- [x] M: done\n  EVIDENCE: reviewed\n');
+    expect(s.hook()).toEqual({ kind: 'allow' });
+    expect(stateOf(s.hooksDir()).blocks).toBe(0);
+  });
+});
+
+describe('where the state lives', () => {
+  it('only under $HOME/.gate-check/hooks (0700 directories, 0600 file); nothing in the repository changes', () => {
+    const s = hookRepo({
+      'GATES.md': `- [ ] A: first\n  CHECK: echo ok\n  EXPECT: ok\n- [x] B: second\n  CHECK: echo ok\n  EXPECT: ok\n  EVIDENCE: exit=0; sha256=${'b'.repeat(64)}; bytes=3\n`,
+    });
+    const before = snapshotTree(s.repo);
+    for (let i = 0; i < 3; i++) expectBlock(s.hook());
+    expect(snapshotTree(s.repo)).toEqual(before);
+    const base = join(s.home, '.gate-check');
+    expect(readdirSync(s.home)).toEqual(['.gate-check']);
+    expect(readdirSync(base)).toEqual(['hooks']);
+    expect(lstatSync(base).mode & 0o777).toBe(0o700);
+    expect(lstatSync(s.hooksDir()).mode & 0o777).toBe(0o700);
+    const files = readdirSync(s.hooksDir());
+    expect(files).toHaveLength(1); // the lock is gone
+    expect(files[0]).toMatch(/^[0-9a-f]{16}-[0-9a-f]{16}\.json$/);
+    const st = lstatSync(join(s.hooksDir(), files[0]!));
+    expect(st.isFile()).toBe(true);
+    expect(st.mode & 0o777).toBe(0o600);
+    expect(stateOf(s.hooksDir())).toEqual({ fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/), blocks: 3 });
+  });
+
+  it('GATE_CHECK_HOME moves the store, and the counter with it', () => {
+    const s = hookRepo({ 'GATES.md': '- [ ] A: first\n' });
+    const store = join(tempDir('gc-store-'), 'store');
+    const r = runCli(['hook', 'claude-stop'], { cwd: s.repo, env: { ...s.env, GATE_CHECK_HOME: store }, input: stopInput(s.repo, 'x') });
+    expectBlock(outcome(r));
+    expect(stateOf(join(store, 'hooks')).blocks).toBe(1);
+    expect(() => lstatSync(join(s.home, '.gate-check'))).toThrow();
+  });
+});

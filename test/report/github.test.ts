@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { escapeData, escapeProperty, githubAnnotations, githubStepSummary } from '../../lib/report/github.js';
+import { emptyResult, type GateReport, type Report } from '../../lib/report/model.js';
+
+function gate(id: string, over: Partial<GateReport> = {}): GateReport {
+  return { file: 'GATES.md', line: 3, id, qualified: `GATES:${id}`, title: `${id} works`, kind: 'runnable', state: 'unmet', checked: false, verification: null, verificationReason: null, result: { ...emptyResult('fail', 'exit 1'), exit: 1 }, ...over };
+}
+function report(gates: GateReport[]): Report {
+  return { schema: 'gate-check/report@1', mode: 'run', exitCode: 1, root: '/r', files: [], ledgers: [], shard: null, summary: { total: 0, met: 0, unmet: 0, claimed: 0, abandoned: 0, verified: 0, unverified: 0, mismatched: 0, stale: 0, manual: 0 }, warnings: [], errors: [], gates };
+}
+
+describe('workflow command escaping', () => {
+  it('escapes %, CR, LF in data, and also : and , in properties', () => {
+    expect(escapeData('100% done\r\nnext')).toBe('100%25 done%0D%0Anext');
+    expect(escapeProperty('a:b,c%\n')).toBe('a%3Ab%2Cc%25%0A');
+  });
+
+  it('annotates a gate whose title has %, :, , and a newline without breaking the command', () => {
+    const [line] = githubAnnotations(report([gate('A', { title: '100%: a, b\nnext', file: 'dir,x/G:1.md', qualified: 'G:1:A' })]), false);
+    expect(line).toBe('::error file=dir%2Cx/G%3A1.md,line=3,title=G%3A1%3AA::G:1:A: 100%25: a, b next: exit 1');
+    expect(line!.split('\n')).toHaveLength(1);
+  });
+
+  it('check output cannot start a workflow command: no raw output, controls stripped', () => {
+    const lines = githubAnnotations(report([gate('A', { result: { ...emptyResult('fail', 'exit 1\n::set-env name=X::y'), exit: 1 } })]), false);
+    for (const l of lines) expect(l.split('\n')).toHaveLength(1);
+    expect(lines[0]).not.toMatch(/\n::/);
+  });
+});
+
+describe('annotation limits', () => {
+  it('annotates the first 10 failing gates and sums up the rest in one warning', () => {
+    const gates = Array.from({ length: 14 }, (_, i) => gate(`G${i}`));
+    const lines = githubAnnotations(report(gates), false);
+    expect(lines.filter((l) => l.startsWith('::error '))).toHaveLength(10);
+    const summary = lines.filter((l) => l.startsWith('::warning title=gate-check::'));
+    expect(summary).toHaveLength(1);
+    expect(summary[0]).toMatch(/4 more gates are not met: GATES:G10, GATES:G11, GATES:G12, GATES:G13/);
+  });
+
+  it('warns about hand-offs, and nothing for passed gates', () => {
+    const lines = githubAnnotations(report([gate('A', { state: 'abandoned', result: null }), gate('B', { state: 'met', result: { ...emptyResult('pass', null), exit: 0 } })]), false);
+    expect(lines).toEqual(['::warning file=GATES.md,line=3,title=GATES%3AA::GATES:A is handed off (ABANDON): a person must take it over']);
+  });
+});
+
+describe('step summary', () => {
+  it('is a Markdown table with escaped cells, capped well under 1 MiB', () => {
+    const md = githubStepSummary(report([gate('A', { title: 'a | b <script>' })]), false);
+    expect(md).toMatch(/\| GATES:A \| a \\\| b &lt;script&gt; \| failed: exit 1 \|/);
+    const big = githubStepSummary(report(Array.from({ length: 20000 }, (_, i) => gate(`G${i}`, { title: 'x'.repeat(200) }))), false);
+    expect(Buffer.byteLength(big)).toBeLessThan(300 * 1024);
+    expect(big).toMatch(/more gates not shown/);
+  });
+});

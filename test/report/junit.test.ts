@@ -1,0 +1,63 @@
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { describe, expect, it } from 'vitest';
+import { renderJunit } from '../../lib/report/junit.js';
+import { emptyResult, type GateReport, type Report } from '../../lib/report/model.js';
+
+function gate(id: string, over: Partial<GateReport> = {}): GateReport {
+  return { file: 'GATES.md', line: 1, id, qualified: `GATES:${id}`, title: `${id} works`, kind: 'runnable', state: 'unmet', checked: false, verification: null, verificationReason: null, result: null, ...over };
+}
+
+function report(gates: GateReport[], mode: Report['mode'] = 'run'): Report {
+  return { schema: 'gate-check/report@1', mode, exitCode: 1, root: '/r', files: [], ledgers: [], shard: null, summary: { total: 0, met: 0, unmet: 0, claimed: 0, abandoned: 0, verified: 0, unverified: 0, mismatched: 0, stale: 0, manual: 0 }, warnings: [], errors: [], gates };
+}
+
+const pass = { ...emptyResult('pass', null), exit: 0, durationMs: 1500 };
+const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (n) => ['testsuite', 'testcase'].includes(n) });
+
+describe('renderJunit', () => {
+  it('one testsuite per ledger, one testcase per gate, failures and skips counted', () => {
+    const xml = renderJunit(
+      report([
+        gate('A', { state: 'met', checked: true, result: pass }),
+        gate('B', { result: { ...emptyResult('fail', 'exit 1'), exit: 1 } }),
+        gate('C', { result: emptyResult('approval-required', 'approval required') }),
+        gate('M', { kind: 'manual' }),
+        gate('X', { state: 'abandoned' }),
+        gate('Z', { file: 'gates/other.md', qualified: 'other:Z', result: pass, state: 'met' }),
+      ]),
+    );
+    expect(XMLValidator.validate(xml)).toBe(true);
+    const doc = parser.parse(xml);
+    expect(doc.testsuites).toMatchObject({ tests: '6', failures: '1', skipped: '3', errors: '0' });
+    const [s1, s2] = doc.testsuites.testsuite;
+    expect(s1).toMatchObject({ name: 'GATES.md', tests: '5', failures: '1', skipped: '3' });
+    expect(s2).toMatchObject({ name: 'gates/other.md', tests: '1' });
+    expect(s1.testcase[0]).toMatchObject({ classname: 'GATES', name: 'A: A works', time: '1.500' });
+    expect(s1.testcase[1].failure.message).toBe('exit 1');
+    expect(s1.testcase[2].skipped.message).toBe('approval required');
+    expect(s1.testcase[3].skipped.message).toMatch(/manual/);
+    expect(s1.testcase[4].skipped.message).toMatch(/abandoned/);
+  });
+
+  it('keeps a title with ESC, other controls, ]]> and markup valid XML', () => {
+    const nasty = 'evil\u001b[31m red ]]> <b>&"\'\u0000\u0008\u000b\ufffe end';
+    const xml = renderJunit(report([gate('A', { title: nasty, result: { ...emptyResult('fail', `boom ${nasty}`), exit: 1 } })]));
+    expect(XMLValidator.validate(xml)).toBe(true);
+    expect(xml).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/);
+    const tc = parser.parse(xml).testsuites.testsuite[0].testcase[0];
+    expect(tc.name).toContain('red ]]> <b>&"\'');
+    expect(tc.name).not.toContain('\u001b');
+  });
+
+  it('a status report fails open runnable gates (nothing attempted) and skips manual ones', () => {
+    const xml = renderJunit(report([gate('A'), gate('M', { kind: 'manual' })], 'status'));
+    const s = parser.parse(xml).testsuites.testsuite[0];
+    expect(s.testcase[0].failure.message).toMatch(/unmet/);
+    expect(s.testcase[1].skipped).toBeDefined();
+  });
+
+  it('never carries check output: only gate-check\'s own messages', () => {
+    const xml = renderJunit(report([gate('A', { result: { ...emptyResult('fail', 'EXPECT not found in the output (5 bytes)'), exit: 0 } })]));
+    expect(xml).toMatch(/EXPECT not found/);
+  });
+});
