@@ -50,7 +50,8 @@ export function openPrivateDir(rawPath: string, options: PrivateDirOptions): Pri
     try {
       mkdirSync(path, { mode: 0o700 });
     } catch (m) {
-      throw new UnsafeStoreError(path, `cannot create (${(m as NodeJS.ErrnoException).code ?? (m as Error).message})`);
+      // Another gate-check created it in between: it is checked below like any existing one.
+      if ((m as NodeJS.ErrnoException).code !== 'EEXIST') throw new UnsafeStoreError(path, `cannot create (${(m as NodeJS.ErrnoException).code ?? (m as Error).message})`);
     }
     st = lstatSync(path);
   }

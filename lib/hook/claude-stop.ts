@@ -8,7 +8,7 @@
 // malformed ledger or an unsafe file blocks. After MAX_NO_PROGRESS consecutive blocks
 // without semantic progress it releases, so an agent that cannot proceed is not trapped.
 import { readdirSync } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 import type { Io } from '../cli/io.js';
 import { readOnlyContext, verifyMetGates, type GateEntry } from '../commands/verification.js';
 import { DEFAULT_TIMEOUT_SECONDS } from '../cli/options.js';
@@ -20,13 +20,14 @@ import { gateReport, strictlyMet, type GateReport } from '../report/model.js';
 import { storeLocations } from '../store/locations.js';
 import { sanitizeLine } from '../text/sanitize.js';
 import { loadWorkspace, type Workspace } from '../workspace/load.js';
-import { updateStopState } from './stop-state.js';
+import { peekStopState, updateStopState } from './stop-state.js';
 
 /** Consecutive blocks without semantic progress before the hook lets the session stop. */
 export const MAX_NO_PROGRESS = 6;
 const MAX_INPUT_BYTES = 1024 * 1024;
 const MAX_IDS = 5;
 const REASON_CAP = 2000;
+const ITEM_CAP = 200;
 
 interface HookInput {
   sessionId: string;
@@ -91,8 +92,10 @@ function openLabel(g: GateReport): string {
   return 'unchecked';
 }
 
+/** At most MAX_IDS items, each capped, so the count and the next steps always fit. */
 function capList(items: string[]): string {
-  return items.length > MAX_IDS ? `${items.slice(0, MAX_IDS).join('; ')} (+${items.length - MAX_IDS} more)` : items.join('; ');
+  const shown = items.slice(0, MAX_IDS).map((i) => sanitizeLine(i, ITEM_CAP));
+  return items.length > MAX_IDS ? `${shown.join('; ')} (+${items.length - MAX_IDS} more)` : shown.join('; ');
 }
 
 const NEXT_STEPS =
@@ -104,44 +107,99 @@ function strictFingerprint(gates: readonly GateReport[]): string {
   return sha256Hex(view.join('\n'));
 }
 
-async function decide(input: HookInput, io: Io): Promise<Decision> {
-  const root = input.cwd ?? io.cwd;
+/** The repository the session works in: $CLAUDE_PROJECT_DIR, else the nearest directory up from cwd with a ledger or a .git. */
+function findRoot(input: HookInput, io: Io): string {
+  const project = io.env.CLAUDE_PROJECT_DIR;
+  if (project && isAbsolute(project) && lstatOrNull(project)?.isDirectory()) return project;
+  const start = input.cwd ?? io.cwd;
+  for (let dir = start; ; dir = dirname(dir)) {
+    if (['GATES.md', 'gates', '.gate-check', '.git'].some((n) => lstatOrNull(join(dir, n)) !== null)) return dir;
+    if (dirname(dir) === dir) return start;
+  }
+}
+
+/** Qualified ids that stay unambiguous when a root ledger and a scope ledger share a name. */
+function disambiguate(gates: GateReport[]): void {
+  const stems = new Map<string, Set<string>>();
+  for (const g of gates) {
+    const stem = g.qualified.slice(0, g.qualified.length - g.id.length - 1);
+    stems.set(stem, (stems.get(stem) ?? new Set()).add(g.file));
+  }
+  for (const g of gates) {
+    const stem = g.qualified.slice(0, g.qualified.length - g.id.length - 1);
+    if ((stems.get(stem)?.size ?? 0) > 1) g.qualified = `${g.file}:${g.id}`;
+  }
+}
+
+/** A block carries what to say when it is released instead (after MAX_NO_PROGRESS stops without progress). */
+type Verdict = { block: string; release: string; fingerprint: string } | { allow: string | null; fingerprint: string | null };
+
+async function verdictFor(root: string, input: HookInput, io: Io): Promise<Verdict> {
   let ws: Workspace | null;
   try {
     ws = loadAll(root, io);
   } catch (e) {
     if (e instanceof ParseError) {
-      const errs = e.diagnostics.slice(0, 3).map((d) => `${d.file ?? ''}${d.line ? `:${d.line}` : ''}: ${d.message}`);
-      return { block: `gate-check: the ledger does not parse, so no gate can be checked: ${errs.join('; ')}${e.diagnostics.length > 3 ? ` (+${e.diagnostics.length - 3} more)` : ''}. Fix the ledger (see \`gate-check --status\`).` };
+      const errs = e.diagnostics.slice(0, 3).map((d) => sanitizeLine(`${d.file ?? ''}${d.line ? `:${d.line}` : ''}: ${d.message}`, ITEM_CAP));
+      const more = e.diagnostics.length > 3 ? ` (+${e.diagnostics.length - 3} more)` : '';
+      const problem = `the ledger does not parse: ${errs.join('; ')}${more}`;
+      return {
+        block: `gate-check: ${problem.replace('does not parse:', 'does not parse, so no gate can be checked:')}. Fix the ledger (see \`gate-check --status\`).`,
+        release: `${problem}. A person needs to look at the ledger.`,
+        fingerprint: `error:${sha256Hex(e.message + errs.join())}`,
+      };
     }
-    if (e instanceof GateCheckError) return { block: `gate-check: cannot read the gates (${e.message}); fix this before stopping.` };
+    if (e instanceof GateCheckError) {
+      const problem = `cannot read the gates (${sanitizeLine(e.message, ITEM_CAP)})`;
+      return { block: `gate-check: ${problem}; fix this before stopping.`, release: `${problem}. A person needs to look at this.`, fingerprint: `error:${sha256Hex(e.message)}` };
+    }
     throw e;
   }
-  if (ws === null) return null; // no ledger here: nothing to hold the session to
+  if (ws === null) {
+    // No ledger now. If this session had one, it was removed or moved: that is not done.
+    if (peekStopState(storeLocations(io.env), root, input.sessionId) === null) return { allow: null, fingerprint: null };
+    return {
+      block: 'gate-check: this session had gates, and GATES.md (or gates/) is gone. Restore the ledger; removing it does not meet its gates.',
+      release: 'the ledger this session had is gone. A person needs to look at this.',
+      fingerprint: 'error:ledger-gone',
+    };
+  }
   const entries: GateEntry[] = ws.ledgers.flatMap((loaded) => loaded.ledger.gates.map((gate) => ({ loaded, gate, report: gateReport(loaded.location.display, loaded.stem, gate) })));
   if (entries.some((e) => e.report.state === 'met')) {
     await verifyMetGates(entries, readOnlyContext(ws, { shell: undefined, cwd: undefined, timeoutSeconds: DEFAULT_TIMEOUT_SECONDS }, io));
   }
   const gates = entries.map((e) => e.report);
+  disambiguate(gates);
   const open = gates.filter((g) => g.state !== 'abandoned' && !strictlyMet(g));
   const handoff = gates.filter((g) => g.state === 'abandoned').map((g) => g.qualified);
-  const handoffNote = handoff.length > 0 ? `gate-check: HANDOFF REQUIRED for ${capList(handoff)}: a person must take these over.` : null;
-
-  if (open.length === 0) {
-    await updateStopState(storeLocations(io.env), ws.root.path, input.sessionId, lockTimeoutFromEnv(io.env), () => ({ fingerprint: strictFingerprint(gates), blocks: 0 }));
-    return handoffNote ? { message: handoffNote } : null;
-  }
+  const handoffNote = handoff.length > 0 ? ` HANDOFF REQUIRED for ${capList(handoff)}: a person must take these over.` : '';
   const fingerprint = strictFingerprint(gates);
-  const state = await updateStopState(storeLocations(io.env), ws.root.path, input.sessionId, lockTimeoutFromEnv(io.env), (prev) =>
-    prev && prev.fingerprint === fingerprint ? { fingerprint, blocks: prev.blocks + 1 } : { fingerprint, blocks: 1 },
-  );
+  if (open.length === 0) return { allow: handoffNote ? `gate-check:${handoffNote}` : null, fingerprint };
   const listed = capList(open.map((g) => `${g.qualified} (${openLabel(g)})`));
-  if (state.blocks > MAX_NO_PROGRESS) {
-    return {
-      message: `gate-check: released after ${MAX_NO_PROGRESS} stops without progress; still not met: ${listed}. A person needs to look at these gates.${handoffNote ? ' ' + handoffNote : ''}`,
-    };
+  return {
+    block: `gate-check: ${open.length} gate${open.length === 1 ? ' is' : 's are'} not met: ${listed}. ${NEXT_STEPS}${handoffNote}`,
+    release: `still not met: ${listed}. A person needs to look at these gates.${handoffNote}`,
+    fingerprint,
+  };
+}
+
+async function decide(input: HookInput, io: Io): Promise<Decision> {
+  const root = findRoot(input, io);
+  const verdict = await verdictFor(root, input, io);
+  const locations = storeLocations(io.env);
+  const lockTimeoutMs = lockTimeoutFromEnv(io.env);
+  if ('allow' in verdict) {
+    if (verdict.fingerprint !== null) await updateStopState(locations, root, input.sessionId, lockTimeoutMs, () => ({ fingerprint: verdict.fingerprint!, blocks: 0 }));
+    return verdict.allow === null ? null : { message: verdict.allow };
   }
-  return { block: `gate-check: ${open.length} gate${open.length === 1 ? ' is' : 's are'} not met: ${listed}. ${NEXT_STEPS}${handoffNote ? ' ' + handoffNote : ''}` };
+  // Every block is counted, errors included, so that no block holds a session forever.
+  const state = await updateStopState(locations, root, input.sessionId, lockTimeoutMs, (prev) =>
+    prev && prev.fingerprint === verdict.fingerprint ? { fingerprint: verdict.fingerprint, blocks: prev.blocks + 1 } : { fingerprint: verdict.fingerprint, blocks: 1 },
+  );
+  if (state.blocks > MAX_NO_PROGRESS) {
+    return { message: `gate-check: released after ${MAX_NO_PROGRESS} stops without progress; ${verdict.release}` };
+  }
+  return { block: verdict.block };
 }
 
 export async function claudeStopCommand(args: string[], io: Io): Promise<number> {

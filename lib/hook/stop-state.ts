@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { hasExactKeys, isPlainObject } from '../approval/record.js';
 import { atomicWriteFile } from '../fsx/atomic-write.js';
 import { acquireLock } from '../fsx/lock.js';
-import { openPrivateDir } from '../fsx/private-dir.js';
+import { openPrivateDir, privateDirExists } from '../fsx/private-dir.js';
 import { sha256Hex } from '../oracle/oracle.js';
 import type { StoreLocations } from '../store/locations.js';
 import { readPrivateFile } from '../store/private-file.js';
@@ -32,6 +32,19 @@ function parseState(text: string): StopState | null {
   return { fingerprint: v.fingerprint, blocks: v.blocks as number };
 }
 
+function stateName(repoRoot: string, sessionId: string): string {
+  return `${sha256Hex(repoRoot).slice(0, 16)}-${sha256Hex(sessionId).slice(0, 16)}.json`;
+}
+
+/** The state of one (repository, session) if there is one; creates nothing. */
+export function peekStopState(locations: StoreLocations, repoRoot: string, sessionId: string): StopState | null {
+  if (!privateDirExists(locations.hooks)) return null;
+  openPrivateDir(locations.base, { repoRoot, create: false });
+  const dir = openPrivateDir(locations.hooks, { repoRoot, create: false });
+  const text = readPrivateFile(dir, stateName(repoRoot, sessionId), MAX_STATE_BYTES, true);
+  return text === null ? null : parseState(text);
+}
+
 /**
  * Reads, updates and writes the state of one (repository, session) atomically under a lock.
  * `update` gets the previous state (null if none or unreadable) and returns the next one.
@@ -45,7 +58,7 @@ export async function updateStopState(
 ): Promise<StopState> {
   openPrivateDir(locations.base, { repoRoot, create: true });
   const dir = openPrivateDir(locations.hooks, { repoRoot, create: true });
-  const name = `${sha256Hex(repoRoot).slice(0, 16)}-${sha256Hex(sessionId).slice(0, 16)}.json`;
+  const name = stateName(repoRoot, sessionId);
   const path = join(dir.path, name);
   const lock = await acquireLock(`${path}.lock`, lockTimeoutMs);
   try {

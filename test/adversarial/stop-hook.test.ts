@@ -98,6 +98,37 @@ describe('the hook never executes, approves or writes', () => {
   });
 });
 
+describe('forged progress does not reset the count', () => {
+  it('forged, copied and claimed evidence on a gate that fails: still released at call 7', () => {
+    const s = hookRepo({
+      'GATES.md': '- [ ] A: passes\n  CHECK: echo a-ok\n  EXPECT: a-ok\n- [ ] B: fails\n  CHECK: echo b-no\n  EXPECT: b-yes\n',
+    });
+    expect(s.run(['--approve']).code).toBe(1); // A passes for real, B fails
+    const real = s.ledger().toString('utf8');
+    expect(real).toMatch(/^- \[x\] A: /m);
+    expect(real).toMatch(/^- \[ \] B: fails\n {2}CHECK: echo b-no\n {2}EXPECT: b-yes\n {2}EVIDENCE: pending$/m);
+    const evidenceA = /EVIDENCE: exit=0;.*$/m.exec(real)![0];
+    const setB = (box: string, evidence: string) =>
+      writeFileSync(join(s.repo, 'GATES.md'), real.replace('- [ ] B: fails', `- [${box}] B: fails`).replace(/(B: fails[\s\S]*?)EVIDENCE: pending/, `$1${evidence}`));
+    const steps: Array<[() => void, RegExp]> = [
+      [() => {}, /GATES:B \(unchecked\)/],
+      [() => setB('x', `EVIDENCE: exit=0; sha256=${'e'.repeat(64)}; bytes=5`), /GATES:B \(unverified: /],
+      // A's real evidence line copied: B has no receipt of its own, so it is unverified.
+      [() => setB('x', evidenceA), /GATES:B \(unverified: /],
+      [() => setB('x', 'EVIDENCE: pending'), /GATES:B \(claimed: /],
+      [() => setB('x', 'EVIDENCE: done, I promise'), /GATES:B \(unverified: /],
+      [() => setB(' ', 'EVIDENCE: pending'), /GATES:B \(unchecked\)/],
+    ];
+    for (const [edit, label] of steps) {
+      edit();
+      const reason = expectBlock(s.hook());
+      expect(reason).toMatch(label);
+      expect(reason).toMatch(/^gate-check: 1 gate is not met: GATES:B /);
+    }
+    expect(expectMessage(s.hook())).toMatch(/released after 6 stops without progress/);
+  });
+});
+
 describe('nothing hides the gates', () => {
   it('blocks when GATES.md is a symbolic link (to a ledger that would pass)', () => {
     const s = hookRepo({ 'elsewhere/real.md': '- [x] M: done\n  EVIDENCE: reviewed\n' });
@@ -201,9 +232,11 @@ describe('repository text is sanitized and capped', () => {
     const s = hookRepo({ 'GATES.md': `- [ ] G\u001b[31m\u202E${'y'.repeat(50_000)}: title\n` });
     const r = s.raw(stopInput(s.repo, 's'));
     const text = expectBlock(outcome(r));
-    expect(text).toMatch(/GATES\.md:1: invalid gate id "G\[31my+/);
+    expect(text).toMatch(/GATES\.md:1: invalid gate id "Gy{100}/); // the escape sequence and the override are gone
     expect(Array.from(text).length).toBeLessThanOrEqual(REASON_CAP);
-    expect(text.endsWith('…')).toBe(true);
+    // Each listed error is capped on its own, so the way forward always fits.
+    expect(text).toMatch(/y…/);
+    expect(text).toMatch(/Fix the ledger \(see `gate-check --status`\)\.$/);
   });
 
   it('very long valid ids: the reason stays within the cap', () => {
@@ -217,7 +250,7 @@ describe('repository text is sanitized and capped', () => {
     const name = `gates/x\u001b[31m\u202Eevil\u2069.md`;
     const s = hookRepo({ 'GATES.md': '- [x] M: done\n  EVIDENCE: ok\n', [name]: '- [ ] L1: leaf\n' });
     const text = expectBlock(s.hook());
-    expect(text).toContain('x[31mevil:L1 (unchecked)');
+    expect(text).toContain('xevil:L1 (unchecked)');
   });
 
   it('a DEPENDS file name with escapes, named by a stale reason, is sanitized', () => {
@@ -228,7 +261,8 @@ describe('repository text is sanitized and capped', () => {
     expect(s.run(['--approve']).code).toBe(0);
     writeFileSync(join(s.repo, `scripts/\u001b]0;title\u0007\u202Eb.txt`), 'two\n');
     const text = expectBlock(s.hook());
-    expect(text).toMatch(/GATES:A \(stale: DEPENDS changed: scripts\/\]0;title.?b\.txt \(added\)\)/);
+    // The whole OSC sequence (with its title) is stripped, and the override with it.
+    expect(text).toContain('GATES:A (stale: DEPENDS changed: scripts/b.txt (added))');
   });
 });
 
@@ -253,10 +287,13 @@ describe('malformed stdin never crashes the hook', () => {
     });
   }
 
-  it('more than 1 MiB of stdin: exit 0 and a decision', () => {
+  it('more than 1 MiB of stdin: exit 0 and a decision', async () => {
     const s = hookRepo({ 'GATES.md': '- [ ] A: root work\n' });
     const big = JSON.stringify({ session_id: 's', cwd: s.repo, padding: 'x'.repeat(2 * 1024 * 1024) });
-    expect(expectBlock(outcome(s.raw(big)))).toContain('GATES:A (unchecked)');
+    // The hook stops reading after 1 MiB, so the rest of the write may fail with EPIPE.
+    const run = startCli(['hook', 'claude-stop'], { cwd: s.repo, env: s.env, input: big });
+    run.child.stdin.on('error', () => {});
+    expect(expectBlock(outcome(await run.done))).toContain('GATES:A (unchecked)');
   });
 
   it('malformed stdin in a directory without a ledger prints nothing', () => {

@@ -1,7 +1,7 @@
 // gate-check hook claude-stop through the real CLI (a subprocess per call, stdin = the Claude
 // Code Stop-hook JSON), in sandbox repositories with a private HOME: when it blocks, when it
 // allows, when it releases, what counts as progress, and where its state lives.
-import { lstatSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, sandbox, tempDir, writeFiles, type CliResult } from '../helpers/cli.js';
@@ -327,5 +327,45 @@ describe('where the state lives', () => {
     expectBlock(outcome(r));
     expect(stateOf(join(store, 'hooks')).blocks).toBe(1);
     expect(() => lstatSync(join(s.home, '.gate-check'))).toThrow();
+  });
+});
+
+describe('where the hook looks, and blocks that must not hold forever', () => {
+  it('finds the ledger from a subdirectory the session cd-ed into', () => {
+    const s = hookRepo({ 'GATES.md': '- [ ] A: open\n', 'sub/deeper/file.txt': 'x' });
+    expect(expectBlock(s.hook({ cwd: join(s.repo, 'sub', 'deeper') }))).toMatch(/GATES:A \(unchecked\)/);
+  });
+
+  it('uses $CLAUDE_PROJECT_DIR when Claude Code sets it', () => {
+    const s = hookRepo({ 'GATES.md': '- [ ] A: open\n' });
+    const elsewhere = tempDir();
+    const r = runCli(['hook', 'claude-stop'], { cwd: elsewhere, env: { ...s.env, CLAUDE_PROJECT_DIR: s.repo }, input: stopInput(elsewhere, 's') });
+    expect(expectBlock(outcome(r))).toMatch(/GATES:A/);
+  });
+
+  it('stops at a .git boundary: a parent repository\'s ledger is not this one\'s', () => {
+    const s = hookRepo({ 'GATES.md': '- [ ] A: open\n', 'inner/.git/HEAD': 'ref: x\n' });
+    expect(s.hook({ cwd: join(s.repo, 'inner') }).kind).toBe('allow');
+  });
+
+  it('a parse-error block is counted and released after 6 stops without progress', () => {
+    const s = hookRepo({ 'GATES.md': '- [ ] A: t\nCHECK: oops\n' });
+    for (let i = 0; i < 6; i++) expect(expectBlock(s.hook())).toMatch(/does not parse/);
+    expect(expectMessage(s.hook())).toMatch(/released after 6 stops without progress; the ledger does not parse/);
+  });
+
+  it('a ledger removed during the session blocks (counted), one never there allows', () => {
+    const s = hookRepo({ 'GATES.md': '- [ ] A: open\n' });
+    expectBlock(s.hook());
+    rmSync(join(s.repo, 'GATES.md'));
+    expect(expectBlock(s.hook())).toMatch(/GATES\.md \(or gates\/\) is gone/);
+    expect(s.hook({ session: 'fresh-session' }).kind).toBe('allow');
+  });
+
+  it('a root ledger and a scope ledger with the same name are told apart', () => {
+    const s = hookRepo({ 'GATES.md': '- [ ] A: root\n', '.gate-check/t1/GATES.md': '- [ ] A: scoped\n' });
+    const reason = expectBlock(s.hook());
+    expect(reason).toContain('GATES.md:A (unchecked)');
+    expect(reason).toContain('.gate-check/t1/GATES.md:A (unchecked)');
   });
 });
