@@ -6,40 +6,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFil
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, sandbox, startCli, tempDir, writeFiles, type CliResult } from '../helpers/cli.js';
+import { expectBlock, expectMessage, outcome, REASON_CAP, stopInput, type HookOutcome } from '../helpers/stop-hook.js';
 import { snapshotTree } from '../helpers/tree.js';
-
-type HookOutcome = { kind: 'block'; reason: string } | { kind: 'message'; message: string } | { kind: 'allow' };
-
-// C0 (TAB and LF included: a one-line reason has neither), DEL, C1, ALM, LRM/RLM, LS/PS, LRE..RLO, LRI..PDI.
-const UNSAFE = /[\u0000-\u001F\u007F-\u009F\u061C\u200E\u200F\u2028-\u202E\u2066-\u2069]/;
-const REASON_CAP = 2000;
-
-function stopInput(cwd: string, session: string): string {
-  return JSON.stringify({ session_id: session, transcript_path: `/tmp/claude/${session}.jsonl`, cwd, hook_event_name: 'Stop', stop_hook_active: false });
-}
-
-/** Exit 0; stdout empty or one protocol line whose text is clean and bounded. */
-function outcome(r: CliResult): HookOutcome {
-  expect(r.signal).toBeNull();
-  expect(r.code).toBe(0);
-  expect(r.stderr).not.toMatch(/\n\s+at /);
-  if (r.stdout === '') return { kind: 'allow' };
-  expect(r.stdout.endsWith('\n')).toBe(true);
-  const line = r.stdout.slice(0, -1);
-  expect(line).not.toMatch(UNSAFE);
-  expect(line).not.toMatch(/\\u00[0-9a-f]{2}|\\[btfr]/i); // no control character escaped into the JSON either
-  const doc = JSON.parse(line) as Record<string, unknown>;
-  const text = doc.decision === 'block' ? doc.reason : doc.systemMessage;
-  expect(typeof text).toBe('string');
-  expect(text as string).not.toMatch(UNSAFE);
-  expect(Array.from(text as string).length).toBeLessThanOrEqual(REASON_CAP);
-  if (doc.decision === 'block') {
-    expect(Object.keys(doc).sort()).toEqual(['decision', 'reason']);
-    return { kind: 'block', reason: text as string };
-  }
-  expect(Object.keys(doc)).toEqual(['systemMessage']);
-  return { kind: 'message', message: text as string };
-}
 
 function hookRepo(files: Record<string, string>) {
   const s = sandbox();
@@ -52,16 +20,6 @@ function hookRepo(files: Record<string, string>) {
     ledger: () => readFileSync(join(s.repo, 'GATES.md')),
     hooksDir: () => join(s.home, '.gate-check', 'hooks'),
   };
-}
-
-function expectBlock(o: HookOutcome): string {
-  if (o.kind !== 'block') throw new Error(`expected a block, got ${JSON.stringify(o)}`);
-  return o.reason;
-}
-
-function expectMessage(o: HookOutcome): string {
-  if (o.kind !== 'message') throw new Error(`expected a systemMessage, got ${JSON.stringify(o)}`);
-  return o.message;
 }
 
 describe('the hook never executes, approves or writes', () => {

@@ -8,28 +8,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { superviseCheck, type CheckOutcome, type CheckSpec } from '../../lib/run/supervisor.js';
 import { BIN, sandbox, tempDir, writeFiles } from '../helpers/cli.js';
+import { isDead, waitDead } from '../helpers/process.js';
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-/** Gone: no /proc entry, or a zombie (an orphan reparented to a PID 1 that may never reap it). */
-function isDead(pid: number): boolean {
-  let stat: string;
-  try {
-    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return true;
-  }
-  return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
-}
-
-async function waitDead(pid: number, ms = 2000): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (isDead(pid)) return true;
-    await sleep(25);
-  }
-  return isDead(pid);
-}
 
 // Every pid a test learns, and every process still working in a test's own temp directory,
 // is killed afterwards, so a failing (or timed-out) test leaves nothing behind.

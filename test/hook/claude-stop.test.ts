@@ -4,40 +4,9 @@
 import { lstatSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, sandbox, tempDir, writeFiles, type CliResult } from '../helpers/cli.js';
+import { runCli, sandbox, tempDir, writeFiles } from '../helpers/cli.js';
+import { expectBlock, expectMessage, outcome, stopInput, type HookOutcome } from '../helpers/stop-hook.js';
 import { snapshotTree } from '../helpers/tree.js';
-
-type HookOutcome = { kind: 'block'; reason: string } | { kind: 'message'; message: string } | { kind: 'allow' };
-
-/** The Claude Code Stop-hook input, as Claude Code sends it. */
-function stopInput(cwd: string, session: string, active = false): string {
-  return JSON.stringify({
-    session_id: session,
-    transcript_path: `/tmp/claude/${session}.jsonl`,
-    cwd,
-    hook_event_name: 'Stop',
-    stop_hook_active: active,
-  });
-}
-
-/** Exit 0, and stdout is nothing or exactly one JSON line of the protocol. */
-function outcome(r: CliResult): HookOutcome {
-  expect(r.signal).toBeNull();
-  expect(r.code).toBe(0);
-  expect(r.stderr).not.toMatch(/\n\s+at /); // never a stack trace
-  if (r.stdout === '') return { kind: 'allow' };
-  expect(r.stdout.endsWith('\n')).toBe(true);
-  expect(r.stdout.slice(0, -1)).not.toContain('\n');
-  const doc = JSON.parse(r.stdout) as Record<string, unknown>;
-  if (doc.decision === 'block') {
-    expect(Object.keys(doc).sort()).toEqual(['decision', 'reason']);
-    expect(typeof doc.reason).toBe('string');
-    return { kind: 'block', reason: doc.reason as string };
-  }
-  expect(Object.keys(doc)).toEqual(['systemMessage']);
-  expect(typeof doc.systemMessage).toBe('string');
-  return { kind: 'message', message: doc.systemMessage as string };
-}
 
 function hookRepo(files: Record<string, string>) {
   const s = sandbox();
@@ -59,16 +28,6 @@ function hookRepo(files: Record<string, string>) {
     setLedger: (text: string) => writeFileSync(join(s.repo, 'GATES.md'), text),
     hooksDir: () => join(s.home, '.gate-check', 'hooks'),
   };
-}
-
-function expectBlock(o: HookOutcome): string {
-  if (o.kind !== 'block') throw new Error(`expected a block, got ${JSON.stringify(o)}`);
-  return o.reason;
-}
-
-function expectMessage(o: HookOutcome): string {
-  if (o.kind !== 'message') throw new Error(`expected a systemMessage, got ${JSON.stringify(o)}`);
-  return o.message;
 }
 
 /** The only state file of the sandbox (there is one repository and one session in it). */

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { matchExpect } from '../../lib/run/expect-match.js';
 import { RunningChecks, superviseCheck, type CheckOutcome, type CheckSpec } from '../../lib/run/supervisor.js';
 import { tempDir } from '../helpers/cli.js';
+import { sleep, waitDead } from '../helpers/process.js';
 
 const SHELL = '/bin/sh';
 
@@ -38,27 +39,7 @@ function run(cmd: string, over: Partial<CheckSpec> = {}, running?: RunningChecks
 }
 
 const sha256 = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-/** A process is gone when /proc has no entry for it or it is a zombie awaiting a reaper. */
-function isDead(pid: number): boolean {
-  let stat: string;
-  try {
-    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return true;
-  }
-  return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
-}
-
-async function waitDead(pid: number, ms = 2000): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (isDead(pid)) return true;
-    await sleep(25);
-  }
-  return isDead(pid);
-}
 
 function processesIn(dirs: readonly string[]): number[] {
   const found: number[] = [];
