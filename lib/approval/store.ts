@@ -2,10 +2,11 @@
 // the repository. Records are read through safeReadFile (no-follow, single link, bounded,
 // identity-checked), must be private to the user, and are written atomically under a
 // per-record lock that is never stolen.
-import { readdirSync, unlinkSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { UnsafeStoreError } from '../errors.js';
 import { atomicWriteFile } from '../fsx/atomic-write.js';
+import { removeFile } from '../fsx/create.js';
 import { acquireLock } from '../fsx/lock.js';
 import { openPrivateDir, privateDirExists, type PrivateDir } from '../fsx/private-dir.js';
 import { sha256Hex, type Oracle } from '../oracle/oracle.js';
@@ -141,7 +142,7 @@ export class ApprovalStore {
     const lock = await acquireLock(`${path}.lock`, lockTimeoutMs);
     try {
       this.dir.verify();
-      unlinkSync(path);
+      removeFile(path);
     } finally {
       lock.release();
     }

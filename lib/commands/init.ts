@@ -1,11 +1,11 @@
 // gate-check init: a starter GATES.md (a runnable gate that calls a repository script it
 // declares in DEPENDS, and a manual gate, with comments explaining each field), plus that
 // script. Refuses to overwrite anything.
-import { closeSync, constants, mkdirSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Io } from '../cli/io.js';
 import { parseSubcommand, subcommandProgram } from '../cli/subcommand-program.js';
 import { UnsafeFileError } from '../errors.js';
+import { createNewFile, makeDirectory } from '../fsx/create.js';
 import { resolveRoot } from '../fsx/discover.js';
 import { lstatOrNull } from '../fsx/safe-read.js';
 import { sanitizeLine } from '../text/sanitize.js';
@@ -56,20 +56,6 @@ if (!ok) {
 console.log('example check passed');
 `;
 
-function createExclusive(path: string, text: string): void {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
-  } catch (e) {
-    throw new UnsafeFileError(path, (e as NodeJS.ErrnoException).code === 'EEXIST' ? 'already exists (init never overwrites)' : `cannot create (${(e as NodeJS.ErrnoException).code})`);
-  }
-  try {
-    writeSync(fd, text);
-  } finally {
-    closeSync(fd);
-  }
-}
-
 export async function initCommand(args: string[], io: Io): Promise<number> {
   const { program, output } = subcommandProgram('init', 'Write a starter GATES.md and its example check script. Never overwrites.');
   program.option('--root <dir>', 'repository root (default: the current directory)');
@@ -84,9 +70,9 @@ export async function initCommand(args: string[], io: Io): Promise<number> {
   // All or nothing: check both before creating either.
   for (const p of [ledger, script]) if (lstatOrNull(p) !== null) throw new UnsafeFileError(p, 'already exists (init never overwrites)');
   if (lstatOrNull(join(root, 'gates')) !== null) io.stderr('note: gates/ exists; its ledgers are read together with the new GATES.md\n');
-  createExclusive(ledger, STARTER_LEDGER);
-  mkdirSync(join(root, 'scripts'), { recursive: true });
-  createExclusive(script, STARTER_SCRIPT_TEXT);
+  createNewFile(ledger, STARTER_LEDGER, 0o644);
+  makeDirectory(join(root, 'scripts'), 0o755, true);
+  createNewFile(script, STARTER_SCRIPT_TEXT, 0o644);
   io.stdout(
     [
       `wrote ${sanitizeLine(ledger, 300)}`,

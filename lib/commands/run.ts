@@ -22,7 +22,7 @@ import { approvalRequestText, diagnosticLines, resultLine } from '../report/run-
 import { ProgressLine, wantsProgress } from '../report/progress.js';
 import { cappedIds, formatDiagnostic, summaryLines } from '../report/text.js';
 import { matchExpect } from '../run/expect-match.js';
-import { changedPaths, snapshotWorkingTree } from '../run/git-snapshot.js';
+import { changedPaths, snapshotWorkingTree } from '../run/git.js';
 import { runInOrder } from '../run/scheduler.js';
 import { shardOf } from '../run/shard.js';
 import type { ShellInvocation } from '../run/shell.js';

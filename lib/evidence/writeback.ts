@@ -2,10 +2,11 @@
 // result whose gate disappeared or whose oracle changed while it ran ("stale"), then
 // replace the file atomically. Results are written in batches: one write per ledger per
 // batch, not one per result; a batch that has been written survives a later crash.
-import { readdirSync, unlinkSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { ParseError } from '../errors.js';
 import { atomicWriteFile } from '../fsx/atomic-write.js';
+import { removeFile } from '../fsx/create.js';
 import { acquireLock, isProcessAlive } from '../fsx/lock.js';
 import { safeReadFile } from '../fsx/safe-read.js';
 import { formatLedger, type GateEdit } from '../ledger/format.js';
@@ -110,9 +111,9 @@ function removeOrphanedTemporaries(ledgerPath: string): void {
     const m = /^(\d+)-[0-9a-f]{12}\.tmp$/.exec(name.slice(prefix.length));
     if (!m || Number(m[1]) === process.pid || isProcessAlive(Number(m[1]))) continue;
     try {
-      unlinkSync(join(dir, name));
+      removeFile(join(dir, name));
     } catch {
-      /* gone already */
+      /* best effort: a leftover temporary file is harmless */
     }
   }
 }

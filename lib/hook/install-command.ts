@@ -6,16 +6,17 @@
 // single link, bounded, strict JSON), refused unchanged when anything it must touch has an
 // unexpected shape, and rewritten only when something changes: under a lock, after an atomic
 // backup of the original bytes, atomically, in the file's own indentation.
-import { execFile } from 'node:child_process';
-import { mkdirSync, realpathSync, statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import type { Io } from '../cli/io.js';
 import { parseSubcommand, subcommandProgram } from '../cli/subcommand-program.js';
 import { UnsafeFileError, UsageError } from '../errors.js';
 import { atomicWriteFile } from '../fsx/atomic-write.js';
 import { resolveRoot } from '../fsx/discover.js';
+import { makeDirectory } from '../fsx/create.js';
 import { acquireLock, lockTimeoutFromEnv } from '../fsx/lock.js';
 import { lstatOrNull, safeReadFile, type FileIdentity } from '../fsx/safe-read.js';
+import { gitTracks } from '../run/git.js';
 import { findUnsafeChar, sanitizeLine } from '../text/sanitize.js';
 import { MAX_SETTINGS_BYTES, NEW_FILE_STYLE, parseSettingsText, serializeSettings, type TextStyle } from './settings-json.js';
 import { installStopHook, stopHookEntry, uninstallStopHook, validateSettings, type StopHookEntry } from './settings-merge.js';
@@ -72,11 +73,7 @@ function settingsTarget(options: InstallOptions, io: Io): Target {
 function claudeDir(dir: string, create: boolean): boolean {
   let st = lstatOrNull(dir);
   if (!st && create) {
-    try {
-      mkdirSync(dir, { mode: 0o755 });
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new UnsafeFileError(dir, `cannot create the directory (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
-    }
+    makeDirectory(dir, 0o755);
     st = lstatOrNull(dir);
   }
   if (!st) return false;
@@ -132,23 +129,6 @@ function currentEntry(): { entry: StopHookEntry; bin: string } {
     }
   }
   return { entry: stopHookEntry(process.execPath, bin), bin };
-}
-
-/** True when git tracks `rel` under `root`, false when not (or not a repository), null when git cannot be run. */
-function gitTracks(root: string, rel: string, env: NodeJS.ProcessEnv): Promise<boolean | null> {
-  return new Promise((resolve) => {
-    execFile(
-      'git',
-      // core.fsmonitor would let the repository's config run a program: switched off.
-      ['-c', 'core.fsmonitor=false', 'ls-files', '--error-unmatch', '--', rel],
-      { cwd: root, env: { ...env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' }, timeout: GIT_TIMEOUT_MS, maxBuffer: 64 * 1024, windowsHide: true },
-      (error) => {
-        if (!error) return resolve(true);
-        const code = (error as NodeJS.ErrnoException).code;
-        resolve(typeof code === 'string' || error.killed ? null : false);
-      },
-    );
-  });
 }
 
 function describeInstall(r: ReturnType<typeof installStopHook>, file: string): string {
@@ -240,7 +220,7 @@ export async function hookInstallCommand(args: string[], io: Io, uninstall: bool
     }
     if (target.kind === 'local') {
       warnings.push(`warning: ${LOCAL_REL} must stay untracked: do not commit it (the hook command holds absolute paths of this machine)`);
-      const tracked = await gitTracks(target.root, LOCAL_REL, io.env);
+      const tracked = await gitTracks(target.root, LOCAL_REL, io.env, GIT_TIMEOUT_MS);
       if (tracked === true) {
         warnings.push(
           `WARNING: ${LOCAL_REL} IS TRACKED BY GIT in ${show(target.root)}. Do not commit it: it holds absolute paths of this machine.`,

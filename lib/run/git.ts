@@ -1,7 +1,8 @@
-// --assert-clean: what git sees in the working tree (tracked changes, untracked and ignored
-// files, each with its size, mtime, inode and mode), before and after a check. Runs git
-// with core.fsmonitor and the untracked cache off, so that repository config cannot make
-// `git status` run a command of its own.
+// The only places besides the supervisor where gate-check starts a process: git, for
+// --assert-clean (what the working tree looks like before and after a check: tracked
+// changes, untracked and ignored files, each with size, mtime, inode and mode) and for the
+// hook installer (is a settings file tracked?). git runs with core.fsmonitor and the
+// untracked cache off, so that repository config cannot make it run a command of its own.
 import { execFile } from 'node:child_process';
 import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
@@ -48,4 +49,20 @@ export function changedPaths(before: TreeSnapshot, after: TreeSnapshot, ignore: 
   for (const [p, v] of after) if (before.get(p) !== v) out.add(p);
   for (const p of before.keys()) if (!after.has(p)) out.add(p);
   return [...out].filter((p) => !ignore(p)).sort();
+}
+
+/** True when git tracks `rel` under `root`, false when not (or not a repository), null when git cannot be run. */
+export function gitTracks(root: string, rel: string, env: NodeJS.ProcessEnv, timeoutMs = 5000): Promise<boolean | null> {
+  return new Promise((resolve) => {
+    execFile(
+      'git',
+      ['-c', 'core.fsmonitor=false', 'ls-files', '--error-unmatch', '--', rel],
+      { cwd: root, env: { ...env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' }, timeout: timeoutMs, maxBuffer: 64 * 1024, windowsHide: true },
+      (error) => {
+        if (!error) return resolve(true);
+        const code = (error as NodeJS.ErrnoException).code;
+        resolve(typeof code === 'string' || error.killed ? null : false);
+      },
+    );
+  });
 }
