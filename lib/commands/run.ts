@@ -2,155 +2,35 @@
 // approvals, run what is approved under the supervisor, write evidence, receipts and the
 // audit log in batches, and report in ledger order. Nothing runs without an approval of its
 // exact oracle.
-import { basename, dirname, relative } from 'node:path';
 import { ApprovalStore } from '../approval/store.js';
 import type { Io } from '../cli/io.js';
 import type { RunOptions } from '../cli/options.js';
 import { InterruptedError, RunSetupError, UsageError } from '../errors.js';
-import { formatEvidence, pathFingerprint } from '../evidence/line.js';
-import { makeReceipt, type Receipt } from '../evidence/receipt.js';
+import { BatchWriter } from '../evidence/batch-writer.js';
 import { ReceiptStore } from '../evidence/receipt-store.js';
-import { writeResults, type PendingWrite } from '../evidence/writeback.js';
 import { lockTimeoutFromEnv } from '../fsx/lock.js';
-import { failureFingerprint, type AttemptEvent } from '../history/event.js';
 import { HistoryLog } from '../history/log.js';
 import { gateState } from '../ledger/state.js';
-import { changedFields, dependsDigest, shortSignature, type Oracle } from '../oracle/oracle.js';
-import type { OracleResolver } from '../oracle/resolve.js';
-import { effectivelyMet, emptyResult, gateReport, ledgerRevisions, REPORT_SCHEMA, summarize, type GateResult, type Mode, type Report } from '../report/model.js';
-import { approvalRequestText, diagnosticLines, resultLine } from '../report/run-text.js';
+import { changedFields, shortSignature } from '../oracle/oracle.js';
+import { effectivelyMet, emptyResult, gateReport, ledgerRevisions, REPORT_SCHEMA, summarize, type Mode, type Report } from '../report/model.js';
 import { ProgressLine, wantsProgress } from '../report/progress.js';
+import { approvalRequestText, diagnosticLines, resultLine } from '../report/run-text.js';
 import { cappedIds, formatDiagnostic, summaryLines } from '../report/text.js';
-import { matchExpect } from '../run/expect-match.js';
-import { changedPaths, snapshotWorkingTree } from '../run/git.js';
 import { runInOrder } from '../run/scheduler.js';
 import { shardOf } from '../run/shard.js';
-import type { ShellInvocation } from '../run/shell.js';
-import { RunningChecks, superviseCheck, type CheckOutcome } from '../run/supervisor.js';
+import { RunningChecks } from '../run/supervisor.js';
 import { storeLocations } from '../store/locations.js';
 import { sanitizeLine } from '../text/sanitize.js';
-import { loadWorkspace, type LoadedLedger } from '../workspace/load.js';
+import { loadWorkspace } from '../workspace/load.js';
+import { ACTIVE_CHECK_ENV, attemptGate, ownFilesMatcher, type Attempt, type Entry, type RunContext } from './attempt.js';
 import { emitReport } from './emit.js';
 import { runSettings } from './settings.js';
-import { verifyMetGates, type GateEntry } from './verification.js';
+import { verifyMetGates } from './verification.js';
 
-/** Set in every check's environment: a nested `gate-check --approve` refuses. */
-export const ACTIVE_CHECK_ENV = 'GATE_CHECK_ACTIVE_CHECK';
-/** Results are written at most this long after they arrive (one write per ledger per batch). */
-const FLUSH_DELAY_MS = 1000;
-
-interface Entry extends GateEntry {
-  qualified: string;
-  oracle: Oracle | null;
-  approved: boolean;
-}
-
-interface Attempt {
-  result: GateResult;
-  output: string;
-  write: PendingWrite | null;
-  receipt: Receipt | null;
-  event: AttemptEvent | null;
-}
-
-interface RunContext {
-  shell: ShellInvocation;
-  env: NodeJS.ProcessEnv;
-  running: RunningChecks;
-  root: string;
-  assertClean: boolean;
-  /** Paths gate-check itself writes during a run (ledgers, their locks and temporary files). */
-  ownFiles: (path: string) => boolean;
-}
+export { ACTIVE_CHECK_ENV };
 
 function modeOf(o: RunOptions): Mode {
   return o.reverify ? 'reverify' : o.approve ? 'approve' : 'run';
-}
-
-/** Writes results per ledger in batches: receipts, then the ledger under its lock, then the audit log. */
-class BatchWriter {
-  private readonly pending = new Map<LoadedLedger, Attempt[]>();
-  private readonly inFlight = new Map<LoadedLedger, Promise<void>>();
-  private timer: NodeJS.Timeout | null = null;
-  private failure: unknown = null;
-  readonly written = new Set<string>();
-  readonly stale = new Map<string, string>();
-
-  constructor(
-    private readonly resolver: OracleResolver,
-    private readonly receipts: ReceiptStore,
-    private readonly history: HistoryLog,
-    private readonly lockTimeoutMs: number,
-  ) {}
-
-  add(loaded: LoadedLedger, attempt: Attempt): void {
-    this.pending.set(loaded, [...(this.pending.get(loaded) ?? []), attempt]);
-    this.timer ??= setTimeout(() => {
-      this.timer = null;
-      void this.flushAll().catch(() => {});
-    }, FLUSH_DELAY_MS);
-  }
-
-  private async flushBatch(loaded: LoadedLedger, batch: Attempt[]): Promise<void> {
-    const receipts = batch.flatMap((a) => (a.receipt ? [a.receipt] : []));
-    const outcome = await writeResults(
-      loaded.location.path,
-      batch.flatMap((a) => (a.write ? [a.write] : [])),
-      (ledger, gate, original) => this.resolver.changesSince({ ...loaded, ledger }, gate, original),
-      this.lockTimeoutMs,
-      () => this.receipts.addUnderLedgerLock(loaded.location.path, receipts),
-    );
-    for (const id of outcome.written) this.written.add(`${loaded.stem}:${id}`);
-    const staleIds = new Set<string>();
-    for (const s of outcome.stale) {
-      this.stale.set(`${loaded.stem}:${s.gateId}`, s.reason);
-      staleIds.add(`${loaded.stem}:${s.gateId}`);
-    }
-    this.history.append(batch.flatMap((a) => (a.event ? [staleIds.has(a.event.gate) ? { ...a.event, status: 'stale' as const } : a.event] : [])));
-  }
-
-  private flushOne(loaded: LoadedLedger): Promise<void> {
-    const previous = this.inFlight.get(loaded) ?? Promise.resolve();
-    const next = previous.then(async () => {
-      const batch = this.pending.get(loaded) ?? [];
-      this.pending.delete(loaded);
-      if (batch.length > 0) await this.flushBatch(loaded, batch);
-    });
-    const guarded = next.catch((e) => {
-      this.failure ??= e;
-    });
-    this.inFlight.set(loaded, guarded);
-    return guarded;
-  }
-
-  async flushAll(): Promise<void> {
-    if (this.timer) {
-      clearTimeout(this.timer);
-      this.timer = null;
-    }
-    await Promise.all([...new Set([...this.pending.keys(), ...this.inFlight.keys()])].map((l) => this.flushOne(l)));
-    if (this.failure) throw this.failure;
-  }
-}
-
-function describeFailure(o: CheckOutcome, timeoutMs: number, outputCap: number): string | null {
-  switch (o.failure) {
-    case 'timeout':
-      return `timed out after ${timeoutMs / 1000} s (process group killed)`;
-    case 'overflow':
-      return `output exceeded the cap of ${outputCap} bytes (process group killed)`;
-    case 'spawn':
-      return `could not start the shell: ${o.spawnError ?? 'unknown error'}`;
-    case 'interrupted':
-      return 'interrupted';
-    case 'escaped':
-      return "the output stayed open after the shell exited: a process left the check's process group (setsid or a daemon) and holds it; that process was not killed";
-    case null:
-      break;
-  }
-  if (o.signal) return `killed by ${o.signal}`;
-  if (o.exitCode !== 0) return `exit ${o.exitCode}`;
-  return null;
 }
 
 export async function runCommand(options: RunOptions, io: Io): Promise<number> {
@@ -375,85 +255,3 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
   return exitCode;
 }
 
-/** Ledgers, their locks and gate-check's temporary files: written by the run itself, not by a check. */
-function ownFilesMatcher(root: string, ledgers: readonly LoadedLedger[]): (path: string) => boolean {
-  const own = new Set<string>();
-  const tempPrefixes: string[] = [];
-  for (const l of ledgers) {
-    const rel = relative(root, l.location.path).split('\\').join('/');
-    own.add(rel);
-    own.add(`${rel}.lock`);
-    const dir = relative(root, dirname(l.location.path)).split('\\').join('/');
-    tempPrefixes.push(`${dir ? dir + '/' : ''}.${basename(l.location.path)}.gate-check-`);
-  }
-  return (p) => own.has(p) || tempPrefixes.some((t) => p.startsWith(t));
-}
-
-async function attemptGate(e: Entry, ctx: RunContext): Promise<Attempt> {
-  const oracle = e.oracle!;
-  const f = oracle.fields;
-  const before = ctx.assertClean ? await snapshotWorkingTree(ctx.root, ctx.env) : null;
-  ctx.env[ACTIVE_CHECK_ENV] = e.qualified;
-  const outcome = await superviseCheck({ shell: ctx.shell.path, args: ctx.shell.args(f.check), cwd: f.cwd, env: ctx.env, timeoutMs: f.timeoutMs, outputCap: f.outputCap }, ctx.running);
-  const output = outcome.output.toString('utf8');
-  const base: GateResult = {
-    status: 'fail',
-    exit: outcome.exitCode,
-    outputSha256: outcome.overflowed ? null : outcome.sha256,
-    bytes: outcome.bytes,
-    durationMs: outcome.durationMs,
-    error: null,
-    signature: oracle.signature,
-    changed: null,
-  };
-  if (outcome.failure === 'interrupted') return { result: { ...base, error: 'interrupted' }, output, write: null, receipt: null, event: null };
-  let error = describeFailure(outcome, f.timeoutMs, f.outputCap);
-  if (error === null) {
-    const m = matchExpect(e.gate.expect!, output, f.regexCapMs);
-    if (!m.ok) error = m.error;
-    else if (!m.matched) error = `EXPECT not found in the output (${outcome.bytes} bytes)`;
-  }
-  if (before) {
-    const changed = changedPaths(before, await snapshotWorkingTree(ctx.root, ctx.env), ctx.ownFiles);
-    if (changed.length > 0) error = `the check changed files in the repository (--assert-clean): ${cappedIds(changed, 8)}`;
-  }
-  const event: AttemptEvent = {
-    time: new Date().toISOString(),
-    file: e.loaded.location.display,
-    gate: e.qualified,
-    oracle: shortSignature(oracle.signature),
-    status: error === null ? 'pass' : 'fail',
-    exit: outcome.exitCode,
-    durationMs: outcome.durationMs,
-    outputSha256: base.outputSha256,
-    fingerprint: error === null ? null : failureFingerprint(output, error.replace(/\d+/g, '#')),
-  };
-  if (error !== null) {
-    return {
-      result: { ...base, error },
-      output,
-      write: { gateId: e.gate.id, oracle, edit: { id: e.gate.id, checked: false, evidence: 'pending' } },
-      receipt: null,
-      event,
-    };
-  }
-  const deps = f.depends ? dependsDigest(f.depends) : null;
-  const receipt = makeReceipt(f.ledger, { gate: e.gate.id, signature: oracle.signature, outputSha256: outcome.sha256, bytes: outcome.bytes, deps }, new Date());
-  const evidence = formatEvidence({
-    exit: 0,
-    sha256: outcome.sha256,
-    bytes: outcome.bytes,
-    shell: f.shell,
-    cwd: relative(dirname(f.ledger), f.cwd).split('\\').join('/') || '.',
-    path: pathFingerprint(f.path),
-    ...(deps !== null ? { deps } : {}),
-    receipt: receipt.digest.slice(0, 12),
-  });
-  return {
-    result: { ...base, status: 'pass' },
-    output,
-    write: { gateId: e.gate.id, oracle, edit: { id: e.gate.id, checked: true, evidence } },
-    receipt,
-    event,
-  };
-}

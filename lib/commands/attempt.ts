@@ -1,0 +1,146 @@
+// One attempt at one gate: the supervised run, the verdict (exit status, EXPECT, caps,
+// --assert-clean), and what it leaves behind: an evidence edit, a receipt, an audit event.
+import { basename, dirname, relative } from 'node:path';
+import { formatEvidence, pathFingerprint } from '../evidence/line.js';
+import { makeReceipt, type Receipt } from '../evidence/receipt.js';
+import type { PendingWrite } from '../evidence/writeback.js';
+import { failureFingerprint, type AttemptEvent } from '../history/event.js';
+import { dependsDigest, shortSignature, type Oracle } from '../oracle/oracle.js';
+import type { GateResult } from '../report/model.js';
+import { cappedIds } from '../report/text.js';
+import { matchExpect } from '../run/expect-match.js';
+import { changedPaths, snapshotWorkingTree } from '../run/git.js';
+import type { ShellInvocation } from '../run/shell.js';
+import { RunningChecks, superviseCheck, type CheckOutcome } from '../run/supervisor.js';
+import type { LoadedLedger } from '../workspace/load.js';
+import type { GateEntry } from './verification.js';
+
+/** Set in every check's environment: a nested `gate-check --approve` refuses. */
+export const ACTIVE_CHECK_ENV = 'GATE_CHECK_ACTIVE_CHECK';
+
+export interface Entry extends GateEntry {
+  qualified: string;
+  oracle: Oracle | null;
+  approved: boolean;
+}
+
+export interface Attempt {
+  result: GateResult;
+  output: string;
+  write: PendingWrite | null;
+  receipt: Receipt | null;
+  event: AttemptEvent | null;
+}
+
+export interface RunContext {
+  shell: ShellInvocation;
+  env: NodeJS.ProcessEnv;
+  running: RunningChecks;
+  root: string;
+  assertClean: boolean;
+  /** Paths gate-check itself writes during a run (ledgers, their locks and temporary files). */
+  ownFiles: (path: string) => boolean;
+}
+
+function describeFailure(o: CheckOutcome, timeoutMs: number, outputCap: number): string | null {
+  switch (o.failure) {
+    case 'timeout':
+      return `timed out after ${timeoutMs / 1000} s (process group killed)`;
+    case 'overflow':
+      return `output exceeded the cap of ${outputCap} bytes (process group killed)`;
+    case 'spawn':
+      return `could not start the shell: ${o.spawnError ?? 'unknown error'}`;
+    case 'interrupted':
+      return 'interrupted';
+    case 'escaped':
+      return "the output stayed open after the shell exited: a process left the check's process group (setsid or a daemon) and holds it; that process was not killed";
+    case null:
+      break;
+  }
+  if (o.signal) return `killed by ${o.signal}`;
+  if (o.exitCode !== 0) return `exit ${o.exitCode}`;
+  return null;
+}
+
+/** Ledgers, their locks and gate-check's temporary files: written by the run itself, not by a check. */
+export function ownFilesMatcher(root: string, ledgers: readonly LoadedLedger[]): (path: string) => boolean {
+  const own = new Set<string>();
+  const tempPrefixes: string[] = [];
+  for (const l of ledgers) {
+    const rel = relative(root, l.location.path).split('\\').join('/');
+    own.add(rel);
+    own.add(`${rel}.lock`);
+    const dir = relative(root, dirname(l.location.path)).split('\\').join('/');
+    tempPrefixes.push(`${dir ? dir + '/' : ''}.${basename(l.location.path)}.gate-check-`);
+  }
+  return (p) => own.has(p) || tempPrefixes.some((t) => p.startsWith(t));
+}
+
+export async function attemptGate(e: Entry, ctx: RunContext): Promise<Attempt> {
+  const oracle = e.oracle!;
+  const f = oracle.fields;
+  const before = ctx.assertClean ? await snapshotWorkingTree(ctx.root, ctx.env) : null;
+  ctx.env[ACTIVE_CHECK_ENV] = e.qualified;
+  const outcome = await superviseCheck({ shell: ctx.shell.path, args: ctx.shell.args(f.check), cwd: f.cwd, env: ctx.env, timeoutMs: f.timeoutMs, outputCap: f.outputCap }, ctx.running);
+  const output = outcome.output.toString('utf8');
+  const base: GateResult = {
+    status: 'fail',
+    exit: outcome.exitCode,
+    outputSha256: outcome.overflowed ? null : outcome.sha256,
+    bytes: outcome.bytes,
+    durationMs: outcome.durationMs,
+    error: null,
+    signature: oracle.signature,
+    changed: null,
+  };
+  if (outcome.failure === 'interrupted') return { result: { ...base, error: 'interrupted' }, output, write: null, receipt: null, event: null };
+  let error = describeFailure(outcome, f.timeoutMs, f.outputCap);
+  if (error === null) {
+    const m = matchExpect(e.gate.expect!, output, f.regexCapMs);
+    if (!m.ok) error = m.error;
+    else if (!m.matched) error = `EXPECT not found in the output (${outcome.bytes} bytes)`;
+  }
+  if (before) {
+    const changed = changedPaths(before, await snapshotWorkingTree(ctx.root, ctx.env), ctx.ownFiles);
+    if (changed.length > 0) error = `the check changed files in the repository (--assert-clean): ${cappedIds(changed, 8)}`;
+  }
+  const event: AttemptEvent = {
+    time: new Date().toISOString(),
+    file: e.loaded.location.display,
+    gate: e.qualified,
+    oracle: shortSignature(oracle.signature),
+    status: error === null ? 'pass' : 'fail',
+    exit: outcome.exitCode,
+    durationMs: outcome.durationMs,
+    outputSha256: base.outputSha256,
+    fingerprint: error === null ? null : failureFingerprint(output, error.replace(/\d+/g, '#')),
+  };
+  if (error !== null) {
+    return {
+      result: { ...base, error },
+      output,
+      write: { gateId: e.gate.id, oracle, edit: { id: e.gate.id, checked: false, evidence: 'pending' } },
+      receipt: null,
+      event,
+    };
+  }
+  const deps = f.depends ? dependsDigest(f.depends) : null;
+  const receipt = makeReceipt(f.ledger, { gate: e.gate.id, signature: oracle.signature, outputSha256: outcome.sha256, bytes: outcome.bytes, deps }, new Date());
+  const evidence = formatEvidence({
+    exit: 0,
+    sha256: outcome.sha256,
+    bytes: outcome.bytes,
+    shell: f.shell,
+    cwd: relative(dirname(f.ledger), f.cwd).split('\\').join('/') || '.',
+    path: pathFingerprint(f.path),
+    ...(deps !== null ? { deps } : {}),
+    receipt: receipt.digest.slice(0, 12),
+  });
+  return {
+    result: { ...base, status: 'pass' },
+    output,
+    write: { gateId: e.gate.id, oracle, edit: { id: e.gate.id, checked: true, evidence } },
+    receipt,
+    event,
+  };
+}
