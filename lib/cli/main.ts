@@ -21,12 +21,12 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
       return 0;
     }
     if (parsed.kind === 'subcommand') {
-      const { runSubcommand } = await import('./subcommands.js');
+      const { runSubcommand } = await import('./lazy.js');
       return await runSubcommand(parsed.name, parsed.args, io);
     }
     options = parsed.options;
     if (options.status) return await statusCommand(options, io);
-    const { runCommand } = await import('../commands/run.js');
+    const { runCommand } = await import('./lazy.js');
     return await runCommand(options, io);
   } catch (error) {
     return reportFailure(error, io, options);

@@ -1,22 +1,27 @@
-// Subcommands, each loaded only when named (the status path never loads them).
+// Subcommands. This module is part of the lazily loaded half of the CLI (cli/lazy.ts): the
+// status path never loads it.
+import { approvalsCommand } from '../commands/approvals.js';
+import { historyCommand } from '../commands/history.js';
+import { hookCommand } from '../commands/hook.js';
+import { initCommand } from '../commands/init.js';
+import { lintCommand } from '../commands/lint.js';
+import { mergeCommand } from '../commands/merge.js';
 import type { Io } from './io.js';
-
-export const SUBCOMMAND_NAMES = ['init', 'lint', 'approvals', 'history', 'merge', 'hook'] as const;
 
 export async function runSubcommand(name: string, args: string[], io: Io): Promise<number> {
   switch (name) {
     case 'lint':
-      return (await import('../commands/lint.js')).lintCommand(args, io);
+      return lintCommand(args, io);
     case 'approvals':
-      return (await import('../commands/approvals.js')).approvalsCommand(args, io);
+      return approvalsCommand(args, io);
     case 'history':
-      return (await import('../commands/history.js')).historyCommand(args, io);
+      return historyCommand(args, io);
     case 'init':
-      return (await import('../commands/init.js')).initCommand(args, io);
+      return initCommand(args, io);
     case 'merge':
-      return (await import('../commands/merge.js')).mergeCommand(args, io);
+      return mergeCommand(args, io);
     case 'hook':
-      return (await import('../commands/hook.js')).hookCommand(args, io);
+      return hookCommand(args, io);
     default:
       throw new Error(`unknown subcommand ${name}`);
   }

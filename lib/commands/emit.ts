@@ -1,12 +1,7 @@
-// Where a finished report goes: stdout (text or --json), --junit FILE (atomically), and on
-// GitHub Actions the workflow annotations and the step summary.
-import { resolve } from 'node:path';
+// Where a finished report goes: stdout (text or --json); then, only when asked for, the CI
+// outputs (loaded lazily: the status path stays lean).
 import type { Io } from '../cli/io.js';
-import { appendNoFollow } from '../fsx/append-file.js';
-import { atomicWriteFile } from '../fsx/atomic-write.js';
-import { githubAnnotations, githubStepSummary } from '../report/github.js';
 import { renderJson } from '../report/json.js';
-import { renderJunit } from '../report/junit.js';
 import type { Report } from '../report/model.js';
 
 export interface EmitOptions {
@@ -15,16 +10,10 @@ export interface EmitOptions {
   strict: boolean;
 }
 
-export function emitReport(report: Report, options: EmitOptions, io: Io, humanText: () => string): void {
+export async function emitReport(report: Report, options: EmitOptions, io: Io, humanText: () => string): Promise<void> {
   io.stdout(options.json ? renderJson(report) : humanText());
-  if (options.junit !== undefined) {
-    atomicWriteFile(resolve(io.cwd, options.junit), renderJunit(report, options.strict), { mode: 0o644, create: true });
-  }
-  if (io.env.GITHUB_ACTIONS === 'true') {
-    // With --json, stdout carries the JSON document: annotations go to stderr (the runner reads both).
-    const lines = githubAnnotations(report, options.strict);
-    if (lines.length > 0) (options.json ? io.stderr : io.stdout)(lines.join('\n') + '\n');
-    const summary = io.env.GITHUB_STEP_SUMMARY;
-    if (summary) appendNoFollow(summary, githubStepSummary(report, options.strict));
+  if (options.junit !== undefined || io.env.GITHUB_ACTIONS === 'true') {
+    const { writeCiOutputs } = await import('../cli/lazy.js');
+    writeCiOutputs(report, options, io);
   }
 }

@@ -1,6 +1,8 @@
 // gate-check hook claude-stop | install | uninstall
 import type { Io } from '../cli/io.js';
 import { UsageError } from '../errors.js';
+import { claudeStopCommand } from '../hook/claude-stop.js';
+import { hookInstallCommand } from '../hook/install-command.js';
 
 const USAGE = `Usage: gate-check hook <command>
 
@@ -15,11 +17,11 @@ export async function hookCommand(args: string[], io: Io): Promise<number> {
   const [sub, ...rest] = args;
   switch (sub) {
     case 'claude-stop':
-      return (await import('../hook/claude-stop.js')).claudeStopCommand(rest, io);
+      return claudeStopCommand(rest, io);
     case 'install':
-      return (await import('../hook/install-command.js')).hookInstallCommand(rest, io, false);
+      return hookInstallCommand(rest, io, false);
     case 'uninstall':
-      return (await import('../hook/install-command.js')).hookInstallCommand(rest, io, true);
+      return hookInstallCommand(rest, io, true);
     case '-h':
     case '--help':
     case undefined:

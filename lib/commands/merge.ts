@@ -41,7 +41,7 @@ export async function mergeCommand(args: string[], io: Io): Promise<number> {
   const merged = mergeReports(reports);
   if (!merged.ok) throw new UsageError(`cannot merge: ${merged.reason}`, 'merge the reports of one sharded run: same ledger revision, each shard once');
   const report = merged.report;
-  emitReport(report, { json: parsed.options.json === true, junit: parsed.options.junit, strict: false }, io, () => {
+  await emitReport(report, { json: parsed.options.json === true, junit: parsed.options.junit, strict: false }, io, () => {
     const out: string[] = [];
     for (const g of report.gates) if (g.result && g.result.status !== 'pass') out.push(resultLine(g));
     const count = reports[0]!.report.shard!.count;

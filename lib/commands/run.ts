@@ -236,7 +236,7 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
     errors: [],
     gates,
   };
-  emitReport(report, { json: options.json, junit: options.junit, strict: false }, io, () => {
+  await emitReport(report, { json: options.json, junit: options.junit, strict: false }, io, () => {
     const out: string[] = [];
     for (const w of ws.warnings) out.push(formatDiagnostic(w, 'warning'));
     if (shard && scope.length === 0) out.push(`shard ${shard.index}/${shard.count} has no gates; nothing to run`);

@@ -12,7 +12,7 @@ export async function statusCommand(options: RunOptions, io: Io): Promise<number
   const ws = loadWorkspace({ root: options.root, scope: options.scope, files: options.files, cwd: io.cwd });
   const entries = ws.ledgers.flatMap((loaded) => loaded.ledger.gates.map((gate) => ({ loaded, gate, report: gateReport(loaded.location.display, loaded.stem, gate) })));
   if (entries.some((e) => e.report.state === 'met')) {
-    const { readOnlyContext, verifyMetGates } = await import('./verification.js');
+    const { readOnlyContext, verifyMetGates } = await import('../cli/lazy.js');
     await verifyMetGates(entries, readOnlyContext(ws, options, io));
   }
   const gates = entries.map((e) => e.report);
@@ -29,6 +29,6 @@ export async function statusCommand(options: RunOptions, io: Io): Promise<number
     errors: [],
     gates,
   };
-  emitReport(report, options, io, () => renderStatusText(report, options.strict));
+  await emitReport(report, options, io, () => renderStatusText(report, options.strict));
   return report.exitCode;
 }

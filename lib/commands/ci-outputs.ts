@@ -1,0 +1,23 @@
+// Outputs beyond stdout: --junit FILE (atomically), and on GitHub Actions the workflow
+// annotations and the step summary.
+import { resolve } from 'node:path';
+import type { Io } from '../cli/io.js';
+import { appendNoFollow } from '../fsx/append-file.js';
+import { atomicWriteFile } from '../fsx/atomic-write.js';
+import { githubAnnotations, githubStepSummary } from '../report/github.js';
+import { renderJunit } from '../report/junit.js';
+import type { Report } from '../report/model.js';
+import type { EmitOptions } from './emit.js';
+
+export function writeCiOutputs(report: Report, options: EmitOptions, io: Io): void {
+  if (options.junit !== undefined) {
+    atomicWriteFile(resolve(io.cwd, options.junit), renderJunit(report, options.strict), { mode: 0o644, create: true });
+  }
+  if (io.env.GITHUB_ACTIONS === 'true') {
+    // With --json, stdout carries the JSON document: annotations go to stderr (the runner reads both).
+    const lines = githubAnnotations(report, options.strict);
+    if (lines.length > 0) (options.json ? io.stderr : io.stdout)(lines.join('\n') + '\n');
+    const summary = io.env.GITHUB_STEP_SUMMARY;
+    if (summary) appendNoFollow(summary, githubStepSummary(report, options.strict));
+  }
+}
