@@ -64,7 +64,9 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
   const history = HistoryLog.open(locations, ws.root.path, true)!;
 
   // Met gates: is their evidence still good? A stale gate is run again, never reported met.
-  await verifyMetGates(scope, { resolver, settingsError: null, receipts, approvals: store });
+  // (A full --reverify runs every gate anyway: verifying first would only cost time. Gates
+  // it cannot run keep their state and are counted unmet.)
+  if (!options.reverify || options.onlyStale) await verifyMetGates(scope, { resolver, settingsError: null, receipts, approvals: store });
   const candidates = scope.filter((e) => {
     if (e.gate.kind !== 'runnable') return false;
     const state = gateState(e.gate);
