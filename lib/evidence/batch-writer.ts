@@ -2,7 +2,9 @@
 // (receipts, then the ledger under its lock, then the audit log). A written batch survives a
 // later crash; results arriving meanwhile wait for the next batch.
 import type { HistoryLog } from '../history/log.js';
-import type { OracleResolver } from '../oracle/resolve.js';
+import type { Gate, Ledger } from '../ledger/types.js';
+import type { Oracle } from '../oracle/oracle.js';
+import { ResolutionPass, type OracleResolver } from '../oracle/resolve.js';
 import type { LoadedLedger } from '../workspace/load.js';
 import type { AttemptEvent } from '../history/event.js';
 import type { Receipt } from './receipt.js';
@@ -36,7 +38,9 @@ export class BatchWriter {
   ) {}
 
   add(loaded: LoadedLedger, attempt: BatchItem): void {
-    this.pending.set(loaded, [...(this.pending.get(loaded) ?? []), attempt]);
+    const list = this.pending.get(loaded);
+    if (list) list.push(attempt);
+    else this.pending.set(loaded, [attempt]);
     this.timer ??= setTimeout(() => {
       this.timer = null;
       void this.flushAll().catch(() => {});
@@ -48,7 +52,10 @@ export class BatchWriter {
     const outcome = await writeResults(
       loaded.location.path,
       batch.flatMap((a) => (a.write ? [a.write] : [])),
-      (ledger, gate, original) => this.resolver.changesSince({ ...loaded, ledger }, gate, original),
+      (() => {
+        const pass = new ResolutionPass();
+        return (ledger: Ledger, gate: Gate, original: Oracle) => this.resolver.changesSince({ ...loaded, ledger }, gate, original, pass);
+      })(),
       this.lockTimeoutMs,
       () => this.receipts.addUnderLedgerLock(loaded.location.path, receipts),
     );

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { UnsafeStoreError } from '../errors.js';
 import { atomicWriteFile } from '../fsx/atomic-write.js';
 import { openPrivateDir, privateDirExists, type PrivateDir } from '../fsx/private-dir.js';
+import { lstatOrNull } from '../fsx/safe-read.js';
 import { sha256Hex } from '../oracle/oracle.js';
 import type { StoreLocations } from '../store/locations.js';
 import { readPrivateFile } from '../store/private-file.js';
@@ -11,8 +12,15 @@ import { mergeReceipts, parseReceiptFile, RECEIPTS_SCHEMA, serializeReceiptFile,
 
 export const MAX_RECEIPT_FILE_BYTES = 16 * 1024 * 1024;
 
+function stamp(path: string): string {
+  const st = lstatOrNull(path);
+  return st ? `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}` : 'missing';
+}
+
 export class ReceiptStore {
   private readonly cache = new Map<string, ReceiptFile>();
+  /** What each receipts file looked like right after this process wrote it. */
+  private readonly written = new Map<string, string>();
   private readonly byGate = new Map<string, Map<string, Receipt[]>>();
 
   private constructor(readonly dir: PrivateDir) {}
@@ -62,11 +70,14 @@ export class ReceiptStore {
     if (receipts.length === 0) return;
     this.dir.verify();
     const path = join(this.dir.path, this.fileName(ledger));
-    this.cache.delete(ledger);
+    // Unchanged since our own last write (same inode, size, mtime and ctime, which no one can
+    // set back): what we hold is what is on disk, and need not be read and re-validated.
+    if (this.written.get(ledger) !== stamp(path)) this.cache.delete(ledger);
     this.byGate.delete(ledger);
     const merged = mergeReceipts(this.read(ledger), receipts);
     this.dir.verify();
     atomicWriteFile(path, serializeReceiptFile(merged), { mode: 0o600, create: true });
     this.cache.set(ledger, merged);
+    this.written.set(ledger, stamp(path));
   }
 }

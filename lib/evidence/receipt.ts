@@ -90,5 +90,6 @@ export function mergeReceipts(file: ReceiptFile, added: readonly Receipt[]): Rec
 }
 
 export function serializeReceiptFile(file: ReceiptFile): string {
-  return JSON.stringify(file, null, 1) + '\n';
+  // One receipt per line: compact to write and to parse, still readable.
+  return `{"schema":${JSON.stringify(file.schema)},"ledger":${JSON.stringify(file.ledger)},"receipts":[\n${file.receipts.map((r) => JSON.stringify(r)).join(',\n')}\n]}\n`;
 }

@@ -26,10 +26,19 @@ export interface OracleSettings {
   defaultCwd: string | null;
 }
 
+/**
+ * Caches of one pass over the files. The run has one, filled when it starts; a re-check
+ * (before writing results) uses a fresh one, so that every directory and file is looked at
+ * again, once per pass rather than once per gate.
+ */
+export class ResolutionPass {
+  readonly cwds = new Map<string, string>();
+  readonly globs = new Map<string, string[]>();
+  readonly hashes = new Map<string, string>();
+}
+
 export class OracleResolver {
-  private readonly fileHashes = new Map<string, string>();
-  private readonly globs = new Map<string, string[]>();
-  private readonly cwds = new Map<string, string>();
+  private readonly initial = new ResolutionPass();
 
   constructor(readonly settings: OracleSettings) {}
 
@@ -38,10 +47,10 @@ export class OracleResolver {
   }
 
   /** The canonical directory a gate's CHECK runs in; exit 2 if it is missing, not a directory, or (from the ledger) outside the root. */
-  resolveCwd(loaded: LoadedLedger, gate: Gate, fresh = false): string {
+  resolveCwd(loaded: LoadedLedger, gate: Gate, pass: ResolutionPass = this.initial): string {
     const label = `${loaded.stem}:${gate.id}`;
     const lexical = gate.cwd !== null ? resolve(this.anchor(loaded), gate.cwd) : (this.settings.defaultCwd ?? this.anchor(loaded));
-    let real = fresh ? undefined : this.cwds.get(lexical);
+    let real = pass.cwds.get(lexical);
     if (real === undefined) {
       try {
         real = realpathSync.native(lexical);
@@ -49,7 +58,7 @@ export class OracleResolver {
         throw new RunSetupError(`CWD of ${label} does not exist: ${lexical}`);
       }
       if (!statSync(real).isDirectory()) throw new RunSetupError(`CWD of ${label} is not a directory: ${lexical}`);
-      if (!fresh) this.cwds.set(lexical, real);
+      pass.cwds.set(lexical, real);
     }
     if (gate.cwd !== null && !isInside(this.settings.root, real)) {
       throw new RunSetupError(`CWD of ${label} resolves outside the repository: ${real} (refused)`);
@@ -57,31 +66,31 @@ export class OracleResolver {
     return real;
   }
 
-  /** Sorted [path, sha256] of every file the gate's DEPENDS globs match; fresh re-hashes files. */
-  async depends(gate: Gate, label: string, fresh = false): Promise<DependsEntry[] | null> {
+  /** Sorted [path, sha256] of every file the gate's DEPENDS globs match (each file hashed once per pass). */
+  async depends(gate: Gate, label: string, pass: ResolutionPass = this.initial): Promise<DependsEntry[] | null> {
     if (gate.depends === null) return null;
     const files = new Set<string>();
     for (const pattern of gate.depends) {
-      let matched = fresh ? undefined : this.globs.get(pattern);
+      let matched = pass.globs.get(pattern);
       if (matched === undefined) {
         matched = await matchDependsGlob(this.settings.root, pattern, label);
-        this.globs.set(pattern, matched);
+        pass.globs.set(pattern, matched);
       }
       for (const f of matched) files.add(f);
     }
     const entries: DependsEntry[] = [];
     for (const rel of [...files].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
-      let hash = fresh ? undefined : this.fileHashes.get(rel);
+      let hash = pass.hashes.get(rel);
       if (hash === undefined) {
         hash = sha256File(join(this.settings.root, rel), `DEPENDS of ${label}: ${rel}`);
-        this.fileHashes.set(rel, hash);
+        pass.hashes.set(rel, hash);
       }
       entries.push([rel, hash]);
     }
     return entries;
   }
 
-  private async fields(loaded: LoadedLedger, gate: Gate, fresh: boolean): Promise<OracleFields> {
+  private async fields(loaded: LoadedLedger, gate: Gate, pass: ResolutionPass): Promise<OracleFields> {
     if (gate.kind !== 'runnable' || gate.check === null || gate.expectRaw === null) {
       throw new Error(`resolve: ${gate.id} is not runnable`);
     }
@@ -92,14 +101,14 @@ export class OracleResolver {
       gate: gate.id,
       check: gate.check,
       expect: gate.expectRaw,
-      cwd: this.resolveCwd(loaded, gate, fresh),
+      cwd: this.resolveCwd(loaded, gate, pass),
       shell: s.shell,
       timeoutMs: s.timeoutMs,
       outputCap: s.outputCap,
       regexCapMs: s.regexCapMs,
       platform: s.platform,
       path: s.path,
-      depends: await this.depends(gate, `${loaded.stem}:${gate.id}`, fresh),
+      depends: await this.depends(gate, `${loaded.stem}:${gate.id}`, pass),
     };
   }
 
@@ -109,16 +118,17 @@ export class OracleResolver {
   async resolve(loaded: LoadedLedger, gate: Gate): Promise<Oracle> {
     const known = this.resolved.get(gate);
     if (known) return known;
-    const oracle = signOracle(await this.fields(loaded, gate, false));
+    const oracle = signOracle(await this.fields(loaded, gate, this.initial));
     this.resolved.set(gate, oracle);
     return oracle;
   }
 
   /**
-   * What changed in a gate's oracle since `original` was resolved: the working directory is
-   * resolved again and DEPENDS files are re-hashed. Empty when nothing changed.
+   * What changed in a gate's oracle since `original` was resolved, in a fresh pass: the
+   * working directory is resolved again and DEPENDS files are re-hashed. Empty when nothing
+   * changed.
    */
-  async changesSince(loaded: LoadedLedger, gate: Gate, original: Oracle): Promise<string[]> {
-    return changedFields(original.fields, await this.fields(loaded, gate, true));
+  async changesSince(loaded: LoadedLedger, gate: Gate, original: Oracle, pass: ResolutionPass): Promise<string[]> {
+    return changedFields(original.fields, await this.fields(loaded, gate, pass));
   }
 }

@@ -18,7 +18,7 @@ describe('receipts', () => {
     const text = serializeReceiptFile(file);
     expect(parseReceiptFile(text, L)).toEqual({ ok: true, file });
     expect(parseReceiptFile(text, '/other').ok).toBe(false);
-    expect(parseReceiptFile(text.replace('"bytes": 3', '"bytes": 4'), L).ok).toBe(false);
+    expect(parseReceiptFile(text.replace('"bytes":3', '"bytes":4'), L).ok).toBe(false);
     expect(parseReceiptFile(text.replace('"gate"', '"__proto__": {}, "gate"'), L).ok).toBe(false);
     expect(parseReceiptFile('{"schema":"gate-check/receipts@1","ledger":"/repo/GATES.md","receipts":[],"x":1}', L).ok).toBe(false);
     expect(parseReceiptFile('not json', L).ok).toBe(false);

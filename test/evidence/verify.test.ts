@@ -156,7 +156,7 @@ describe('receipt store refusals', () => {
     const dir = receiptsDir(s.home);
     const file = readdirSync(dir).find((f) => f.endsWith('.json'))!;
     const text = readFileSync(join(dir, file), 'utf8');
-    writeFileSync(join(dir, file), text.replace(/"bytes": 9/, '"bytes": 10'), { mode: 0o600 });
+    writeFileSync(join(dir, file), text.replace(/"bytes":9/, '"bytes":10'), { mode: 0o600 });
     const r = s.run(['--status']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/invalid receipts file/);

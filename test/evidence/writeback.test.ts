@@ -159,7 +159,7 @@ describe('ledger lock', () => {
       startCli(['--shard', `${i + 1}/8`, '--shell', '/bin/bash'], { cwd: s.repo, env: { ...s.env, GATE_CHECK_LOCK_TIMEOUT_MS: '20000' } }),
     );
     const results = await Promise.all(procs.map((p) => p.done));
-    for (const r of results) expect([0, 1]).toContain(r.code);
+    for (const r of results) expect([0, 1], r.stderr).toContain(r.code);
     const parsed = parseLedger(s.ledger());
     expect(parsed.ok).toBe(true);
     if (!parsed.ok) return;
