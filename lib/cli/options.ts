@@ -65,7 +65,7 @@ Exit codes:
   0    every gate met
   1    something unmet, not run, awaiting approval, or handed off
   2    usage, parse or infrastructure failure (unsafe store, lock timeout, unsafe write)
-  3    lease conflict
+  3    lease conflict (reserved for the OWNS: lease protocol)
   130  interrupted (every running check's process group is killed first)
 
 Without files: GATES.md and gates/*.md under --root, or .gate-check/<scope>/*.md with --scope.
