@@ -29,6 +29,8 @@ import { verifyMetGates } from './verification.js';
 
 export { ACTIVE_CHECK_ENV };
 
+const OUTPUT_FLUSH_MS = 50;
+
 function modeOf(o: RunOptions): Mode {
   return o.reverify ? 'reverify' : o.approve ? 'approve' : 'run';
 }
@@ -42,10 +44,22 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
   const { shell, resolver } = runSettings(options, io, ws);
   const lockTimeoutMs = lockTimeoutFromEnv(io.env);
   let progress: ProgressLine | null = null;
+  // Result lines are gathered and written at most every OUTPUT_FLUSH_MS (and before anything
+  // else is written): one write per batch instead of a system call per check.
+  let pendingOutput = '';
+  let outputTimer: NodeJS.Timeout | null = null;
+  const flushOutput = () => {
+    if (outputTimer) clearTimeout(outputTimer);
+    outputTimer = null;
+    if (pendingOutput === '') return;
+    progress?.clear();
+    io.stdout(pendingOutput);
+    pendingOutput = '';
+  };
   const print = (text: string) => {
     if (options.json) return;
-    progress?.clear();
-    io.stdout(text);
+    pendingOutput += text;
+    outputTimer ??= setTimeout(flushOutput, OUTPUT_FLUSH_MS);
   };
 
   // Every gate, in ledger order. A shard runs (and answers for) only its share of the
@@ -109,6 +123,7 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
         if (!all) {
           shown.add(e);
           const prev = store.previous(e.oracle!.fields.ledger, e.gate.id, e.oracle!.signature, e.oracle!.fields.check, e.oracle!.fields.expect);
+          flushOutput();
           io.stdout(approvalRequestText(e.qualified, e.oracle!, e.gate.line, e.loaded.location.display, prev ? changedFields(prev.oracle, e.oracle!.fields) : null));
           const answer = ((await io.ask('approve? [y/N/a] ')) ?? '').trim().toLowerCase();
           if (answer === 'a' || answer === 'all') all = true;
@@ -193,6 +208,7 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
     attempts.push(...results);
     await writer.flushAll();
   } finally {
+    flushOutput();
     progress?.stop();
     progress = null;
     process.off('SIGINT', onSignal);
@@ -238,6 +254,7 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
     errors: [],
     gates,
   };
+  flushOutput();
   await emitReport(report, { json: options.json, junit: options.junit, strict: false }, io, () => {
     const out: string[] = [];
     for (const w of ws.warnings) out.push(formatDiagnostic(w, 'warning'));

@@ -1,7 +1,7 @@
 // The oracle: everything an approval binds (DESIGN §2.4), its canonical serialization and
 // SHA-256 signature, and a field-by-field comparison that says why an approval no longer
 // applies. Pure.
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import { canonicalJson, type Canonical } from './canonical.js';
 
 export const ORACLE_VERSION = 'gate-check/oracle@1';
@@ -40,7 +40,8 @@ export const ORACLE_KEYS: readonly (keyof OracleFields)[] = [
 ];
 
 export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
+  // One-shot crypto.hash (Node 20.12+) where available: no Hash object per call.
+  return typeof crypto.hash === 'function' ? crypto.hash('sha256', text, 'hex') : crypto.createHash('sha256').update(text, 'utf8').digest('hex');
 }
 
 export function signOracle(fields: OracleFields): Oracle {

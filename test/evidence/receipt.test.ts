@@ -32,3 +32,14 @@ describe('receipts', () => {
     expect(file.receipts[0]!.bytes).toBe(RECEIPTS_PER_GATE + 2);
   });
 });
+
+describe('receipt digest', () => {
+  it('is the SHA-256 of the canonical JSON of the stable fields', async () => {
+    const { canonicalJson } = await import('../../lib/oracle/canonical.js');
+    const { sha256Hex } = await import('../../lib/oracle/oracle.js');
+    const f = { gate: 'G"1', signature: 'a'.repeat(64), outputSha256: 'b'.repeat(64), bytes: 12, deps: 'c'.repeat(12) };
+    const canonical = canonicalJson({ v: 'gate-check/receipt@1', ledger: L, gate: f.gate, signature: f.signature, outputSha256: f.outputSha256, bytes: f.bytes, deps: f.deps });
+    expect(receiptDigest(L, f)).toBe(sha256Hex(canonical));
+    expect(receiptDigest(L, { ...f, deps: null })).toBe(sha256Hex(canonicalJson({ v: 'gate-check/receipt@1', ledger: L, gate: f.gate, signature: f.signature, outputSha256: f.outputSha256, bytes: f.bytes, deps: null })));
+  });
+});
