@@ -1,6 +1,7 @@
 // An approval record: consent to run one exact oracle. Parsed as hostile JSON: own
 // properties only, exact keys, every field type-checked, and the signature recomputed from
 // the oracle it carries. Pure.
+import { hasExactKeys, isPlainObject } from '../json/hostile.js';
 import { ORACLE_KEYS, ORACLE_VERSION, signOracle, type DependsEntry, type OracleFields } from '../oracle/oracle.js';
 
 export const APPROVAL_SCHEMA = 'gate-check/approval@1';
@@ -15,18 +16,6 @@ export interface ApprovalRecord {
 export type RecordParse = { ok: true; record: ApprovalRecord } | { ok: false; reason: string };
 
 const HEX64 = /^[0-9a-f]{64}$/;
-
-export function isPlainObject(v: unknown): v is Record<string, unknown> {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  const proto = Object.getPrototypeOf(v);
-  return proto === Object.prototype || proto === null;
-}
-
-/** Exactly these own keys, no more, no fewer (JSON.parse makes "__proto__" an own key: refused too). */
-export function hasExactKeys(v: Record<string, unknown>, keys: readonly string[]): boolean {
-  const own = Object.keys(v);
-  return own.length === keys.length && keys.every((k) => Object.hasOwn(v, k));
-}
 
 function parseDepends(v: unknown): DependsEntry[] | null | undefined {
   if (v === null) return null;

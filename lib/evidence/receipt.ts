@@ -2,7 +2,7 @@
 // evidence that a run on this machine produced from evidence that someone typed. One file
 // per ledger holds the recent receipts of its gates. Pure: shapes, digests, validation.
 import { sha256Hex } from '../oracle/oracle.js';
-import { hasExactKeys, isPlainObject } from '../approval/record.js';
+import { hasExactKeys, isPlainObject } from '../json/hostile.js';
 
 export const RECEIPTS_SCHEMA = 'gate-check/receipts@1';
 const RECEIPT_VERSION = 'gate-check/receipt@1';

@@ -1,7 +1,7 @@
 // One audit event per attempt: what was tried and how it ended, never the command, the
 // output or the environment. Pure: shape, fingerprint, validation, labels.
 import { sha256Hex } from '../oracle/oracle.js';
-import { hasExactKeys, isPlainObject } from '../approval/record.js';
+import { hasExactKeys, isPlainObject } from '../json/hostile.js';
 
 export interface AttemptEvent {
   time: string;

@@ -3,7 +3,7 @@
 // carries our marker, add the permissions.deny rules, and remove exactly those again.
 // Never mutates its input: touched objects are copied (key order kept, new keys appended);
 // everything else is shared. Pure.
-import { isPlainObject } from '../approval/record.js';
+import { isPlainObject } from '../json/hostile.js';
 
 /** A shell comment at the end of our hook command: it identifies the entry as ours. */
 export const STOP_HOOK_MARKER = '# gate-check:stop-hook';

@@ -3,7 +3,7 @@
 // repository where the agent could reset it; updated under a lock that is never stolen, so
 // concurrent hook calls lose no count.
 import { join } from 'node:path';
-import { hasExactKeys, isPlainObject } from '../approval/record.js';
+import { hasExactKeys, isPlainObject } from '../json/hostile.js';
 import { atomicWriteFile } from '../fsx/atomic-write.js';
 import { acquireLock } from '../fsx/lock.js';
 import { openPrivateDir, privateDirExists } from '../fsx/private-dir.js';

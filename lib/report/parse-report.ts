@@ -1,6 +1,6 @@
 // Reading a --json report back (for `gate-check merge`) as hostile input: own properties
 // only, exact keys, every field type-checked. Pure.
-import { hasExactKeys, isPlainObject } from '../approval/record.js';
+import { hasExactKeys, isPlainObject } from '../json/hostile.js';
 import type { Diagnostic } from '../errors.js';
 import type { Verification } from '../evidence/verify.js';
 import type { GateState } from '../ledger/state.js';

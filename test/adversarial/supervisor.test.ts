@@ -3,12 +3,12 @@
 // flood, catastrophic regexes and timeouts. Each test would fail (or hang past its own
 // timeout) if the protection it names were removed.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { superviseCheck, type CheckOutcome, type CheckSpec } from '../../lib/run/supervisor.js';
 import { BIN, sandbox, tempDir, writeFiles } from '../helpers/cli.js';
-import { isDead, waitDead } from '../helpers/process.js';
+import { isDead, processesIn, waitDead } from '../helpers/process.js';
 
 
 
@@ -20,20 +20,6 @@ function testDir(): string {
   const d = tempDir('gc-adv-');
   testDirs.push(d);
   return d;
-}
-function processesIn(dirs: readonly string[]): number[] {
-  const found: number[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^[0-9]+$/.test(name) || Number(name) === process.pid) continue;
-    let cwd: string;
-    try {
-      cwd = readlinkSync(`/proc/${name}/cwd`);
-    } catch {
-      continue;
-    }
-    if (dirs.some((d) => cwd === d || cwd.startsWith(d + '/'))) found.push(Number(name));
-  }
-  return found;
 }
 afterEach(() => {
   const dirs = testDirs.splice(0);

@@ -1,6 +1,6 @@
 // Process liveness for supervisor tests: a process is gone when /proc has no entry for it,
 // or when it is a zombie (an orphan reparented to a PID 1 that may never reap it).
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -21,4 +21,20 @@ export async function waitDead(pid: number, ms = 2000): Promise<boolean> {
     await sleep(25);
   }
   return isDead(pid);
+}
+
+/** PIDs of processes whose working directory lies in one of `dirs` (what a test left running there). */
+export function processesIn(dirs: readonly string[]): number[] {
+  const found: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^[0-9]+$/.test(name) || Number(name) === process.pid) continue;
+    let cwd: string;
+    try {
+      cwd = readlinkSync(`/proc/${name}/cwd`);
+    } catch {
+      continue;
+    }
+    if (dirs.some((d) => cwd === d || cwd.startsWith(d + '/'))) found.push(Number(name));
+  }
+  return found;
 }

@@ -4,13 +4,13 @@
 // under a time cap.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { matchExpect } from '../../lib/run/expect-match.js';
 import { RunningChecks, superviseCheck, type CheckOutcome, type CheckSpec } from '../../lib/run/supervisor.js';
 import { tempDir } from '../helpers/cli.js';
-import { sleep, waitDead } from '../helpers/process.js';
+import { processesIn, sleep, waitDead } from '../helpers/process.js';
 
 const SHELL = '/bin/sh';
 
@@ -41,20 +41,6 @@ function run(cmd: string, over: Partial<CheckSpec> = {}, running?: RunningChecks
 const sha256 = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
 
 
-function processesIn(dirs: readonly string[]): number[] {
-  const found: number[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^[0-9]+$/.test(name) || Number(name) === process.pid) continue;
-    let cwd: string;
-    try {
-      cwd = readlinkSync(`/proc/${name}/cwd`);
-    } catch {
-      continue;
-    }
-    if (dirs.some((d) => cwd === d || cwd.startsWith(d + '/'))) found.push(Number(name));
-  }
-  return found;
-}
 
 const leftovers: number[] = [];
 afterEach(() => {
