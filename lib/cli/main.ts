@@ -4,7 +4,7 @@ import { GateCheckError, ParseError, type Diagnostic } from '../errors.js';
 import { errorReport, type Mode } from '../report/model.js';
 import { renderJson } from '../report/json.js';
 import { formatDiagnostic } from '../report/text.js';
-import { sanitizeLine } from '../text/sanitize.js';
+import { sanitizeBlock, sanitizeLine } from '../text/sanitize.js';
 import { exitCodeFor } from './exit-codes.js';
 import { processIo, type Io } from './io.js';
 import { parseCommandLine, type RunOptions } from './options.js';
@@ -58,7 +58,7 @@ export function reportFailure(error: unknown, io: Io, options?: RunOptions): num
     const message = error instanceof Error ? error.message : String(error);
     diagnostics = [{ message: `internal error: ${message}` }];
     lines.push(`gate-check: internal error: ${sanitizeLine(message, 600)}`);
-    if (io.env.GATE_CHECK_DEBUG && error instanceof Error && error.stack) lines.push(error.stack);
+    if (io.env.GATE_CHECK_DEBUG && error instanceof Error && error.stack) lines.push(...sanitizeBlock(error.stack, 60, 300));
   }
   io.stderr(lines.join('\n') + '\n');
   if (options?.json) {

@@ -1,6 +1,6 @@
 // --assert-clean: a check that changes the repository fails with the paths it changed.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, sandbox, writeFiles } from '../helpers/cli.js';
@@ -35,6 +35,19 @@ describe('--assert-clean', () => {
     const r = s.run(['--approve', '--assert-clean']);
     expect(r.code).toBe(0);
     expect(readFileSync(join(s.repo, 'GATES.md'), 'utf8')).toMatch(/- \[x\] A[^]*- \[x\] B/);
+  });
+
+  it('repository git config cannot make git status run a command (core.fsmonitor is off)', () => {
+    const s = gitRepo({ 'GATES.md': '- [ ] A: t\n  CHECK: echo ok\n  EXPECT: ok\n' });
+    const marker = join(s.home, 'fsmonitor-ran');
+    writeFiles(s.home, { 'monitor.sh': `#!/bin/sh\ntouch '${marker}'\n` });
+    execFileSync('chmod', ['+x', join(s.home, 'monitor.sh')]);
+    execFileSync('git', ['config', 'core.fsmonitor', join(s.home, 'monitor.sh')], { cwd: s.repo });
+    execFileSync('git', ['status', '--porcelain'], { cwd: s.repo }); // the control: plain git runs it
+    expect(existsSync(marker)).toBe(true);
+    execFileSync('rm', [marker]);
+    expect(s.run(['--approve', '--assert-clean']).code).toBe(0);
+    expect(existsSync(marker)).toBe(false);
   });
 
   it('without git at --root, exits 2 before running', () => {

@@ -68,6 +68,16 @@ describe('GitHub Actions', () => {
     expect(r.stdout).toMatch(/^ {2}\| ::error::injected$/m);
   });
 
+  it('refuses a step summary path that is a symlink (exit 2), leaving its target alone', () => {
+    const s = repo({ 'GATES.md': gate('A', 'echo ok', 'ok') });
+    const target = join(s.home, 'precious.md');
+    writeFileSync(target, 'keep');
+    symlinkSync(target, join(s.home, 'summary.md'));
+    const r = s.run(['--status'], { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: join(s.home, 'summary.md') });
+    expect(r.code).toBe(2);
+    expect(readFileSync(target, 'utf8')).toBe('keep');
+  });
+
   it('no annotations outside GitHub Actions', () => {
     const s = repo({ 'GATES.md': gate('B', 'exit 1', 'ok') });
     expect(s.run(['--approve']).stdout).not.toMatch(/::error/);
