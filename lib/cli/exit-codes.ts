@@ -1,17 +1,15 @@
 // The one place where failures become exit codes (DESIGN §4).
-import { GateCheckError, InterruptedError } from '../errors.js';
+import { InterruptedError } from '../errors.js';
 
+// Outcomes (0 met, 1 unmet) are returned by the commands; 3 (lease conflict) is reserved for
+// the OWNS lease protocol, which no command implements yet.
 export const EXIT = {
-  met: 0,
-  unmet: 1,
   failure: 2,
-  leaseConflict: 3,
   interrupted: 130,
 } as const;
 
 export function exitCodeFor(error: unknown): number {
   if (error instanceof InterruptedError) return EXIT.interrupted;
-  if (error instanceof GateCheckError && error.kind === 'lease-conflict') return EXIT.leaseConflict;
-  // Every other failure, including an unexpected one, fails closed.
+  // Every other failure, typed or unexpected, fails closed.
   return EXIT.failure;
 }

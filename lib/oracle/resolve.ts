@@ -11,20 +11,15 @@ import type { Gate } from '../ledger/types.js';
 import type { LoadedLedger } from '../workspace/load.js';
 import { changedFields, ORACLE_VERSION, signOracle, type DependsEntry, type Oracle, type OracleFields } from './oracle.js';
 
-export interface OracleSettings {
+/** The run-wide part of every oracle, plus where relative working directories anchor. */
+export type OracleSettings = Pick<OracleFields, 'shell' | 'timeoutMs' | 'outputCap' | 'regexCapMs' | 'platform' | 'path'> & {
   /** Canonical repository root. */
   root: string;
   /** Ledgers named on the command line anchor relative CWD beside themselves. */
   explicit: boolean;
-  shell: string;
-  timeoutMs: number;
-  outputCap: number;
-  regexCapMs: number;
-  platform: string;
-  path: string | null;
   /** Canonical --cwd, the working directory of gates without CWD; null for the anchor. */
   defaultCwd: string | null;
-}
+};
 
 /**
  * Caches of one pass over the files. The run has one, filled when it starts; a re-check
