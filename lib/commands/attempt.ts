@@ -1,11 +1,12 @@
 // One attempt at one gate: the supervised run, the verdict (exit status, EXPECT, caps,
 // --assert-clean), and what it leaves behind: an evidence edit, a receipt, an audit event.
 import { basename, dirname, relative } from 'node:path';
-import { formatEvidence, pathFingerprint } from '../evidence/line.js';
-import { makeReceipt, type Receipt } from '../evidence/receipt.js';
+import { formatEvidence, matchDigest } from '../evidence/line.js';
+import { receiptId, type ProvenFields, type RunRecord } from '../evidence/receipt.js';
 import type { PendingWrite } from '../evidence/writeback.js';
 import { failureFingerprint, type AttemptEvent } from '../history/event.js';
-import { dependsDigest, shortSignature, type Oracle } from '../oracle/oracle.js';
+import { definitionDigest } from '../ledger/definition.js';
+import { dependsDigest, shortSignature, type DependsEntry, type Oracle } from '../oracle/oracle.js';
 import type { GateResult } from '../report/model.js';
 import { cappedIds } from '../report/text.js';
 import { matchExpect } from '../run/expect-match.js';
@@ -22,13 +23,16 @@ export interface Entry extends GateEntry {
   qualified: string;
   oracle: Oracle | null;
   approved: boolean;
+  /** INPUTS as matched and hashed when the gate's oracle was resolved (not part of the oracle). */
+  inputs: DependsEntry[] | null;
 }
 
 export interface Attempt {
   result: GateResult;
   output: string;
   write: PendingWrite | null;
-  receipt: Receipt | null;
+  /** The run record (pass or fail) for the private store; null when the attempt proved nothing (interrupted). */
+  record: RunRecord | null;
   event: AttemptEvent | null;
 }
 
@@ -93,12 +97,14 @@ export async function attemptGate(e: Entry, ctx: RunContext): Promise<Attempt> {
     signature: oracle.signature,
     changed: null,
   };
-  if (outcome.failure === 'interrupted') return { result: { ...base, error: 'interrupted' }, output, write: null, receipt: null, event: null };
+  if (outcome.failure === 'interrupted') return { result: { ...base, error: 'interrupted' }, output, write: null, record: null, event: null };
   let error = describeFailure(outcome, f.timeoutMs, f.outputCap);
+  let matched: string | null = null;
   if (error === null) {
     const m = matchExpect(e.gate.expect!, output, f.regexCapMs);
     if (!m.ok) error = m.error;
     else if (!m.matched) error = `EXPECT not found in the output (${outcome.bytes} bytes)`;
+    else matched = m.text;
   }
   if (before) {
     const changed = changedPaths(before, await snapshotWorkingTree(ctx.root, ctx.env), ctx.ownFiles);
@@ -115,32 +121,38 @@ export async function attemptGate(e: Entry, ctx: RunContext): Promise<Attempt> {
     outputSha256: base.outputSha256,
     fingerprint: error === null ? null : failureFingerprint(output, error.replace(/\d+/g, '#')),
   };
+  const proof: ProvenFields = {
+    gate: e.gate.id,
+    def: definitionDigest(e.gate)!,
+    deps: f.depends ? dependsDigest(f.depends) : null,
+    inputs: e.inputs ? dependsDigest(e.inputs) : null,
+  };
+  const time = new Date().toISOString();
+  const measured = { signature: oracle.signature, outputSha256: base.outputSha256, bytes: outcome.bytes, time };
   if (error !== null) {
     return {
       result: { ...base, error },
       output,
       write: { gateId: e.gate.id, oracle, edit: { id: e.gate.id, checked: false, evidence: 'pending' } },
-      receipt: null,
+      record: { ...proof, status: 'fail', match: null, receipt: null, ...measured },
       event,
     };
   }
-  const deps = f.depends ? dependsDigest(f.depends) : null;
-  const receipt = makeReceipt(f.ledger, { gate: e.gate.id, signature: oracle.signature, outputSha256: outcome.sha256, bytes: outcome.bytes, deps }, new Date());
+  const match = matchDigest(matched ?? '');
+  const receipt = receiptId(relative(ctx.root, f.ledger).split('\\').join('/'), proof, match);
   const evidence = formatEvidence({
     exit: 0,
-    sha256: outcome.sha256,
-    bytes: outcome.bytes,
-    shell: f.shell,
-    cwd: relative(dirname(f.ledger), f.cwd).split('\\').join('/') || '.',
-    path: pathFingerprint(f.path),
-    ...(deps !== null ? { deps } : {}),
-    receipt: receipt.digest.slice(0, 12),
+    def: proof.def.slice(0, 12),
+    ...(proof.deps !== null ? { deps: proof.deps } : {}),
+    ...(proof.inputs !== null ? { inputs: proof.inputs } : {}),
+    match,
+    receipt: receipt.slice(0, 12),
   });
   return {
     result: { ...base, status: 'pass' },
     output,
     write: { gateId: e.gate.id, oracle, edit: { id: e.gate.id, checked: true, evidence } },
-    receipt,
+    record: { ...proof, status: 'pass', match, receipt, ...measured },
     event,
   };
 }

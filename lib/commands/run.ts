@@ -18,12 +18,14 @@ import { approvalRequestText, diagnosticLines, resultLine } from '../report/run-
 import { cappedIds, formatDiagnostic, summaryLines } from '../report/text.js';
 import { runInOrder } from '../run/scheduler.js';
 import { shardOf } from '../run/shard.js';
+import { resolveShell } from '../run/shell.js';
 import { RunningChecks } from '../run/supervisor.js';
 import { storeLocations } from '../store/locations.js';
 import { sanitizeLine } from '../text/sanitize.js';
 import { loadWorkspace } from '../workspace/load.js';
 import { ACTIVE_CHECK_ENV, attemptGate, ownFilesMatcher, type Attempt, type Entry, type RunContext } from './attempt.js';
 import { emitReport } from './emit.js';
+import { preflight, type PreflightContext } from './preflight.js';
 import { runSettings } from './settings.js';
 import { verifyMetGates } from './verification.js';
 
@@ -65,7 +67,7 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
   // Every gate, in ledger order. A shard runs (and answers for) only its share of the
   // runnable gates; its report still lists every gate, so that shard reports can be merged.
   const entries: Entry[] = ws.ledgers.flatMap((loaded) =>
-    loaded.ledger.gates.map((gate) => ({ loaded, gate, qualified: `${loaded.stem}:${gate.id}`, report: gateReport(loaded.location.display, loaded.stem, gate), oracle: null, approved: false })),
+    loaded.ledger.gates.map((gate) => ({ loaded, gate, qualified: `${loaded.stem}:${gate.id}`, report: gateReport(loaded.location.display, loaded.stem, gate), oracle: null, approved: false, inputs: null })),
   );
   const shard = options.shard;
   const inScope = (e: Entry) => !shard || (e.gate.kind === 'runnable' && shardOf(e.qualified, shard.count) === shard.index);
@@ -80,19 +82,25 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
   // Met gates: is their evidence still good? A stale gate is run again, never reported met.
   // (A full --reverify runs every gate anyway: verifying first would only cost time. Gates
   // it cannot run keep their state and are counted unmet.)
-  if (!options.reverify || options.onlyStale) await verifyMetGates(scope, { resolver, settingsError: null, receipts, approvals: store });
+  if (!options.reverify || options.onlyStale) await verifyMetGates(scope, { resolver, receipts, approvals: store });
+  // A met gate counts only with evidence verified here; anything else is run again (when
+  // approved). --only-stale re-runs exactly the checked gates whose evidence does not hold:
+  // stale, mismatched, unverified, or written for another definition of the gate.
   const candidates = scope.filter((e) => {
     if (e.gate.kind !== 'runnable') return false;
     const state = gateState(e.gate);
     if (state === 'abandoned') return false;
-    const stale = e.report.verification === 'stale' || e.report.verification === 'mismatched';
-    if (options.onlyStale) return state === 'met' && stale;
+    const holds = state === 'met' && e.report.verification === 'verified';
+    if (options.onlyStale) return e.gate.checked && !holds;
     if (options.reverify) return true;
-    return state !== 'met' || e.report.verification === 'stale';
+    return !holds;
   });
 
   // Oracles first: a gate that cannot be resolved stops the run before anything executes.
-  for (const e of candidates) e.oracle = await resolver.resolve(e.loaded, e.gate);
+  for (const e of candidates) {
+    e.oracle = await resolver.resolve(e.loaded, e.gate);
+    e.inputs = await resolver.inputs(e.gate, e.qualified);
+  }
   store.verify();
   for (const e of candidates) e.approved = store.find(e.oracle!) !== null;
   store.verify();
@@ -146,7 +154,12 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
     if (e.approved) continue;
     const prev = store.previous(e.oracle!.fields.ledger, e.gate.id, e.oracle!.signature, e.oracle!.fields.check, e.oracle!.fields.expect);
     const changed = prev ? changedFields(prev.oracle, e.oracle!.fields) : null;
-    const why = gateState(e.gate) === 'met' ? (e.report.verification === 'stale' ? `stale (${e.report.verificationReason}): approval required` : 'reverify not run: approval required') : 'approval required';
+    const why =
+      gateState(e.gate) !== 'met'
+        ? 'approval required'
+        : e.report.verification !== null && e.report.verification !== 'verified'
+          ? `${e.report.verification} (${e.report.verificationReason}): approval required`
+          : 'reverify not run: approval required';
     e.report.result = { ...emptyResult('approval-required', why, e.oracle!.signature), changed };
     if (shown.has(e)) print(`not approved: ${sanitizeLine(e.qualified, 120)}\n`);
     else print(approvalRequestText(e.qualified, e.oracle!, e.gate.line, e.loaded.location.display, changed));
@@ -165,6 +178,7 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
     assertClean: options.assertClean,
     ownFiles,
   };
+  const preflightCtx: PreflightContext = { resolver, store, shellNow: () => resolveShell(options.shell, io.env, io.cwd).path };
   const writer = new BatchWriter(resolver, receipts, history, lockTimeoutMs);
   let interrupted = false;
   let failed = false;
@@ -186,7 +200,8 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
       async (i) => {
         const e = runnable[i]!;
         progress?.begin(e.qualified);
-        const attempt = await attemptGate(e, ctx);
+        const check = await preflight(e, preflightCtx);
+        const attempt: Attempt = check.ok ? await attemptGate(e, ctx) : { result: check.result, output: '', write: null, record: null, event: null };
         progress?.end(e.qualified);
         if (attempt.result.status === 'fail') failed = true;
         if (attempt.write) writer.add(e.loaded, attempt);
@@ -259,12 +274,12 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
     const out: string[] = [];
     for (const w of ws.warnings) out.push(formatDiagnostic(w, 'warning'));
     if (shard && scope.length === 0) out.push(`shard ${shard.index}/${shard.count} has no gates; nothing to run`);
-    if (options.onlyStale && candidates.length === 0) out.push('no stale or mismatched evidence; nothing to re-run');
+    if (options.onlyStale && candidates.length === 0) out.push('no stale, mismatched or unverified evidence; nothing to re-run');
     if (interrupted && unfinished.length > 0) out.push(`NOT FINISHED: ${cappedIds(unfinished)}`);
     out.push(...summaryLines(scoped, (g) => !effectivelyMet(g)));
     const pending = scope.filter((e) => e.report.result?.status === 'approval-required');
     if (pending.length > 0) {
-      const pins = pending.map((e) => `${e.qualified}@${shortSignature(e.oracle!.signature)}`);
+      const pins = pending.map((e) => `${e.qualified}@${shortSignature(e.report.result!.signature ?? e.oracle!.signature)}`);
       out.push(`APPROVAL REQUIRED: ${cappedIds(pins)}`);
       out.push(`  review each command above, then approve exactly those: gate-check --approve ${pins.length <= 5 ? sanitizeLine(pins.join(','), 600) : '<ID@HEX,...>'}`);
     }

@@ -13,7 +13,7 @@ export async function statusCommand(options: RunOptions, io: Io): Promise<number
   const entries = ws.ledgers.flatMap((loaded) => loaded.ledger.gates.map((gate) => ({ loaded, gate, report: gateReport(loaded.location.display, loaded.stem, gate) })));
   if (entries.some((e) => e.report.state === 'met')) {
     const { readOnlyContext, verifyMetGates } = await import('../cli/lazy.js');
-    await verifyMetGates(entries, readOnlyContext(ws, options, io));
+    await verifyMetGates(entries, readOnlyContext(ws, io));
   }
   const gates = entries.map((e) => e.report);
   const report: Report = {

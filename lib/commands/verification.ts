@@ -6,11 +6,10 @@ import { ReceiptStore } from '../evidence/receipt-store.js';
 import { verifyMetGate, type VerifyContext } from '../evidence/verify.js';
 import { gateState } from '../ledger/state.js';
 import type { Gate } from '../ledger/types.js';
+import { FileDigests } from '../oracle/file-digests.js';
 import type { GateReport } from '../report/model.js';
 import { storeLocations } from '../store/locations.js';
 import type { LoadedLedger, Workspace } from '../workspace/load.js';
-import { runSettings, type OracleOptions, type RunSettings } from './settings.js';
-import { RunSetupError } from '../errors.js';
 
 export interface GateEntry {
   loaded: LoadedLedger;
@@ -18,20 +17,14 @@ export interface GateEntry {
   report: GateReport;
 }
 
-/** A read-only context: nothing is created; an unsafe store still fails closed (exit 2). */
-export function readOnlyContext(ws: Workspace, options: OracleOptions, io: Io): VerifyContext {
-  let settings: RunSettings | null = null;
-  let settingsError: string | null = null;
-  try {
-    settings = runSettings(options, io, ws);
-  } catch (e) {
-    if (!(e instanceof RunSetupError)) throw e;
-    settingsError = e.message;
-  }
+/**
+ * A read-only context: nothing is created; an unsafe store still fails closed (exit 2).
+ * Verification needs nothing of the reader's environment (shell, PATH, --timeout).
+ */
+export function readOnlyContext(ws: Workspace, io: Io): VerifyContext {
   const locations = storeLocations(io.env);
   return {
-    resolver: settings?.resolver ?? null,
-    settingsError,
+    resolver: new FileDigests(ws.root.path),
     receipts: ReceiptStore.open(locations, ws.root.path, false),
     approvals: ApprovalStore.openIfExists(locations, ws.root.path),
   };

@@ -7,14 +7,14 @@ import type { Oracle } from '../oracle/oracle.js';
 import { ResolutionPass, type OracleResolver } from '../oracle/resolve.js';
 import type { LoadedLedger } from '../workspace/load.js';
 import type { AttemptEvent } from '../history/event.js';
-import type { Receipt } from './receipt.js';
+import type { RunRecord } from './receipt.js';
 import type { ReceiptStore } from './receipt-store.js';
 import { writeResults, type PendingWrite } from './writeback.js';
 
 /** What one finished attempt leaves to be written. */
 export interface BatchItem {
   write: PendingWrite | null;
-  receipt: Receipt | null;
+  record: RunRecord | null;
   event: AttemptEvent | null;
 }
 
@@ -48,7 +48,7 @@ export class BatchWriter {
   }
 
   private async flushBatch(loaded: LoadedLedger, batch: BatchItem[]): Promise<void> {
-    const receipts = batch.flatMap((a) => (a.receipt ? [a.receipt] : []));
+    const receipts = batch.flatMap((a) => (a.record ? [a.record] : []));
     const outcome = await writeResults(
       loaded.location.path,
       batch.flatMap((a) => (a.write ? [a.write] : [])),

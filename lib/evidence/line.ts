@@ -1,56 +1,44 @@
-// The EVIDENCE line of a passing gate: a digest of what was proven, never the output.
-// No timestamp, so that an identical re-run leaves the ledger byte-identical. Pure.
+// The EVIDENCE line of a passing gate: what was proven, as digests, never the output.
+//   exit=0; def=<definition>; deps=<DEPENDS contents>; inputs=<INPUTS contents>; match=<what EXPECT matched>; receipt=<id>
+// Every field is stable: a re-run with the same verdict for the same definition and files
+// writes the same line, on any machine, so the ledger stays byte-identical. The exact output
+// digest, the shell, PATH and times live in the private store (run records, history). Pure.
+export { parseEvidence } from '../ledger/evidence-value.js';
 import { sha256Hex } from '../oracle/oracle.js';
 
 export interface EvidenceFields {
-  exit: number;
-  sha256: string;
-  bytes: number;
-  shell: string;
-  /** Working directory relative to the ledger's folder ('.' for the folder itself). */
-  cwd: string;
-  /** PATH fingerprint: <12 hex of SHA-256>/<number of entries>. */
-  path: string;
-  /** DEPENDS digest (12 hex), for gates with DEPENDS. */
+  exit: 0;
+  /** Definition digest (12 hex). */
+  def: string;
+  /** DEPENDS content digest (12 hex), for gates with DEPENDS. */
   deps?: string;
-  /** Receipt digest (12 hex), when a receipt was written. */
-  receipt?: string;
+  /** INPUTS content digest (12 hex), for gates with INPUTS. */
+  inputs?: string;
+  /** Digest (12 hex) of the text EXPECT matched. */
+  match: string;
+  /** Receipt id (12 hex). */
+  receipt: string;
 }
 
-const ORDER: (keyof EvidenceFields)[] = ['exit', 'sha256', 'bytes', 'shell', 'cwd', 'path', 'deps', 'receipt'];
-
-/** Percent-encodes what would break the one-line, printable-ASCII, ';'-separated form. */
-function encodeValue(v: string): string {
-  return v.replace(/[^\x21-\x7e]|[%;=]/gu, (ch) => encodeURIComponent(ch));
-}
+const ORDER: (keyof EvidenceFields)[] = ['exit', 'def', 'deps', 'inputs', 'match', 'receipt'];
 
 export function formatEvidence(f: EvidenceFields): string {
   const parts: string[] = [];
   for (const key of ORDER) {
     const v = f[key];
-    if (v === undefined) continue;
-    parts.push(`${key}=${typeof v === 'number' ? String(v) : encodeValue(v)}`);
+    if (v !== undefined) parts.push(`${key}=${v}`);
   }
   return parts.join('; ');
 }
 
-/** key=value pairs of an evidence line, or null when it is not of that form. */
-export function parseEvidence(value: string): Map<string, string> | null {
-  const out = new Map<string, string>();
-  for (const part of value.split(';')) {
-    const p = part.trim();
-    if (p === '') continue;
-    const eq = p.indexOf('=');
-    if (eq <= 0) return null;
-    const key = p.slice(0, eq);
-    if (out.has(key)) return null;
-    out.set(key, p.slice(eq + 1));
-  }
-  return out.size > 0 ? out : null;
+/** 12 hex digits of SHA-256 of the matched text: stable while the matched text is. */
+export function matchDigest(matched: string): string {
+  return sha256Hex(matched).slice(0, 12);
 }
 
 const fingerprints = new Map<string, string>();
 
+/** A short PATH fingerprint for records and messages: <12 hex of SHA-256>/<number of entries>. */
 export function pathFingerprint(path: string | null): string {
   if (path === null) return 'unset';
   const known = fingerprints.get(path);

@@ -1,6 +1,6 @@
-// The receipts part of the private store: <store>/receipts/<16 hex of the ledger path>.json,
-// read through readPrivateFile, written atomically (0600) under a lock that is never stolen.
-import { join } from 'node:path';
+// The run records of the private store: <store>/receipts/<16 hex of the ledger path>.records.json,
+// read through readPrivateFile, written atomically (0600) while the ledger's lock is held.
+import { join, relative } from 'node:path';
 import { UnsafeStoreError } from '../errors.js';
 import { atomicWriteFile } from '../fsx/atomic-write.js';
 import { openPrivateDir, privateDirExists, type PrivateDir } from '../fsx/private-dir.js';
@@ -8,7 +8,7 @@ import { lstatOrNull } from '../fsx/safe-read.js';
 import { sha256Hex } from '../oracle/oracle.js';
 import type { StoreLocations } from '../store/locations.js';
 import { readPrivateFile } from '../store/private-file.js';
-import { mergeReceipts, parseReceiptFile, RECEIPTS_SCHEMA, serializeReceiptFile, type Receipt, type ReceiptFile } from './receipt.js';
+import { mergeRecords, parseReceiptFile, RECEIPTS_SCHEMA, serializeReceiptFile, type ReceiptFile, type RunRecord } from './receipt.js';
 
 export const MAX_RECEIPT_FILE_BYTES = 16 * 1024 * 1024;
 
@@ -21,19 +21,27 @@ export class ReceiptStore {
   private readonly cache = new Map<string, ReceiptFile>();
   /** What each receipts file looked like right after this process wrote it. */
   private readonly written = new Map<string, string>();
-  private readonly byGate = new Map<string, Map<string, Receipt[]>>();
+  private readonly byGate = new Map<string, Map<string, RunRecord[]>>();
 
-  private constructor(readonly dir: PrivateDir) {}
+  private constructor(
+    readonly dir: PrivateDir,
+    private readonly repoRoot: string,
+  ) {}
 
   /** Opens (creating 0700 when `create`) the receipts directory; null when it does not exist and !create. */
   static open(locations: StoreLocations, repoRoot: string, create: boolean): ReceiptStore | null {
     if (!create && !privateDirExists(locations.receipts)) return null;
     openPrivateDir(locations.base, { repoRoot, create });
-    return new ReceiptStore(openPrivateDir(locations.receipts, { repoRoot, create }));
+    return new ReceiptStore(openPrivateDir(locations.receipts, { repoRoot, create }), repoRoot);
   }
 
   private fileName(ledger: string): string {
-    return `${sha256Hex(ledger).slice(0, 16)}.json`;
+    return `${sha256Hex(ledger).slice(0, 16)}.records.json`;
+  }
+
+  /** The ledger's path inside the repository, as receipt ids name it. */
+  ledgerInRepo(ledger: string): string {
+    return relative(this.repoRoot, ledger).split('\\').join('/');
   }
 
   /** The receipts of one ledger (read once per run), empty when there are none. */
@@ -42,9 +50,9 @@ export class ReceiptStore {
     if (known) return known;
     this.dir.verify();
     const text = readPrivateFile(this.dir, this.fileName(ledger), MAX_RECEIPT_FILE_BYTES, true);
-    let file: ReceiptFile = { schema: RECEIPTS_SCHEMA, ledger, receipts: [] };
+    let file: ReceiptFile = { schema: RECEIPTS_SCHEMA, ledger, records: [] };
     if (text !== null) {
-      const parsed = parseReceiptFile(text, ledger);
+      const parsed = parseReceiptFile(text, ledger, this.ledgerInRepo(ledger));
       if (!parsed.ok) throw new UnsafeStoreError(join(this.dir.path, this.fileName(ledger)), `invalid receipts file: ${parsed.reason}`, 'remove it by hand; the next passing runs write new receipts');
       file = parsed.file;
     }
@@ -52,21 +60,26 @@ export class ReceiptStore {
     return file;
   }
 
-  receiptsOf(ledger: string, gate: string): Receipt[] {
+  /** The records of one gate, newest first. */
+  recordsOf(ledger: string, gate: string): RunRecord[] {
     let index = this.byGate.get(ledger);
     if (!index) {
       index = new Map();
-      for (const r of this.read(ledger).receipts) index.set(r.gate, [...(index.get(r.gate) ?? []), r]);
+      for (const r of this.read(ledger).records) {
+        const list = index.get(r.gate);
+        if (list) list.push(r);
+        else index.set(r.gate, [r]);
+      }
       this.byGate.set(ledger, index);
     }
     return index.get(gate) ?? [];
   }
 
   /**
-   * Records new receipts for a ledger: re-read, merge, atomic write. Only the writers of that
-   * ledger write its receipts file, so the caller must hold the ledger's lock.
+   * Adds run records for a ledger: re-read, merge, atomic write. Only the writers of that
+   * ledger write its records file, so the caller must hold the ledger's lock.
    */
-  addUnderLedgerLock(ledger: string, receipts: readonly Receipt[]): void {
+  addUnderLedgerLock(ledger: string, receipts: readonly RunRecord[]): void {
     if (receipts.length === 0) return;
     this.dir.verify();
     const path = join(this.dir.path, this.fileName(ledger));
@@ -74,7 +87,7 @@ export class ReceiptStore {
     // set back): what we hold is what is on disk, and need not be read and re-validated.
     if (this.written.get(ledger) !== stamp(path)) this.cache.delete(ledger);
     this.byGate.delete(ledger);
-    const merged = mergeReceipts(this.read(ledger), receipts);
+    const merged = mergeRecords(this.read(ledger), receipts);
     this.dir.verify();
     atomicWriteFile(path, serializeReceiptFile(merged), { mode: 0o600, create: true });
     this.cache.set(ledger, merged);

@@ -1,95 +1,145 @@
-// Receipts: what a passing run proved, kept in the private store so that `--status` can tell
-// evidence that a run on this machine produced from evidence that someone typed. One file
-// per ledger holds the recent receipts of its gates. Pure: shapes, digests, validation.
-import { sha256Hex } from '../oracle/oracle.js';
+// Run records: what each run of a gate on this machine ended with, kept in the private store
+// so that `--status` can tell evidence that a run here produced from evidence someone typed,
+// and so that the newest result decides: a pass followed by a failure of the same definition
+// is no longer evidence, whatever the ledger line says. One file per ledger; records newest
+// first. Pure: shapes, digests, validation.
 import { hasExactKeys, isPlainObject } from '../json/hostile.js';
+import { sha256Hex } from '../oracle/oracle.js';
 
-export const RECEIPTS_SCHEMA = 'gate-check/receipts@1';
-const RECEIPT_VERSION = 'gate-check/receipt@1';
-/** Receipts kept per gate (the newest first): enough to switch branches without losing them. */
-export const RECEIPTS_PER_GATE = 5;
+export const RECEIPTS_SCHEMA = 'gate-check/run-records@1';
+const RECEIPT_VERSION = 'gate-check/receipt@2';
+/** Records kept per gate (newest first): enough to switch branches and back without losing them. */
+export const RECORDS_PER_GATE = 10;
 
-export interface Receipt {
+/** What a run proved about one gate: the part that the evidence line and the receipt id cover. */
+export interface ProvenFields {
   gate: string;
-  /** Oracle signature of the run. */
-  signature: string;
-  outputSha256: string;
-  bytes: number;
-  /** DEPENDS digest (12 hex) or null for a gate without DEPENDS. */
+  /** Definition digest (64 hex) of the gate as it ran. */
+  def: string;
+  /** DEPENDS and INPUTS content digests (12 hex), null for a gate without them. */
   deps: string | null;
-  /** SHA-256 of the stable fields (everything but the time); evidence carries its first 12 hex. */
-  digest: string;
+  inputs: string | null;
+}
+
+export interface RunRecord extends ProvenFields {
+  status: 'pass' | 'fail';
+  /** Digest (12 hex) of what EXPECT matched; null for a failure. */
+  match: string | null;
+  /** Receipt id (64 hex) of a pass: the evidence line carries its first 12 hex. Null for a failure. */
+  receipt: string | null;
+  /** Oracle signature the run was approved and made under. */
+  signature: string;
+  outputSha256: string | null;
+  bytes: number | null;
   time: string;
 }
 
 export interface ReceiptFile {
   schema: typeof RECEIPTS_SCHEMA;
   ledger: string;
-  receipts: Receipt[];
+  records: RunRecord[];
 }
 
 const HEX64 = /^[0-9a-f]{64}$/;
 const HEX12 = /^[0-9a-f]{12}$/;
-const RECEIPT_KEYS = ['gate', 'signature', 'outputSha256', 'bytes', 'deps', 'digest', 'time'] as const;
+const RECORD_KEYS = ['gate', 'status', 'def', 'deps', 'inputs', 'match', 'receipt', 'signature', 'outputSha256', 'bytes', 'time'] as const;
 
-export function receiptDigest(ledger: string, r: Omit<Receipt, 'digest' | 'time'>): string {
-  // The canonical JSON (keys in sorted order) of the stable fields, written out directly: this
-  // runs once per passing check and once per receipt read.
-  const text = `{"bytes":${r.bytes},"deps":${JSON.stringify(r.deps)},"gate":${JSON.stringify(r.gate)},"ledger":${JSON.stringify(ledger)},"outputSha256":${JSON.stringify(r.outputSha256)},"signature":${JSON.stringify(r.signature)},"v":${JSON.stringify(RECEIPT_VERSION)}}`;
-  return sha256Hex(text);
+/**
+ * The receipt id of a pass. It covers what the evidence line says, and the ledger by its
+ * path inside the repository, so that the same result gives the same line on every machine
+ * and on every re-run (the ledger stays byte-identical).
+ */
+export function receiptId(ledgerInRepo: string, f: ProvenFields, match: string): string {
+  return sha256Hex(
+    `{"def":${JSON.stringify(f.def)},"deps":${JSON.stringify(f.deps)},"gate":${JSON.stringify(f.gate)},"inputs":${JSON.stringify(f.inputs)},"ledger":${JSON.stringify(ledgerInRepo)},"match":${JSON.stringify(match)},"v":${JSON.stringify(RECEIPT_VERSION)}}`,
+  );
 }
 
-export function makeReceipt(ledger: string, fields: Omit<Receipt, 'digest' | 'time'>, time: Date): Receipt {
-  return { ...fields, digest: receiptDigest(ledger, fields), time: time.toISOString() };
-}
+const nullableHex12 = (v: unknown) => v === null || (typeof v === 'string' && HEX12.test(v));
+const nullableHex64 = (v: unknown) => v === null || (typeof v === 'string' && HEX64.test(v));
 
-function parseReceipt(v: unknown, ledger: string): Receipt | null {
-  if (!isPlainObject(v) || !hasExactKeys(v, RECEIPT_KEYS)) return null;
-  const { gate, signature, outputSha256, bytes, deps, digest, time } = v;
-  if (typeof gate !== 'string' || typeof signature !== 'string' || !HEX64.test(signature)) return null;
-  if (typeof outputSha256 !== 'string' || !HEX64.test(outputSha256)) return null;
-  if (!Number.isSafeInteger(bytes) || (bytes as number) < 0) return null;
-  if (deps !== null && (typeof deps !== 'string' || !HEX12.test(deps))) return null;
-  if (typeof digest !== 'string' || !HEX64.test(digest) || typeof time !== 'string' || Number.isNaN(Date.parse(time))) return null;
-  const r: Receipt = { gate, signature, outputSha256, bytes: bytes as number, deps: deps as string | null, digest, time };
-  // A receipt whose digest does not cover its own fields was not written by gate-check.
-  return receiptDigest(ledger, r) === digest ? r : null;
+function parseRecord(v: unknown, ledgerInRepo: string): RunRecord | null {
+  if (!isPlainObject(v) || !hasExactKeys(v, RECORD_KEYS)) return null;
+  const { gate, status, def, deps, inputs, match, receipt, signature, outputSha256, bytes, time } = v;
+  if (typeof gate !== 'string' || (status !== 'pass' && status !== 'fail')) return null;
+  if (typeof def !== 'string' || !HEX64.test(def) || !nullableHex12(deps) || !nullableHex12(inputs)) return null;
+  if (typeof signature !== 'string' || !HEX64.test(signature) || !nullableHex64(outputSha256)) return null;
+  if (bytes !== null && (!Number.isSafeInteger(bytes) || (bytes as number) < 0)) return null;
+  if (typeof time !== 'string' || Number.isNaN(Date.parse(time))) return null;
+  const r: RunRecord = {
+    gate,
+    status,
+    def,
+    deps: deps as string | null,
+    inputs: inputs as string | null,
+    match: match as string | null,
+    receipt: receipt as string | null,
+    signature,
+    outputSha256: outputSha256 as string | null,
+    bytes: bytes as number | null,
+    time,
+  };
+  if (status === 'fail') return match === null && receipt === null ? r : null;
+  // A pass whose receipt id does not cover its own fields was not written by gate-check.
+  if (typeof match !== 'string' || !HEX12.test(match) || typeof receipt !== 'string' || !HEX64.test(receipt)) return null;
+  return receiptId(ledgerInRepo, r, match) === receipt ? r : null;
 }
 
 export type ReceiptFileParse = { ok: true; file: ReceiptFile } | { ok: false; reason: string };
 
-export function parseReceiptFile(text: string, expectedLedger: string): ReceiptFileParse {
+/** `ledger` is the canonical absolute path (the file is per ledger); `ledgerInRepo` its path inside the repository. */
+export function parseReceiptFile(text: string, ledger: string, ledgerInRepo: string): ReceiptFileParse {
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch {
     return { ok: false, reason: 'not valid JSON' };
   }
-  if (!isPlainObject(data) || !hasExactKeys(data, ['schema', 'ledger', 'receipts'])) return { ok: false, reason: 'unexpected or missing fields' };
+  if (!isPlainObject(data) || !hasExactKeys(data, ['schema', 'ledger', 'records'])) return { ok: false, reason: 'unexpected or missing fields' };
   if (data.schema !== RECEIPTS_SCHEMA) return { ok: false, reason: 'unknown schema' };
-  if (data.ledger !== expectedLedger) return { ok: false, reason: 'names another ledger' };
-  if (!Array.isArray(data.receipts)) return { ok: false, reason: 'receipts is not a list' };
-  const receipts: Receipt[] = [];
-  for (const raw of data.receipts) {
-    const r = parseReceipt(raw, expectedLedger);
-    if (!r) return { ok: false, reason: 'a receipt is malformed or its digest does not match' };
-    receipts.push(r);
+  if (data.ledger !== ledger) return { ok: false, reason: 'names another ledger' };
+  if (!Array.isArray(data.records)) return { ok: false, reason: 'records is not a list' };
+  const records: RunRecord[] = [];
+  for (const raw of data.records) {
+    const r = parseRecord(raw, ledgerInRepo);
+    if (!r) return { ok: false, reason: 'a record is malformed or its receipt id does not match' };
+    records.push(r);
   }
-  return { ok: true, file: { schema: RECEIPTS_SCHEMA, ledger: expectedLedger, receipts } };
+  return { ok: true, file: { schema: RECEIPTS_SCHEMA, ledger, records } };
 }
 
-/** Adds new receipts (newest first per gate, duplicates by digest replaced), keeping RECEIPTS_PER_GATE per gate. */
-export function mergeReceipts(file: ReceiptFile, added: readonly Receipt[]): ReceiptFile {
-  const byGate = new Map<string, Receipt[]>();
-  for (const r of file.receipts) byGate.set(r.gate, [...(byGate.get(r.gate) ?? []), r]);
-  for (const r of added) {
-    const list = (byGate.get(r.gate) ?? []).filter((x) => x.digest !== r.digest);
-    byGate.set(r.gate, [r, ...list].slice(0, RECEIPTS_PER_GATE));
+function sameProof(a: ProvenFields, b: ProvenFields): boolean {
+  return a.gate === b.gate && a.def === b.def && a.deps === b.deps && a.inputs === b.inputs;
+}
+
+/**
+ * Adds new records, newest first per gate. A new record replaces earlier ones of the same
+ * proof (gate, definition, DEPENDS, INPUTS): only the newest result of a proof is kept, so
+ * that the newest result is the one that decides. At most RECORDS_PER_GATE per gate.
+ */
+export function mergeRecords(file: ReceiptFile, added: readonly RunRecord[]): ReceiptFile {
+  const byGate = new Map<string, RunRecord[]>();
+  for (const r of file.records) {
+    const list = byGate.get(r.gate);
+    if (list) list.push(r);
+    else byGate.set(r.gate, [r]);
   }
-  return { ...file, receipts: [...byGate.values()].flat() };
+  for (const r of added) {
+    const list = (byGate.get(r.gate) ?? []).filter((x) => !sameProof(x, r));
+    byGate.set(r.gate, [r, ...list].slice(0, RECORDS_PER_GATE));
+  }
+  const records: RunRecord[] = [];
+  for (const list of byGate.values()) for (const r of list) records.push(r);
+  return { ...file, records };
 }
 
 export function serializeReceiptFile(file: ReceiptFile): string {
-  // One receipt per line: compact to write and to parse, still readable.
-  return `{"schema":${JSON.stringify(file.schema)},"ledger":${JSON.stringify(file.ledger)},"receipts":[\n${file.receipts.map((r) => JSON.stringify(r)).join(',\n')}\n]}\n`;
+  // One record per line: compact to write and to parse, still readable.
+  return `{"schema":${JSON.stringify(file.schema)},"ledger":${JSON.stringify(file.ledger)},"records":[\n${file.records.map((r) => JSON.stringify(r)).join(',\n')}\n]}\n`;
+}
+
+/** The newest record of this proof, if any: the result that decides. */
+export function newestOf(records: readonly RunRecord[], proof: ProvenFields): RunRecord | null {
+  for (const r of records) if (sameProof(r, proof)) return r;
+  return null;
 }

@@ -1,17 +1,21 @@
 // Classifying the evidence of a met gate without running anything:
-//   verified    a receipt on this machine matches the evidence line and the current oracle
-//   unverified  no receipt here (evidence written by hand, or on another machine)
-//   mismatched  receipts exist for the gate, but the evidence line matches none of them
-//   stale       the oracle or the dependencies changed since the evidence was produced
+//   verified    the newest run record here of this gate, as defined now and with its DEPENDS
+//               and INPUTS as they are now, is a pass, and the evidence line is the one it wrote
+//   unverified  no run record of this gate here (evidence from another machine, or typed)
+//   mismatched  records exist, but the evidence line is not the one the newest pass wrote
+//   stale       DEPENDS or INPUTS changed since the evidence, or the newest run failed
 //   manual      a manual gate: human evidence, reported as such
-// Reading DEPENDS files and the private store is not executing.
-import { dirname, relative } from 'node:path';
+// What decides is the gate's definition (from the ledger) and the contents of its files,
+// never the reader's environment: the same gate verifies alike under the bin, npx, direnv or
+// a hook with another PATH or --timeout. Reading DEPENDS files and the store is not executing.
 import type { ApprovalStore } from '../approval/store.js';
+import { definitionDigest } from '../ledger/definition.js';
 import type { Gate } from '../ledger/types.js';
-import { changedFields, dependsChanges, dependsDigest, type Oracle } from '../oracle/oracle.js';
+import { dependsChanges, dependsDigest, type DependsEntry } from '../oracle/oracle.js';
 import type { OracleResolver } from '../oracle/resolve.js';
 import type { LoadedLedger } from '../workspace/load.js';
-import { parseEvidence, pathFingerprint } from './line.js';
+import { parseEvidence } from './line.js';
+import { newestOf, type RunRecord } from './receipt.js';
 import type { ReceiptStore } from './receipt-store.js';
 
 export type Verification = 'verified' | 'unverified' | 'mismatched' | 'stale' | 'manual';
@@ -22,87 +26,55 @@ export interface VerificationResult {
 }
 
 export interface VerifyContext {
-  /** Null when the run settings themselves cannot be resolved (e.g. no shell): then `settingsError` says why. */
-  resolver: OracleResolver | null;
-  settingsError: string | null;
+  /** Matches and hashes DEPENDS and INPUTS (only those methods are used here). */
+  resolver: Pick<OracleResolver, 'depends' | 'inputs'>;
   receipts: ReceiptStore | null;
   approvals: ApprovalStore | null;
 }
 
 const verified: VerificationResult = { state: 'verified', reason: null };
 
-function evidenceCwd(oracle: Oracle): string {
-  return relative(dirname(oracle.fields.ledger), oracle.fields.cwd).split('\\').join('/') || '.';
+/** Which DEPENDS files changed, named from the approval the newest pass of the gate ran under, when it is still on file. */
+function dependsDetail(ctx: VerifyContext, loaded: LoadedLedger, gate: Gate, records: readonly RunRecord[], current: DependsEntry[] | null): string {
+  const pass = records.find((r) => r.status === 'pass');
+  const record = pass ? (ctx.approvals?.bySignature(loaded.location.path, gate.id, pass.signature) ?? null) : null;
+  const paths = record ? dependsChanges(record.oracle.depends, current) : [];
+  if (paths.length > 0) return paths.map((p) => p.replace(/^DEPENDS: /, '').replace(/ changed$/, '').replace(/ (added|removed)$/, ' ($1)')).join(', ');
+  return current === null ? 'DEPENDS removed' : 'the matched files or their contents';
 }
 
-function decode(v: string | undefined): string | undefined {
-  if (v === undefined) return undefined;
+async function digestOf(list: Promise<DependsEntry[] | null>): Promise<{ entries: DependsEntry[] | null; digest: string | null } | { error: string }> {
   try {
-    return decodeURIComponent(v);
-  } catch {
-    return v;
+    const entries = await list;
+    return { entries, digest: entries ? dependsDigest(entries) : null };
+  } catch (e) {
+    return { error: (e as Error).message };
   }
-}
-
-/** What an approval record says about the oracle a receipt was produced under, if it is still on file. */
-function explainChange(ctx: VerifyContext, oracle: Oracle, signature: string): string[] {
-  const record = ctx.approvals?.bySignature(oracle.fields.ledger, oracle.fields.gate, signature) ?? null;
-  return record ? changedFields(record.oracle, oracle.fields) : [];
 }
 
 export async function verifyMetGate(ctx: VerifyContext, loaded: LoadedLedger, gate: Gate): Promise<VerificationResult> {
   if (gate.kind === 'manual') return { state: 'manual', reason: 'manual gate: human evidence' };
-  if (!ctx.resolver) return { state: 'stale', reason: `cannot compute the current oracle: ${ctx.settingsError ?? 'unknown'}` };
-  let oracle: Oracle;
-  try {
-    oracle = await ctx.resolver.resolve(loaded, gate);
-  } catch (e) {
-    return { state: 'stale', reason: `cannot compute the current oracle: ${(e as Error).message}` };
-  }
-  const ev = parseEvidence(gate.evidence ?? '');
-  const receipts = ctx.receipts?.receiptsOf(loaded.location.path, gate.id) ?? [];
-  const receiptId = ev?.get('receipt');
-  const receipt = receiptId ? receipts.find((r) => r.digest.startsWith(receiptId)) : undefined;
+  const label = `${loaded.stem}:${gate.id}`;
+  const ev = parseEvidence(gate.evidence ?? '') ?? new Map<string, string>();
+  const records = ctx.receipts?.recordsOf(loaded.location.path, gate.id) ?? [];
 
-  // Dependencies: the evidence's deps= against the files as they are now.
-  const currentDeps = oracle.fields.depends ? dependsDigest(oracle.fields.depends) : null;
-  if ((ev?.get('deps') ?? null) !== currentDeps) {
-    let paths: string[] = [];
-    if (receipt) {
-      const record = ctx.approvals?.bySignature(oracle.fields.ledger, gate.id, receipt.signature) ?? null;
-      if (record) paths = dependsChanges(record.oracle.depends, oracle.fields.depends);
-    }
-    const detail =
-      paths.length > 0
-        ? paths.map((p) => p.replace(/^DEPENDS: /, '').replace(/ changed$/, '').replace(/ (added|removed)$/, ' ($1)')).join(', ')
-        : currentDeps === null
-          ? 'DEPENDS removed'
-          : 'the matched files or their contents';
-    return { state: 'stale', reason: `DEPENDS changed: ${detail}` };
+  const deps = await digestOf(ctx.resolver.depends(gate, label));
+  if ('error' in deps) return { state: 'stale', reason: `DEPENDS cannot be read: ${deps.error}` };
+  if ((ev.get('deps') ?? null) !== deps.digest) {
+    return { state: 'stale', reason: `DEPENDS changed: ${dependsDetail(ctx, loaded, gate, records, deps.entries)}` };
   }
+  const inputs = await digestOf(ctx.resolver.inputs(gate, label));
+  if ('error' in inputs) return { state: 'stale', reason: `INPUTS cannot be read: ${inputs.error}` };
+  if ((ev.get('inputs') ?? null) !== inputs.digest) return { state: 'stale', reason: 'INPUTS changed since the evidence was written' };
 
-  // The environment recorded in the evidence line, when it has one.
-  if (ev) {
-    const changes: string[] = [];
-    const shell = decode(ev.get('shell'));
-    const cwd = decode(ev.get('cwd'));
-    const path = ev.get('path');
-    if (shell !== undefined && shell !== oracle.fields.shell) changes.push('shell changed');
-    if (cwd !== undefined && cwd !== evidenceCwd(oracle)) changes.push('CWD changed');
-    if (path !== undefined && path !== pathFingerprint(oracle.fields.path)) changes.push('PATH changed');
-    if (changes.length > 0) return { state: 'stale', reason: changes.join(', ') };
+  const newest = newestOf(records, { gate: gate.id, def: definitionDigest(gate)!, deps: deps.digest, inputs: inputs.digest });
+  if (newest === null) {
+    if (records.length > 0) return { state: 'mismatched', reason: 'the evidence line matches no run of this gate on this machine' };
+    return { state: 'unverified', reason: 'no run of this gate on this machine (evidence from another machine, or written by hand)' };
   }
-
-  if (receipt) {
-    if (ev!.get('sha256') !== receipt.outputSha256 || ev!.get('bytes') !== String(receipt.bytes) || (ev!.get('deps') ?? null) !== receipt.deps) {
-      return { state: 'mismatched', reason: 'the evidence line differs from the receipt it names' };
-    }
-    if (receipt.signature !== oracle.signature) {
-      const why = explainChange(ctx, oracle, receipt.signature);
-      return { state: 'stale', reason: why.length > 0 ? why.join(', ') : 'the oracle changed since this evidence was produced' };
-    }
-    return verified;
+  if (newest.status === 'fail') return { state: 'stale', reason: `the latest run of this gate here failed (${newest.time}): the evidence line is older` };
+  if (ev.get('receipt') !== newest.receipt!.slice(0, 12) || ev.get('match') !== newest.match) {
+    return { state: 'mismatched', reason: 'the evidence line differs from the one the latest passing run here wrote' };
   }
-  if (receipts.length > 0) return { state: 'mismatched', reason: 'the evidence line matches no receipt of this gate on this machine' };
-  return { state: 'unverified', reason: 'no receipt on this machine (evidence written by hand, or on another machine)' };
+  return verified;
 }

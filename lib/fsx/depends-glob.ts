@@ -122,8 +122,9 @@ async function matchWithFastGlob(root: string, pattern: string, label: string): 
 }
 
 /** Repository-relative files matched by one glob, sorted by code unit. */
-export async function matchDependsGlob(root: string, pattern: string, gateLabel: string): Promise<string[]> {
-  const files = matchSimple(root, pattern, gateLabel) ?? (await matchWithFastGlob(root, pattern, gateLabel));
-  if (files.length === 0) throw nothingMatched(gateLabel, pattern);
+export async function matchDependsGlob(root: string, pattern: string, gateLabel: string, what = 'DEPENDS'): Promise<string[]> {
+  const label = what === 'DEPENDS' ? gateLabel : `${gateLabel} (${what})`;
+  const files = matchSimple(root, pattern, label) ?? (await matchWithFastGlob(root, pattern, label));
+  if (files.length === 0) throw nothingMatched(label, pattern);
   return files.sort(byCodeUnit);
 }

@@ -11,7 +11,6 @@ import { readdirSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import type { Io } from '../cli/io.js';
 import { readOnlyContext, verifyMetGates, type GateEntry } from '../commands/verification.js';
-import { DEFAULT_TIMEOUT_SECONDS } from '../cli/options.js';
 import { GateCheckError, ParseError } from '../errors.js';
 import { lockTimeoutFromEnv } from '../fsx/lock.js';
 import { lstatOrNull } from '../fsx/safe-read.js';
@@ -166,7 +165,7 @@ async function verdictFor(root: string, input: HookInput, io: Io): Promise<Verdi
   }
   const entries: GateEntry[] = ws.ledgers.flatMap((loaded) => loaded.ledger.gates.map((gate) => ({ loaded, gate, report: gateReport(loaded.location.display, loaded.stem, gate) })));
   if (entries.some((e) => e.report.state === 'met')) {
-    await verifyMetGates(entries, readOnlyContext(ws, { shell: undefined, cwd: undefined, timeoutSeconds: DEFAULT_TIMEOUT_SECONDS }, io));
+    await verifyMetGates(entries, readOnlyContext(ws, io));
   }
   const gates = entries.map((e) => e.report);
   disambiguate(gates);

@@ -15,6 +15,9 @@ const COLUMN0_KEY = /^([A-Za-z][A-Za-z_-]*):(.*)$/s;
 const FENCE_OPEN = /^( {0,3})(`{3,}|~{3,})(.*)$/s;
 const COMMENT_OPEN = /^ {0,3}<!--/;
 const ATTRIBUTE_SET: ReadonlySet<string> = new Set(ATTRIBUTE_KEYS);
+const TIMEOUT_VALUE = /^[1-9][0-9]{0,5}$/;
+/** The same bound as --timeout. */
+export const MAX_TIMEOUT_SECONDS = 86_400;
 
 interface Fence {
   char: string;
@@ -220,6 +223,8 @@ function emptyGate(id: string, title: string, index: number, checked: boolean): 
     expect: null,
     cwd: null,
     depends: null,
+    inputs: null,
+    timeoutSeconds: null,
     evidence: null,
     abandon: null,
     attributeLines: {},
@@ -307,7 +312,7 @@ function finishGate(
   const g = b.gate;
   const at = (k: AttributeKey) => g.attributeLines[k] ?? g.line;
   // undefined: absent; null: present but rejected (an error was reported).
-  const usable = (k: 'CHECK' | 'EXPECT' | 'CWD' | 'DEPENDS'): string | null | undefined => {
+  const usable = (k: 'CHECK' | 'EXPECT' | 'CWD' | 'DEPENDS' | 'INPUTS' | 'TIMEOUT'): string | null | undefined => {
     const v = b.raw[k];
     if (v === undefined) return undefined;
     const bad = findUnsafeChar(v);
@@ -346,15 +351,25 @@ function finishGate(
     else g.cwd = n.value;
     if (!hasCheck && !hasExpect) warn(at('CWD'), `CWD on manual gate ${g.id} has no effect`);
   }
-  if (typeof depends === 'string') {
+  const globList = (k: 'DEPENDS' | 'INPUTS', value: string): string[] => {
     const globs: string[] = [];
-    for (const p of splitPathList(depends)) {
+    for (const p of splitPathList(value)) {
       const n = normalizeGlob(p);
-      if (!n.ok) err(at('DEPENDS'), `DEPENDS: ${n.reason}`);
+      if (!n.ok) err(at(k), `${k}: ${n.reason}`);
       else if (!globs.includes(n.value)) globs.push(n.value);
     }
-    g.depends = globs;
-    if (!hasCheck && !hasExpect) warn(at('DEPENDS'), `DEPENDS on manual gate ${g.id} has no effect`);
+    if (!hasCheck && !hasExpect) warn(at(k), `${k} on manual gate ${g.id} has no effect`);
+    return globs;
+  };
+  if (typeof depends === 'string') g.depends = globList('DEPENDS', depends);
+  const inputs = usable('INPUTS');
+  if (typeof inputs === 'string') g.inputs = globList('INPUTS', inputs);
+  const timeout = usable('TIMEOUT');
+  if (typeof timeout === 'string') {
+    const seconds = TIMEOUT_VALUE.test(timeout) ? Number(timeout) : NaN;
+    if (!(seconds >= 1 && seconds <= MAX_TIMEOUT_SECONDS)) err(at('TIMEOUT'), `TIMEOUT must be a whole number of seconds from 1 to ${MAX_TIMEOUT_SECONDS}: ${timeout}`);
+    else g.timeoutSeconds = seconds;
+    if (!hasCheck && !hasExpect) warn(at('TIMEOUT'), `TIMEOUT on manual gate ${g.id} has no effect`);
   }
   if (b.raw.EVIDENCE !== undefined) g.evidence = b.raw.EVIDENCE;
 }

@@ -1,9 +1,17 @@
-// Gate states (DESIGN §3). Pure.
+// Gate states (DESIGN §3), decided from the ledger alone. Pure.
+import { shortDefinition } from './definition.js';
+import { parseEvidence } from './evidence-value.js';
 import type { Gate } from './types.js';
 
 export type GateState = 'met' | 'unmet' | 'claimed' | 'abandoned';
 
 export const PENDING_EVIDENCE = 'pending';
+
+export interface GateStatus {
+  state: GateState;
+  /** Why a checked gate is only claimed; null otherwise. */
+  reason: string | null;
+}
 
 /** No EVIDENCE line, a blank one, or "pending": nothing has been proven. */
 export function isPendingEvidence(evidence: string | null): boolean {
@@ -12,12 +20,35 @@ export function isPendingEvidence(evidence: string | null): boolean {
   return v === '' || v === PENDING_EVIDENCE;
 }
 
+const ABANDONED: GateStatus = { state: 'abandoned', reason: null };
+const UNMET: GateStatus = { state: 'unmet', reason: null };
+const MET: GateStatus = { state: 'met', reason: null };
+const NO_EVIDENCE: GateStatus = { state: 'claimed', reason: 'ticked without evidence' };
+const NOT_A_RUN: GateStatus = {
+  state: 'claimed',
+  reason: 'ticked, but its evidence was not written by a passing run of this gate (no def= of its definition)',
+};
+const EDITED: GateStatus = {
+  state: 'claimed',
+  reason: 'ticked, but its evidence is for another definition: CHECK, EXPECT, CWD, DEPENDS, INPUTS or TIMEOUT changed since it was written',
+};
+
 /**
- * met: box checked and evidence recorded; claimed: box checked without evidence (worse than
+ * met: box checked and evidence recorded (for a runnable gate: evidence of a passing run of
+ * the gate as it is written now); claimed: box checked without such evidence (worse than
  * unchecked: someone said done without proof); unmet: box unchecked; abandoned: handed off.
  */
+export function gateStatus(gate: Gate): GateStatus {
+  if (gate.abandon) return ABANDONED;
+  if (!gate.checked) return UNMET;
+  if (isPendingEvidence(gate.evidence)) return NO_EVIDENCE;
+  if (gate.kind === 'manual') return MET;
+  const ev = parseEvidence(gate.evidence!);
+  const def = ev?.get('def');
+  if (def === undefined || ev!.get('exit') !== '0') return NOT_A_RUN;
+  return def === shortDefinition(gate) ? MET : EDITED;
+}
+
 export function gateState(gate: Gate): GateState {
-  if (gate.abandon) return 'abandoned';
-  if (!gate.checked) return 'unmet';
-  return isPendingEvidence(gate.evidence) ? 'claimed' : 'met';
+  return gateStatus(gate).state;
 }

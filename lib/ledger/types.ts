@@ -3,7 +3,7 @@ import type { Diagnostic } from '../errors.js';
 import type { Expect } from './expect.js';
 import type { SourceLine } from './lines.js';
 
-export const ATTRIBUTE_KEYS = ['CHECK', 'EXPECT', 'CWD', 'DEPENDS', 'EVIDENCE'] as const;
+export const ATTRIBUTE_KEYS = ['CHECK', 'EXPECT', 'CWD', 'DEPENDS', 'INPUTS', 'TIMEOUT', 'EVIDENCE'] as const;
 export type AttributeKey = (typeof ATTRIBUTE_KEYS)[number];
 
 /** What a gate id must look like: explicit, non-empty, no spaces or colons. */
@@ -25,6 +25,13 @@ export interface Gate {
   cwd: string | null;
   /** Normalized repository-relative globs, or null when the gate has no DEPENDS. */
   depends: string[] | null;
+  /**
+   * Normalized globs of the files the check reads as data (INPUTS): a change makes the
+   * evidence stale and calls for a re-run, but needs no new approval. Null when absent.
+   */
+  inputs: string[] | null;
+  /** The gate's own TIMEOUT in seconds, or null (the run's --timeout applies). */
+  timeoutSeconds: number | null;
   /** The EVIDENCE value, or null when the gate has no EVIDENCE line. */
   evidence: string | null;
   abandon: { reason: string; line: number } | null;

@@ -2,13 +2,12 @@
 // resolution of the working directory and the matching and hashing of DEPENDS files, all
 // through fsx primitives.
 import { realpathSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { RunSetupError } from '../errors.js';
-import { matchDependsGlob } from '../fsx/depends-glob.js';
 import { isInside } from '../fsx/discover.js';
-import { sha256File } from '../fsx/hash-file.js';
 import type { Gate } from '../ledger/types.js';
 import type { LoadedLedger } from '../workspace/load.js';
+import { FileDigests, ResolutionPass } from './file-digests.js';
 import { changedFields, ORACLE_VERSION, signOracle, type DependsEntry, type Oracle, type OracleFields } from './oracle.js';
 
 /** The run-wide part of every oracle, plus where relative working directories anchor. */
@@ -21,21 +20,13 @@ export type OracleSettings = Pick<OracleFields, 'shell' | 'timeoutMs' | 'outputC
   defaultCwd: string | null;
 };
 
-/**
- * Caches of one pass over the files. The run has one, filled when it starts; a re-check
- * (before writing results) uses a fresh one, so that every directory and file is looked at
- * again, once per pass rather than once per gate.
- */
-export class ResolutionPass {
-  readonly cwds = new Map<string, string>();
-  readonly globs = new Map<string, string[]>();
-  readonly hashes = new Map<string, string>();
-}
-
 export class OracleResolver {
   private readonly initial = new ResolutionPass();
+  readonly files: FileDigests;
 
-  constructor(readonly settings: OracleSettings) {}
+  constructor(readonly settings: OracleSettings) {
+    this.files = new FileDigests(settings.root);
+  }
 
   private anchor(loaded: LoadedLedger): string {
     return this.settings.explicit ? dirname(loaded.location.path) : this.settings.root;
@@ -62,27 +53,12 @@ export class OracleResolver {
   }
 
   /** Sorted [path, sha256] of every file the gate's DEPENDS globs match (each file hashed once per pass). */
-  async depends(gate: Gate, label: string, pass: ResolutionPass = this.initial): Promise<DependsEntry[] | null> {
-    if (gate.depends === null) return null;
-    const files = new Set<string>();
-    for (const pattern of gate.depends) {
-      let matched = pass.globs.get(pattern);
-      if (matched === undefined) {
-        matched = await matchDependsGlob(this.settings.root, pattern, label);
-        pass.globs.set(pattern, matched);
-      }
-      for (const f of matched) files.add(f);
-    }
-    const entries: DependsEntry[] = [];
-    for (const rel of [...files].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
-      let hash = pass.hashes.get(rel);
-      if (hash === undefined) {
-        hash = sha256File(join(this.settings.root, rel), `DEPENDS of ${label}: ${rel}`);
-        pass.hashes.set(rel, hash);
-      }
-      entries.push([rel, hash]);
-    }
-    return entries;
+  depends(gate: Gate, label: string, pass: ResolutionPass = this.initial): Promise<DependsEntry[] | null> {
+    return this.files.depends(gate, label, pass);
+  }
+
+  inputs(gate: Gate, label: string, pass: ResolutionPass = this.initial): Promise<DependsEntry[] | null> {
+    return this.files.inputs(gate, label, pass);
   }
 
   private async fields(loaded: LoadedLedger, gate: Gate, pass: ResolutionPass): Promise<OracleFields> {
@@ -98,7 +74,7 @@ export class OracleResolver {
       expect: gate.expectRaw,
       cwd: this.resolveCwd(loaded, gate, pass),
       shell: s.shell,
-      timeoutMs: s.timeoutMs,
+      timeoutMs: gate.timeoutSeconds !== null ? gate.timeoutSeconds * 1000 : s.timeoutMs,
       outputCap: s.outputCap,
       regexCapMs: s.regexCapMs,
       platform: s.platform,
@@ -119,6 +95,15 @@ export class OracleResolver {
   }
 
   /**
+   * The gate's oracle as the files are now, in the given (fresh) pass: the working directory
+   * is resolved again and DEPENDS files are re-hashed. Throws RunSetupError when it can no
+   * longer be resolved (a CWD that now leads outside the repository, a DEPENDS file gone).
+   */
+  async fresh(loaded: LoadedLedger, gate: Gate, pass: ResolutionPass): Promise<Oracle> {
+    return signOracle(await this.fields(loaded, gate, pass));
+  }
+
+  /**
    * What changed in a gate's oracle since `original` was resolved, in a fresh pass: the
    * working directory is resolved again and DEPENDS files are re-hashed. Empty when nothing
    * changed.
@@ -127,3 +112,5 @@ export class OracleResolver {
     return changedFields(original.fields, await this.fields(loaded, gate, pass));
   }
 }
+
+export { ResolutionPass };

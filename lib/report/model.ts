@@ -2,7 +2,8 @@
 // code. Rendered as text (report/text.ts) or JSON (report/json.ts). Pure.
 import { createHash } from 'node:crypto';
 import type { Diagnostic } from '../errors.js';
-import { gateState, type GateState } from '../ledger/state.js';
+import { definitionDigest } from '../ledger/definition.js';
+import { gateStatus, type GateState } from '../ledger/state.js';
 import type { Gate } from '../ledger/types.js';
 import type { Verification } from '../evidence/verify.js';
 
@@ -35,7 +36,11 @@ export interface GateReport {
   qualified: string;
   title: string;
   kind: 'runnable' | 'manual';
+  /** SHA-256 of the gate's definition (CHECK, EXPECT, CWD, DEPENDS, INPUTS, TIMEOUT as written); null for a manual gate. */
+  definition: string | null;
   state: GateState;
+  /** Why a checked gate is only claimed (no evidence, or evidence for another definition); null otherwise. */
+  stateReason: string | null;
   checked: boolean;
   /** For met gates: whether the evidence can be verified here (null for gates that are not met). */
   verification: Verification | null;
@@ -89,6 +94,7 @@ export function ledgerRevisions(ledgers: readonly { display: string; source: str
 }
 
 export function gateReport(file: string, stem: string, gate: Gate, result: GateResult | null = null): GateReport {
+  const status = gateStatus(gate);
   return {
     file,
     line: gate.line,
@@ -96,7 +102,9 @@ export function gateReport(file: string, stem: string, gate: Gate, result: GateR
     qualified: `${stem}:${gate.id}`,
     title: gate.title,
     kind: gate.kind,
-    state: gateState(gate),
+    definition: definitionDigest(gate),
+    state: status.state,
+    stateReason: status.reason,
     checked: gate.checked,
     verification: null,
     verificationReason: null,

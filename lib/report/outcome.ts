@@ -32,6 +32,7 @@ export function gateOutcome(g: GateReport, mode: Mode, strict: boolean): GateOut
   }
   if (g.kind === 'manual') return { kind: 'skipped', message: `manual gate, ${g.state}: a person records its evidence` };
   // An open runnable gate that nothing attempted: failed in a status report, skipped in a run.
-  if (mode === 'status') return { kind: 'failed', message: STATE_MESSAGE[g.state] ?? g.state };
-  return { kind: 'skipped', message: `${STATE_MESSAGE[g.state] ?? g.state}; not run` };
+  const message = g.state === 'claimed' && g.stateReason ? `claimed: ${g.stateReason}` : (STATE_MESSAGE[g.state] ?? g.state);
+  if (mode === 'status') return { kind: 'failed', message };
+  return { kind: 'skipped', message: `${message}; not run` };
 }

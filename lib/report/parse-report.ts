@@ -10,7 +10,8 @@ type Obj = Record<string, unknown>;
 
 const REPORT_KEYS = ['schema', 'mode', 'exitCode', 'root', 'files', 'ledgers', 'shard', 'summary', 'warnings', 'errors', 'gates'] as const;
 const SUMMARY_KEYS = ['total', 'met', 'unmet', 'claimed', 'abandoned', 'verified', 'unverified', 'mismatched', 'stale', 'manual'] as const;
-const GATE_KEYS = ['file', 'line', 'id', 'qualified', 'title', 'kind', 'state', 'checked', 'verification', 'verificationReason', 'result'] as const;
+const GATE_KEYS = ['file', 'line', 'id', 'qualified', 'title', 'kind', 'definition', 'state', 'stateReason', 'checked', 'verification', 'verificationReason', 'result'] as const;
+const HEX64 = /^[0-9a-f]{64}$/;
 const RESULT_KEYS = ['status', 'exit', 'outputSha256', 'bytes', 'durationMs', 'error', 'signature', 'changed'] as const;
 const MODES: readonly Mode[] = ['status', 'run', 'approve', 'reverify', 'merge'];
 const STATES: readonly GateState[] = ['met', 'unmet', 'claimed', 'abandoned'];
@@ -74,7 +75,13 @@ function gate(v: unknown, where: string): GateReport {
     qualified: str(g.qualified, `${where}.qualified`),
     title: str(g.title, `${where}.title`),
     kind: oneOf(g.kind, ['runnable', 'manual'] as const, `${where}.kind`),
+    definition: nullable(g.definition, (x, w) => {
+      const d = str(x, w);
+      if (!HEX64.test(d)) throw new Invalid(`${w}: not a SHA-256`);
+      return d;
+    }, `${where}.definition`),
     state: oneOf(g.state, STATES, `${where}.state`),
+    stateReason: nullable(g.stateReason, str, `${where}.stateReason`),
     checked: g.checked,
     verification: g.verification === null ? null : oneOf(g.verification, VERIFICATIONS, `${where}.verification`),
     verificationReason: nullable(g.verificationReason, str, `${where}.verificationReason`),

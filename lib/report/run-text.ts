@@ -43,7 +43,7 @@ export function resultLine(g: GateReport): string {
     case 'not-run':
       return `NOT RUN ${id}  ${title}: ${sanitizeLine(r.error ?? 'not started', 200)}`;
     case 'approval-required':
-      return `APPROVAL REQUIRED ${id}  ${title}`;
+      return `APPROVAL REQUIRED ${id}  ${title}${r.error && r.error !== 'approval required' ? `: ${sanitizeLine(r.error, 300)}` : ''}`;
   }
 }
 

@@ -22,7 +22,11 @@ const STATE_LABEL: Record<GateReport['state'], string> = {
   abandoned: 'abandoned',
 };
 
-export function gateLine(g: GateReport, label = STATE_LABEL[g.state]): string {
+function stateLabel(g: GateReport): string {
+  return g.state === 'claimed' && g.stateReason ? `claimed (${sanitizeLine(g.stateReason, 200)})` : STATE_LABEL[g.state];
+}
+
+export function gateLine(g: GateReport, label = stateLabel(g)): string {
   return `${sanitizeLine(g.qualified, 100)}  ${label}  ${sanitizeLine(g.title, 160)}`;
 }
 

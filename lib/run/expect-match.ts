@@ -15,7 +15,8 @@ export const DEFAULT_REGEX_CAP_MS = 250;
 /** Output length × pattern weight at or below which the linear engine runs without a watchdog. */
 const LINEAR_BUDGET = 4_000_000;
 
-export type MatchResult = { ok: true; matched: boolean } | { ok: false; error: string };
+/** On a match, `text` is what matched (the EXPECT substring, or the regex's whole match). */
+export type MatchResult = { ok: true; matched: boolean; text: string | null } | { ok: false; error: string };
 
 let sandbox: { context: Context; script: Script } | null = null;
 let linearEnabled = false;
@@ -50,11 +51,12 @@ function linearRegex(source: string, flags: string): RegExp | null {
 }
 
 function runWithCap(pattern: RegExp, subject: string, capMs: number): MatchResult {
-  sandbox ??= { context: createContext(Object.create(null) as object), script: new Script('pattern.test(subject)') };
+  sandbox ??= { context: createContext(Object.create(null) as object), script: new Script('(pattern.lastIndex = 0, pattern.exec(subject))') };
   sandbox.context.pattern = pattern;
   sandbox.context.subject = subject;
   try {
-    return { ok: true, matched: sandbox.script.runInContext(sandbox.context, { timeout: capMs }) === true };
+    const m = sandbox.script.runInContext(sandbox.context, { timeout: capMs }) as RegExpExecArray | null;
+    return m === null ? { ok: true, matched: false, text: null } : { ok: true, matched: true, text: m[0] };
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') {
       return { ok: false, error: `EXPECT regex ran longer than ${capMs} ms (catastrophic backtracking?); failed instead of hanging` };
@@ -67,12 +69,16 @@ function runWithCap(pattern: RegExp, subject: string, capMs: number): MatchResul
 }
 
 export function matchExpect(expect: Expect, output: string, regexCapMs: number): MatchResult {
-  if (expect.kind === 'substring') return { ok: true, matched: output.includes(expect.text) };
+  if (expect.kind === 'substring') {
+    const found = output.includes(expect.text);
+    return { ok: true, matched: found, text: found ? expect.text : null };
+  }
   if (output.length * patternWeight(expect.source) <= LINEAR_BUDGET) {
     const linear = linearRegex(expect.source, expect.flags);
     if (linear) {
       linear.lastIndex = 0; // the cached object is reused: g and y must start from the beginning
-      return { ok: true, matched: linear.test(output) };
+      const m = linear.exec(output);
+      return m === null ? { ok: true, matched: false, text: null } : { ok: true, matched: true, text: m[0] };
     }
   }
   let pattern: RegExp;

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli, sandbox, startCli, tempDir, writeFiles, type CliResult } from '../helpers/cli.js';
 import { expectBlock, expectMessage, outcome, REASON_CAP, stopInput, type HookOutcome } from '../helpers/stop-hook.js';
 import { snapshotTree } from '../helpers/tree.js';
+import { handWrittenMet } from '../helpers/ledger.js';
 
 function hookRepo(files: Record<string, string>) {
   const s = sandbox();
@@ -26,10 +27,7 @@ describe('the hook never executes, approves or writes', () => {
   it('a runnable gate that would create a marker: met by hand (unverified) and unmet, several calls', () => {
     const s = hookRepo({
       'GATES.md': [
-        '- [x] A: hand-written evidence',
-        '  CHECK: touch marker-a; echo ok',
-        '  EXPECT: ok',
-        `  EVIDENCE: exit=0; sha256=${'a'.repeat(64)}; bytes=3; shell=/bin/sh; cwd=.`,
+        handWrittenMet('A', 'hand-written evidence', 'touch marker-a; echo ok', 'ok').trimEnd(),
         '- [ ] B: never run',
         '  CHECK: touch marker-b; echo ok',
         '  EXPECT: ok',
@@ -70,11 +68,11 @@ describe('forged progress does not reset the count', () => {
       writeFileSync(join(s.repo, 'GATES.md'), real.replace('- [ ] B: fails', `- [${box}] B: fails`).replace(/(B: fails[\s\S]*?)EVIDENCE: pending/, `$1${evidence}`));
     const steps: Array<[() => void, RegExp]> = [
       [() => {}, /GATES:B \(unchecked\)/],
-      [() => setB('x', `EVIDENCE: exit=0; sha256=${'e'.repeat(64)}; bytes=5`), /GATES:B \(unverified: /],
-      // A's real evidence line copied: B has no receipt of its own, so it is unverified.
-      [() => setB('x', evidenceA), /GATES:B \(unverified: /],
+      [() => setB('x', `EVIDENCE: exit=0; sha256=${'e'.repeat(64)}; bytes=5`), /GATES:B \(claimed: /],
+      // A's real evidence line copied: it names A's definition, not B's.
+      [() => setB('x', evidenceA), /GATES:B \(claimed: /],
       [() => setB('x', 'EVIDENCE: pending'), /GATES:B \(claimed: /],
-      [() => setB('x', 'EVIDENCE: done, I promise'), /GATES:B \(unverified: /],
+      [() => setB('x', 'EVIDENCE: done, I promise'), /GATES:B \(claimed: /],
       [() => setB(' ', 'EVIDENCE: pending'), /GATES:B \(unchecked\)/],
     ];
     for (const [edit, label] of steps) {

@@ -108,7 +108,7 @@ describe('an approved, unchanged gate', () => {
     expect(existsSync(marker(s))).toBe(true);
     const ledger = readFileSync(join(s.repo, 'GATES.md'), 'utf8');
     expect(ledger).toMatch(/^- \[x\] G1: the gate$/m);
-    expect(ledger).toMatch(/^ {2}EVIDENCE: exit=0; sha256=[0-9a-f]{64}; bytes=3; shell=\/bin\/sh; cwd=\.; path=[0-9a-f]+\/\d+; receipt=[0-9a-f]{12}$/m);
+    expect(ledger).toMatch(/^ {2}EVIDENCE: exit=0; def=[0-9a-f]{12}; match=[0-9a-f]{12}; receipt=[0-9a-f]{12}$/m);
     // The output itself never lands in the ledger.
     expect(records(approvalDir(s))).toHaveLength(1);
   });

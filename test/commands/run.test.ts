@@ -112,12 +112,13 @@ describe('run modes', () => {
 
 describe('shells', () => {
   it('uses --shell, then GATE_CHECK_SHELL, then /bin/sh, resolved to an absolute path', () => {
-    const s = repo({ 'GATES.md': gate('A', 'echo "$0"', 'sh') });
+    const s = repo({ 'GATES.md': gate('A', 'echo "$0"', '/bash') });
     expect(s.run(['--approve', '--json', '--shell', 'bash']).stdout).toMatch(/"status": "pass"/);
-    expect(s.ledger()).toMatch(/shell=\/[^;]*bash;/);
-    const t = repo({ 'GATES.md': gate('A', 'echo "$0"', 'bash') });
-    t.run(['--approve'], { GATE_CHECK_SHELL: '/bin/bash' });
-    expect(t.ledger()).toMatch(/shell=\/bin\/bash;/);
+    const d = repo({ 'GATES.md': gate('A', 'echo "$0"', '/bash') });
+    expect(d.run(['--approve', '--json']).code).toBe(1); // /bin/sh is not bash: the default was used
+    const t = repo({ 'GATES.md': gate('A', 'echo "$0"', '/bin/bash') });
+    expect(t.run(['--approve'], { GATE_CHECK_SHELL: '/bin/bash' }).code).toBe(0);
+    expect(t.ledger()).toMatch(/^\s+EVIDENCE: exit=0; def=/m);
   });
 
   it('exits 2 when the shell cannot be resolved, running nothing', () => {
@@ -140,7 +141,7 @@ describe('working directories', () => {
     expect(s.run(['--approve']).code).toBe(0);
     const r = s.run(['--approve', 'docs/L.md']);
     expect(r.code).toBe(0);
-    expect(s.ledger('docs/L.md')).toMatch(/cwd=sub;/);
+    expect(s.ledger('docs/L.md')).toMatch(/^- \[x\] B:/m);
   });
 
   it('uses --cwd for gates without CWD', () => {

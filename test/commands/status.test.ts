@@ -5,11 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { runCli, sandbox, writeFiles } from '../helpers/cli.js';
 import { assertReportSchema } from '../helpers/schema.js';
 import { snapshotTree } from '../helpers/tree.js';
+import { handWrittenMet } from '../helpers/ledger.js';
 
 // A met manual gate: human evidence, nothing to verify.
 const MET = '- [x] A: first outcome\n  EVIDENCE: reviewed by Ada\n';
-// A met runnable gate whose evidence was written by hand: met, but unverified.
-const MET_BY_HAND = '- [x] R: runnable outcome\n  CHECK: echo a\n  EXPECT: a\n  EVIDENCE: exit=0; sha256=' + 'a'.repeat(64) + '\n';
+// A met runnable gate whose evidence was written by hand (naming its definition): met, but unverified.
+const MET_BY_HAND = handWrittenMet('R', 'runnable outcome', 'echo a', 'a');
 
 function repoWith(files: Record<string, string>) {
   const s = sandbox();
@@ -26,7 +27,7 @@ describe('--status', () => {
     expect(r.stdout).toBe(
       [
         'GATES:B  unchecked  second',
-        'GATES:C  claimed (checked, evidence pending)  third',
+        'GATES:C  claimed (ticked without evidence)  third',
         'GATES:D  abandoned  fourth',
         'UNMET: GATES:B, GATES:C',
         'HANDOFF REQUIRED: GATES:D',
@@ -94,7 +95,7 @@ describe('--status', () => {
     const s = repoWith({ 'GATES.md': MET + MET_BY_HAND });
     const r = s.run(['--status'], { ...s.env, PATH: '' });
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^GATES:R {2}met, unverified {2}runnable outcome: no receipt on this machine/m);
+    expect(r.stdout).toMatch(/^GATES:R {2}met, unverified {2}runnable outcome: no run of this gate on this machine/m);
     expect(r.stdout).toMatch(/ALL MET \(2 met\)\n$/);
   });
 

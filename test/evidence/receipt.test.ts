@@ -1,45 +1,59 @@
 import { describe, expect, it } from 'vitest';
-import { makeReceipt, mergeReceipts, parseReceiptFile, RECEIPTS_PER_GATE, RECEIPTS_SCHEMA, receiptDigest, serializeReceiptFile, type ReceiptFile } from '../../lib/evidence/receipt.js';
+import { mergeRecords, newestOf, parseReceiptFile, RECEIPTS_SCHEMA, receiptId, RECORDS_PER_GATE, serializeReceiptFile, type ReceiptFile, type RunRecord } from '../../lib/evidence/receipt.js';
 
 const L = '/repo/GATES.md';
-const fields = { gate: 'G1', signature: 'a'.repeat(64), outputSha256: 'b'.repeat(64), bytes: 3, deps: null };
+const IN_REPO = 'GATES.md';
+const proof = { gate: 'G1', def: 'd'.repeat(64), deps: null, inputs: null };
 
-describe('receipts', () => {
-  it('digest covers the stable fields, not the time', () => {
-    const r1 = makeReceipt(L, fields, new Date(0));
-    const r2 = makeReceipt(L, fields, new Date(1e12));
-    expect(r1.digest).toBe(r2.digest);
-    expect(receiptDigest(L, { ...fields, bytes: 4 })).not.toBe(r1.digest);
-    expect(receiptDigest('/other/GATES.md', fields)).not.toBe(r1.digest);
-  });
+function pass(match = 'a'.repeat(12), over: Partial<RunRecord> = {}): RunRecord {
+  const p = { ...proof, ...over };
+  return { ...p, status: 'pass', match, receipt: receiptId(IN_REPO, p, match), signature: 's'.replace('s', 'e').repeat(64), outputSha256: 'b'.repeat(64), bytes: 3, time: new Date(0).toISOString() };
+}
+function fail(over: Partial<RunRecord> = {}): RunRecord {
+  return { ...proof, ...over, status: 'fail', match: null, receipt: null, signature: 'e'.repeat(64), outputSha256: 'b'.repeat(64), bytes: 3, time: new Date(0).toISOString() };
+}
 
-  it('parses what it serializes, and refuses tampering, extra keys and another ledger', () => {
-    const file: ReceiptFile = { schema: RECEIPTS_SCHEMA, ledger: L, receipts: [makeReceipt(L, fields, new Date())] };
-    const text = serializeReceiptFile(file);
-    expect(parseReceiptFile(text, L)).toEqual({ ok: true, file });
-    expect(parseReceiptFile(text, '/other').ok).toBe(false);
-    expect(parseReceiptFile(text.replace('"bytes":3', '"bytes":4'), L).ok).toBe(false);
-    expect(parseReceiptFile(text.replace('"gate"', '"__proto__": {}, "gate"'), L).ok).toBe(false);
-    expect(parseReceiptFile('{"schema":"gate-check/receipts@1","ledger":"/repo/GATES.md","receipts":[],"x":1}', L).ok).toBe(false);
-    expect(parseReceiptFile('not json', L).ok).toBe(false);
-  });
-
-  it('keeps the newest receipts per gate, without duplicates', () => {
-    let file: ReceiptFile = { schema: RECEIPTS_SCHEMA, ledger: L, receipts: [] };
-    for (let i = 0; i < RECEIPTS_PER_GATE + 3; i++) file = mergeReceipts(file, [makeReceipt(L, { ...fields, bytes: i }, new Date())]);
-    file = mergeReceipts(file, [makeReceipt(L, { ...fields, bytes: RECEIPTS_PER_GATE + 2 }, new Date())]);
-    expect(file.receipts).toHaveLength(RECEIPTS_PER_GATE);
-    expect(file.receipts[0]!.bytes).toBe(RECEIPTS_PER_GATE + 2);
+describe('receipt ids', () => {
+  it('cover the ledger (by its path in the repository), gate, definition, files and match; nothing of the machine', () => {
+    const id = receiptId(IN_REPO, proof, 'a'.repeat(12));
+    expect(receiptId(IN_REPO, proof, 'a'.repeat(12))).toBe(id);
+    expect(receiptId('gates/x.md', proof, 'a'.repeat(12))).not.toBe(id);
+    expect(receiptId(IN_REPO, { ...proof, gate: 'G2' }, 'a'.repeat(12))).not.toBe(id);
+    expect(receiptId(IN_REPO, { ...proof, def: 'e'.repeat(64) }, 'a'.repeat(12))).not.toBe(id);
+    expect(receiptId(IN_REPO, { ...proof, deps: '0'.repeat(12) }, 'a'.repeat(12))).not.toBe(id);
+    expect(receiptId(IN_REPO, { ...proof, inputs: '0'.repeat(12) }, 'a'.repeat(12))).not.toBe(id);
+    expect(receiptId(IN_REPO, proof, 'b'.repeat(12))).not.toBe(id);
   });
 });
 
-describe('receipt digest', () => {
-  it('is the SHA-256 of the canonical JSON of the stable fields', async () => {
-    const { canonicalJson } = await import('../../lib/oracle/canonical.js');
-    const { sha256Hex } = await import('../../lib/oracle/oracle.js');
-    const f = { gate: 'G"1', signature: 'a'.repeat(64), outputSha256: 'b'.repeat(64), bytes: 12, deps: 'c'.repeat(12) };
-    const canonical = canonicalJson({ v: 'gate-check/receipt@1', ledger: L, gate: f.gate, signature: f.signature, outputSha256: f.outputSha256, bytes: f.bytes, deps: f.deps });
-    expect(receiptDigest(L, f)).toBe(sha256Hex(canonical));
-    expect(receiptDigest(L, { ...f, deps: null })).toBe(sha256Hex(canonicalJson({ v: 'gate-check/receipt@1', ledger: L, gate: f.gate, signature: f.signature, outputSha256: f.outputSha256, bytes: f.bytes, deps: null })));
+describe('run records file', () => {
+  it('parses what it serializes, and refuses tampering, extra keys and another ledger', () => {
+    const file: ReceiptFile = { schema: RECEIPTS_SCHEMA, ledger: L, records: [pass(), fail({ gate: 'G2' })] };
+    const text = serializeReceiptFile(file);
+    expect(parseReceiptFile(text, L, IN_REPO)).toEqual({ ok: true, file });
+    expect(parseReceiptFile(text, '/other', IN_REPO).ok).toBe(false);
+    expect(parseReceiptFile(text, L, 'moved/GATES.md').ok).toBe(false);
+    expect(parseReceiptFile(text.replace(`"match":"${'a'.repeat(12)}"`, `"match":"${'c'.repeat(12)}"`), L, IN_REPO).ok).toBe(false);
+    expect(parseReceiptFile(text.replace('"gate"', '"__proto__": {}, "gate"'), L, IN_REPO).ok).toBe(false);
+    expect(parseReceiptFile(text.replace('"status":"fail","match":null', `"status":"fail","match":"${'a'.repeat(12)}"`), L, IN_REPO).ok).toBe(false);
+    expect(parseReceiptFile(`{"schema":"${RECEIPTS_SCHEMA}","ledger":"${L}","records":[],"x":1}`, L, IN_REPO).ok).toBe(false);
+    expect(parseReceiptFile('not json', L, IN_REPO).ok).toBe(false);
+  });
+
+  it('keeps only the newest result of a proof: a failure replaces the pass before it', () => {
+    let file: ReceiptFile = { schema: RECEIPTS_SCHEMA, ledger: L, records: [] };
+    file = mergeRecords(file, [pass()]);
+    expect(newestOf(file.records, proof)!.status).toBe('pass');
+    file = mergeRecords(file, [fail()]);
+    expect(file.records).toHaveLength(1);
+    expect(newestOf(file.records, proof)!.status).toBe('fail');
+    expect(newestOf(file.records, { ...proof, deps: '0'.repeat(12) })).toBeNull();
+  });
+
+  it('keeps at most RECORDS_PER_GATE proofs per gate, the newest first', () => {
+    let file: ReceiptFile = { schema: RECEIPTS_SCHEMA, ledger: L, records: [] };
+    for (let i = 0; i < RECORDS_PER_GATE + 3; i++) file = mergeRecords(file, [pass('a'.repeat(12), { deps: i.toString(16).padStart(12, '0') })]);
+    expect(file.records).toHaveLength(RECORDS_PER_GATE);
+    expect(file.records[0]!.deps).toBe((RECORDS_PER_GATE + 2).toString(16).padStart(12, '0'));
   });
 });

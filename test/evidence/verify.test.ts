@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, sandbox, writeFiles } from '../helpers/cli.js';
 import { assertReportSchema } from '../helpers/schema.js';
+import { handWrittenMet } from '../helpers/ledger.js';
 
 function repo(files: Record<string, string>) {
   const s = sandbox();
@@ -46,7 +47,7 @@ const count = (s: { repo: string }, f: string) => {
 describe('verification states', () => {
   it('a real pass is verified: --status --strict exits 0', () => {
     const s = passed();
-    expect(s.ledger()).toMatch(/EVIDENCE: exit=0; sha256=[0-9a-f]{64}; bytes=9; shell=\/bin\/sh; cwd=\.; path=[0-9a-f]{12}\/\d+; deps=[0-9a-f]{12}; receipt=[0-9a-f]{12}/);
+    expect(s.ledger()).toMatch(/EVIDENCE: exit=0; def=[0-9a-f]{12}; deps=[0-9a-f]{12}; match=[0-9a-f]{12}; receipt=[0-9a-f]{12}\n/);
     const r = s.run(['--status', '--strict']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('ALL MET (2 met)\n');
@@ -56,13 +57,11 @@ describe('verification states', () => {
     expect(j.summary).toMatchObject({ met: 2, verified: 2 });
   });
 
-  it('hand-written evidence is unverified: flagged by --status, unmet under --strict', () => {
-    const s = repo({
-      'GATES.md': '- [x] A: t\n  CHECK: echo ok\n  EXPECT: ok\n  EVIDENCE: exit=0; sha256=' + 'a'.repeat(64) + '; bytes=3\n',
-    });
+  it('hand-written evidence naming the definition is unverified: flagged by --status, unmet under --strict', () => {
+    const s = repo({ 'GATES.md': handWrittenMet('A', 't', 'echo ok', 'ok') });
     const plain = s.run(['--status']);
     expect(plain.code).toBe(0);
-    expect(plain.stdout).toMatch(/^GATES:A {2}met, unverified {2}t: no receipt on this machine/m);
+    expect(plain.stdout).toMatch(/^GATES:A {2}met, unverified {2}t: no run of this gate on this machine/m);
     expect(plain.stdout).toMatch(/^ALL MET \(1 met\)$/m);
     const strict = s.run(['--status', '--strict']);
     expect(strict.code).toBe(1);
@@ -71,39 +70,89 @@ describe('verification states', () => {
 
   it('an evidence line edited after a real pass is mismatched', () => {
     const s = passed();
-    s.setLedger(s.ledger().replace(/sha256=([0-9a-f])/, (_m, c: string) => `sha256=${c === '0' ? '1' : '0'}`));
+    s.setLedger(s.ledger().replace(/match=([0-9a-f])/, (_m, c: string) => `match=${c === '0' ? '1' : '0'}`));
     const r = s.run(['--status', '--strict']);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/^GATES:A {2}met, mismatched .*the evidence line differs from the receipt it names$/m);
+    expect(r.stdout).toMatch(/^GATES:A {2}met, mismatched .*the evidence line differs from the one the latest passing run here wrote$/m);
   });
 
-  it('evidence copied from another gate is mismatched', () => {
+  it('evidence copied from another gate is not met, and not verified even between identical definitions', () => {
     const s = passed();
     const lines = s.ledger().split('\n');
     const evA = lines.findIndex((l) => l.includes('EVIDENCE:'));
     const evB = lines.findIndex((l, i) => i > evA && l.includes('EVIDENCE:'));
     lines[evB] = lines[evA]!;
     s.setLedger(lines.join('\n'));
-    const r = s.run(['--status', '--strict', '--json']);
+    const r = s.run(['--status', '--json']);
     const doc = JSON.parse(r.stdout);
-    expect(doc.gates[1].verification).not.toBe('verified');
+    expect(doc.gates[1]).toMatchObject({ state: 'claimed', stateReason: expect.stringMatching(/another definition/) });
     expect(r.code).toBe(1);
+    // Two gates with the same definition: the copy names the right def=, but not this gate's receipt.
+    const twin = repo({ 'GATES.md': GATES.replace('echo run >> b.count; echo other-ok', 'echo run >> a.count; node scripts/verify.mjs').replace('EXPECT: other-ok', 'EXPECT: verified\n  DEPENDS: scripts/verify.mjs'), 'scripts/verify.mjs': VERIFY });
+    expect(twin.run(['--approve']).code).toBe(0);
+    const tl = twin.ledger().split('\n');
+    const a = tl.findIndex((l) => l.includes('EVIDENCE:'));
+    const b = tl.findIndex((l, i) => i > a && l.includes('EVIDENCE:'));
+    expect(tl[a]).not.toBe(tl[b]); // the receipt id names the gate
+    tl[b] = tl[a]!;
+    twin.setLedger(tl.join('\n'));
+    const t = JSON.parse(twin.run(['--status', '--strict', '--json']).stdout);
+    expect(t.gates[1]).toMatchObject({ state: 'met', verification: 'mismatched' });
+    expect(t.exitCode).toBe(1);
+  });
+
+  it('a CHECK or EXPECT edited after the evidence was written is unmet in plain --status, on any machine', () => {
+    const s = passed();
+    const evidence = s.ledger();
+    for (const edited of [evidence.replace('node scripts/verify.mjs', 'node scripts/verify.mjs || true'), evidence.replace('EXPECT: other-ok', 'EXPECT: other'), evidence.replace('  DEPENDS: scripts/verify.mjs\n', '')]) {
+      s.setLedger(edited);
+      const r = s.run(['--status']);
+      expect(r.code, edited).toBe(1);
+      expect(r.stdout).toMatch(/claimed \(ticked, but its evidence is for another definition/);
+      // Another machine (an empty private store) sees the same.
+      expect(s.run(['--status'], { HOME: s.repo + '/../elsewhere' }).code).toBe(1);
+    }
   });
 
   it('a DEPENDS file edited after a pass makes the gate stale, naming the file', () => {
     const s = passed();
     writeFileSync(join(s.repo, 'scripts/verify.mjs'), VERIFY + '// edited\n');
     const r = s.run(['--status']);
-    expect(r.code).toBe(0); // without --strict, today's exit semantics
+    expect(r.code).toBe(0); // without --strict, receipts are not consulted for the exit code
     expect(r.stdout).toMatch(/^GATES:A {2}met, stale .*: DEPENDS changed: scripts\/verify\.mjs$/m);
     expect(s.run(['--status', '--strict']).code).toBe(1);
   });
 
-  it('a changed PATH makes the evidence stale', () => {
+  it("the reader's PATH, shell and --timeout do not change whether evidence verifies", () => {
     const s = passed();
-    const r = s.run(['--status', '--strict'], { PATH: `/opt/extra:${process.env.PATH}` });
+    for (const [args, env] of [
+      [['--status', '--strict'], { PATH: `/opt/extra:${process.env.PATH}` }],
+      [['--status', '--strict'], { PATH: '' }],
+      [['--status', '--strict', '--timeout', '60'], {}],
+      [['--status', '--strict', '--shell', '/bin/bash'], {}],
+    ] as const) {
+      const r = s.run([...args], env);
+      expect(r.stdout, args.join(' ')).toBe('ALL MET (2 met)\n');
+      expect(r.code).toBe(0);
+    }
+  });
+
+  it('the newest result decides: a failure after a pass outlives a restored ledger line', () => {
+    // B has no DEPENDS: the code it checks (other.txt) is invisible to the oracle.
+    const s = repo({ 'GATES.md': GATES.replace('echo other-ok', 'cat other.txt'), 'scripts/verify.mjs': VERIFY, 'other.txt': 'other-ok\n' });
+    expect(s.run(['--approve']).code).toBe(0);
+    const passedLedger = s.ledger();
+    writeFileSync(join(s.repo, 'other.txt'), 'broken\n');
+    expect(s.run(['--reverify']).code).toBe(1); // fails, demotes B
+    s.setLedger(passedLedger); // git checkout GATES.md
+    const r = s.run(['--status', '--strict']);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/met, stale .*PATH changed/);
+    expect(r.stdout).toMatch(/^GATES:B {2}met, stale .*the latest run of this gate here failed/m);
+    // A plain run re-runs it (approved, same oracle): still broken, so it fails and demotes again.
+    expect(s.run([]).code).toBe(1);
+    writeFileSync(join(s.repo, 'other.txt'), 'other-ok\n');
+    expect(s.run([]).code).toBe(0);
+    expect(s.run(['--status', '--strict']).code).toBe(0);
   });
 
   it('a claimed gate is unmet under --strict and reported as claimed', () => {
@@ -120,6 +169,36 @@ describe('verification states', () => {
   });
 });
 
+describe('plain runs trust only evidence verified here', () => {
+  it('hand-written, copied or mismatched evidence is run again when approved, and asks for approval otherwise', () => {
+    const s = passed();
+    const good = s.ledger();
+    // Mismatched: the approved gate runs again (a second count), and passes.
+    s.setLedger(good.replace(/match=([0-9a-f])/, (_m, c: string) => `match=${c === '0' ? '1' : '0'}`));
+    const r = s.run([]);
+    expect(r.stdout).toMatch(/^PASS GATES:A/m);
+    expect(r.code).toBe(0);
+    expect(count(s, 'a.count')).toBe(2);
+    expect(s.ledger()).toBe(good); // the same result writes the same line
+    // Hand-written evidence on an unapproved gate: approval required, exit 1, nothing runs.
+    const h = repo({ 'GATES.md': handWrittenMet('A', 't', 'echo run >> h.count; echo ok', 'ok') });
+    const hr = h.run([]);
+    expect(hr.code).toBe(1);
+    expect(hr.stdout).toMatch(/^APPROVAL REQUIRED GATES:A@/m);
+    expect(hr.stdout).not.toMatch(/ALL MET/);
+    expect(count(h, 'h.count')).toBe(0);
+  });
+
+  it('--reverify --only-stale also re-runs unverified and mismatched gates', () => {
+    const s = passed();
+    s.setLedger(s.ledger().replace(/(- \[x\] B:[^]*?EVIDENCE: [^\n]*?)match=([0-9a-f])/, (_m, head: string, c: string) => `${head}match=${c === '0' ? '1' : '0'}`));
+    const r = s.run(['--reverify', '--only-stale']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^PASS GATES:B/m);
+    expect([count(s, 'a.count'), count(s, 'b.count')]).toEqual([1, 2]);
+  });
+});
+
 describe('stale gates in runs', () => {
   it('a plain run never re-reports a stale gate as met: it needs approval and a run', () => {
     const s = passed();
@@ -128,6 +207,7 @@ describe('stale gates in runs', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^APPROVAL REQUIRED GATES:A@/m);
     expect(r.stdout).toMatch(/approved before for another oracle: DEPENDS: scripts\/verify\.mjs changed/);
+    expect(r.stdout).not.toMatch(/ALL MET/);
     expect(count(s, 'a.count')).toBe(1);
     expect(s.run(['--approve']).code).toBe(0);
     expect(count(s, 'a.count')).toBe(2);
@@ -144,7 +224,7 @@ describe('stale gates in runs', () => {
     expect([count(s, 'a.count'), count(s, 'b.count')]).toEqual([2, 1]);
     const again = s.run(['--reverify', '--only-stale']);
     expect(again.code).toBe(0);
-    expect(again.stdout).toMatch(/no stale or mismatched evidence; nothing to re-run/);
+    expect(again.stdout).toMatch(/no stale, mismatched or unverified evidence; nothing to re-run/);
   });
 });
 
@@ -156,7 +236,7 @@ describe('receipt store refusals', () => {
     const dir = receiptsDir(s.home);
     const file = readdirSync(dir).find((f) => f.endsWith('.json'))!;
     const text = readFileSync(join(dir, file), 'utf8');
-    writeFileSync(join(dir, file), text.replace(/"bytes":9/, '"bytes":10'), { mode: 0o600 });
+    writeFileSync(join(dir, file), text.replace(/"bytes":9/, '"bytes":"9"'), { mode: 0o600 });
     const r = s.run(['--status']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/invalid receipts file/);
@@ -177,7 +257,7 @@ describe('receipt store refusals', () => {
     const dir = receiptsDir(s.home);
     const file = readdirSync(dir).find((f) => f.endsWith('.json'))!;
     const doc = JSON.parse(readFileSync(join(dir, file), 'utf8'));
-    doc.receipts[0].outputSha256 = 'b'.repeat(64);
+    doc.records[0].match = 'b'.repeat(12);
     writeFileSync(join(dir, file), JSON.stringify(doc), { mode: 0o600 });
     expect(s.run(['--status', '--strict']).code).toBe(2);
   });

@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, linkSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { defOf } from '../helpers/ledger.js';
 import { parseLedger } from '../../lib/ledger/parse.js';
 import { runCli, sandbox, startCli, writeFiles } from '../helpers/cli.js';
 
@@ -32,17 +33,18 @@ describe('writeback', () => {
     const r = s.run(['--approve']);
     expect(r.stdout).toMatch(/^PASS GATES:A/m);
     const out = s.ledger();
-    const sha = execFileSync('sh', ['-c', 'printf ok | sha256sum']).toString().split(' ')[0];
+    // match= is the digest of what EXPECT matched: the substring itself.
+    const match = execFileSync('sh', ['-c', 'printf ok | sha256sum']).toString().slice(0, 12);
     const expected = src
       .replace('- [ ] A: passes', '- [x] A: passes')
-      .replace('  EVIDENCE: pending', `  EVIDENCE: exit=0; sha256=${sha}; bytes=2; shell=/bin/sh; cwd=.; path=${/path=([^;\s]+)/.exec(out)![1]}; receipt=${/receipt=([0-9a-f]{12})/.exec(out)![1]}`);
+      .replace('  EVIDENCE: pending', `  EVIDENCE: exit=0; def=${defOf(src, 'A')}; match=${match}; receipt=${/receipt=([0-9a-f]{12})/.exec(out)![1]}`);
     expect(out).toBe(expected);
   });
 
   it('inserts a missing EVIDENCE line under the gate', () => {
     const s = repo({ 'GATES.md': '- [ ] A: t\n    CHECK: echo hi\n    EXPECT: hi\n    a note line\n- [ ] B: t\n' });
     s.run(['--approve']);
-    expect(s.ledger()).toMatch(/^- \[x\] A: t\n {4}CHECK: echo hi\n {4}EXPECT: hi\n {4}EVIDENCE: exit=0; sha256=[0-9a-f]{64}; bytes=3; [^\n]+\n {4}a note line\n- \[ \] B: t\n$/);
+    expect(s.ledger()).toMatch(/^- \[x\] A: t\n {4}CHECK: echo hi\n {4}EXPECT: hi\n {4}EVIDENCE: exit=0; def=[0-9a-f]{12}; match=[0-9a-f]{12}; receipt=[0-9a-f]{12}\n {4}a note line\n- \[ \] B: t\n$/);
   });
 
   it('leaves the ledger byte-identical when an identical re-run passes again', () => {

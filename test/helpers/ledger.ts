@@ -1,3 +1,4 @@
+import { shortDefinition } from '../../lib/ledger/definition.js';
 import { parseLedger } from '../../lib/ledger/parse.js';
 import type { Ledger } from '../../lib/ledger/types.js';
 
@@ -22,3 +23,21 @@ export function warningsOf(source: string): string[] {
 }
 
 export const lines = (...ls: string[]) => ls.join('\n') + '\n';
+
+/** The def= value (12 hex) that evidence of gate `id` in this ledger must carry. */
+export function defOf(source: string, id: string): string {
+  const gate = parseOk(source).gates.find((g) => g.id === id);
+  if (!gate) throw new Error(`no gate ${id}`);
+  const d = shortDefinition(gate);
+  if (d === null) throw new Error(`${id} is manual`);
+  return d;
+}
+
+/**
+ * A ticked runnable gate with hand-written evidence that names its definition correctly:
+ * met in plain --status (the ledger agrees with itself), unverified where no run happened.
+ */
+export function handWrittenMet(id: string, title: string, check: string, expect: string, extra = ''): string {
+  const body = `- [x] ${id}: ${title}\n  CHECK: ${check}\n  EXPECT: ${expect}\n${extra}`;
+  return `${body}  EVIDENCE: exit=0; def=${defOf(body, id)}; match=${'0'.repeat(12)}; receipt=${'0'.repeat(12)}\n`;
+}

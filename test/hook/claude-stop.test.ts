@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli, sandbox, tempDir, writeFiles } from '../helpers/cli.js';
 import { expectBlock, expectMessage, outcome, stopInput, type HookOutcome } from '../helpers/stop-hook.js';
 import { snapshotTree } from '../helpers/tree.js';
+import { handWrittenMet } from '../helpers/ledger.js';
 
 function hookRepo(files: Record<string, string>) {
   const s = sandbox();
@@ -54,7 +55,7 @@ function passed(extra: Record<string, string> = {}) {
   const r = s.run(['--approve']);
   expect(r.code).toBe(0);
   expect(s.ledger()).toMatch(/^- \[x\] A: /m);
-  expect(s.ledger()).toMatch(/EVIDENCE: exit=0; sha256=[0-9a-f]{64}; .*receipt=[0-9a-f]{12}/);
+  expect(s.ledger()).toMatch(/EVIDENCE: exit=0; def=[0-9a-f]{12}; .*receipt=[0-9a-f]{12}/);
   expect(s.run(['--status', '--strict']).code).toBe(0);
   return s;
 }
@@ -107,14 +108,14 @@ describe('block or allow', () => {
 
 describe('every way a gate is not met in the strict view blocks', () => {
   it('hand-written evidence (unverified)', () => {
-    const s = hookRepo({ 'GATES.md': `- [x] A: t\n  CHECK: echo ok\n  EXPECT: ok\n  EVIDENCE: exit=0; sha256=${'a'.repeat(64)}; bytes=3\n` });
-    expect(expectBlock(s.hook())).toMatch(/GATES:A \(unverified: no receipt on this machine/);
+    const s = hookRepo({ 'GATES.md': handWrittenMet('A', 't', 'echo ok', 'ok') });
+    expect(expectBlock(s.hook())).toMatch(/GATES:A \(unverified: no run of this gate on this machine/);
   });
 
   it('an evidence line edited after a real pass (mismatched)', () => {
     const s = passed();
-    s.setLedger(s.ledger().replace(/sha256=([0-9a-f])/, (_m, c: string) => `sha256=${c === '0' ? '1' : '0'}`));
-    expect(expectBlock(s.hook())).toMatch(/GATES:A \(mismatched: the evidence line differs from the receipt it names\)/);
+    s.setLedger(s.ledger().replace(/match=([0-9a-f])/, (_m, c: string) => `match=${c === '0' ? '1' : '0'}`));
+    expect(expectBlock(s.hook())).toMatch(/GATES:A \(mismatched: the evidence line differs from the one the latest passing run here wrote\)/);
   });
 
   it('a DEPENDS file edited after a pass (stale), naming the file', () => {
@@ -260,7 +261,7 @@ describe('release after six blocks without progress', () => {
 describe('where the state lives', () => {
   it('only under $HOME/.gate-check/hooks (0700 directories, 0600 file); nothing in the repository changes', () => {
     const s = hookRepo({
-      'GATES.md': `- [ ] A: first\n  CHECK: echo ok\n  EXPECT: ok\n- [x] B: second\n  CHECK: echo ok\n  EXPECT: ok\n  EVIDENCE: exit=0; sha256=${'b'.repeat(64)}; bytes=3\n`,
+      'GATES.md': `- [ ] A: first\n  CHECK: echo ok\n  EXPECT: ok\n` + handWrittenMet('B', 'second', 'echo ok', 'ok'),
     });
     const before = snapshotTree(s.repo);
     for (let i = 0; i < 3; i++) expectBlock(s.hook());

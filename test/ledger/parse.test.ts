@@ -86,6 +86,18 @@ describe('attributes', () => {
     });
   });
 
+  it('reads TIMEOUT as whole seconds 1..86400 and INPUTS as globs, and refuses anything else', () => {
+    const g = parseOk(lines('- [ ] G1: t', '  CHECK: a', '  EXPECT: b', '  TIMEOUT: 300', '  INPUTS: ./src/**/*.js, test\\x.js')).gates[0]!;
+    expect(g).toMatchObject({ timeoutSeconds: 300, inputs: ['src/**/*.js', 'test/x.js'] });
+    expect(parseOk(lines('- [ ] G1: t', '  CHECK: a', '  EXPECT: b')).gates[0]).toMatchObject({ timeoutSeconds: null, inputs: null });
+    for (const bad of ['0', '86401', '1.5', '-3', '60s', '1e3', '007', ' ', '999999999999']) {
+      expect(parseErrors(lines('- [ ] G1: t', '  CHECK: a', '  EXPECT: b', `  TIMEOUT: ${bad}`)).join('\n'), bad).toMatch(/4: (TIMEOUT must be a whole number of seconds from 1 to 86400|blank)/);
+    }
+    expect(parseErrors(lines('- [ ] G1: t', '  CHECK: a', '  EXPECT: b', '  INPUTS: ../x'))[0]).toMatch(/^4: INPUTS: '\.\.' segment/);
+    expect(parseErrors(lines('- [ ] G1: t', '  CHECK: a', '  EXPECT: b', '  INPUTS: /etc/passwd'))[0]).toMatch(/^4: INPUTS: absolute path/);
+    expect(warningsOf(lines('- [x] G1: t', '  TIMEOUT: 5', '  INPUTS: a'))).toEqual([expect.stringMatching(/^2: TIMEOUT on manual gate/), expect.stringMatching(/^3: INPUTS on manual gate/)]);
+  });
+
   it('accepts tab indentation', () => {
     expect(parseOk(lines('- [ ] G1: t', '\tCHECK: a', '\tEXPECT: b')).gates[0]!.kind).toBe('runnable');
   });
@@ -117,7 +129,7 @@ describe('attributes', () => {
   });
 
   it('warns on an unknown upper-case attribute and ignores it', () => {
-    expect(warningsOf(lines('- [ ] G1: t', '  TIMEOUT: 5'))).toEqual([expect.stringMatching(/^2: unknown attribute TIMEOUT ignored/)]);
+    expect(warningsOf(lines('- [ ] G1: t', '  RETRIES: 5'))).toEqual([expect.stringMatching(/^2: unknown attribute RETRIES ignored/)]);
   });
 
   it('keeps free text under a gate', () => {

@@ -3,7 +3,7 @@ import { escapeData, escapeProperty, githubAnnotations, githubStepSummary } from
 import { emptyResult, type GateReport, type Report } from '../../lib/report/model.js';
 
 function gate(id: string, over: Partial<GateReport> = {}): GateReport {
-  return { file: 'GATES.md', line: 3, id, qualified: `GATES:${id}`, title: `${id} works`, kind: 'runnable', state: 'unmet', checked: false, verification: null, verificationReason: null, result: { ...emptyResult('fail', 'exit 1'), exit: 1 }, ...over };
+  return { file: 'GATES.md', line: 3, id, qualified: `GATES:${id}`, title: `${id} works`, kind: 'runnable', definition: null, state: 'unmet', stateReason: null, checked: false, verification: null, verificationReason: null, result: { ...emptyResult('fail', 'exit 1'), exit: 1 }, ...over };
 }
 function report(gates: GateReport[]): Report {
   return { schema: 'gate-check/report@1', mode: 'run', exitCode: 1, root: '/r', files: [], ledgers: [], shard: null, summary: { total: 0, met: 0, unmet: 0, claimed: 0, abandoned: 0, verified: 0, unverified: 0, mismatched: 0, stale: 0, manual: 0 }, warnings: [], errors: [], gates };

@@ -4,7 +4,7 @@ import { renderJunit } from '../../lib/report/junit.js';
 import { emptyResult, type GateReport, type Report } from '../../lib/report/model.js';
 
 function gate(id: string, over: Partial<GateReport> = {}): GateReport {
-  return { file: 'GATES.md', line: 1, id, qualified: `GATES:${id}`, title: `${id} works`, kind: 'runnable', state: 'unmet', checked: false, verification: null, verificationReason: null, result: null, ...over };
+  return { file: 'GATES.md', line: 1, id, qualified: `GATES:${id}`, title: `${id} works`, kind: 'runnable', definition: null, state: 'unmet', stateReason: null, checked: false, verification: null, verificationReason: null, result: null, ...over };
 }
 
 function report(gates: GateReport[], mode: Report['mode'] = 'run'): Report {

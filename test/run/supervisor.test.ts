@@ -278,31 +278,31 @@ describe('RunningChecks', () => {
 
 describe('matchExpect', () => {
   it('matches a substring literally', () => {
-    expect(matchExpect({ kind: 'substring', text: 'world' }, 'hello world\n', 250)).toEqual({ ok: true, matched: true });
-    expect(matchExpect({ kind: 'substring', text: 'World' }, 'hello world\n', 250)).toEqual({ ok: true, matched: false });
-    expect(matchExpect({ kind: 'substring', text: 'a.c' }, 'abc', 250)).toEqual({ ok: true, matched: false });
-    expect(matchExpect({ kind: 'substring', text: '(x+)+' }, 'see (x+)+ here', 250)).toEqual({ ok: true, matched: true });
-    expect(matchExpect({ kind: 'substring', text: 'x' }, '', 250)).toEqual({ ok: true, matched: false });
+    expect(matchExpect({ kind: 'substring', text: 'world' }, 'hello world\n', 250)).toMatchObject({ ok: true, matched: true });
+    expect(matchExpect({ kind: 'substring', text: 'World' }, 'hello world\n', 250)).toMatchObject({ ok: true, matched: false });
+    expect(matchExpect({ kind: 'substring', text: 'a.c' }, 'abc', 250)).toMatchObject({ ok: true, matched: false });
+    expect(matchExpect({ kind: 'substring', text: '(x+)+' }, 'see (x+)+ here', 250)).toMatchObject({ ok: true, matched: true });
+    expect(matchExpect({ kind: 'substring', text: 'x' }, '', 250)).toMatchObject({ ok: true, matched: false });
   });
 
   it('matches a regex', () => {
-    expect(matchExpect({ kind: 'regex', source: '^\\d+ passed$', flags: '' }, '12 passed', 250)).toEqual({ ok: true, matched: true });
-    expect(matchExpect({ kind: 'regex', source: '^\\d+ passed$', flags: '' }, '12 failed', 250)).toEqual({ ok: true, matched: false });
-    expect(matchExpect({ kind: 'regex', source: 'a.c', flags: '' }, 'abc', 250)).toEqual({ ok: true, matched: true });
+    expect(matchExpect({ kind: 'regex', source: '^\\d+ passed$', flags: '' }, '12 passed', 250)).toMatchObject({ ok: true, matched: true });
+    expect(matchExpect({ kind: 'regex', source: '^\\d+ passed$', flags: '' }, '12 failed', 250)).toMatchObject({ ok: true, matched: false });
+    expect(matchExpect({ kind: 'regex', source: 'a.c', flags: '' }, 'abc', 250)).toMatchObject({ ok: true, matched: true });
   });
 
   it('honours regex flags', () => {
     const m = (source: string, flags: string, subject: string) => matchExpect({ kind: 'regex', source, flags }, subject, 250);
-    expect(m('OK', '', 'all ok')).toEqual({ ok: true, matched: false });
-    expect(m('OK', 'i', 'all ok')).toEqual({ ok: true, matched: true });
-    expect(m('^done$', '', 'a\ndone\nb')).toEqual({ ok: true, matched: false });
-    expect(m('^done$', 'm', 'a\ndone\nb')).toEqual({ ok: true, matched: true });
-    expect(m('start.end', '', 'start\nend')).toEqual({ ok: true, matched: false });
-    expect(m('start.end', 's', 'start\nend')).toEqual({ ok: true, matched: true });
-    expect(m('^\\p{Lu}', 'u', 'Émile')).toEqual({ ok: true, matched: true });
+    expect(m('OK', '', 'all ok')).toMatchObject({ ok: true, matched: false });
+    expect(m('OK', 'i', 'all ok')).toMatchObject({ ok: true, matched: true });
+    expect(m('^done$', '', 'a\ndone\nb')).toMatchObject({ ok: true, matched: false });
+    expect(m('^done$', 'm', 'a\ndone\nb')).toMatchObject({ ok: true, matched: true });
+    expect(m('start.end', '', 'start\nend')).toMatchObject({ ok: true, matched: false });
+    expect(m('start.end', 's', 'start\nend')).toMatchObject({ ok: true, matched: true });
+    expect(m('^\\p{Lu}', 'u', 'Émile')).toMatchObject({ ok: true, matched: true });
     // A stateful flag gives the same answer every time.
-    for (let i = 0; i < 3; i++) expect(m('x', 'g', 'x')).toEqual({ ok: true, matched: true });
-    expect(m('b', 'y', 'ab')).toEqual({ ok: true, matched: false });
+    for (let i = 0; i < 3; i++) expect(m('x', 'g', 'x')).toMatchObject({ ok: true, matched: true });
+    expect(m('b', 'y', 'ab')).toMatchObject({ ok: true, matched: false });
   });
 
   it('reports an invalid regex instead of throwing', () => {
@@ -315,8 +315,8 @@ describe('matchExpect', () => {
     const t0 = performance.now();
     const r = matchExpect({ kind: 'regex', source: '^(a+)+$', flags: '' }, 'a'.repeat(40) + 'b', 250);
     expect(performance.now() - t0).toBeLessThan(100);
-    expect(r).toEqual({ ok: true, matched: false });
-    expect(matchExpect({ kind: 'regex', source: '^(a+)+$', flags: '' }, 'aaaa', 250)).toEqual({ ok: true, matched: true });
+    expect(r).toMatchObject({ ok: true, matched: false });
+    expect(matchExpect({ kind: 'regex', source: '^(a+)+$', flags: '' }, 'aaaa', 250)).toMatchObject({ ok: true, matched: true });
   });
 
   it('gives up on catastrophic backtracking it must run with backtracking, within about a second, and keeps working afterwards', () => {
@@ -329,12 +329,12 @@ describe('matchExpect', () => {
       if (!r.ok) expect(r.error).toMatch(/longer than 250 ms/);
       expect(took).toBeLessThan(1500);
     }
-    expect(matchExpect({ kind: 'regex', source: '^(a+)+$', flags: 'i' }, 'aaaa', 250)).toEqual({ ok: true, matched: true });
-    expect(matchExpect({ kind: 'regex', source: 'b$', flags: '' }, 'a'.repeat(40) + 'b', 250)).toEqual({ ok: true, matched: true });
+    expect(matchExpect({ kind: 'regex', source: '^(a+)+$', flags: 'i' }, 'aaaa', 250)).toMatchObject({ ok: true, matched: true });
+    expect(matchExpect({ kind: 'regex', source: 'b$', flags: '' }, 'a'.repeat(40) + 'b', 250)).toMatchObject({ ok: true, matched: true });
   });
 
   it('uses the time cap for large outputs even with a linear pattern', () => {
     const big = 'x'.repeat(1_000_000);
-    expect(matchExpect({ kind: 'regex', source: 'x{1,5}y', flags: '' }, big, 250)).toEqual({ ok: true, matched: false });
+    expect(matchExpect({ kind: 'regex', source: 'x{1,5}y', flags: '' }, big, 250)).toMatchObject({ ok: true, matched: false });
   });
 });
