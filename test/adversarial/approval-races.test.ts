@@ -1,0 +1,115 @@
+// The approval is checked when the command starts, not minutes before (issue 8 §1). An
+// earlier, approved gate changes what a later gate would run, while the run is under way:
+// the later gate must run nothing of its new, unreviewed form.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN, runCli, sandbox, tempDir, writeFiles } from '../helpers/cli.js';
+
+/**
+ * G1 is harmless until `mode` says otherwise; then it performs `attack` (a shell snippet)
+ * while the run is under way. G2 records every run of its own in `g2.runs`.
+ */
+function racedRepo(g2: string, attack: string, files: Record<string, string> = {}) {
+  const s = sandbox();
+  writeFiles(s.repo, {
+    'GATES.md': [
+      '- [ ] G1: the first check',
+      '  CHECK: if [ "$(cat mode)" = attack ]; then sh attack.sh; fi; echo one-ok',
+      '  EXPECT: one-ok',
+      g2,
+      '',
+    ].join('\n'),
+    mode: 'calm\n',
+    'attack.sh': attack,
+    ...files,
+  });
+  const run = (args: string[]) => runCli(args, { cwd: s.repo, env: s.env });
+  const approveBoth = () => {
+    const r = run(['--approve']);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    writeFileSync(join(s.repo, 'mode'), 'attack\n');
+  };
+  const g2Runs = () => (existsSync(join(s.repo, 'g2.runs')) ? readFileSync(join(s.repo, 'g2.runs'), 'utf8').split('\n').filter(Boolean).length : 0);
+  return { ...s, run, approveBoth, g2Runs, ledger: () => readFileSync(join(s.repo, 'GATES.md'), 'utf8') };
+}
+
+describe('the oracle is re-resolved and the approval re-read immediately before each spawn', () => {
+  it('a DEPENDS file edited by an earlier gate: the later gate runs nothing of its new form', () => {
+    const s = racedRepo(
+      ['- [ ] G2: the dependent check', '  CHECK: sh dep.sh', '  EXPECT: two-ok', '  DEPENDS: dep.sh'].join('\n'),
+      "printf 'echo unreviewed >> g2.evil\\n' >> dep.sh\n",
+      { 'dep.sh': 'echo run >> g2.runs; echo two-ok\n' },
+    );
+    s.approveBoth();
+    expect(s.g2Runs()).toBe(1);
+    const r = s.run(['--reverify']);
+    expect(r.code).toBe(1);
+    expect(s.g2Runs()).toBe(1); // not run again
+    expect(existsSync(join(s.repo, 'g2.evil'))).toBe(false);
+    expect(r.stdout).toMatch(/^APPROVAL REQUIRED GATES:G2 .*changed since approval, not run: DEPENDS: dep\.sh changed$/m);
+    // The pin it suggests is the new oracle's, so that approving it means reviewing the change.
+    const pin = /gate-check --approve (GATES:G2@[0-9a-f]{12})/.exec(r.stdout)![1]!;
+    const list = runCli(['--json'], { cwd: s.repo, env: s.env });
+    const g2 = JSON.parse(list.stdout).gates[1];
+    expect(pin.endsWith(g2.result.signature.slice(0, 12))).toBe(true);
+    expect(JSON.parse(s.run(['--reverify', '--json']).stdout).gates[1].result).toMatchObject({ status: 'approval-required', changed: ['DEPENDS: dep.sh changed'] });
+  });
+
+  it('a CWD swapped for a symlink to a folder outside the repository after start-up is not entered', () => {
+    const outside = tempDir('gc-outside-');
+    const s = racedRepo(
+      ['- [ ] G2: runs in sub', '  CHECK: echo run >> g2.here; echo two-ok', '  EXPECT: two-ok', '  CWD: sub'].join('\n'),
+      `mv sub sub.real && ln -s ${outside} sub\n`,
+    );
+    mkdirSync(join(s.repo, 'sub'));
+    s.approveBoth();
+    expect(existsSync(join(s.repo, 'sub', 'g2.here'))).toBe(true);
+    const r = s.run(['--reverify']);
+    expect(r.code).toBe(1);
+    expect(existsSync(join(outside, 'g2.here'))).toBe(false);
+    expect(r.stdout).toMatch(/^NOT RUN GATES:G2 .*changed since approval, not run: CWD of GATES:G2 resolves outside the repository/m);
+  });
+
+  it('an approval revoked while an earlier gate runs: the later gate does not run, is not ticked, and the run exits 1', () => {
+    const s = racedRepo(
+      ['- [ ] G2: the revoked check', '  CHECK: echo run >> g2.runs; echo two-ok', '  EXPECT: two-ok'].join('\n'),
+      `"${process.execPath}" "${BIN}" approvals revoke GATES:G2 >/dev/null\n`,
+    );
+    s.approveBoth();
+    // Untick G2 so that a plain run would run it.
+    writeFileSync(join(s.repo, 'GATES.md'), s.ledger().replace('- [x] G2:', '- [ ] G2:'));
+    const r = s.run(['--reverify']);
+    expect(r.code).toBe(1);
+    expect(s.g2Runs()).toBe(1);
+    expect(r.stdout).toMatch(/^APPROVAL REQUIRED GATES:G2 .*approval revoked since the run started, not run$/m);
+    expect(s.ledger()).toMatch(/^- \[ \] G2:/m);
+  });
+
+  it('a shell that no longer resolves to the approved path runs nothing', () => {
+    const bin = tempDir('gc-bin-');
+    writeFileSync(join(bin, 'mysh'), '#!/bin/sh\nexec /bin/sh "$@"\n', { mode: 0o755 });
+    const s = racedRepo(['- [ ] G2: second', '  CHECK: echo run >> g2.runs; echo two-ok', '  EXPECT: two-ok'].join('\n'), `mv ${bin}/mysh ${bin}/gone\n`);
+    const run = (args: string[]) => runCli(args, { cwd: s.repo, env: { ...s.env, PATH: `${bin}:${process.env.PATH}` } });
+    expect(run(['--approve', '--shell', 'mysh']).code).toBe(0);
+    writeFileSync(join(s.repo, 'mode'), 'attack\n');
+    const r = run(['--reverify', '--shell', 'mysh']);
+    expect(r.code).toBe(1);
+    expect(s.g2Runs()).toBe(1);
+    expect(r.stdout).toMatch(/^NOT RUN GATES:G2 .*changed since approval, not run: --shell mysh is not an executable file/m);
+  });
+
+  it('a shell name that now resolves to another file on PATH runs nothing', () => {
+    const first = tempDir('gc-bin1-');
+    const second = tempDir('gc-bin2-');
+    for (const d of [first, second]) writeFileSync(join(d, 'mysh'), '#!/bin/sh\nexec /bin/sh "$@"\n', { mode: 0o755 });
+    const s = racedRepo(['- [ ] G2: second', '  CHECK: echo run >> g2.runs; echo two-ok', '  EXPECT: two-ok'].join('\n'), `rm ${first}/mysh\n`);
+    const run = (args: string[]) => runCli(args, { cwd: s.repo, env: { ...s.env, PATH: `${first}:${second}:${process.env.PATH}` } });
+    expect(run(['--approve', '--shell', 'mysh']).code).toBe(0);
+    writeFileSync(join(s.repo, 'mode'), 'attack\n');
+    const r = run(['--reverify', '--shell', 'mysh']);
+    expect(r.code).toBe(1);
+    expect(s.g2Runs()).toBe(1);
+    expect(r.stdout).toMatch(/^APPROVAL REQUIRED GATES:G2 .*changed since approval, not run: shell changed$/m);
+  });
+});
