@@ -16,8 +16,7 @@ import { RunningChecks, superviseCheck, type CheckOutcome } from '../run/supervi
 import type { LoadedLedger } from '../workspace/load.js';
 import type { GateEntry } from './verification.js';
 
-/** Set in every check's environment: a nested `gate-check --approve` refuses. */
-export const ACTIVE_CHECK_ENV = 'GATE_CHECK_ACTIVE_CHECK';
+import { ACTIVE_CHECK_ENV } from '../approval/approver.js';
 
 export interface Entry extends GateEntry {
   qualified: string;

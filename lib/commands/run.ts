@@ -2,6 +2,7 @@
 // approvals, run what is approved under the supervisor, write evidence, receipts and the
 // audit log in batches, and report in ledger order. Nothing runs without an approval of its
 // exact oracle.
+import { assertMayApprove } from '../approval/approver.js';
 import { ApprovalStore } from '../approval/store.js';
 import type { Io } from '../cli/io.js';
 import type { RunOptions } from '../cli/options.js';
@@ -18,18 +19,18 @@ import { approvalRequestText, diagnosticLines, resultLine } from '../report/run-
 import { cappedIds, formatDiagnostic, summaryLines } from '../report/text.js';
 import { runInOrder } from '../run/scheduler.js';
 import { shardOf } from '../run/shard.js';
+import { RUN_TITLE } from '../run/process-tree.js';
 import { resolveShell } from '../run/shell.js';
 import { RunningChecks } from '../run/supervisor.js';
 import { storeLocations } from '../store/locations.js';
 import { sanitizeLine } from '../text/sanitize.js';
 import { loadWorkspace } from '../workspace/load.js';
-import { ACTIVE_CHECK_ENV, attemptGate, ownFilesMatcher, type Attempt, type Entry, type RunContext } from './attempt.js';
+import { attemptGate, ownFilesMatcher, type Attempt, type Entry, type RunContext } from './attempt.js';
 import { emitReport } from './emit.js';
 import { preflight, type PreflightContext } from './preflight.js';
 import { runSettings } from './settings.js';
 import { verifyMetGates } from './verification.js';
 
-export { ACTIVE_CHECK_ENV };
 
 const OUTPUT_FLUSH_MS = 50;
 
@@ -39,9 +40,10 @@ function modeOf(o: RunOptions): Mode {
 
 export async function runCommand(options: RunOptions, io: Io): Promise<number> {
   const mode = modeOf(options);
-  if (options.approve && io.env[ACTIVE_CHECK_ENV]) {
-    throw new RunSetupError(`--approve refused inside a running check (${ACTIVE_CHECK_ENV}=${sanitizeLine(io.env[ACTIVE_CHECK_ENV] ?? '', 80)}): a check must never approve checks`);
-  }
+  if (options.approve) assertMayApprove(io.env);
+  // From here on this process may start checks: the title lets a nested --approve inside one
+  // of them (even with its environment scrubbed) find that it runs inside a run.
+  process.title = RUN_TITLE;
   const ws = loadWorkspace({ root: options.root, scope: options.scope, files: options.files, cwd: io.cwd });
   const { shell, resolver } = runSettings(options, io, ws);
   const lockTimeoutMs = lockTimeoutFromEnv(io.env);

@@ -1,0 +1,58 @@
+// Who may approve. An approval is a person's consent to run code; a check, and an agent
+// without a terminal of its own, are not a person. The environment marker alone is not a
+// boundary (a check can drop it with `env -u`), so the refusal rests on what a check cannot
+// shed with one command: its ancestry (a gate-check run above it), and, for a process that
+// escaped its ancestry (setsid -f, a daemon), having no terminal while a run is under way.
+// Decision pure; the probes read /proc (lib/run/process-tree.ts).
+import { RunSetupError } from '../errors.js';
+import { ancestorRun, hasControllingTerminal, hasProcFs, liveRuns } from '../run/process-tree.js';
+import { sanitizeLine } from '../text/sanitize.js';
+
+/** Set in every check's environment (defence in depth: the first thing a nested --approve looks at). */
+export const ACTIVE_CHECK_ENV = 'GATE_CHECK_ACTIVE_CHECK';
+
+/** Environment variables by which coding agents announce themselves to the commands they run. */
+const AGENT_VARIABLES = ['CLAUDECODE', 'CURSOR_AGENT', 'CODEX_SANDBOX', 'GEMINI_CLI', 'OPENCODE', 'AI_AGENT'];
+const AGENT_PREFIXES = ['COPILOT_'];
+
+export interface ProcessProbe {
+  procFs: () => boolean;
+  ancestorRun: () => number | null;
+  liveRuns: () => number[];
+  terminal: () => boolean;
+}
+
+export const systemProbe: ProcessProbe = { procFs: hasProcFs, ancestorRun, liveRuns, terminal: hasControllingTerminal };
+
+export function announcedAgent(env: NodeJS.ProcessEnv): string | null {
+  for (const name of AGENT_VARIABLES) if (env[name]) return name;
+  for (const name of Object.keys(env)) if (AGENT_PREFIXES.some((p) => name.startsWith(p)) && env[name]) return name;
+  return null;
+}
+
+const PERSON_HINT = 'a person approves by running gate-check --approve in a terminal of their own, after reading every command';
+
+/** Why this process must not approve, or null. */
+export function approvalRefusal(env: NodeJS.ProcessEnv, probe: ProcessProbe): string | null {
+  const marker = env[ACTIVE_CHECK_ENV];
+  if (marker) return `--approve refused inside a running check (${ACTIVE_CHECK_ENV}=${sanitizeLine(marker, 80)}): a check must never approve checks`;
+  if (probe.procFs()) {
+    const parent = probe.ancestorRun();
+    if (parent !== null) return `--approve refused: this process runs inside a check started by gate-check (PID ${parent}): a check must never approve checks`;
+    if (!probe.terminal()) {
+      const runs = probe.liveRuns();
+      if (runs.length > 0) {
+        return `--approve refused: gate-check (PID ${runs[0]}) is running checks, and this process has no terminal of its own, as a check has none: a check must never approve checks`;
+      }
+    }
+  }
+  const agent = announcedAgent(env);
+  if (agent !== null && !probe.terminal()) return `--approve refused: the environment announces a coding agent (${agent}) and this process has no terminal of its own: approval needs a person`;
+  return null;
+}
+
+/** Throws (exit 2) unless this process may approve. */
+export function assertMayApprove(env: NodeJS.ProcessEnv, probe: ProcessProbe = systemProbe): void {
+  const why = approvalRefusal(env, probe);
+  if (why !== null) throw new RunSetupError(why, PERSON_HINT);
+}

@@ -1,0 +1,89 @@
+// A check never approves checks (issue 8 §4): an approved check that runs a nested
+// `gate-check --approve` must not approve or run anything, whatever it does to its
+// environment or its place in the process tree.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { approvalRefusal, type ProcessProbe } from '../../lib/approval/approver.js';
+import { BIN, runCli, sandbox, writeFiles } from '../helpers/cli.js';
+
+const NODE = process.execPath;
+
+/** G1 (approved by pin) runs `nested`; the nested command tries to approve and run gates/other.md, whose only gate creates `pwned`. */
+function attempt(nested: string) {
+  const s = sandbox();
+  writeFiles(s.repo, {
+    'GATES.md': ['- [ ] G1: runs the nested command', '  CHECK: sh nested.sh; echo one-ok', '  EXPECT: one-ok', ''].join('\n'),
+    'gates/other.md': ['- [ ] X1: nobody approved this', '  CHECK: touch pwned; echo x-ok', '  EXPECT: x-ok', ''].join('\n'),
+    'nested.sh': nested.replaceAll('@GC@', `"${NODE}" "${BIN}"`) + '\n',
+  });
+  const plain = JSON.parse(runCli(['--json'], { cwd: s.repo, env: s.env }).stdout);
+  const g1 = plain.gates.find((g: { qualified: string }) => g.qualified === 'GATES:G1');
+  const r = runCli(['--approve', `GATES:G1@${g1.result.signature.slice(0, 12)}`], { cwd: s.repo, env: s.env, timeoutMs: 30_000 });
+  const read = (f: string) => (existsSync(join(s.repo, f)) ? readFileSync(join(s.repo, f), 'utf8') : '');
+  return { r, pwned: existsSync(join(s.repo, 'pwned')), nestedOut: read('nested.out'), nestedCode: read('nested.code').trim(), s };
+}
+
+const WAIT_FOR_DONE = 'i=0; while [ ! -f nested.code ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done';
+
+describe('a nested --approve inside a check is refused', () => {
+  const cases: Array<[string, string]> = [
+    ['the marker removed (env -u)', 'env -u GATE_CHECK_ACTIVE_CHECK @GC@ --approve gates/other.md > nested.out 2>&1; echo $? > nested.code'],
+    ['the environment emptied (env -i)', 'env -i PATH="$PATH" HOME="$HOME" @GC@ --approve gates/other.md > nested.out 2>&1; echo $? > nested.code'],
+    ['a new session (setsid)', 'env -u GATE_CHECK_ACTIVE_CHECK setsid @GC@ --approve gates/other.md > nested.out 2>&1; echo $? > nested.code'],
+    [
+      'detached from its parent (setsid -f, reparented away from the run)',
+      `env -u GATE_CHECK_ACTIVE_CHECK setsid -f sh -c '@GC@ --approve gates/other.md > nested.out 2>&1; echo $? > nested.code'; ${WAIT_FOR_DONE}`,
+    ],
+    // A terminal of its own (a new pseudo-terminal from script(1)): only the ancestry tells.
+    ['with a pseudo-terminal of its own (script -c)', "env -u GATE_CHECK_ACTIVE_CHECK script -qec '@GC@ --approve gates/other.md > nested.out 2>&1; echo $? > nested.code' /dev/null"],
+    ['through a helper script', "printf '%s\\n' 'unset GATE_CHECK_ACTIVE_CHECK; exec @GC@ --approve \"$@\"' > helper.sh; sh helper.sh gates/other.md > nested.out 2>&1; echo $? > nested.code"],
+  ];
+  for (const [name, nested] of cases) {
+    it(name, () => {
+      const { r, pwned, nestedOut, nestedCode } = attempt(nested);
+      expect(r.stdout + r.stderr).toMatch(/^PASS GATES:G1/m);
+      expect(pwned).toBe(false);
+      expect(nestedCode).toBe('2');
+      expect(nestedOut).toMatch(/--approve refused/);
+      expect(nestedOut).toMatch(/hint: a person approves by running gate-check --approve in a terminal of their own/);
+    });
+  }
+
+  it('the refusal leaves the approval store without a record for the nested gate', () => {
+    const { s } = attempt('env -u GATE_CHECK_ACTIVE_CHECK @GC@ --approve gates/other.md > nested.out 2>&1; echo $? > nested.code');
+    const list = runCli(['approvals', 'list', 'gates/other.md'], { cwd: s.repo, env: s.env });
+    expect(list.stdout).toMatch(/^other:X1 +none /m);
+  });
+
+  it('outside any run, without a terminal, --approve still works (CI)', () => {
+    const s = sandbox();
+    writeFiles(s.repo, { 'GATES.md': '- [ ] A: t\n  CHECK: echo ok\n  EXPECT: ok\n' });
+    expect(runCli(['--approve'], { cwd: s.repo, env: s.env }).code).toBe(0);
+  });
+
+  it('an announced coding agent without a terminal of its own cannot approve', () => {
+    const s = sandbox();
+    writeFiles(s.repo, { 'GATES.md': '- [ ] A: t\n  CHECK: touch ran; echo ok\n  EXPECT: ok\n' });
+    for (const v of ['CLAUDECODE', 'CURSOR_AGENT', 'CODEX_SANDBOX', 'GEMINI_CLI', 'OPENCODE', 'AI_AGENT', 'COPILOT_AGENT_RUN']) {
+      const r = runCli(['--approve'], { cwd: s.repo, env: { ...s.env, [v]: '1' } });
+      expect(r.code, v).toBe(2);
+      expect(r.stderr).toContain(`the environment announces a coding agent (${v})`);
+    }
+    expect(existsSync(join(s.repo, 'ran'))).toBe(false);
+  });
+});
+
+describe('the decision', () => {
+  const probe = (over: Partial<ProcessProbe>): ProcessProbe => ({ procFs: () => true, ancestorRun: () => null, liveRuns: () => [], terminal: () => true, ...over });
+
+  it('refuses on the marker, an ancestor run, or no terminal while a run is live; allows otherwise', () => {
+    expect(approvalRefusal({ GATE_CHECK_ACTIVE_CHECK: 'GATES:G1' }, probe({}))).toMatch(/inside a running check/);
+    expect(approvalRefusal({}, probe({ ancestorRun: () => 42 }))).toMatch(/PID 42/);
+    expect(approvalRefusal({}, probe({ terminal: () => false, liveRuns: () => [7] }))).toMatch(/PID 7\) is running checks/);
+    expect(approvalRefusal({}, probe({ terminal: () => true, liveRuns: () => [7] }))).toBeNull();
+    expect(approvalRefusal({}, probe({ terminal: () => false }))).toBeNull();
+    expect(approvalRefusal({ CLAUDECODE: '1' }, probe({ terminal: () => true }))).toBeNull();
+    expect(approvalRefusal({ CLAUDECODE: '1' }, probe({ terminal: () => false }))).toMatch(/CLAUDECODE/);
+  });
+});
