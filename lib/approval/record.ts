@@ -2,7 +2,7 @@
 // properties only, exact keys, every field type-checked, and the signature recomputed from
 // the oracle it carries. Pure.
 import { hasExactKeys, isPlainObject } from '../json/hostile.js';
-import { ORACLE_KEYS, ORACLE_VERSION, signOracle, type DependsEntry, type OracleFields } from '../oracle/oracle.js';
+import { OPTIONAL_ORACLE_KEYS, ORACLE_KEYS, ORACLE_VERSION, signOracle, type DependsEntry, type OracleFields } from '../oracle/oracle.js';
 
 export const APPROVAL_SCHEMA = 'gate-check/approval@1';
 
@@ -29,7 +29,9 @@ function parseDepends(v: unknown): DependsEntry[] | null | undefined {
 }
 
 export function parseOracleFields(v: unknown): OracleFields | null {
-  if (!isPlainObject(v) || !hasExactKeys(v, ORACLE_KEYS)) return null;
+  if (!isPlainObject(v)) return null;
+  const withBound = Object.hasOwn(v, 'pathBound');
+  if (!hasExactKeys(v, withBound ? [...ORACLE_KEYS, ...OPTIONAL_ORACLE_KEYS] : ORACLE_KEYS)) return null;
   const str = (k: string) => typeof v[k] === 'string';
   const int = (k: string) => Number.isSafeInteger(v[k]) && (v[k] as number) >= 0;
   if (v.v !== ORACLE_VERSION) return null;
@@ -38,7 +40,9 @@ export function parseOracleFields(v: unknown): OracleFields | null {
   if (v.path !== null && typeof v.path !== 'string') return null;
   const depends = parseDepends(v.depends);
   if (depends === undefined) return null;
-  return {
+  const pathBound = withBound ? parseDepends(v.pathBound) : null;
+  if (pathBound === undefined || (withBound && pathBound === null)) return null;
+  const fields: OracleFields = {
     v: ORACLE_VERSION,
     ledger: v.ledger as string,
     gate: v.gate as string,
@@ -53,6 +57,13 @@ export function parseOracleFields(v: unknown): OracleFields | null {
     path: v.path as string | null,
     depends,
   };
+  if (pathBound) fields.pathBound = pathBound;
+  return fields;
+}
+
+function sameEntries(a: readonly DependsEntry[] | null, b: readonly DependsEntry[] | null): boolean {
+  if (a === null || b === null) return a === b;
+  return a.length === b.length && a.every((e, i) => e[0] === b[i]![0] && e[1] === b[i]![1]);
 }
 
 /** Field-by-field equality of two oracles (cheaper than re-signing, and exact). */
@@ -61,8 +72,7 @@ export function sameOracle(a: OracleFields, b: OracleFields): boolean {
     if (k === 'depends') continue;
     if (a[k] !== b[k]) return false;
   }
-  if (a.depends === null || b.depends === null) return a.depends === b.depends;
-  return a.depends.length === b.depends.length && a.depends.every((e, i) => e[0] === b.depends![i]![0] && e[1] === b.depends![i]![1]);
+  return sameEntries(a.depends, b.depends) && sameEntries(a.pathBound ?? null, b.pathBound ?? null);
 }
 
 /**

@@ -6,6 +6,7 @@ import { receiptId, type ProvenFields, type RunRecord } from '../evidence/receip
 import type { PendingWrite } from '../evidence/writeback.js';
 import { failureFingerprint, type AttemptEvent } from '../history/event.js';
 import { definitionDigest } from '../ledger/definition.js';
+import { inRepoPathEntries } from '../oracle/path-bound.js';
 import { dependsDigest, shortSignature, type DependsEntry, type Oracle } from '../oracle/oracle.js';
 import type { GateResult } from '../report/model.js';
 import { cappedIds } from '../report/text.js';
@@ -127,7 +128,9 @@ export async function attemptGate(e: Entry, ctx: RunContext): Promise<Attempt> {
     inputs: e.inputs ? dependsDigest(e.inputs) : null,
   };
   const time = new Date().toISOString();
-  const measured = { signature: oracle.signature, outputSha256: base.outputSha256, bytes: outcome.bytes, time };
+  const dirs = f.pathBound ? inRepoPathEntries(f.path, ctx.root, f.cwd).map((p) => p.inRepo) : [];
+  const bound = f.pathBound && dirs.length > 0 ? { dirs, digest: dependsDigest(f.pathBound) } : null;
+  const measured = { signature: oracle.signature, outputSha256: base.outputSha256, bytes: outcome.bytes, bound, time };
   if (error !== null) {
     return {
       result: { ...base, error },

@@ -84,7 +84,7 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
   // Met gates: is their evidence still good? A stale gate is run again, never reported met.
   // (A full --reverify runs every gate anyway: verifying first would only cost time. Gates
   // it cannot run keep their state and are counted unmet.)
-  if (!options.reverify || options.onlyStale) await verifyMetGates(scope, { resolver, receipts, approvals: store });
+  if (!options.reverify || options.onlyStale) await verifyMetGates(scope, { resolver: resolver.files, receipts, approvals: store });
   // A met gate counts only with evidence verified here; anything else is run again (when
   // approved). --only-stale re-runs exactly the checked gates whose evidence does not hold:
   // stale, mismatched, unverified, or written for another definition of the gate.

@@ -31,6 +31,12 @@ export interface RunRecord extends ProvenFields {
   signature: string;
   outputSha256: string | null;
   bytes: number | null;
+  /**
+   * For a run whose PATH led into the repository: those directories (repository-relative)
+   * and the digest (12 hex) of the executables they held. Verification hashes the same
+   * directories again, whatever the reader's PATH is.
+   */
+  bound: { dirs: string[]; digest: string } | null;
   time: string;
 }
 
@@ -42,7 +48,8 @@ export interface ReceiptFile {
 
 const HEX64 = /^[0-9a-f]{64}$/;
 const HEX12 = /^[0-9a-f]{12}$/;
-const RECORD_KEYS = ['gate', 'status', 'def', 'deps', 'inputs', 'match', 'receipt', 'signature', 'outputSha256', 'bytes', 'time'] as const;
+const RECORD_KEYS = ['gate', 'status', 'def', 'deps', 'inputs', 'match', 'receipt', 'signature', 'outputSha256', 'bytes', 'bound', 'time'] as const;
+const MAX_BOUND_DIRS = 64;
 
 /**
  * The receipt id of a pass. It covers what the evidence line says, and the ledger by its
@@ -60,12 +67,20 @@ const nullableHex64 = (v: unknown) => v === null || (typeof v === 'string' && HE
 
 function parseRecord(v: unknown, ledgerInRepo: string): RunRecord | null {
   if (!isPlainObject(v) || !hasExactKeys(v, RECORD_KEYS)) return null;
-  const { gate, status, def, deps, inputs, match, receipt, signature, outputSha256, bytes, time } = v;
+  const { gate, status, def, deps, inputs, match, receipt, signature, outputSha256, bytes, bound, time } = v;
   if (typeof gate !== 'string' || (status !== 'pass' && status !== 'fail')) return null;
   if (typeof def !== 'string' || !HEX64.test(def) || !nullableHex12(deps) || !nullableHex12(inputs)) return null;
   if (typeof signature !== 'string' || !HEX64.test(signature) || !nullableHex64(outputSha256)) return null;
   if (bytes !== null && (!Number.isSafeInteger(bytes) || (bytes as number) < 0)) return null;
   if (typeof time !== 'string' || Number.isNaN(Date.parse(time))) return null;
+  let boundDirs: { dirs: string[]; digest: string } | null = null;
+  if (bound !== null) {
+    if (!isPlainObject(bound) || !hasExactKeys(bound, ['dirs', 'digest'])) return null;
+    const { dirs, digest } = bound;
+    if (!Array.isArray(dirs) || dirs.length === 0 || dirs.length > MAX_BOUND_DIRS || !dirs.every((d) => typeof d === 'string' && d !== '' && !d.startsWith('/') && !d.split('/').includes('..'))) return null;
+    if (typeof digest !== 'string' || !HEX12.test(digest)) return null;
+    boundDirs = { dirs: dirs as string[], digest };
+  }
   const r: RunRecord = {
     gate,
     status,
@@ -77,6 +92,7 @@ function parseRecord(v: unknown, ledgerInRepo: string): RunRecord | null {
     signature,
     outputSha256: outputSha256 as string | null,
     bytes: bytes as number | null,
+    bound: boundDirs,
     time,
   };
   if (status === 'fail') return match === null && receipt === null ? r : null;

@@ -12,7 +12,8 @@ import type { ApprovalStore } from '../approval/store.js';
 import { definitionDigest } from '../ledger/definition.js';
 import type { Gate } from '../ledger/types.js';
 import { dependsChanges, dependsDigest, type DependsEntry } from '../oracle/oracle.js';
-import type { OracleResolver } from '../oracle/resolve.js';
+import type { FileDigests } from '../oracle/file-digests.js';
+import { boundExecutables } from '../oracle/path-bound.js';
 import type { LoadedLedger } from '../workspace/load.js';
 import { parseEvidence } from './line.js';
 import { newestOf, type RunRecord } from './receipt.js';
@@ -27,7 +28,7 @@ export interface VerificationResult {
 
 export interface VerifyContext {
   /** Matches and hashes DEPENDS and INPUTS (only those methods are used here). */
-  resolver: Pick<OracleResolver, 'depends' | 'inputs'>;
+  resolver: Pick<FileDigests, 'depends' | 'inputs' | 'root'>;
   receipts: ReceiptStore | null;
   approvals: ApprovalStore | null;
 }
@@ -52,6 +53,17 @@ async function digestOf(list: Promise<DependsEntry[] | null>): Promise<{ entries
   }
 }
 
+/** Whether the executables in the repository directories the passing run's PATH led into are still what it ran. */
+function boundChange(ctx: VerifyContext, bound: { dirs: string[]; digest: string }, label: string): string | null {
+  let now: DependsEntry[] | null;
+  try {
+    now = boundExecutables(bound.dirs.map((d) => ({ entry: d, inRepo: d })), ctx.resolver.root, label);
+  } catch (e) {
+    return `PATH executables inside the repository cannot be read: ${(e as Error).message}`;
+  }
+  return dependsDigest(now ?? []) === bound.digest ? null : `PATH executables inside the repository changed (in ${bound.dirs.join(', ')})`;
+}
+
 export async function verifyMetGate(ctx: VerifyContext, loaded: LoadedLedger, gate: Gate): Promise<VerificationResult> {
   if (gate.kind === 'manual') return { state: 'manual', reason: 'manual gate: human evidence' };
   const label = `${loaded.stem}:${gate.id}`;
@@ -73,6 +85,10 @@ export async function verifyMetGate(ctx: VerifyContext, loaded: LoadedLedger, ga
     return { state: 'unverified', reason: 'no run of this gate on this machine (evidence from another machine, or written by hand)' };
   }
   if (newest.status === 'fail') return { state: 'stale', reason: `the latest run of this gate here failed (${newest.time}): the evidence line is older` };
+  if (newest.bound) {
+    const changed = boundChange(ctx, newest.bound, label);
+    if (changed !== null) return { state: 'stale', reason: changed };
+  }
   if (ev.get('receipt') !== newest.receipt!.slice(0, 12) || ev.get('match') !== newest.match) {
     return { state: 'mismatched', reason: 'the evidence line differs from the one the latest passing run here wrote' };
   }

@@ -27,6 +27,12 @@ export interface OracleFields {
   /** The full inherited PATH; null when PATH is unset (different from empty). */
   path: string | null;
   depends: DependsEntry[] | null;
+  /**
+   * Executables found through PATH entries that resolve inside the repository (see
+   * path-bound.ts), sorted. Absent when PATH has no such entry, so that oracles without one
+   * keep the signature they always had.
+   */
+  pathBound?: DependsEntry[];
 }
 
 export interface Oracle {
@@ -38,6 +44,8 @@ export interface Oracle {
 export const ORACLE_KEYS: readonly (keyof OracleFields)[] = [
   'v', 'ledger', 'gate', 'check', 'expect', 'cwd', 'shell', 'timeoutMs', 'outputCap', 'regexCapMs', 'platform', 'path', 'depends',
 ];
+/** The keys an oracle may carry beyond ORACLE_KEYS. */
+export const OPTIONAL_ORACLE_KEYS: readonly (keyof OracleFields)[] = ['pathBound'];
 
 export function sha256Hex(text: string): string {
   // One-shot crypto.hash (Node 20.12+) where available: no Hash object per call.
@@ -58,7 +66,7 @@ export function dependsDigest(depends: readonly DependsEntry[]): string {
   return sha256Hex(canonicalJson(depends as unknown as Canonical)).slice(0, 12);
 }
 
-const LABELS: Record<Exclude<keyof OracleFields, 'depends' | 'v'>, string> = {
+const LABELS: Record<Exclude<keyof OracleFields, 'depends' | 'v' | 'pathBound'>, string> = {
   ledger: 'ledger location changed',
   gate: 'gate id changed',
   check: 'CHECK changed',
@@ -79,22 +87,27 @@ export function changedFields(prev: OracleFields, next: OracleFields): string[] 
   for (const key of Object.keys(LABELS) as (keyof typeof LABELS)[]) {
     if (prev[key] !== next[key]) out.push(LABELS[key]);
   }
-  out.push(...dependsChanges(prev.depends, next.depends));
+  for (const c of dependsChanges(prev.depends, next.depends)) out.push(c);
+  for (const c of listChanges(prev.pathBound ?? null, next.pathBound ?? null, 'PATH executable inside the repository')) out.push(c);
   return out;
 }
 
 export function dependsChanges(prev: readonly DependsEntry[] | null, next: readonly DependsEntry[] | null): string[] {
+  return listChanges(prev, next, 'DEPENDS');
+}
+
+function listChanges(prev: readonly DependsEntry[] | null, next: readonly DependsEntry[] | null, what: string): string[] {
   if (prev === null && next === null) return [];
-  if (prev === null) return ['DEPENDS added'];
-  if (next === null) return ['DEPENDS removed'];
+  if (prev === null) return what === 'DEPENDS' ? ['DEPENDS added'] : [`PATH now has entries inside the repository (${next!.length} executable${next!.length === 1 ? '' : 's'})`];
+  if (next === null) return what === 'DEPENDS' ? ['DEPENDS removed'] : ['PATH no longer has entries inside the repository'];
   const before = new Map(prev);
   const after = new Map(next);
   const out: string[] = [];
   for (const [path, hash] of after) {
     const old = before.get(path);
-    if (old === undefined) out.push(`DEPENDS: ${path} added`);
-    else if (old !== hash) out.push(`DEPENDS: ${path} changed`);
+    if (old === undefined) out.push(`${what}: ${path} added`);
+    else if (old !== hash) out.push(`${what}: ${path} changed`);
   }
-  for (const path of before.keys()) if (!after.has(path)) out.push(`DEPENDS: ${path} removed`);
+  for (const path of before.keys()) if (!after.has(path)) out.push(`${what}: ${path} removed`);
   return out;
 }

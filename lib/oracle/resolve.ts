@@ -8,6 +8,7 @@ import { isInside } from '../fsx/discover.js';
 import type { Gate } from '../ledger/types.js';
 import type { LoadedLedger } from '../workspace/load.js';
 import { FileDigests, ResolutionPass } from './file-digests.js';
+import { boundExecutables, inRepoPathEntries } from './path-bound.js';
 import { changedFields, ORACLE_VERSION, signOracle, type DependsEntry, type Oracle, type OracleFields } from './oracle.js';
 
 /** The run-wide part of every oracle, plus where relative working directories anchor. */
@@ -66,21 +67,26 @@ export class OracleResolver {
       throw new Error(`resolve: ${gate.id} is not runnable`);
     }
     const s = this.settings;
-    return {
+    const label = `${loaded.stem}:${gate.id}`;
+    const cwd = this.resolveCwd(loaded, gate, pass);
+    const fields: OracleFields = {
       v: ORACLE_VERSION,
       ledger: loaded.location.path,
       gate: gate.id,
       check: gate.check,
       expect: gate.expectRaw,
-      cwd: this.resolveCwd(loaded, gate, pass),
+      cwd,
       shell: s.shell,
       timeoutMs: gate.timeoutSeconds !== null ? gate.timeoutSeconds * 1000 : s.timeoutMs,
       outputCap: s.outputCap,
       regexCapMs: s.regexCapMs,
       platform: s.platform,
       path: s.path,
-      depends: await this.depends(gate, `${loaded.stem}:${gate.id}`, pass),
+      depends: await this.depends(gate, label, pass),
     };
+    const bound = boundExecutables(inRepoPathEntries(s.path, s.root, cwd), s.root, label);
+    if (bound !== null) fields.pathBound = bound;
+    return fields;
   }
 
   private readonly resolved = new WeakMap<Gate, Oracle>();

@@ -24,6 +24,12 @@ export function approvalRequestText(qualified: string, oracle: Oracle, line: num
     ...field('PATH', f.path ?? '(unset)', FIELD_DISPLAY_CAP, 'PATH'),
   ];
   if (f.depends) lines.push(`  DEPENDS ${f.depends.length} file${f.depends.length === 1 ? '' : 's'}: ${sanitizeLine(f.depends.map((d) => d[0]).join(', '), FIELD_DISPLAY_CAP)}`);
+  if (f.pathBound) {
+    const n = f.pathBound.length;
+    lines.push(
+      `  PATH    leads into the repository: ${n} executable${n === 1 ? '' : 's'} there ${n === 1 ? 'is' : 'are'} bound into this approval${n > 0 ? `: ${sanitizeLine(f.pathBound.map((d) => d[0]).join(', '), FIELD_DISPLAY_CAP)}` : ''} (read ${n === 1 ? 'it' : 'them'} too)`,
+    );
+  }
   lines.push(changed === null ? '  never approved before' : `  approved before for another oracle: ${sanitizeLine(changed.join(', ') || 'no field differs', 600)}`);
   return lines.join('\n') + '\n';
 }

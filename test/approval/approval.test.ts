@@ -231,7 +231,7 @@ describe('changing a bound field after approval requires a new approval', () => 
   it('PATH: one extra entry at the end', () => {
     const s = sandbox();
     approveThenReset(s, [{}]);
-    expectApprovalRequired(s, [], { ...s.env, PATH: `${s.env.PATH ?? ''}:.` }, 'PATH changed');
+    expectApprovalRequired(s, [], { ...s.env, PATH: `${s.env.PATH ?? ''}:/nonexistent/bin` }, 'PATH changed');
   });
 
   it('PATH: unset', () => {

@@ -7,10 +7,10 @@ const proof = { gate: 'G1', def: 'd'.repeat(64), deps: null, inputs: null };
 
 function pass(match = 'a'.repeat(12), over: Partial<RunRecord> = {}): RunRecord {
   const p = { ...proof, ...over };
-  return { ...p, status: 'pass', match, receipt: receiptId(IN_REPO, p, match), signature: 's'.replace('s', 'e').repeat(64), outputSha256: 'b'.repeat(64), bytes: 3, time: new Date(0).toISOString() };
+  return { ...p, status: 'pass', match, receipt: receiptId(IN_REPO, p, match), signature: 's'.replace('s', 'e').repeat(64), outputSha256: 'b'.repeat(64), bytes: 3, bound: null, time: new Date(0).toISOString() };
 }
 function fail(over: Partial<RunRecord> = {}): RunRecord {
-  return { ...proof, ...over, status: 'fail', match: null, receipt: null, signature: 'e'.repeat(64), outputSha256: 'b'.repeat(64), bytes: 3, time: new Date(0).toISOString() };
+  return { ...proof, ...over, status: 'fail', match: null, receipt: null, signature: 'e'.repeat(64), outputSha256: 'b'.repeat(64), bytes: 3, bound: null, time: new Date(0).toISOString() };
 }
 
 describe('receipt ids', () => {
@@ -55,5 +55,14 @@ describe('run records file', () => {
     for (let i = 0; i < RECORDS_PER_GATE + 3; i++) file = mergeRecords(file, [pass('a'.repeat(12), { deps: i.toString(16).padStart(12, '0') })]);
     expect(file.records).toHaveLength(RECORDS_PER_GATE);
     expect(file.records[0]!.deps).toBe((RECORDS_PER_GATE + 2).toString(16).padStart(12, '0'));
+  });
+
+  it('refuses a bound field that is not a list of repository directories with a digest', () => {
+    const good = { ...pass(), bound: { dirs: ['tools'], digest: 'a'.repeat(12) } };
+    const text = (r: unknown) => `{"schema":"${RECEIPTS_SCHEMA}","ledger":"${L}","records":[${JSON.stringify(r)}]}`;
+    expect(parseReceiptFile(text(good), L, IN_REPO).ok).toBe(true);
+    for (const bound of [{ dirs: [], digest: 'a'.repeat(12) }, { dirs: ['/etc'], digest: 'a'.repeat(12) }, { dirs: ['../x'], digest: 'a'.repeat(12) }, { dirs: ['tools'], digest: 'xyz' }, { dirs: ['tools'] }, { dirs: ['tools'], digest: 'a'.repeat(12), extra: 1 }, { dirs: Array(65).fill('t'), digest: 'a'.repeat(12) }, 'tools']) {
+      expect(parseReceiptFile(text({ ...good, bound }), L, IN_REPO).ok, JSON.stringify(bound)).toBe(false);
+    }
   });
 });

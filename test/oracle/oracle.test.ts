@@ -10,6 +10,7 @@ import {
   dependsChanges,
   dependsDigest,
   ORACLE_KEYS,
+  OPTIONAL_ORACLE_KEYS,
   ORACLE_VERSION,
   sha256Hex,
   shortSignature,
@@ -57,6 +58,7 @@ function variants(): Record<keyof OracleFields, OracleFields> {
     platform: { ...b, platform: 'darwin' },
     path: { ...b, path: '/opt/evil:/usr/bin:/bin' },
     depends: { ...b, depends: [['scripts/v.mjs', H2]] },
+    pathBound: { ...b, pathBound: [['tools/runtests', H3]] },
   };
 }
 
@@ -155,7 +157,7 @@ describe('signOracle', () => {
 
   it('ORACLE_KEYS lists exactly the fields of an oracle', () => {
     expect([...ORACLE_KEYS].sort()).toEqual(Object.keys(baseFields()).sort());
-    expect(Object.keys(variants()).sort()).toEqual([...ORACLE_KEYS].sort());
+    expect(Object.keys(variants()).sort()).toEqual([...ORACLE_KEYS, ...OPTIONAL_ORACLE_KEYS].sort());
   });
 
   const base = signOracle(baseFields()).signature;
@@ -209,6 +211,7 @@ describe('changedFields / dependsChanges', () => {
     platform: ['platform changed'],
     path: ['PATH changed'],
     depends: ['DEPENDS: scripts/v.mjs changed'],
+    pathBound: ['PATH now has entries inside the repository (1 executable)'],
   };
 
   it('an identical oracle has no changes', () => {
@@ -399,5 +402,33 @@ describe('parseApprovalRecord', () => {
       if (f.v !== ORACLE_VERSION) continue; // refused earlier, as bad oracle fields
       expect(refused(JSON.stringify({ ...r, oracle: f }))).toBe('signature does not match the oracle it records');
     }
+  });
+});
+
+describe('approval records with executables bound from PATH', () => {
+  const bound = (pathBound: unknown) => {
+    const fields = { ...baseFields(), pathBound: [['tools/runtests', H3]] } as OracleFields;
+    const record = recordObject(fields);
+    (record.oracle as Record<string, unknown>).pathBound = pathBound;
+    (record as Record<string, unknown>).signature = signAny(record.oracle);
+    return JSON.stringify(record);
+  };
+
+  it('round-trips, and its signature covers the bound executables', () => {
+    const fields = { ...baseFields(), pathBound: [['tools/runtests', H3]] } as OracleFields;
+    const r = parseApprovalRecord(serializeApprovalRecord(fields, signOracle(fields).signature, new Date()));
+    expect(r.ok && r.record.oracle.pathBound).toEqual([['tools/runtests', H3]]);
+    expect(signOracle(fields).signature).not.toBe(signOracle(baseFields()).signature);
+    // Absent, not null: an oracle without in-repository PATH entries keeps its old signature.
+    expect(Object.hasOwn(baseFields(), 'pathBound')).toBe(false);
+  });
+
+  it('refuses a malformed or null pathBound, and one that differs from the expected oracle', () => {
+    for (const v of [null, 'x', [['a']], [['a', 'nothex']], [[1, H3]]]) expect(refused(bound(v)), JSON.stringify(v)).toMatch(/bad oracle fields/);
+    const fields = { ...baseFields(), pathBound: [['tools/runtests', H3]] } as OracleFields;
+    const text = serializeApprovalRecord(fields, signOracle(fields).signature, new Date());
+    const other = { fields: { ...fields, pathBound: [['tools/runtests', H2]] } as OracleFields, signature: signOracle(fields).signature };
+    const r = parseApprovalRecord(text, other);
+    expect(r.ok).toBe(false);
   });
 });

@@ -1,0 +1,107 @@
+// PATH entries inside the repository. A command found through such an entry (`PATH=tools:$PATH`
+// with `CHECK: runtests`, a relative or empty entry, direnv's `PATH_add bin`) is code in the
+// repository that the CHECK text does not show: swapping tools/runtests after approval would
+// run something nobody reviewed. So every executable in those directories is bound into the
+// oracle, as DEPENDS files are: [path inside the repository, SHA-256], sorted. A symlink is
+// bound by its link text, plus its target's contents when the target lies inside the
+// repository. I/O through fsx primitives; bounded.
+import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { delimiter, isAbsolute, join, relative, resolve } from 'node:path';
+import { RunSetupError } from '../errors.js';
+import { isInside } from '../fsx/discover.js';
+import { sha256File } from '../fsx/hash-file.js';
+import { sha256Hex, type DependsEntry } from './oracle.js';
+
+/** At most this many executables are bound per gate: beyond it, the PATH entry is refused. */
+export const MAX_PATH_BOUND = 2000;
+
+export interface InRepoPathEntry {
+  /** The entry as written in PATH ('' for an empty entry, which means the working directory). */
+  entry: string;
+  /** Where it resolves, relative to the repository root ('.' for the root). */
+  inRepo: string;
+}
+
+function toPosix(p: string): string {
+  return p.split('\\').join('/');
+}
+
+/** The PATH entries that resolve inside the repository for a check running in `cwd`. */
+export function inRepoPathEntries(path: string | null, root: string, cwd: string): InRepoPathEntry[] {
+  if (path === null) return [];
+  const out: InRepoPathEntry[] = [];
+  const seen = new Set<string>();
+  for (const entry of path.split(delimiter)) {
+    const lexical = entry === '' ? cwd : isAbsolute(entry) ? entry : resolve(cwd, entry);
+    let real: string;
+    try {
+      real = realpathSync.native(lexical);
+      if (!statSync(real).isDirectory()) continue;
+    } catch {
+      continue; // a missing entry finds nothing
+    }
+    if (!isInside(root, real) || seen.has(real)) continue;
+    seen.add(real);
+    out.push({ entry, inRepo: toPosix(relative(root, real)) || '.' });
+  }
+  return out;
+}
+
+function isExecutable(mode: number): boolean {
+  return (mode & 0o111) !== 0;
+}
+
+/** [repo-relative path, digest] of every executable the in-repository PATH entries hold; null when there are none. */
+export function boundExecutables(entries: readonly InRepoPathEntry[], root: string, label: string): DependsEntry[] | null {
+  if (entries.length === 0) return null;
+  const bound = new Map<string, string>();
+  for (const { entry, inRepo } of entries) {
+    const dir = join(root, inRepo);
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch (e) {
+      throw new RunSetupError(`PATH entry ${entry || '(empty: the working directory)'} of ${label} cannot be listed: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    }
+    for (const name of names) {
+      const rel = inRepo === '.' ? name : `${inRepo}/${name}`;
+      const abs = join(dir, name);
+      let st;
+      try {
+        st = lstatSync(abs);
+      } catch {
+        continue;
+      }
+      let digest: string | null = null;
+      if (st.isSymbolicLink()) {
+        let target: string;
+        try {
+          target = readlinkSync(abs);
+        } catch {
+          continue;
+        }
+        let content = '';
+        try {
+          const real = realpathSync.native(abs);
+          const tst = statSync(real);
+          if (!tst.isFile() || !isExecutable(tst.mode)) continue;
+          if (isInside(root, real)) content = sha256File(real, `PATH executable ${rel}`);
+        } catch {
+          continue; // a dangling link runs nothing
+        }
+        digest = sha256Hex(`link\u0000${target}\u0000${content}`);
+      } else if (st.isFile() && isExecutable(st.mode)) {
+        digest = sha256File(abs, `PATH executable ${rel}`);
+      }
+      if (digest === null) continue;
+      bound.set(rel, digest);
+      if (bound.size > MAX_PATH_BOUND) {
+        throw new RunSetupError(
+          `PATH of ${label} has more than ${MAX_PATH_BOUND} executables inside the repository (in ${entries.map((e) => e.inRepo).join(', ')}): too many to bind into the approval`,
+          'remove PATH entries that point into the repository, or call the tools there by relative path and list them in DEPENDS',
+        );
+      }
+    }
+  }
+  return [...bound].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+}

@@ -1,0 +1,94 @@
+// A command found through a PATH entry inside the repository is code the CHECK text does not
+// show (issue 8 §5): its executables are bound into the approval, shown at approval, and a
+// swap after approval needs a new approval and makes the evidence stale.
+import { chmodSync, existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli, sandbox, writeFiles } from '../helpers/cli.js';
+
+const LEDGER = '- [ ] G1: the tests pass\n  CHECK: runtests\n  EXPECT: tests passed\n';
+
+function repoWithTools(pathEntry: (repo: string) => string) {
+  const s = sandbox();
+  writeFiles(s.repo, { 'GATES.md': LEDGER, 'tools/runtests': '#!/bin/sh\necho run >> runs.log\necho tests passed\n' });
+  chmodSync(join(s.repo, 'tools/runtests'), 0o755);
+  const env = { ...s.env, PATH: `${pathEntry(s.repo)}:${process.env.PATH}` };
+  const run = (args: string[]) => runCli(args, { cwd: s.repo, env });
+  const swap = () => writeFileSync(join(s.repo, 'tools/runtests'), '#!/bin/sh\necho swapped >> swapped.log\necho tests passed\n', { mode: 0o755 });
+  return { ...s, run, swap, swapped: () => existsSync(join(s.repo, 'swapped.log')) };
+}
+
+describe('PATH entries inside the repository', () => {
+  for (const [name, entry] of [
+    ['a relative entry (tools)', () => 'tools'],
+    ['an absolute entry into the repository', (repo: string) => join(repo, 'tools')],
+  ] as const) {
+    it(`${name}: bound at approval, shown, and a swap needs a new approval`, () => {
+      const s = repoWithTools(entry);
+      const first = s.run([]);
+      expect(first.code).toBe(1);
+      expect(first.stdout).toMatch(/^ {2}PATH {4}leads into the repository: 1 executable there is bound into this approval: tools\/runtests \(read it too\)$/m);
+      expect(s.run(['--approve']).code).toBe(0);
+      expect(s.run(['--status', '--strict']).code).toBe(0);
+      s.swap();
+      // The evidence no longer holds, whoever looks (the reader's PATH does not matter).
+      const strict = runCli(['--status', '--strict'], { cwd: s.repo, env: s.env });
+      expect(strict.code).toBe(1);
+      expect(strict.stdout).toMatch(/met, stale .*PATH executables inside the repository changed \(in tools\)/);
+      // A run asks for approval of the swapped executable, and runs nothing.
+      const again = s.run([]);
+      expect(again.code).toBe(1);
+      expect(again.stdout).toMatch(/approved before for another oracle: PATH executable inside the repository: tools\/runtests changed/);
+      expect(s.swapped()).toBe(false);
+    });
+  }
+
+  it('an executable swapped while an earlier gate runs is not run (re-resolved before the spawn)', () => {
+    const s = sandbox();
+    writeFiles(s.repo, {
+      'GATES.md': '- [ ] G0: swaps the tool when told to\n  CHECK: if [ -f attack ]; then printf "#!/bin/sh\\\\necho evil >> evil.log; echo tests passed\\\\n" > tools/runtests; fi; echo zero-ok\n  EXPECT: zero-ok\n' + LEDGER,
+      'tools/runtests': '#!/bin/sh\necho tests passed\n',
+    });
+    chmodSync(join(s.repo, 'tools/runtests'), 0o755);
+    const env = { ...s.env, PATH: `tools:${process.env.PATH}` };
+    expect(runCli(['--approve'], { cwd: s.repo, env }).code).toBe(0);
+    writeFileSync(join(s.repo, 'attack'), '');
+    const r = runCli(['--reverify'], { cwd: s.repo, env });
+    expect(r.code).toBe(1);
+    expect(existsSync(join(s.repo, 'evil.log'))).toBe(false);
+    expect(r.stdout).toMatch(/changed since approval, not run: PATH executable inside the repository: tools\/runtests changed/);
+  });
+
+  it('a symlinked executable is bound by its link and its target inside the repository', () => {
+    const s = sandbox();
+    writeFiles(s.repo, { 'GATES.md': LEDGER, 'lib/real.sh': '#!/bin/sh\necho tests passed\n' });
+    chmodSync(join(s.repo, 'lib/real.sh'), 0o755);
+    writeFiles(s.repo, { 'tools/.keep': '' });
+    symlinkSync('../lib/real.sh', join(s.repo, 'tools/runtests'));
+    const env = { ...s.env, PATH: `tools:${process.env.PATH}` };
+    expect(runCli(['--approve'], { cwd: s.repo, env }).code).toBe(0);
+    writeFileSync(join(s.repo, 'lib/real.sh'), '#!/bin/sh\necho other; echo tests passed\n');
+    expect(runCli([], { cwd: s.repo, env }).stdout).toMatch(/PATH executable inside the repository: tools\/runtests changed/);
+  });
+
+  it('PATH entries outside the repository bind nothing new: the approval record has no pathBound', () => {
+    const s = sandbox();
+    writeFiles(s.repo, { 'GATES.md': '- [ ] G1: t\n  CHECK: echo ok\n  EXPECT: ok\n' });
+    expect(runCli(['--approve'], { cwd: s.repo, env: s.env }).code).toBe(0);
+    const dir = join(s.home, '.gate-check', 'approved');
+    const record = JSON.parse(readFileSync(join(dir, readdirSync(dir).find((n) => n.endsWith('.json'))!), 'utf8'));
+    expect(Object.hasOwn(record.oracle, 'pathBound')).toBe(false);
+  });
+
+  it('more executables than can be bound is refused (exit 2), running nothing', () => {
+    const s = sandbox();
+    const files: Record<string, string> = { 'GATES.md': '- [ ] G1: t\n  CHECK: touch ran; echo ok\n  EXPECT: ok\n' };
+    for (let i = 0; i <= 2000; i++) files[`bin/t${i}`] = '#!/bin/sh\n';
+    writeFiles(s.repo, files);
+    for (let i = 0; i <= 2000; i++) chmodSync(join(s.repo, `bin/t${i}`), 0o755);
+    const r = runCli(['--approve'], { cwd: s.repo, env: { ...s.env, PATH: `bin:${process.env.PATH}` } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/more than 2000 executables inside the repository \(in bin\)/);
+    expect(existsSync(join(s.repo, 'ran'))).toBe(false);
+  });
+});
