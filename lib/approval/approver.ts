@@ -2,10 +2,13 @@
 // without a terminal of its own, are not a person. The environment marker alone is not a
 // boundary (a check can drop it with `env -u`), so the refusal rests on what a check cannot
 // shed with one command: its ancestry (a gate-check run above it), and, for a process that
-// escaped its ancestry (setsid -f, a daemon), having no terminal while a run is under way.
+// escaped its ancestry (setsid -f, a daemon), a session that began after a run in the same
+// repository began, without a terminal: every check gets a new session from its run, and a
+// process can leave it only for a newer one. Parallel jobs a runner started stay in the
+// runner's older session, and may approve.
 // Decision pure; the probes read /proc (lib/run/process-tree.ts).
 import { RunSetupError } from '../errors.js';
-import { ancestorRun, hasControllingTerminal, hasProcFs, liveRuns } from '../run/process-tree.js';
+import { ancestorRun, hasControllingTerminal, hasProcFs, liveRuns, sessionStart } from '../run/process-tree.js';
 import { sanitizeLine } from '../text/sanitize.js';
 
 /** Set in every check's environment (defence in depth: the first thing a nested --approve looks at). */
@@ -18,11 +21,14 @@ const AGENT_PREFIXES = ['COPILOT_'];
 export interface ProcessProbe {
   procFs: () => boolean;
   ancestorRun: () => number | null;
-  liveRuns: () => number[];
+  /** Start time of this process's session (null: its leader is gone). */
+  sessionStart: () => number | null;
+  /** Live runs in the repository with this key. */
+  liveRuns: (repoKey: string) => { pid: number; start: number | null }[];
   terminal: () => boolean;
 }
 
-export const systemProbe: ProcessProbe = { procFs: hasProcFs, ancestorRun, liveRuns, terminal: hasControllingTerminal };
+export const systemProbe: ProcessProbe = { procFs: hasProcFs, ancestorRun, sessionStart, liveRuns, terminal: hasControllingTerminal };
 
 export function announcedAgent(env: NodeJS.ProcessEnv): string | null {
   for (const name of AGENT_VARIABLES) if (env[name]) return name;
@@ -32,17 +38,21 @@ export function announcedAgent(env: NodeJS.ProcessEnv): string | null {
 
 const PERSON_HINT = 'a person approves by running gate-check --approve in a terminal of their own, after reading every command';
 
-/** Why this process must not approve, or null. */
-export function approvalRefusal(env: NodeJS.ProcessEnv, probe: ProcessProbe): string | null {
+/**
+ * Why this process must not approve in the repository with this key, or null. A run under
+ * way in another repository is no reason: parallel jobs in other checkouts may approve.
+ */
+export function approvalRefusal(env: NodeJS.ProcessEnv, repoKey: string, probe: ProcessProbe): string | null {
   const marker = env[ACTIVE_CHECK_ENV];
   if (marker) return `--approve refused inside a running check (${ACTIVE_CHECK_ENV}=${sanitizeLine(marker, 80)}): a check must never approve checks`;
   if (probe.procFs()) {
     const parent = probe.ancestorRun();
     if (parent !== null) return `--approve refused: this process runs inside a check started by gate-check (PID ${parent}): a check must never approve checks`;
     if (!probe.terminal()) {
-      const runs = probe.liveRuns();
-      if (runs.length > 0) {
-        return `--approve refused: gate-check (PID ${runs[0]}) is running checks, and this process has no terminal of its own, as a check has none: a check must never approve checks`;
+      const session = probe.sessionStart();
+      const run = probe.liveRuns(repoKey).find((r) => session === null || r.start === null || session >= r.start);
+      if (run) {
+        return `--approve refused: gate-check (PID ${run.pid}) is running checks in this repository, and this process has no terminal of its own and runs in a session that began after that run did, as everything a check starts does: a check must never approve checks`;
       }
     }
   }
@@ -52,7 +62,7 @@ export function approvalRefusal(env: NodeJS.ProcessEnv, probe: ProcessProbe): st
 }
 
 /** Throws (exit 2) unless this process may approve. */
-export function assertMayApprove(env: NodeJS.ProcessEnv, probe: ProcessProbe = systemProbe): void {
-  const why = approvalRefusal(env, probe);
+export function assertMayApprove(env: NodeJS.ProcessEnv, repoKey: string, probe: ProcessProbe = systemProbe): void {
+  const why = approvalRefusal(env, repoKey, probe);
   if (why !== null) throw new RunSetupError(why, PERSON_HINT);
 }

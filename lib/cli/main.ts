@@ -15,7 +15,7 @@ const MAX_ERRORS_SHOWN = 100;
 export async function main(argv: readonly string[], io: Io = processIo()): Promise<number> {
   let options: RunOptions | undefined;
   try {
-    const parsed = parseCommandLine(argv);
+    const parsed = await parseCommandLine(argv);
     if (parsed.kind === 'done') {
       io.stdout(parsed.output);
       return 0;

@@ -1,7 +1,9 @@
-// The root command line (DESIGN §4): commander 14 parses; every value is validated here, and
-// every misuse (unknown, duplicate, conflicting or malformed option) is one UsageError.
-import { Command, CommanderError, Option } from 'commander';
+// The root command line (DESIGN §4): read by the fast parser or commander (both from
+// option-table.ts); every value is validated here, and every misuse (unknown, duplicate,
+// conflicting or malformed option) is one UsageError.
 import { UsageError } from '../errors.js';
+import { fastParse } from './fast-args.js';
+import { DEFAULT_JOBS, DEFAULT_TIMEOUT_SECONDS, SUBCOMMANDS, type RawArgs } from './option-table.js';
 
 declare const __VERSION__: string;
 export const VERSION = typeof __VERSION__ === 'string' ? __VERSION__ : '0.0.0-dev';
@@ -44,64 +46,9 @@ export type ParsedCommandLine =
   | { kind: 'run'; options: RunOptions }
   | { kind: 'subcommand'; name: string; args: string[] };
 
-export const DEFAULT_JOBS = 1;
-export const DEFAULT_TIMEOUT_SECONDS = 120;
+export { DEFAULT_JOBS, DEFAULT_TIMEOUT_SECONDS, SUBCOMMANDS };
 const PIN = /^([A-Za-z0-9][A-Za-z0-9._:-]*)@([0-9a-fA-F]{8,64})$/;
 const PIN_LIKE = /^[A-Za-z0-9][A-Za-z0-9._:-]*@/;
-
-/** Subcommands are dispatched by name (the first argument) before commander sees the root options. */
-export const SUBCOMMANDS: ReadonlySet<string> = new Set(['init', 'lint', 'approvals', 'history', 'merge', 'hook']);
-
-const EXIT_CODES_HELP = `
-Commands (gate-check <command> --help for each):
-  init                 write a starter GATES.md
-  lint [file...]       find gates that cannot fail, weak expectations, undeclared scripts
-  approvals list|revoke|prune   inspect and withdraw approvals
-  history [ID]         recent attempts of a gate, labelled flaky or stuck
-  merge report...      combine --json reports of --shard runs into one verdict
-  hook claude-stop|install      the Claude Code Stop hook
-
-Exit codes:
-  0    every gate met
-  1    something unmet, not run, awaiting approval, or handed off
-  2    usage, parse or infrastructure failure (unsafe store, lock timeout, unsafe write)
-  3    lease conflict (reserved for the OWNS: lease protocol)
-  130  interrupted (every running check's process group is killed first)
-
-Without files: GATES.md and gates/*.md under --root, or .gate-check/<scope>/*.md with --scope.
-Nothing in a ledger runs until a person approved that exact oracle (see SECURITY.md).
-`;
-
-function buildProgram(write: (s: string) => void): Command {
-  const program = new Command('gate-check')
-    .description('Fail-closed, approval-bound checker for completion gates written as code.')
-    .argument('[file...]', 'ledger files (default: GATES.md and gates/*.md under --root)')
-    .option('--status', 'report only: never execute, approve, lock or write anything')
-    .addOption(
-      new Option('--approve [pin]', 'approve pending oracles, then run them; ID@HEX (8+ hex) approves only the oracle shown with that signature prefix (repeatable, comma-separated)'),
-    )
-    .option('--reverify', 're-run every runnable gate, including met ones; demote failures')
-    .option('--only-stale', 'with --reverify: re-run only gates whose evidence no longer matches their oracle or dependencies')
-    .option('--strict', 'with --status: count claimed, unverified, mismatched or stale evidence as unmet')
-    .option('--jobs <n>', `concurrent checks, 1..64 (default ${DEFAULT_JOBS}); reports keep ledger order`)
-    .option('--timeout <seconds>', `per-check timeout, 1..86400 (default ${DEFAULT_TIMEOUT_SECONDS})`)
-    .option('--shell <path>', 'shell for CHECK (default: $GATE_CHECK_SHELL, then /bin/sh)')
-    .option('--cwd <dir>', 'default working directory for CHECK (default: the ledger folder for named ledgers, else --root)')
-    .option('--root <dir>', 'repository root (default: the current directory)')
-    .option('--scope <id>', 'use the ledgers of .gate-check/<id>/ instead of GATES.md and gates/')
-    .option('--json', 'print one JSON document (schema: references/report.schema.json)')
-    .option('--junit <file>', 'also write a JUnit XML report')
-    .option('--shard <i/n>', 'run only the i-th of n deterministic shares of the runnable gates')
-    .option('--fail-fast', 'start no new check after the first failure')
-    .option('--assert-clean', 'fail a check that changes files in the repository (needs --jobs 1)')
-    .version(VERSION, '-V, --version')
-    .helpOption('-h, --help', 'show this help')
-    .addHelpText('after', EXIT_CODES_HELP)
-    .showSuggestionAfterError(true)
-    .exitOverride()
-    .configureOutput({ writeOut: write, writeErr: () => {}, outputError: () => {} });
-  return program;
-}
 
 function parseIntStrict(flag: string, raw: string, min: number, max: number): number {
   if (!/^[0-9]{1,9}$/.test(raw)) throw new UsageError(`${flag} takes a whole number from ${min} to ${max}, not "${raw}"`);
@@ -143,62 +90,56 @@ function classifyApproveValue(value: string, pins: ApprovalPin[], files: string[
   files.push(value);
 }
 
-export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
+/**
+ * The root command line. Well-formed ones are read by the small parser; help, version and
+ * everything it declines go to commander (loaded only then), built from the same table.
+ */
+export async function parseCommandLine(argv: readonly string[]): Promise<ParsedCommandLine> {
   const first = argv[0];
   if (first !== undefined && SUBCOMMANDS.has(first)) return { kind: 'subcommand', name: first, args: argv.slice(1) };
+  let raw = fastParse(argv);
+  if (raw === null) {
+    const { commanderParse } = await import('./commander-args.js');
+    const parsed = commanderParse(argv, VERSION);
+    if (parsed.kind === 'done') return parsed;
+    raw = parsed.raw;
+  }
+  return { kind: 'run', options: optionsFrom(raw) };
+}
 
-  let output = '';
-  const program = buildProgram((s) => {
-    output += s;
-  });
-  const seen = new Map<string, number>();
-  const approveValues: (string | true)[] = [];
-  for (const option of program.options) {
-    const name = option.attributeName();
-    program.on(`option:${option.name()}`, (value: unknown) => {
-      seen.set(name, (seen.get(name) ?? 0) + 1);
-      if (name === 'approve') approveValues.push(typeof value === 'string' ? value : true);
-    });
+/** Validates what a parser read: every value, every combination. */
+export function optionsFrom(raw: RawArgs): RunOptions {
+  for (const [flag, list] of raw.occurrences) {
+    if (list.length > 1 && flag !== '--approve') throw new UsageError(`${flag} given ${list.length} times`);
   }
-  try {
-    program.parse(argv as string[], { from: 'user' });
-  } catch (e) {
-    if (e instanceof CommanderError) {
-      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') {
-        return { kind: 'done', output };
-      }
-      throw new UsageError(e.message.replace(/^error: /, ''));
-    }
-    throw e;
-  }
-  for (const [name, count] of seen) {
-    if (count > 1 && name !== 'approve') throw new UsageError(`--${kebab(name)} given ${count} times`);
-  }
-
-  const o = program.opts<Record<string, string | boolean | undefined>>();
-  const files = [...(program.args as string[])];
+  const one = (flag: string): string | true | undefined => raw.occurrences.get(flag)?.[0];
+  const str = (flag: string) => {
+    const v = one(flag);
+    return typeof v === 'string' ? v : undefined;
+  };
+  const files = [...raw.args];
   const pins: ApprovalPin[] = [];
+  const approveValues = raw.occurrences.get('--approve') ?? [];
   for (const v of approveValues) if (v !== true) classifyApproveValue(v, pins, files);
-  const str = (k: string) => (typeof o[k] === 'string' ? (o[k] as string) : undefined);
 
   const options: RunOptions = {
-    status: o.status === true,
+    status: one('--status') === true,
     approve: approveValues.length > 0,
     pins,
-    reverify: o.reverify === true,
-    onlyStale: o.onlyStale === true,
-    strict: o.strict === true,
-    jobs: str('jobs') === undefined ? DEFAULT_JOBS : parseIntStrict('--jobs', str('jobs')!, 1, 64),
-    timeoutSeconds: str('timeout') === undefined ? DEFAULT_TIMEOUT_SECONDS : parseIntStrict('--timeout', str('timeout')!, 1, 86400),
-    shell: nonEmpty('--shell', str('shell')),
-    cwd: nonEmpty('--cwd', str('cwd')),
-    root: nonEmpty('--root', str('root')),
-    scope: nonEmpty('--scope', str('scope')),
-    json: o.json === true,
-    junit: nonEmpty('--junit', str('junit')),
-    shard: str('shard') === undefined ? undefined : parseShard(str('shard')!),
-    failFast: o.failFast === true,
-    assertClean: o.assertClean === true,
+    reverify: one('--reverify') === true,
+    onlyStale: one('--only-stale') === true,
+    strict: one('--strict') === true,
+    jobs: str('--jobs') === undefined ? DEFAULT_JOBS : parseIntStrict('--jobs', str('--jobs')!, 1, 64),
+    timeoutSeconds: str('--timeout') === undefined ? DEFAULT_TIMEOUT_SECONDS : parseIntStrict('--timeout', str('--timeout')!, 1, 86400),
+    shell: nonEmpty('--shell', str('--shell')),
+    cwd: nonEmpty('--cwd', str('--cwd')),
+    root: nonEmpty('--root', str('--root')),
+    scope: nonEmpty('--scope', str('--scope')),
+    json: one('--json') === true,
+    junit: nonEmpty('--junit', str('--junit')),
+    shard: str('--shard') === undefined ? undefined : parseShard(str('--shard')!),
+    failFast: one('--fail-fast') === true,
+    assertClean: one('--assert-clean') === true,
     files,
   };
   for (const f of files) if (f === '' || f.includes('\u0000')) throw new UsageError('empty ledger file name');
@@ -209,9 +150,6 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
   if (options.onlyStale && !options.reverify) throw new UsageError('--only-stale applies to --reverify');
   if (options.assertClean && options.jobs !== 1) throw new UsageError('--assert-clean needs --jobs 1: with parallel checks a change cannot be attributed to one check');
   if (options.scope !== undefined && files.length > 0) throw new UsageError('--scope selects discovered ledgers; it cannot be combined with ledger files');
-  return { kind: 'run', options };
+  return options;
 }
 
-function kebab(name: string): string {
-  return name.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase());
-}

@@ -12,14 +12,14 @@ import { ReceiptStore } from '../evidence/receipt-store.js';
 import { lockTimeoutFromEnv } from '../fsx/lock.js';
 import { HistoryLog } from '../history/log.js';
 import { gateState } from '../ledger/state.js';
-import { changedFields, shortSignature } from '../oracle/oracle.js';
+import { changedFields, sha256Hex, shortSignature } from '../oracle/oracle.js';
 import { effectivelyMet, emptyResult, gateReport, ledgerRevisions, REPORT_SCHEMA, summarize, type Mode, type Report } from '../report/model.js';
 import { ProgressLine, wantsProgress } from '../report/progress.js';
 import { approvalRequestText, diagnosticLines, resultLine } from '../report/run-text.js';
 import { cappedIds, formatDiagnostic, summaryLines } from '../report/text.js';
 import { runInOrder } from '../run/scheduler.js';
 import { shardOf } from '../run/shard.js';
-import { RUN_TITLE } from '../run/process-tree.js';
+import { runTitle } from '../run/process-tree.js';
 import { resolveShell } from '../run/shell.js';
 import { RunningChecks } from '../run/supervisor.js';
 import { storeLocations } from '../store/locations.js';
@@ -40,11 +40,12 @@ function modeOf(o: RunOptions): Mode {
 
 export async function runCommand(options: RunOptions, io: Io): Promise<number> {
   const mode = modeOf(options);
-  if (options.approve) assertMayApprove(io.env);
+  const ws = loadWorkspace({ root: options.root, scope: options.scope, files: options.files, cwd: io.cwd });
+  const repoKey = sha256Hex(ws.root.path).slice(0, 16);
+  if (options.approve) assertMayApprove(io.env, repoKey);
   // From here on this process may start checks: the title lets a nested --approve inside one
   // of them (even with its environment scrubbed) find that it runs inside a run.
-  process.title = RUN_TITLE;
-  const ws = loadWorkspace({ root: options.root, scope: options.scope, files: options.files, cwd: io.cwd });
+  process.title = runTitle(repoKey);
   const { shell, resolver } = runSettings(options, io, ws);
   const lockTimeoutMs = lockTimeoutFromEnv(io.env);
   let progress: ProgressLine | null = null;

@@ -4,8 +4,13 @@
 // every answer is "unknown" and callers say so.
 import { closeSync, constants, lstatSync, openSync, readdirSync, readFileSync } from 'node:fs';
 
-/** The title every gate-check run that spawns checks takes (visible in ps and /proc/PID/cmdline). */
+/** The title every gate-check run that spawns checks takes (visible in ps and /proc/PID/cmdline), followed by its repository key. */
 export const RUN_TITLE = 'gate-check-run';
+
+/** The process title of a run in the repository with this key (16 hex). */
+export function runTitle(repoKey: string): string {
+  return `${RUN_TITLE} ${repoKey}`;
+}
 const MAX_DEPTH = 256;
 
 export function hasProcFs(): boolean {
@@ -18,14 +23,9 @@ export function hasProcFs(): boolean {
 
 /** Parent PID from /proc/PID/stat (the command name in parentheses may itself contain ") "). */
 function parentOf(pid: number): number | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ppid = Number(fields[1]);
-    return Number.isInteger(ppid) && ppid > 0 ? ppid : null;
-  } catch {
-    return null;
-  }
+  const fields = statFields(pid);
+  const ppid = fields ? Number(fields[1]) : NaN;
+  return Number.isInteger(ppid) && ppid > 0 ? ppid : null;
 }
 
 /** Ancestors of this process, nearest first, up to (not including) PID 1. */
@@ -40,30 +40,65 @@ export function ancestors(): number[] {
   return out;
 }
 
-function isRunOfThisUser(pid: number, uid: number | null): boolean {
+/** The repository key of a run of this user (null: not a run; '' when the title was cut short). */
+function runKeyOf(pid: number, uid: number | null): string | null {
   try {
-    if (uid !== null && lstatSync(`/proc/${pid}`).uid !== uid) return false;
+    if (uid !== null && lstatSync(`/proc/${pid}`).uid !== uid) return null;
     const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'latin1');
     const end = cmdline.indexOf('\u0000');
-    return (end === -1 ? cmdline : cmdline.slice(0, end)) === RUN_TITLE;
+    const title = end === -1 ? cmdline : cmdline.slice(0, end);
+    if (title === RUN_TITLE) return '';
+    return title.startsWith(`${RUN_TITLE} `) ? title.slice(RUN_TITLE.length + 1) : null;
   } catch {
-    return false;
+    return null;
   }
 }
 
 const myUid = () => (typeof process.getuid === 'function' ? process.getuid() : null);
 
+/** Fields of /proc/PID/stat after the command name: [0] is field 3 (state). */
+function statFields(pid: number | 'self'): string[] | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return null;
+  }
+}
+
+/** Start time of a process in clock ticks since boot (field 22), or null when it is gone. */
+function startTime(pid: number | 'self'): number | null {
+  const f = statFields(pid);
+  const t = f ? Number(f[19]) : NaN;
+  return Number.isSafeInteger(t) ? t : null;
+}
+
+/**
+ * When this process's session began: the start time of its session leader; null when the
+ * leader is gone (a daemon's double fork leaves exactly that).
+ */
+export function sessionStart(): number | null {
+  const f = statFields('self');
+  const sid = f ? Number(f[3]) : NaN;
+  return Number.isInteger(sid) && sid > 0 ? startTime(sid) : null;
+}
+
 /** The nearest ancestor that is a gate-check run of this user, or null. */
 export function ancestorRun(): number | null {
   const uid = myUid();
-  for (const pid of ancestors()) if (isRunOfThisUser(pid, uid)) return pid;
+  for (const pid of ancestors()) if (runKeyOf(pid, uid) !== null) return pid;
   return null;
 }
 
-/** Every live gate-check run of this user except this process. */
-export function liveRuns(): number[] {
+/**
+ * Every live gate-check run of this user in the repository with this key, except this
+ * process. A key cut short (a very short original command line) still counts when at least
+ * 8 hex digits of it are left; a run without a key (another version) does not, so that runs
+ * in other repositories never stop an approval here.
+ */
+export function liveRuns(repoKey: string): { pid: number; start: number | null }[] {
   const uid = myUid();
-  const out: number[] = [];
+  const out: { pid: number; start: number | null }[] = [];
   let names: string[];
   try {
     names = readdirSync('/proc');
@@ -74,7 +109,9 @@ export function liveRuns(): number[] {
     const c = name.charCodeAt(0);
     if (c < 48 || c > 57) continue;
     const pid = Number(name);
-    if (pid !== process.pid && isRunOfThisUser(pid, uid)) out.push(pid);
+    if (pid === process.pid) continue;
+    const key = runKeyOf(pid, uid);
+    if (key !== null && key.length >= 8 && repoKey.startsWith(key)) out.push({ pid, start: startTime(pid) });
   }
   return out;
 }

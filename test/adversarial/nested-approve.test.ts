@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { approvalRefusal, type ProcessProbe } from '../../lib/approval/approver.js';
-import { BIN, runCli, sandbox, writeFiles } from '../helpers/cli.js';
+import { BIN, runCli, sandbox, startCli, writeFiles } from '../helpers/cli.js';
 
 const NODE = process.execPath;
 
@@ -56,6 +56,31 @@ describe('a nested --approve inside a check is refused', () => {
     expect(list.stdout).toMatch(/^other:X1 +none /m);
   });
 
+  it('parallel approvals in one repository, started by a runner, are not refused', async () => {
+    const s = sandbox();
+    writeFiles(s.repo, { 'GATES.md': '- [ ] A: slow\n  CHECK: sleep 2; echo ok\n  EXPECT: ok\n', 'gates/b.md': '- [ ] B: t\n  CHECK: echo ok\n  EXPECT: ok\n' });
+    const slow = startCli(['--approve', 'GATES.md'], { cwd: s.repo, env: s.env });
+    await new Promise((r) => setTimeout(r, 500));
+    const r = runCli(['--approve', 'gates/b.md'], { cwd: s.repo, env: s.env });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect((await slow.done).code).toBe(0);
+  });
+
+  it('a run in another repository does not stop an approval here (parallel CI jobs)', async () => {
+    const other = sandbox();
+    writeFiles(other.repo, { 'GATES.md': '- [ ] A: slow\n  CHECK: sleep 3; echo ok\n  EXPECT: ok\n' });
+    expect(runCli(['--approve'], { cwd: other.repo, env: other.env }).code).toBe(0);
+    const slow = startCli(['--reverify'], { cwd: other.repo, env: other.env });
+    await new Promise((r) => setTimeout(r, 500));
+    const s = sandbox();
+    writeFiles(s.repo, { 'GATES.md': '- [ ] A: t\n  CHECK: echo ok\n  EXPECT: ok\n' });
+    const r = runCli(['--approve'], { cwd: s.repo, env: s.env });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect((await slow.done).code).toBe(0);
+  });
+
   it('outside any run, without a terminal, --approve still works (CI)', () => {
     const s = sandbox();
     writeFiles(s.repo, { 'GATES.md': '- [ ] A: t\n  CHECK: echo ok\n  EXPECT: ok\n' });
@@ -75,15 +100,23 @@ describe('a nested --approve inside a check is refused', () => {
 });
 
 describe('the decision', () => {
-  const probe = (over: Partial<ProcessProbe>): ProcessProbe => ({ procFs: () => true, ancestorRun: () => null, liveRuns: () => [], terminal: () => true, ...over });
+  const probe = (over: Partial<ProcessProbe>): ProcessProbe => ({ procFs: () => true, ancestorRun: () => null, sessionStart: () => 100, liveRuns: () => [], terminal: () => true, ...over });
 
   it('refuses on the marker, an ancestor run, or no terminal while a run is live; allows otherwise', () => {
-    expect(approvalRefusal({ GATE_CHECK_ACTIVE_CHECK: 'GATES:G1' }, probe({}))).toMatch(/inside a running check/);
-    expect(approvalRefusal({}, probe({ ancestorRun: () => 42 }))).toMatch(/PID 42/);
-    expect(approvalRefusal({}, probe({ terminal: () => false, liveRuns: () => [7] }))).toMatch(/PID 7\) is running checks/);
-    expect(approvalRefusal({}, probe({ terminal: () => true, liveRuns: () => [7] }))).toBeNull();
-    expect(approvalRefusal({}, probe({ terminal: () => false }))).toBeNull();
-    expect(approvalRefusal({ CLAUDECODE: '1' }, probe({ terminal: () => true }))).toBeNull();
-    expect(approvalRefusal({ CLAUDECODE: '1' }, probe({ terminal: () => false }))).toMatch(/CLAUDECODE/);
+    const K = 'a'.repeat(16);
+    expect(approvalRefusal({ GATE_CHECK_ACTIVE_CHECK: 'GATES:G1' }, K, probe({}))).toMatch(/inside a running check/);
+    expect(approvalRefusal({}, K, probe({ ancestorRun: () => 42 }))).toMatch(/PID 42/);
+    const run = (start: number | null) => (k: string) => (k === K ? [{ pid: 7, start }] : []);
+    // A session newer than the run (what a check and everything it starts have): refused.
+    expect(approvalRefusal({}, K, probe({ terminal: () => false, liveRuns: run(50) }))).toMatch(/PID 7\) is running checks in this repository/);
+    expect(approvalRefusal({}, K, probe({ terminal: () => false, sessionStart: () => null, liveRuns: run(50) }))).toMatch(/PID 7/);
+    expect(approvalRefusal({}, K, probe({ terminal: () => false, liveRuns: run(null) }))).toMatch(/PID 7/);
+    // An older session (a runner's, from before the run): a parallel job, allowed.
+    expect(approvalRefusal({}, K, probe({ terminal: () => false, liveRuns: run(150) }))).toBeNull();
+    expect(approvalRefusal({}, 'b'.repeat(16), probe({ terminal: () => false, liveRuns: run(50) }))).toBeNull();
+    expect(approvalRefusal({}, K, probe({ terminal: () => true, liveRuns: run(50) }))).toBeNull();
+    expect(approvalRefusal({}, K, probe({ terminal: () => false }))).toBeNull();
+    expect(approvalRefusal({ CLAUDECODE: '1' }, K, probe({ terminal: () => true }))).toBeNull();
+    expect(approvalRefusal({ CLAUDECODE: '1' }, K, probe({ terminal: () => false }))).toMatch(/CLAUDECODE/);
   });
 });

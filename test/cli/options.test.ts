@@ -1,6 +1,10 @@
 // The command line through a real subprocess: every misuse exits 2 with one clear line.
 import { describe, expect, it } from 'vitest';
-import { parseCommandLine } from '../../lib/cli/options.js';
+import fc from 'fast-check';
+import { commanderParse } from '../../lib/cli/commander-args.js';
+import { fastParse } from '../../lib/cli/fast-args.js';
+import { OPTIONS } from '../../lib/cli/option-table.js';
+import { optionsFrom, parseCommandLine } from '../../lib/cli/options.js';
 import { runCli, sandbox, writeFiles } from '../helpers/cli.js';
 
 const LEDGER = '- [ ] G1: t\n  CHECK: echo hi\n  EXPECT: hi\n';
@@ -80,14 +84,14 @@ describe('command line', () => {
 });
 
 describe('parseCommandLine', () => {
-  const opts = (argv: string[]) => {
-    const p = parseCommandLine(argv);
+  const opts = async (argv: string[]) => {
+    const p = await parseCommandLine(argv);
     if (p.kind !== 'run') throw new Error('expected run');
     return p.options;
   };
 
-  it('treats --approve ID@HEX values as pins and other values as ledger files', () => {
-    const o = opts(['--approve', 'GATES:G1@ABCDEF0123', '--approve=G2@12345678,G3@87654321', 'x.md', '--approve', 'other.md']);
+  it('treats --approve ID@HEX values as pins and other values as ledger files', async () => {
+    const o = await opts(['--approve', 'GATES:G1@ABCDEF0123', '--approve=G2@12345678,G3@87654321', 'x.md', '--approve', 'other.md']);
     expect(o.approve).toBe(true);
     expect(o.pins).toEqual([
       { id: 'GATES:G1', prefix: 'abcdef0123' },
@@ -97,11 +101,50 @@ describe('parseCommandLine', () => {
     expect(o.files).toEqual(['x.md', 'other.md']);
   });
 
-  it('refuses a pin with fewer than 8 hex digits', () => {
-    expect(() => opts(['--approve', 'G1@abc'])).toThrow(/8 to 64 hex/);
+  it('refuses a pin with fewer than 8 hex digits', async () => {
+    await expect(opts(['--approve', 'G1@abc'])).rejects.toThrow(/8 to 64 hex/);
   });
 
-  it('honours files in any position, including after --', () => {
-    expect(opts(['a.md', '--status', 'b.md', '--', '--c.md']).files).toEqual(['a.md', 'b.md', '--c.md']);
+  it('honours files in any position, including after --', async () => {
+    expect((await opts(['a.md', '--status', 'b.md', '--', '--c.md'])).files).toEqual(['a.md', 'b.md', '--c.md']);
+  });
+});
+
+describe('the fast parser agrees with commander (one option table drives both)', () => {
+  const words = ['--status', '--approve', '--reverify', '--only-stale', '--strict', '--jobs', '--timeout', '--shell', '--cwd', '--root', '--scope', '--json', '--junit', '--shard', '--fail-fast', '--assert-clean', '--', '-', '-x', '--nope', '--jobs=2', '--approve=G1@abcdef12', '--root=', 'a.md', 'G1@abcdef12', '2', '1/2', '', '--status=1', '-h', '--help', '-V'];
+  const outcome = (f: () => unknown) => {
+    try {
+      return { ok: f() };
+    } catch (e) {
+      return { error: (e as Error).message };
+    }
+  };
+
+  it('every command line the fast parser accepts, commander reads the same way', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...words), { maxLength: 7 }), (argv) => {
+        const fast = fastParse(argv);
+        if (fast === null) return; // declined: commander decides alone
+        const slow = commanderParse(argv, '0.0.0');
+        expect(slow.kind).toBe('args');
+        if (slow.kind !== 'args') return;
+        expect(Object.fromEntries(fast.occurrences)).toEqual(Object.fromEntries(slow.raw.occurrences));
+        expect(fast.args).toEqual(slow.raw.args);
+        expect(outcome(() => optionsFrom(fast))).toEqual(outcome(() => optionsFrom(slow.raw)));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('declines help, version, short and unknown options, and values that start with a dash', () => {
+    for (const argv of [['--help'], ['-h'], ['-V'], ['--version'], ['--nope'], ['-x'], ['--root'], ['--root', '--status'], ['--jobs='], ['--status=1']]) {
+      expect(fastParse(argv), argv.join(' ')).toBeNull();
+    }
+  });
+
+  it('the option table is what commander knows', () => {
+    const help = commanderParse(['--help'], '0.0.0');
+    expect(help.kind).toBe('done');
+    for (const o of OPTIONS) expect(help.kind === 'done' && help.output).toContain(o.flag);
   });
 });

@@ -1,0 +1,74 @@
+// The one definition of the root command line: every option, its kind and its help. The fast
+// parser on the hot path (fast-args.ts) and commander (commander-args.ts: help, errors,
+// suggestions) are both driven by this table, so they cannot disagree about what exists.
+export type OptionKind = 'flag' | 'value' | 'optional';
+
+export interface OptionSpec {
+  /** The long flag, with its dashes. */
+  flag: `--${string}`;
+  kind: OptionKind;
+  /** Placeholder shown in help for a value. */
+  valueName?: string;
+  help: string;
+}
+
+export const DEFAULT_JOBS = 1;
+export const DEFAULT_TIMEOUT_SECONDS = 120;
+
+export const OPTIONS: readonly OptionSpec[] = [
+  { flag: '--status', kind: 'flag', help: 'report only: never execute, approve, lock or write anything' },
+  {
+    flag: '--approve',
+    kind: 'optional',
+    valueName: 'pin',
+    help: 'approve pending oracles, then run them; ID@HEX (8+ hex) approves only the oracle shown with that signature prefix (repeatable, comma-separated)',
+  },
+  { flag: '--reverify', kind: 'flag', help: 're-run every runnable gate, including met ones; demote failures' },
+  { flag: '--only-stale', kind: 'flag', help: 'with --reverify: re-run only ticked gates whose evidence does not hold (stale, mismatched, unverified, or for another definition)' },
+  { flag: '--strict', kind: 'flag', help: 'with --status: count claimed, unverified, mismatched or stale evidence as unmet' },
+  { flag: '--jobs', kind: 'value', valueName: 'n', help: `concurrent checks, 1..64 (default ${DEFAULT_JOBS}); reports keep ledger order` },
+  { flag: '--timeout', kind: 'value', valueName: 'seconds', help: `per-check timeout for gates without TIMEOUT:, 1..86400 (default ${DEFAULT_TIMEOUT_SECONDS})` },
+  { flag: '--shell', kind: 'value', valueName: 'path', help: 'shell for CHECK (default: $GATE_CHECK_SHELL, then /bin/sh)' },
+  { flag: '--cwd', kind: 'value', valueName: 'dir', help: 'default working directory for CHECK (default: the ledger folder for named ledgers, else --root)' },
+  { flag: '--root', kind: 'value', valueName: 'dir', help: 'repository root (default: the current directory)' },
+  { flag: '--scope', kind: 'value', valueName: 'id', help: 'use the ledgers of .gate-check/<id>/ instead of GATES.md and gates/' },
+  { flag: '--json', kind: 'flag', help: 'print one JSON document (schema: references/report.schema.json)' },
+  { flag: '--junit', kind: 'value', valueName: 'file', help: 'also write a JUnit XML report' },
+  { flag: '--shard', kind: 'value', valueName: 'i/n', help: 'run only the i-th of n deterministic shares of the runnable gates' },
+  { flag: '--fail-fast', kind: 'flag', help: 'start no new check after the first failure' },
+  { flag: '--assert-clean', kind: 'flag', help: 'fail a check that changes files in the repository (needs --jobs 1)' },
+];
+
+export const OPTION_BY_FLAG: ReadonlyMap<string, OptionSpec> = new Map(OPTIONS.map((o) => [o.flag, o]));
+
+/** Subcommands are dispatched by name (the first argument) before any option is parsed. */
+export const SUBCOMMANDS: ReadonlySet<string> = new Set(['init', 'lint', 'approvals', 'history', 'merge', 'hook']);
+
+export const ROOT_DESCRIPTION = 'Fail-closed, approval-bound checker for completion gates written as code.';
+export const FILES_ARGUMENT = 'ledger files (default: GATES.md and gates/*.md under --root)';
+
+export const EXIT_CODES_HELP = `
+Commands (gate-check <command> --help for each):
+  init                 write a starter GATES.md
+  lint [file...]       find gates that cannot fail, weak expectations, undeclared scripts
+  approvals list|revoke|prune   inspect and withdraw approvals
+  history [ID]         recent attempts of a gate, labelled flaky or stuck
+  merge report...      combine --json reports of --shard runs into one verdict
+  hook claude-stop|install|uninstall   the Claude Code Stop hook
+
+Exit codes:
+  0    every gate met
+  1    something unmet, not run, awaiting approval, or handed off
+  2    usage, parse or infrastructure failure (unsafe store, lock timeout, unsafe write)
+  3    lease conflict (reserved for the OWNS: lease protocol)
+  130  interrupted (every running check's process group is killed first)
+
+Without files: GATES.md and gates/*.md under --root, or .gate-check/<scope>/*.md with --scope.
+Nothing in a ledger runs until a person approved that exact oracle (see SECURITY.md).
+`;
+
+/** What a parser extracted: each option's occurrences (true for a flag or a bare --approve), and the positional arguments. */
+export interface RawArgs {
+  occurrences: Map<string, (string | true)[]>;
+  args: string[];
+}
