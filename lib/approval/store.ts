@@ -9,7 +9,7 @@ import { atomicWriteFile } from '../fsx/atomic-write.js';
 import { removeFile } from '../fsx/create.js';
 import { acquireLock } from '../fsx/lock.js';
 import { openPrivateDir, privateDirExists, type PrivateDir } from '../fsx/private-dir.js';
-import { sha256Hex, type Oracle } from '../oracle/oracle.js';
+import { changedFields, sha256Hex, type Oracle, type OracleFields } from '../oracle/oracle.js';
 import type { StoreLocations } from '../store/locations.js';
 import { readPrivateFile } from '../store/private-file.js';
 import { parseApprovalRecord, serializeApprovalRecord, type ApprovalRecord } from './record.js';
@@ -83,15 +83,22 @@ export class ApprovalStore {
   private cachedAll: ApprovalRecord[] | null = null;
 
   /**
-   * The most recent approval of the same gate for another oracle, to say what changed: first
-   * for the same ledger; failing that, the same gate id, CHECK and EXPECT in another ledger
-   * file (a moved or copied ledger). Informational only: find() decides what is approved.
+   * The earlier approval of the same gate that is closest to `target` (fewest differing
+   * fields; among equals the most recent), to say what changed: first for the same ledger;
+   * failing that, the same gate id, CHECK and EXPECT in another ledger file (a moved or
+   * copied ledger). Without `target`, the most recent. Informational only: find() decides.
    */
-  previous(ledger: string, gate: string, exceptSignature: string, check?: string, expect?: string): ApprovalRecord | null {
+  previous(ledger: string, gate: string, exceptSignature: string, check?: string, expect?: string, target?: OracleFields): ApprovalRecord | null {
     const prefix = `${gateKey(ledger, gate)}-`;
     let best: ApprovalRecord | null = null;
+    let bestDistance = Infinity;
     const consider = (r: ApprovalRecord) => {
-      if (r.signature !== exceptSignature && (!best || r.approvedAt > best.approvedAt)) best = r;
+      if (r.signature === exceptSignature) return;
+      const distance = target ? changedFields(r.oracle, target).length : 0;
+      if (distance < bestDistance || (distance === bestDistance && best !== null && r.approvedAt > best.approvedAt)) {
+        best = r;
+        bestDistance = distance;
+      }
     };
     for (const name of this.names()) {
       if (!name.startsWith(prefix)) continue;

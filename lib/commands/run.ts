@@ -133,7 +133,7 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
       for (const e of pending) {
         if (!all) {
           shown.add(e);
-          const prev = store.previous(e.oracle!.fields.ledger, e.gate.id, e.oracle!.signature, e.oracle!.fields.check, e.oracle!.fields.expect);
+          const prev = store.previous(e.oracle!.fields.ledger, e.gate.id, e.oracle!.signature, e.oracle!.fields.check, e.oracle!.fields.expect, e.oracle!.fields);
           flushOutput();
           io.stdout(approvalRequestText(e.qualified, e.oracle!, e.gate.line, e.loaded.location.display, prev ? changedFields(prev.oracle, e.oracle!.fields) : null));
           const answer = ((await io.ask('approve? [y/N/a] ')) ?? '').trim().toLowerCase();
@@ -155,7 +155,7 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
   // Unapproved oracles are shown in full and not run.
   for (const e of candidates) {
     if (e.approved) continue;
-    const prev = store.previous(e.oracle!.fields.ledger, e.gate.id, e.oracle!.signature, e.oracle!.fields.check, e.oracle!.fields.expect);
+    const prev = store.previous(e.oracle!.fields.ledger, e.gate.id, e.oracle!.signature, e.oracle!.fields.check, e.oracle!.fields.expect, e.oracle!.fields);
     const changed = prev ? changedFields(prev.oracle, e.oracle!.fields) : null;
     const why =
       gateState(e.gate) !== 'met'

@@ -5,6 +5,7 @@ import { realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Io } from '../cli/io.js';
 import { RunSetupError } from '../errors.js';
+import { normalizePath } from '../oracle/oracle.js';
 import { OracleResolver } from '../oracle/resolve.js';
 import { DEFAULT_REGEX_CAP_MS } from '../run/expect-match.js';
 import { resolveShell, type ShellInvocation } from '../run/shell.js';
@@ -45,7 +46,7 @@ export function runSettings(options: OracleOptions, io: Io, ws: Workspace): RunS
     outputCap: DEFAULT_OUTPUT_CAP,
     regexCapMs: DEFAULT_REGEX_CAP_MS,
     platform: process.platform,
-    path: io.env.PATH ?? null,
+    path: normalizePath(io.env.PATH),
     defaultCwd: options.cwd !== undefined ? canonicalDirectory(options.cwd, io.cwd, '--cwd') : null,
   });
   return { shell, resolver };

@@ -80,12 +80,55 @@ const LABELS: Record<Exclude<keyof OracleFields, 'depends' | 'v' | 'pathBound'>,
   path: 'PATH changed',
 };
 
+const PATH_DELIMITER = process.platform === 'win32' ? ';' : ':';
+
+/**
+ * PATH in the form the oracle binds: entries after the first of the same name are removed
+ * (the shell never reaches them), so that a PATH that gained a duplicate still means, and
+ * signs, the same.
+ */
+export function normalizePath(path: string | null | undefined): string | null {
+  if (path === undefined || path === null) return null;
+  const seen = new Set<string>();
+  const kept: string[] = [];
+  for (const entry of path.split(PATH_DELIMITER)) {
+    if (seen.has(entry)) continue;
+    seen.add(entry);
+    kept.push(entry);
+  }
+  return kept.join(PATH_DELIMITER);
+}
+
+const MAX_PATH_ENTRIES_SHOWN = 4;
+
+/** What differs between two PATH values, for people: entries added and removed, or the order. */
+export function pathChange(prev: string | null, next: string | null): string {
+  if (prev === null) return 'PATH changed: it was unset';
+  if (next === null) return 'PATH changed: it is unset now';
+  const before = prev.split(PATH_DELIMITER);
+  const after = next.split(PATH_DELIMITER);
+  const was = new Set(before);
+  const now = new Set(after);
+  const show = (list: string[]) => {
+    const named = list.slice(0, MAX_PATH_ENTRIES_SHOWN).map((e) => (e === '' ? '(empty: the working directory)' : e));
+    return list.length > MAX_PATH_ENTRIES_SHOWN ? `${named.join(', ')} (+${list.length - MAX_PATH_ENTRIES_SHOWN} more)` : named.join(', ');
+  };
+  const added = after.filter((e) => !was.has(e));
+  const removed = before.filter((e) => !now.has(e));
+  const parts: string[] = [];
+  if (added.length > 0) parts.push(`added ${show(added)}`);
+  if (removed.length > 0) parts.push(`removed ${show(removed)}`);
+  if (parts.length === 0) parts.push('the same entries in another order');
+  return `PATH changed: ${parts.join('; ')}`;
+}
+
 /** Why `next` differs from an earlier approved oracle, as short phrases. */
 export function changedFields(prev: OracleFields, next: OracleFields): string[] {
   const out: string[] = [];
   if (prev.v !== next.v) out.push('oracle format changed');
   for (const key of Object.keys(LABELS) as (keyof typeof LABELS)[]) {
-    if (prev[key] !== next[key]) out.push(LABELS[key]);
+    if (prev[key] === next[key]) continue;
+    out.push(key === 'path' ? pathChange(prev.path, next.path) : LABELS[key]);
   }
   for (const c of dependsChanges(prev.depends, next.depends)) out.push(c);
   for (const c of listChanges(prev.pathBound ?? null, next.pathBound ?? null, 'PATH executable inside the repository')) out.push(c);

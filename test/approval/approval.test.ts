@@ -5,6 +5,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync,
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, runCli, sandbox, tempDir, writeFiles, type CliResult } from '../helpers/cli.js';
+import { normalizePath } from '../../lib/oracle/oracle.js';
 
 const RECORD_NAME = /^[0-9a-f]{16}-[0-9a-f]{64}\.json$/;
 
@@ -131,7 +132,7 @@ describe('an approved, unchanged gate', () => {
     expect(r.stdout).toContain('  EXPECT  ok\n');
     expect(r.stdout).toContain(`  CWD     ${s.repo}\n`);
     expect(r.stdout).toContain('  SHELL   /bin/sh\n');
-    expect(r.stdout).toContain(`  PATH    ${s.env.PATH ?? '(unset)'}\n`);
+    expect(r.stdout).toContain(`  PATH    ${normalizePath(s.env.PATH) ?? "(unset)"}\n`); // bound without later duplicates
     expect(r.stdout).toContain('  never approved before\n');
     expect(existsSync(marker(s))).toBe(false);
     expect(records(approvalDir(s))).toHaveLength(0);
@@ -221,17 +222,37 @@ describe('changing a bound field after approval requires a new approval', () => 
     expectApprovalRequired(s, ['--timeout', '60'], s.env, 'timeout changed');
   });
 
+  it('explains a change against the closest earlier approval, not the latest one', () => {
+    const s = sandbox();
+    approveThenReset(s, [{}]); // default timeout
+    expect(run(s, ['--approve', '--timeout', '60']).code).toBe(0); // the latest approval: 60 s
+    unlinkSync(marker(s));
+    writeLedger(s, [{}]);
+    const extra = tempDir('gc-bin-');
+    // Default timeout, one PATH entry more: closest to the first approval, so only PATH changed.
+    expectApprovalRequired(s, [], { ...s.env, PATH: `${extra}:${s.env.PATH ?? ''}` }, `PATH changed: added ${extra}`);
+  });
+
   it('PATH: one extra entry in front', () => {
     const s = sandbox();
     approveThenReset(s, [{}]);
     const extra = tempDir('gc-bin-');
-    expectApprovalRequired(s, [], { ...s.env, PATH: `${extra}:${s.env.PATH ?? ''}` }, 'PATH changed');
+    expectApprovalRequired(s, [], { ...s.env, PATH: `${extra}:${s.env.PATH ?? ''}` }, `PATH changed: added ${extra}`);
   });
 
   it('PATH: one extra entry at the end', () => {
     const s = sandbox();
     approveThenReset(s, [{}]);
-    expectApprovalRequired(s, [], { ...s.env, PATH: `${s.env.PATH ?? ''}:/nonexistent/bin` }, 'PATH changed');
+    expectApprovalRequired(s, [], { ...s.env, PATH: `${s.env.PATH ?? ''}:/nonexistent/bin` }, 'PATH changed: added /nonexistent/bin');
+  });
+
+  it('PATH: a duplicate entry changes nothing (first wins)', () => {
+    const s = sandbox();
+    approveThenReset(s, [{}]);
+    const first = (s.env.PATH ?? '').split(':')[0];
+    const r = run(s, [], { ...s.env, PATH: `${s.env.PATH ?? ''}:${first}` });
+    expect(r.stdout).toMatch(/^PASS GATES:G1/m);
+    expect(r.code).toBe(0);
   });
 
   it('PATH: unset', () => {
@@ -239,7 +260,7 @@ describe('changing a bound field after approval requires a new approval', () => 
     approveThenReset(s, [{}]);
     const env = { ...s.env };
     delete env.PATH;
-    expectApprovalRequired(s, [], env, 'PATH changed');
+    expectApprovalRequired(s, [], env, 'PATH changed: it is unset now');
   });
 
   it('DEPENDS: a matched file changed content', () => {

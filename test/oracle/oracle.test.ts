@@ -11,6 +11,7 @@ import {
   dependsDigest,
   ORACLE_KEYS,
   OPTIONAL_ORACLE_KEYS,
+  normalizePath,
   ORACLE_VERSION,
   sha256Hex,
   shortSignature,
@@ -209,7 +210,7 @@ describe('changedFields / dependsChanges', () => {
     outputCap: ['output cap changed'],
     regexCapMs: ['regex time cap changed'],
     platform: ['platform changed'],
-    path: ['PATH changed'],
+    path: ['PATH changed: added /opt/evil'],
     depends: ['DEPENDS: scripts/v.mjs changed'],
     pathBound: ['PATH now has entries inside the repository (1 executable)'],
   };
@@ -225,13 +226,27 @@ describe('changedFields / dependsChanges', () => {
   }
 
   it('PATH set <-> unset is a PATH change', () => {
-    expect(changedFields(baseFields(), { ...baseFields(), path: null })).toEqual(['PATH changed']);
-    expect(changedFields({ ...baseFields(), path: null }, { ...baseFields(), path: '' })).toEqual(['PATH changed']);
+    expect(changedFields(baseFields(), { ...baseFields(), path: null })).toEqual(['PATH changed: it is unset now']);
+    expect(changedFields({ ...baseFields(), path: null }, { ...baseFields(), path: '' })).toEqual(['PATH changed: it was unset']);
   });
 
   it('names several changes at once', () => {
     const next: OracleFields = { ...baseFields(), check: 'x', path: null, shell: '/bin/bash', depends: null };
-    expect(changedFields(baseFields(), next)).toEqual(['CHECK changed', 'shell changed', 'PATH changed', 'DEPENDS removed']);
+    expect(changedFields(baseFields(), next)).toEqual(['CHECK changed', 'shell changed', 'PATH changed: it is unset now', 'DEPENDS removed']);
+  });
+
+  it('PATH differences name the entries added and removed, or the order', () => {
+    const at = (path: string) => ({ ...baseFields(), path });
+    expect(changedFields(at('/a:/b'), at('/b:/c:/d'))).toEqual(['PATH changed: added /c, /d; removed /a']);
+    expect(changedFields(at('/a:/b'), at('/b:/a'))).toEqual(['PATH changed: the same entries in another order']);
+    expect(changedFields(at('/a'), at('/a::/1:/2:/3:/4:/5'))).toEqual(['PATH changed: added (empty: the working directory), /1, /2, /3 (+2 more)']);
+  });
+
+  it('PATH is bound without later duplicates (the shell never reaches them)', () => {
+    expect(normalizePath('/a:/b:/a::/b:')).toBe('/a:/b:');
+    expect(normalizePath(undefined)).toBeNull();
+    expect(normalizePath('')).toBe('');
+    expect(signOracle({ ...baseFields(), path: normalizePath('/usr/bin:/bin:/usr/bin') }).signature).toBe(signOracle({ ...baseFields(), path: '/usr/bin:/bin' }).signature);
   });
 
   it('dependsChanges: added, removed, changed per file, and the whole list added or removed', () => {
