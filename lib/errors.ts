@@ -79,6 +79,15 @@ export class RunSetupError extends GateCheckError {
   }
 }
 
+/**
+ * A gate that cannot run yet because what it names does not exist yet (a DEPENDS pattern
+ * that matches no file, a CWD not created yet): gates are written before the work. It is
+ * that gate's state (not run, exit 1), never a reason to stop the other gates.
+ */
+export class NotRunnableYetError extends RunSetupError {
+  override readonly kind = 'run-setup';
+}
+
 /** SIGINT or SIGTERM arrived; running checks were killed. */
 export class InterruptedError extends GateCheckError {
   readonly kind = 'interrupted';

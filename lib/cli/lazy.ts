@@ -3,6 +3,6 @@
 // into the start-up chunk, this chunk, and the code they share (a handful of files rather
 // than one chunk per lazy module).
 export { runCommand } from '../commands/run.js';
-export { readOnlyContext, verifyMetGates } from '../commands/verification.js';
+export { markNotRunnableYet, readOnlyContext, verifyMetGates } from '../commands/verification.js';
 export { writeCiOutputs } from '../commands/ci-outputs.js';
 export { runSubcommand } from './subcommands.js';

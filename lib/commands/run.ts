@@ -6,7 +6,7 @@ import { assertMayApprove } from '../approval/approver.js';
 import { ApprovalStore } from '../approval/store.js';
 import type { Io } from '../cli/io.js';
 import type { RunOptions } from '../cli/options.js';
-import { InterruptedError, RunSetupError, UsageError } from '../errors.js';
+import { InterruptedError, NotRunnableYetError, RunSetupError, UsageError } from '../errors.js';
 import { BatchWriter } from '../evidence/batch-writer.js';
 import { ReceiptStore } from '../evidence/receipt-store.js';
 import { lockTimeoutFromEnv } from '../fsx/lock.js';
@@ -89,7 +89,7 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
   // A met gate counts only with evidence verified here; anything else is run again (when
   // approved). --only-stale re-runs exactly the checked gates whose evidence does not hold:
   // stale, mismatched, unverified, or written for another definition of the gate.
-  const candidates = scope.filter((e) => {
+  let candidates = scope.filter((e) => {
     if (e.gate.kind !== 'runnable') return false;
     const state = gateState(e.gate);
     if (state === 'abandoned') return false;
@@ -99,11 +99,20 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
     return !holds;
   });
 
-  // Oracles first: a gate that cannot be resolved stops the run before anything executes.
+  // Oracles first: a gate that cannot be resolved stops the run before anything executes,
+  // except one that names what does not exist yet: that gate is not run, the others are.
+  const notYet = new Set<Entry>();
   for (const e of candidates) {
-    e.oracle = await resolver.resolve(e.loaded, e.gate);
-    e.inputs = await resolver.inputs(e.gate, e.qualified);
+    try {
+      e.oracle = await resolver.resolve(e.loaded, e.gate);
+      e.inputs = await resolver.inputs(e.gate, e.qualified);
+    } catch (err) {
+      if (!(err instanceof NotRunnableYetError)) throw err;
+      notYet.add(e);
+      e.report.result = emptyResult('not-run', `not runnable yet: ${err.message}`);
+    }
   }
+  candidates = candidates.filter((e) => !notYet.has(e));
   store.verify();
   for (const e of candidates) e.approved = store.find(e.oracle!) !== null;
   store.verify();
@@ -167,6 +176,8 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
     if (shown.has(e)) print(`not approved: ${sanitizeLine(e.qualified, 120)}\n`);
     else print(approvalRequestText(e.qualified, e.oracle!, e.gate.line, e.loaded.location.display, changed));
   }
+
+  for (const e of notYet) print(resultLine(e.report) + '\n');
 
   // Run what is approved.
   const runnable = candidates.filter((e) => e.approved);

@@ -15,6 +15,10 @@ export async function statusCommand(options: RunOptions, io: Io): Promise<number
     const { readOnlyContext, verifyMetGates } = await import('../cli/lazy.js');
     await verifyMetGates(entries, readOnlyContext(ws, io));
   }
+  if (entries.some((e) => e.report.state === 'unmet' && (e.gate.depends !== null || e.gate.inputs !== null))) {
+    const { markNotRunnableYet } = await import('../cli/lazy.js');
+    await markNotRunnableYet(entries, ws.root.path);
+  }
   const gates = entries.map((e) => e.report);
   const report: Report = {
     schema: REPORT_SCHEMA,

@@ -9,6 +9,8 @@ import type { Gate } from '../ledger/types.js';
 import { FileDigests } from '../oracle/file-digests.js';
 import type { GateReport } from '../report/model.js';
 import { storeLocations } from '../store/locations.js';
+import { NotRunnableYetError } from '../errors.js';
+import { matchDependsGlob } from '../fsx/depends-glob.js';
 import type { LoadedLedger, Workspace } from '../workspace/load.js';
 
 export interface GateEntry {
@@ -28,6 +30,30 @@ export function readOnlyContext(ws: Workspace, io: Io): VerifyContext {
     receipts: ReceiptStore.open(locations, ws.root.path, false),
     approvals: ApprovalStore.openIfExists(locations, ws.root.path),
   };
+}
+
+/**
+ * Open runnable gates whose DEPENDS or INPUTS patterns match no file yet: said in --status,
+ * so that a gate written before the work shows why a run will not run it yet. Errors other
+ * than "matches no file" are left to the run, which refuses them.
+ */
+export async function markNotRunnableYet(entries: readonly GateEntry[], root: string): Promise<void> {
+  for (const e of entries) {
+    if (e.report.state !== 'unmet' || e.gate.kind !== 'runnable') continue;
+    for (const [what, patterns] of [['DEPENDS', e.gate.depends], ['INPUTS', e.gate.inputs]] as const) {
+      if (patterns === null || e.report.stateReason !== null) continue;
+      for (const pattern of patterns) {
+        try {
+          await matchDependsGlob(root, pattern, e.report.qualified, what);
+        } catch (err) {
+          if (err instanceof NotRunnableYetError) {
+            e.report.stateReason = `not runnable yet: ${what} pattern ${pattern} matches no file`;
+            break;
+          }
+        }
+      }
+    }
+  }
 }
 
 /** Sets verification and its reason on the report of every met gate. */

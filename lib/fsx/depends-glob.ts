@@ -8,7 +8,7 @@
 // alone spent about 0.4 ms per pattern.
 import { lstatSync, readdirSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
-import { RunSetupError } from '../errors.js';
+import { NotRunnableYetError, RunSetupError } from '../errors.js';
 
 type FastGlob = typeof import('fast-glob');
 let loaded: FastGlob | null = null;
@@ -26,7 +26,7 @@ function refuseType(label: string, path: string, isLink: boolean, isFile: boolea
 }
 
 function nothingMatched(label: string, pattern: string): RunSetupError {
-  return new RunSetupError(`DEPENDS of ${label}: pattern ${pattern} matches no file`, 'fix the pattern: a dependency list that matches nothing would bind the approval to nothing');
+  return new NotRunnableYetError(`DEPENDS of ${label}: pattern ${pattern} matches no file`, 'fix the pattern: a dependency list that matches nothing would bind the approval to nothing');
 }
 
 /**

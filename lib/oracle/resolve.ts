@@ -3,7 +3,7 @@
 // through fsx primitives.
 import { realpathSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { RunSetupError } from '../errors.js';
+import { NotRunnableYetError, RunSetupError } from '../errors.js';
 import { isInside } from '../fsx/discover.js';
 import type { Gate } from '../ledger/types.js';
 import type { LoadedLedger } from '../workspace/load.js';
@@ -42,7 +42,7 @@ export class OracleResolver {
       try {
         real = realpathSync.native(lexical);
       } catch {
-        throw new RunSetupError(`CWD of ${label} does not exist: ${lexical}`);
+        throw new NotRunnableYetError(`CWD of ${label} does not exist: ${lexical}`);
       }
       if (!statSync(real).isDirectory()) throw new RunSetupError(`CWD of ${label} is not a directory: ${lexical}`);
       pass.cwds.set(lexical, real);

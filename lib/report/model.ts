@@ -39,7 +39,7 @@ export interface GateReport {
   /** SHA-256 of the gate's definition (CHECK, EXPECT, CWD, DEPENDS, INPUTS, TIMEOUT as written); null for a manual gate. */
   definition: string | null;
   state: GateState;
-  /** Why a checked gate is only claimed (no evidence, or evidence for another definition); null otherwise. */
+  /** Why a checked gate is only claimed (no evidence, or evidence for another definition), or why an open gate cannot run yet; null otherwise. */
   stateReason: string | null;
   checked: boolean;
   /** For met gates: whether the evidence can be verified here (null for gates that are not met). */

@@ -23,7 +23,8 @@ const STATE_LABEL: Record<GateReport['state'], string> = {
 };
 
 function stateLabel(g: GateReport): string {
-  return g.state === 'claimed' && g.stateReason ? `claimed (${sanitizeLine(g.stateReason, 200)})` : STATE_LABEL[g.state];
+  if (g.stateReason && (g.state === 'claimed' || g.state === 'unmet')) return `${g.state === 'claimed' ? 'claimed' : 'unchecked'} (${sanitizeLine(g.stateReason, 200)})`;
+  return STATE_LABEL[g.state];
 }
 
 export function gateLine(g: GateReport, label = stateLabel(g)): string {

@@ -150,11 +150,11 @@ describe('working directories', () => {
     expect(s.run(['--approve', '--cwd', 'elsewhere']).code).toBe(0);
   });
 
-  it('exits 2 for a missing or non-directory CWD, and for a CWD outside the repository', () => {
+  it('a missing CWD is not run yet (exit 1); a non-directory CWD or one outside the repository exits 2', () => {
     const s = repo({ 'GATES.md': gate('A', 'touch /tmp/never-$$; echo ok', 'ok', '  CWD: missing\n'), file: 'x' });
     const r = s.run(['--approve']);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/CWD of GATES:A does not exist/);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/not runnable yet: CWD of GATES:A does not exist/);
     const t = repo({ 'GATES.md': gate('A', 'echo ok', 'ok', '  CWD: file\n'), file: 'x' });
     expect(t.run(['--approve']).stderr).toMatch(/not a directory/);
     const u = repo({ 'GATES.md': gate('A', 'echo ok', 'ok', '  CWD: ..\n') });
@@ -166,12 +166,27 @@ describe('working directories', () => {
 });
 
 describe('DEPENDS', () => {
-  it('binds matched files; a pattern matching nothing stops the run with exit 2', () => {
-    const s = repo({ 'GATES.md': gate('A', 'touch ran; echo ok', 'ok', '  DEPENDS: scripts/*.mjs\n') });
+  it('a gate whose DEPENDS or CWD does not exist yet is not run (exit 1); the other gates run and the report is complete', () => {
+    const s = repo({
+      'GATES.md':
+        gate('A', 'touch ran-a; echo ok', 'ok', '  DEPENDS: scripts/*.mjs\n') +
+        gate('B', 'touch ran-b; echo ok', 'ok') +
+        gate('C', 'touch ran-c; echo ok', 'ok', '  CWD: packages/web\n'),
+    });
     const r = s.run(['--approve']);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/pattern scripts\/\*\.mjs matches no file/);
-    expect(existsSync(join(s.repo, 'ran'))).toBe(false);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^NOT RUN GATES:A +A works: not runnable yet: DEPENDS of GATES:A: pattern scripts\/\*\.mjs matches no file$/m);
+    expect(r.stdout).toMatch(/^NOT RUN GATES:C +C works: not runnable yet: CWD of GATES:C does not exist: /m);
+    expect(r.stdout).toMatch(/^PASS GATES:B/m);
+    expect(existsSync(join(s.repo, 'ran-a'))).toBe(false);
+    expect(existsSync(join(s.repo, 'ran-b'))).toBe(true);
+    const j = JSON.parse(s.run(['--json']).stdout);
+    assertReportSchema(j);
+    expect(j.gates.map((g: { result: { status: string } | null }) => g.result?.status ?? null)).toEqual(['not-run', null, 'not-run']);
+    expect(j.exitCode).toBe(1);
+    // Once the work exists, the gate asks for approval like any other.
+    writeFiles(s.repo, { 'scripts/a.mjs': '' });
+    expect(s.run([]).stdout).toMatch(/^APPROVAL REQUIRED GATES:A@/m);
   });
 
   it('includes dot files and refuses a matched symlink', () => {

@@ -203,3 +203,20 @@ describe('discovery', () => {
     expect(r.stdout).toMatch(/^UNMET: GATES:G1, GATES:G2, GATES:G3$/m);
   });
 });
+
+describe('--status on a ledger written before the work', () => {
+  it('says which open gates cannot run yet (a DEPENDS or INPUTS pattern that matches no file), and keeps its exit code', () => {
+    const s = repoWith({
+      'GATES.md': '- [ ] A: imports\n  CHECK: node scripts/a.mjs\n  EXPECT: ok\n  DEPENDS: scripts/a.mjs\n- [ ] B: reads its data\n  CHECK: echo ok\n  EXPECT: ok\n  INPUTS: data/*.json\n- [ ] C: ready\n  CHECK: echo ok\n  EXPECT: ok\n  DEPENDS: GATES.md\n',
+    });
+    const r = s.run(['--status']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^GATES:A {2}unchecked \(not runnable yet: DEPENDS pattern scripts\/a\.mjs matches no file\) {2}imports$/m);
+    expect(r.stdout).toMatch(/^GATES:B {2}unchecked \(not runnable yet: INPUTS pattern data\/\*\.json matches no file\) {2}reads its data$/m);
+    expect(r.stdout).toMatch(/^GATES:C {2}unchecked {2}ready$/m);
+    const j = JSON.parse(s.run(['--status', '--json']).stdout);
+    assertReportSchema(j);
+    expect(j.gates[0].stateReason).toMatch(/not runnable yet/);
+    expect(j.gates[2].stateReason).toBeNull();
+  });
+});
