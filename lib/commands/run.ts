@@ -12,7 +12,7 @@ import { lockTimeoutFromEnv } from '../fsx/lock.js';
 import { HistoryLog } from '../history/log.js';
 import { gateState } from '../ledger/state.js';
 import { changedFields, shortSignature } from '../oracle/oracle.js';
-import { effectivelyMet, emptyResult, gateReport, ledgerRevisions, REPORT_SCHEMA, summarize, type Mode, type Report } from '../report/model.js';
+import { effectivelyMet, emptyResult, gateReport, ledgerRevisions, reranBy, REPORT_SCHEMA, summarize, type Mode, type Report } from '../report/model.js';
 import { ProgressLine, wantsProgress } from '../report/progress.js';
 import { approvalRequestText, diagnosticLines, resultLine } from '../report/run-text.js';
 import { cappedIds, formatDiagnostic, summaryLines } from '../report/text.js';
@@ -263,7 +263,7 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
     root: ws.root.path,
     files: ws.ledgers.map((l) => l.location.display),
     ledgers: ledgerRevisions(ws.ledgers.map((l) => ({ display: l.location.display, source: l.source }))),
-    shard: shard ?? null,
+    shard: shard ? { index: shard.index, count: shard.count, reran: reranBy(options) } : null,
     summary: summarize(scoped),
     warnings: ws.warnings,
     errors: [],
