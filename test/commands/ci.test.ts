@@ -263,11 +263,15 @@ describe('shards and merge', () => {
   });
 
   it('a missing shard report leaves its gates without a result (exit 1), naming them', () => {
-    const { reports, merge } = shardRuns(3);
-    const r = merge([reports[0]!, reports[2]!]);
+    const { checkout, reports, merge } = shardRuns(3);
+    const r = merge([reports[0]!, reports[2]!, '--junit', 'gates.xml']);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/missing shard reports: 2\/3/);
     expect(r.stdout).toMatch(/^NO RESULT GATES:G\d+: shard 2\/3: its report is missing/m);
+    // In the JUnit of a merge those gates fail: nothing verified them.
+    const lacking = r.stdout.match(/^NO RESULT /gm)!.length;
+    const junit = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(readFileSync(join(checkout, 'gates.xml'), 'utf8'));
+    expect(Number(junit.testsuites.failures)).toBe(lacking);
   });
 
   it('refuses a file that is not a gate-check report (exit 2)', () => {
