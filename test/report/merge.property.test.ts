@@ -4,7 +4,10 @@
 // deleted; a list entry dropped, duplicated or moved; a report dropped or given twice)
 // turns an unmet verdict into a met one: it is refused, or stays unmet.
 import fc from 'fast-check';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runCli, sandbox, tempDir } from '../helpers/cli.js';
 import { mergeReports, type NamedReport } from '../../lib/report/merge.js';
 import { parseReport } from '../../lib/report/parse-report.js';
 import { runReport, shardReports, truthOf, workspace, type GateSpec, type LedgerSpec, type RunChoice, type Workspace } from './merge-fixtures.js';
@@ -42,6 +45,42 @@ describe('merging genuine shard reports = one unsharded run', () => {
         expect(mergedExit(ws, shardReports(ws, count, choice))).toBe(whole);
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe('the same, against real runs of the CLI (a few samples: each is several processes)', () => {
+  it('merge of real shard reports exits as one real unsharded --reverify --approve', () => {
+    const gateArb = fc.record({ kind: fc.constantFrom('pass', 'pass', 'fail', 'manual-open', 'manual-met', 'abandoned') });
+    fc.assert(
+      fc.property(fc.array(gateArb, { minLength: 1, maxLength: 6 }), fc.integer({ min: 1, max: 3 }), (gates, count) => {
+        const text =
+          gates
+            .map((g, i) => {
+              if (g.kind === 'manual-open') return `- [ ] M${i}: manual\n`;
+              if (g.kind === 'manual-met') return `- [x] M${i}: manual\n  EVIDENCE: reviewed\n`;
+              return `- [ ] G${i}: gate works\n  CHECK: ${g.kind === 'fail' ? 'exit 1' : `echo ok-${i}`}\n  EXPECT: ok-${i}\n`;
+            })
+            .join('') + gates.map((g, i) => (g.kind === 'abandoned' ? `ABANDON: G${i} handed over\n` : '')).join('');
+        const s = sandbox();
+        const base = tempDir('gc-prop-');
+        const checkout = (name: string) => {
+          const dir = join(base, name);
+          mkdirSync(dir);
+          writeFileSync(join(dir, 'GATES.md'), text);
+          return dir;
+        };
+        const whole = runCli(['--reverify', '--approve'], { cwd: checkout('whole'), env: s.env });
+        const reports = Array.from({ length: count }, (_, i) => {
+          const r = runCli(['--reverify', '--approve', '--shard', `${i + 1}/${count}`, '--json'], { cwd: checkout(`shard-${i + 1}`), env: s.env });
+          const file = join(base, `report-${i + 1}.json`);
+          writeFileSync(file, r.stdout);
+          return file;
+        });
+        const merged = runCli(['merge', ...reports], { cwd: checkout('merge'), env: s.env });
+        expect(merged.code, merged.stdout + merged.stderr).toBe(whole.code);
+      }),
+      { numRuns: 4 },
     );
   });
 });
