@@ -5,6 +5,7 @@ import { errorReport, type Mode } from '../report/model.js';
 import { renderJson } from '../report/json.js';
 import { formatDiagnostic } from '../report/text.js';
 import { sanitizeBlock, sanitizeLine } from '../text/sanitize.js';
+import { legacyCommandGuard, parsesLogCommands } from '../text/workflow-commands.js';
 import { exitCodeFor } from './exit-codes.js';
 import { processIo, type Io } from './io.js';
 import { parseCommandLine, type RunOptions } from './options.js';
@@ -13,6 +14,8 @@ import { statusCommand } from '../commands/status.js';
 const MAX_ERRORS_SHOWN = 100;
 
 export async function main(argv: readonly string[], io: Io = processIo()): Promise<number> {
+  // On a runner that reads commands anywhere in a line ("##[…]"), no output of ours may hold one.
+  if (parsesLogCommands(io.env)) io = { ...io, stdout: legacyCommandGuard(io.stdout), stderr: legacyCommandGuard(io.stderr) };
   let options: RunOptions | undefined;
   try {
     const parsed = await parseCommandLine(argv);

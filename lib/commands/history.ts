@@ -9,6 +9,7 @@ import { labelHistory, STUCK_AFTER, type AttemptEvent, type GateHistory } from '
 import { HistoryLog } from '../history/log.js';
 import { storeLocations } from '../store/locations.js';
 import { sanitizeLine, terminalSafeJson } from '../text/sanitize.js';
+import { guardLineStart } from '../text/workflow-commands.js';
 
 interface HistoryOptions {
   root?: string;
@@ -26,7 +27,8 @@ function labels(h: GateHistory): string {
 function attemptLine(a: AttemptEvent): string {
   const parts = [a.time, a.status.padEnd(5), a.exit === null ? 'exit=-' : `exit=${a.exit}`, a.durationMs === null ? '' : `${a.durationMs} ms`, `oracle ${a.oracle}`];
   if (a.fingerprint) parts.push(`failure ${a.fingerprint}`);
-  return '  ' + parts.filter(Boolean).map((p) => sanitizeLine(p, 80)).join('  ');
+  // The audit log is read as hostile: nothing in it may start an output line with "::".
+  return '  ' + guardLineStart(parts.filter(Boolean).map((p) => sanitizeLine(p, 80)).join('  '));
 }
 
 export async function historyCommand(args: string[], io: Io): Promise<number> {
@@ -71,7 +73,7 @@ export async function historyCommand(args: string[], io: Io): Promise<number> {
   const out: string[] = [];
   if (histories.length === 0) out.push(id === undefined ? 'no attempts recorded for this repository' : `no attempts recorded for ${sanitizeLine(id, 80)}`);
   for (const h of histories) {
-    out.push(`${sanitizeLine(h.gate, 120)}  ${labels(h)}  (${h.attempts.length} attempt${h.attempts.length === 1 ? '' : 's'})`);
+    out.push(`${guardLineStart(sanitizeLine(h.gate, 120))}  ${labels(h)}  (${h.attempts.length} attempt${h.attempts.length === 1 ? '' : 's'})`);
     for (const a of h.attempts.slice(-limit)) out.push(attemptLine(a));
   }
   if (malformed > 0) out.push(`warning: ${malformed} malformed line${malformed === 1 ? '' : 's'} in the audit log were ignored`);

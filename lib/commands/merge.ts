@@ -1,52 +1,85 @@
-// gate-check merge report-*.json [--junit FILE] [--json]: one verdict from the --json
-// reports of a sharded run (a CI matrix). Runs nothing.
+// gate-check merge report-*.json [--root DIR] [--scope ID | --ledger FILE…] [--junit FILE] [--json]:
+// one verdict from the --json reports of a sharded run (a CI matrix). Runs nothing. The
+// ledgers are read from the checkout the merge runs in (as --status would find them): they,
+// not the reports, say which gates exist, what each is, and which shard owns it.
 import { resolve } from 'node:path';
 import type { Io } from '../cli/io.js';
 import { parseSubcommand, subcommandProgram } from '../cli/subcommand-program.js';
 import { UnsafeFileError, UsageError } from '../errors.js';
 import { safeReadFile } from '../fsx/safe-read.js';
-import { mergeReports } from '../report/merge.js';
-import { effectivelyMet } from '../report/model.js';
+import { mergeReports, type LedgerTruth } from '../report/merge.js';
+import { gateReport, ledgerRevisions } from '../report/model.js';
 import { parseReport } from '../report/parse-report.js';
 import { resultLine } from '../report/run-text.js';
 import { cappedIds, summaryLines } from '../report/text.js';
 import { sanitizeLine } from '../text/sanitize.js';
+import { loadWorkspace } from '../workspace/load.js';
 import { emitReport } from './emit.js';
 
 const MAX_REPORT_BYTES = 64 * 1024 * 1024;
+/** Lines naming gates without a fresh result; the rest are counted. */
+const LACK_LINES = 20;
 
 interface MergeOptions {
   junit?: string;
   json?: boolean;
+  root?: string;
+  scope?: string;
+  ledger?: string[];
 }
+
+const HELP_AFTER = `
+The ledgers are read from the checkout this runs in (--root, default the current directory:
+GATES.md and gates/*.md, or --scope, or each --ledger), and every report must have been made
+from exactly those bytes. A runnable gate is met only by a pass in the report of the shard
+that owns it; a manual gate by its ledger. Exit codes: 0 every gate met; 1 a gate failed,
+is open, handed off, or has no fresh result (a shard did not run it, or its report is
+missing); 2 reports that cannot be merged (another ledger revision, overlapping or
+inconsistent shards, a malformed report) or a ledger that cannot be read.
+`;
 
 export async function mergeCommand(args: string[], io: Io): Promise<number> {
   const { program, output } = subcommandProgram('merge', 'Combine the --json reports of --shard runs into one verdict, exit code and optional JUnit report.');
   program
     .argument('<report...>', 'reports written by gate-check --shard I/N --json')
+    .option('--root <dir>', 'the checkout whose ledgers the reports must describe (default: the current directory)')
+    .option('--scope <id>', 'the ledgers of .gate-check/<id>/ (as the shards were run)')
+    .option('--ledger <file>', 'a ledger file the shards were run on (repeatable)', (v: string, prev: string[] | undefined) => [...(prev ?? []), v])
     .option('--junit <file>', 'also write a JUnit XML report')
-    .option('--json', 'print the merged report as one JSON document');
-  const parsed = parseSubcommand<MergeOptions>(program, output, args);
+    .option('--json', 'print the merged report as one JSON document')
+    .addHelpText('after', HELP_AFTER);
+  const parsed = parseSubcommand<MergeOptions>(program, output, args, ['ledger']);
   if (parsed.kind === 'done') {
     io.stdout(parsed.output);
     return 0;
   }
+  const { options } = parsed;
   const reports = parsed.args.map((name) => {
-    const path = resolve(io.cwd, name);
-    const text = safeReadFile(path, MAX_REPORT_BYTES, 'report').bytes.toString('utf8');
+    const text = safeReadFile(resolve(io.cwd, name), MAX_REPORT_BYTES, 'report').bytes.toString('utf8');
     const r = parseReport(text);
     if (!r.ok) throw new UnsafeFileError(name, `not a gate-check report: ${r.reason}`);
     return { name, report: r.report };
   });
-  const merged = mergeReports(reports);
-  if (!merged.ok) throw new UsageError(`cannot merge: ${merged.reason}`, 'merge the reports of one sharded run: same ledger revision, each shard once');
+  const ws = loadWorkspace({ root: options.root, scope: options.scope, files: options.ledger ?? [], cwd: io.cwd });
+  const truth: LedgerTruth = {
+    root: ws.root.path,
+    files: ws.ledgers.map((l) => l.location.display),
+    ledgers: ledgerRevisions(ws.ledgers.map((l) => ({ display: l.location.display, source: l.source }))),
+    gates: ws.ledgers.flatMap((l) => l.ledger.gates.map((g) => gateReport(l.location.display, l.stem, g))),
+    warnings: ws.warnings,
+  };
+  const merged = mergeReports(truth, reports);
+  if (!merged.ok) {
+    throw new UsageError(`cannot merge: ${merged.reason}`, 'merge the reports of one sharded run, in a checkout of the commit the shards ran on: same ledger revision, each shard once');
+  }
   const report = merged.report;
   await emitReport(report, { json: parsed.options.json === true, junit: parsed.options.junit, strict: false }, io, () => {
     const out: string[] = [];
-    for (const g of report.gates) if (g.result && g.result.status !== 'pass') out.push(resultLine(g));
-    const count = reports[0]!.report.shard!.count;
-    if (merged.missing.length > 0) out.push(`missing shard reports: ${merged.missing.map((i) => `${i}/${count}`).join(', ')}: their gates count as not run`);
-    out.push(...summaryLines(report.gates, (g) => !effectivelyMet(g)));
+    for (const g of report.gates) if (g.result && g.result.status === 'fail') out.push(resultLine(g));
+    for (const l of merged.lacking.slice(0, LACK_LINES)) out.push(`NO RESULT ${sanitizeLine(l.qualified, 120)}: ${sanitizeLine(l.why, 300)}`);
+    if (merged.lacking.length > LACK_LINES) out.push(`NO RESULT: ${merged.lacking.length - LACK_LINES} more gates`);
+    if (merged.missing.length > 0) out.push(`missing shard reports: ${cappedIds(merged.missing.map((i) => `${i}/${merged.count}`))}`);
+    out.push(...summaryLines(report.gates));
     out.push(`merged ${reports.length} report${reports.length === 1 ? '' : 's'}: ${cappedIds(reports.map((r) => sanitizeLine(r.name, 100)))}`);
     return out.join('\n') + '\n';
   });

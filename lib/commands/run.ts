@@ -13,9 +13,9 @@ import { lockTimeoutFromEnv } from '../fsx/lock.js';
 import { HistoryLog } from '../history/log.js';
 import { gateState } from '../ledger/state.js';
 import { changedFields, sha256Hex, shortSignature } from '../oracle/oracle.js';
-import { effectivelyMet, emptyResult, gateReport, ledgerRevisions, REPORT_SCHEMA, summarize, type Mode, type Report } from '../report/model.js';
+import { effectivelyMet, emptyResult, gateReport, ledgerRevisions, reranBy, REPORT_SCHEMA, summarize, type Mode, type Report } from '../report/model.js';
 import { ProgressLine, wantsProgress } from '../report/progress.js';
-import { approvalRequestText, diagnosticLines, resultLine } from '../report/run-text.js';
+import { approvalRequestText, approvalSuggestion, diagnosticLines, resultLine } from '../report/run-text.js';
 import { cappedIds, formatDiagnostic, summaryLines } from '../report/text.js';
 import { runInOrder } from '../run/scheduler.js';
 import { shardOf } from '../run/shard.js';
@@ -277,7 +277,7 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
     root: ws.root.path,
     files: ws.ledgers.map((l) => l.location.display),
     ledgers: ledgerRevisions(ws.ledgers.map((l) => ({ display: l.location.display, source: l.source }))),
-    shard: shard ?? null,
+    shard: shard ? { index: shard.index, count: shard.count, reran: reranBy(options) } : null,
     summary: summarize(scoped),
     warnings: ws.warnings,
     errors: [],
@@ -294,8 +294,7 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
     const pending = scope.filter((e) => e.report.result?.status === 'approval-required');
     if (pending.length > 0) {
       const pins = pending.map((e) => `${e.qualified}@${shortSignature(e.report.result!.signature ?? e.oracle!.signature)}`);
-      out.push(`APPROVAL REQUIRED: ${cappedIds(pins)}`);
-      out.push(`  review each command above, then approve exactly those: gate-check --approve ${pins.length <= 5 ? sanitizeLine(pins.join(','), 600) : '<ID@HEX,...>'}`);
+      out.push(...approvalSuggestion(pins, options));
     }
     return out.join('\n') + '\n';
   });

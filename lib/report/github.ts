@@ -54,20 +54,35 @@ export function githubAnnotations(report: Report, strict: boolean): string[] {
   return [...errors, ...warnings];
 }
 
+/** ASCII punctuation: CommonMark lets a backslash make every one of them literal. */
+const MARKDOWN_PUNCTUATION = /[!-/:-@[-`{-~]/g;
+
+/**
+ * Untrusted text as literal Markdown (GFM, as the job summary renders it): every ASCII
+ * punctuation character backslash-escaped, so no link, image, emphasis, code span, HTML,
+ * table-cell break, autolink (":", "." and "@" are escaped), mention, issue reference or
+ * emoji shortcode survives. Rendered, it reads exactly as the text.
+ */
+export function markdownText(text: string): string {
+  return text.replace(MARKDOWN_PUNCTUATION, '\\$&');
+}
+
 function cell(text: string): string {
-  return sanitizeLine(text, 300).replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/[<>]/g, (c) => (c === '<' ? '&lt;' : '&gt;'));
+  return markdownText(sanitizeLine(text, 300));
 }
 
 export function githubStepSummary(report: Report, strict: boolean): string {
   const lines = [`### gate-check: ${report.exitCode === 0 ? 'all gates met' : 'gates not met'} (${report.mode})`, '', '| Gate | Title | Outcome |', '| --- | --- | --- |'];
-  let size = lines.join('\n').length;
+  // Bytes, not code units: the cap is GitHub's, and it counts UTF-8.
+  let size = Buffer.byteLength(lines.join('\n')) + 1;
   let shown = 0;
   for (const g of report.gates) {
     const o = gateOutcome(g, report.mode, strict);
     const row = `| ${cell(g.qualified)} | ${cell(g.title)} | ${o.kind === 'passed' ? 'passed' : cell(`${o.kind}: ${o.message}`)} |`;
-    if (size + row.length + 200 > SUMMARY_CAP_BYTES) break;
+    const bytes = Buffer.byteLength(row) + 1;
+    if (size + bytes + 200 > SUMMARY_CAP_BYTES) break;
     lines.push(row);
-    size += row.length + 1;
+    size += bytes;
     shown++;
   }
   if (shown < report.gates.length) lines.push('', `(${report.gates.length - shown} more gates not shown)`);

@@ -69,9 +69,22 @@ export interface LedgerRevision {
   sha256: string;
 }
 
+/**
+ * Which of its gates a shard's run re-ran: every one (--reverify), those whose evidence is not
+ * verified on the runner (a plain run or --approve), or only ticked gates whose evidence does
+ * not hold (--reverify --only-stale). Merge says so when a gate has no result.
+ */
+export type Reran = 'all' | 'unverified' | 'stale';
+
 export interface ShardInfo {
   index: number;
   count: number;
+  reran: Reran;
+}
+
+/** What a shard run re-ran, from its options. */
+export function reranBy(options: { reverify: boolean; onlyStale: boolean }): Reran {
+  return options.onlyStale ? 'stale' : options.reverify ? 'all' : 'unverified';
 }
 
 export interface Report {

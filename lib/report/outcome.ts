@@ -23,7 +23,8 @@ export function gateOutcome(g: GateReport, mode: Mode, strict: boolean): GateOut
       case 'approval-required':
         return { kind: 'skipped', message: r.error ?? 'approval required' };
       case 'not-run':
-        return { kind: 'skipped', message: r.error ?? 'not run' };
+        // In a merged verdict, a runnable gate that no shard ran is not verified: a failure of the required check.
+        return { kind: mode === 'merge' ? 'failed' : 'skipped', message: r.error ?? 'not run' };
     }
   }
   if (g.state === 'met') {

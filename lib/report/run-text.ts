@@ -1,8 +1,11 @@
 // Human output of a run: approval requests, one line per result, failure diagnostics. All
 // text from the repository or from a check passes through the sanitizer here.
 import { shortSignature, type Oracle } from '../oracle/oracle.js';
+import { DEFAULT_TIMEOUT_SECONDS } from '../cli/options.js';
 import { sanitizeBlock, sanitizeLine } from '../text/sanitize.js';
+import { shellCommand } from '../text/shell-quote.js';
 import type { GateReport } from './model.js';
+import { cappedIds } from './text.js';
 
 const CHECK_DISPLAY_CAP = 2000;
 const FIELD_DISPLAY_CAP = 500;
@@ -57,4 +60,42 @@ export function resultLine(g: GateReport): string {
 export function diagnosticLines(output: string): string[] {
   if (output.length === 0) return ['  | (no output)'];
   return sanitizeBlock(output, 12, 200).map((l) => `  | ${l}`);
+}
+
+/** What of a run's command line decides which gates a pin names and which oracle it must match. */
+export interface SuggestionOptions {
+  root: string | undefined;
+  scope: string | undefined;
+  files: readonly string[];
+  shell: string | undefined;
+  cwd: string | undefined;
+  timeoutSeconds: number;
+}
+
+const MAX_SUGGESTED_PINS = 5;
+
+/**
+ * The closing lines for gates that need approval: their pins, and the command that approves
+ * exactly those, to be pasted into a shell: every word shell-quoted, with the options that
+ * select the same ledgers and compute the same oracles. No command is suggested when a word
+ * cannot be shown exactly as the shell would receive it.
+ */
+export function approvalSuggestion(pins: readonly string[], o: SuggestionOptions): string[] {
+  const lines = [`APPROVAL REQUIRED: ${cappedIds(pins)}`];
+  const words = ['gate-check', '--approve', pins.length <= MAX_SUGGESTED_PINS ? pins.join(',') : '<ID@HEX,...>'];
+  if (o.root !== undefined) words.push('--root', o.root);
+  if (o.scope !== undefined) words.push('--scope', o.scope);
+  if (o.shell !== undefined) words.push('--shell', o.shell);
+  if (o.cwd !== undefined) words.push('--cwd', o.cwd);
+  if (o.timeoutSeconds !== DEFAULT_TIMEOUT_SECONDS) words.push('--timeout', String(o.timeoutSeconds));
+  // Files after "--": a ledger named like an option stays a file.
+  if (o.files.length > 0) words.push('--', ...o.files);
+  const command = shellCommand(words);
+  if (command === null || pins.length > MAX_SUGGESTED_PINS) {
+    const why = command === null ? 'a path or id above cannot be shown exactly as typed' : `more than ${MAX_SUGGESTED_PINS} gates`;
+    lines.push(`  review each command above, then approve exactly those with gate-check --approve ID@HEX,... (${why}: write the command yourself)`);
+  } else {
+    lines.push(`  review each command above, then approve exactly those: ${command}`);
+  }
+  return lines;
 }

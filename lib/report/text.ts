@@ -1,6 +1,7 @@
 // Human output. Every string from a ledger passes through the sanitizer here.
 import type { Diagnostic } from '../errors.js';
 import { sanitizeLine } from '../text/sanitize.js';
+import { guardLineStart } from '../text/workflow-commands.js';
 import { strictlyMet, type GateReport, type Report } from './model.js';
 
 const LIST_CAP = 10;
@@ -28,7 +29,7 @@ function stateLabel(g: GateReport): string {
 }
 
 export function gateLine(g: GateReport, label = stateLabel(g)): string {
-  return `${sanitizeLine(g.qualified, 100)}  ${label}  ${sanitizeLine(g.title, 160)}`;
+  return `${guardLineStart(sanitizeLine(g.qualified, 100))}  ${label}  ${sanitizeLine(g.title, 160)}`;
 }
 
 /** The closing summary: ALL MET, or UNMET and/or HANDOFF REQUIRED with the ids. */

@@ -5,7 +5,7 @@ import { ParseError, UsageError, type Diagnostic } from '../errors.js';
 import { discoverLedgers, locateExplicitLedgers, resolveRoot, type LedgerLocation, type Root } from '../fsx/discover.js';
 import { safeReadFile, type FileIdentity } from '../fsx/safe-read.js';
 import { parseLedger } from '../ledger/parse.js';
-import type { Ledger } from '../ledger/types.js';
+import { GATE_ID_PATTERN, type Ledger } from '../ledger/types.js';
 
 export const MAX_LEDGER_BYTES = 8 * 1024 * 1024;
 
@@ -35,6 +35,14 @@ export interface LoadOptions {
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
+/**
+ * A ledger's name (its file name without the extension) is the STEM of every STEM:ID, which
+ * is typed in pins, printed at the start of lines and in suggested shell commands, and read
+ * by JSON schemas that split it at its one ':'. So it follows the gate-id rule: no ':', no
+ * space, quote or shell character, nothing invisible or look-alike.
+ */
+export const LEDGER_STEM_PATTERN = GATE_ID_PATTERN;
+
 export function ledgerStem(path: string): string {
   const name = basename(path);
   return name.slice(0, name.length - extname(name).length) || name;
@@ -60,6 +68,10 @@ export function loadWorkspace(options: LoadOptions): Workspace {
   const stems = new Map<string, string>();
   for (const location of locations) {
     const stem = ledgerStem(location.path);
+    if (!LEDGER_STEM_PATTERN.test(stem)) {
+      errors.push({ file: location.display, message: `ledger name "${stem}" cannot qualify gate ids (STEM:ID): a ledger's file name without .md must match [A-Za-z0-9][A-Za-z0-9._-]*, like a gate id; rename the file` });
+      continue;
+    }
     const other = stems.get(stem);
     if (other !== undefined) {
       errors.push({ file: location.display, message: `ledger name ${stem} is also used by ${other}: qualified ids (${stem}:ID) would be ambiguous` });

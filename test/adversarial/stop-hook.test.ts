@@ -202,11 +202,12 @@ describe('repository text is sanitized and capped', () => {
     expect(Array.from(text).length).toBeLessThanOrEqual(REASON_CAP);
   });
 
-  it('a ledger file name with escapes and bidi controls (part of the qualified id) is sanitized', () => {
+  it('a ledger file name with escapes and bidi controls (part of the qualified id) blocks, named clean', () => {
     const name = `gates/x\u001b[31m\u202Eevil\u2069.md`;
     const s = hookRepo({ 'GATES.md': '- [x] M: done\n  EVIDENCE: ok\n', [name]: '- [ ] L1: leaf\n' });
     const text = expectBlock(s.hook());
-    expect(text).toContain('xevil:L1 (unchecked)');
+    expect(text).toContain('gates/xevil.md: ledger name');
+    expect(text).not.toMatch(/[\u001b\u202e\u2069]/);
   });
 
   it('a DEPENDS file name with escapes, named by a stale reason, is sanitized', () => {

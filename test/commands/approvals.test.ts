@@ -211,17 +211,14 @@ describe('approvals list', () => {
     }
   });
 
-  it('sanitizes ledger text: a file name with escape and bidi characters reaches the terminal clean', () => {
+  it('a ledger file name with escape and bidi characters is refused (exit 2), and named clean', () => {
     const s = sandbox();
     const evil = 'gates/e\u001b[31mvil\u202e.md';
     writeLedger(s, [{ id: 'G1' }], evil);
     const r = run(s, ['approvals', 'list']);
-    expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^evil:G1 +none /m);
-    expect(r.stdout).not.toMatch(/[\u001b\u202e]/);
-    const j = run(s, ['approvals', 'list', '--json']);
-    expect(j.stdout).not.toMatch(/[\u001b\u202e]/);
-    expect((JSON.parse(j.stdout) as { gates: ListGate[] }).gates[0]!.qualified).toBe('e\u001b[31mvil\u202e:G1');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/gates\/evil\.md: ledger name "evil" cannot qualify gate ids/);
+    expect(r.stdout + r.stderr).not.toMatch(/[\u001b\u202e]/);
   });
 });
 

@@ -1,7 +1,7 @@
 // CI output through the real CLI: --junit, GitHub annotations and step summary, shards and merge.
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, sandbox, tempDir, writeFiles } from '../helpers/cli.js';
 import { assertReportSchema } from '../helpers/schema.js';
@@ -51,7 +51,7 @@ describe('GitHub Actions', () => {
     expect(r.stdout.match(/^::error /gm)).toHaveLength(1);
     const md = readFileSync(summary, 'utf8');
     expect(md.startsWith('# earlier step\n')).toBe(true);
-    expect(md).toMatch(/\| GATES:B \| B works \| failed: exit 1 \|/);
+    expect(md).toContain('| GATES\\:B | B works | failed\\: exit 1 |');
   });
 
   it('with --json, stdout stays one JSON document and annotations go to stderr', () => {
@@ -88,8 +88,8 @@ describe('shards and merge', () => {
   const ids = Array.from({ length: 12 }, (_, i) => `G${i}`);
   const ledger = ids.map((id) => gate(id, `echo ok-${id}`, `ok-${id}`)).join('') + '- [ ] M: manual\n';
 
-  /** Each shard on its own checkout of the same commit, as in a CI matrix. */
-  function shardRuns(count: number, ledgerText = ledger) {
+  /** Each shard on its own checkout of the same commit, as in a CI matrix; merge runs in another checkout. */
+  function shardRuns(count: number, ledgerText = ledger, runArgs = ['--reverify', '--approve']) {
     const s = sandbox();
     const base = tempDir('gc-matrix-');
     const reports: string[] = [];
@@ -97,69 +97,193 @@ describe('shards and merge', () => {
       const checkout = join(base, `shard-${i}`);
       mkdirSync(checkout);
       writeFileSync(join(checkout, 'GATES.md'), ledgerText);
-      const r = runCli(['--reverify', '--approve', '--shard', `${i}/${count}`, '--json'], { cwd: checkout, env: s.env });
+      const r = runCli([...runArgs, '--shard', `${i}/${count}`, '--json'], { cwd: checkout, env: s.env });
       expect([0, 1]).toContain(r.code);
       const file = join(base, `report-${i}.json`);
       writeFileSync(file, r.stdout);
       reports.push(file);
     }
-    return { base, reports, env: s.env };
+    const checkout = join(base, 'merge');
+    mkdirSync(checkout);
+    writeFileSync(join(checkout, 'GATES.md'), ledgerText);
+    return { base, checkout, reports, env: s.env, merge: (args: string[]) => runCli(['merge', ...args], { cwd: checkout, env: s.env }) };
   }
+  const edit = (file: string, f: (doc: any) => void) => {
+    const doc = JSON.parse(readFileSync(file, 'utf8'));
+    f(doc);
+    writeFileSync(file, JSON.stringify(doc));
+  };
 
   it('merges shard reports into one verdict and JUnit', () => {
-    const { base, reports, env } = shardRuns(3);
-    const r = runCli(['merge', ...reports, '--junit', join(base, 'junit.xml'), '--json'], { cwd: base, env });
+    const { checkout, reports, merge } = shardRuns(3);
+    const r = merge([...reports, '--junit', 'junit.xml', '--json']);
     const doc = JSON.parse(r.stdout);
     assertReportSchema(doc);
     expect(doc.mode).toBe('merge');
     expect(doc.gates.filter((g: { result: { status: string } | null }) => g.result?.status === 'pass')).toHaveLength(12);
     expect(r.code).toBe(1); // the manual gate is still open
-    expect(XMLValidator.validate(readFileSync(join(base, 'junit.xml'), 'utf8'))).toBe(true);
-    const human = runCli(['merge', ...reports], { cwd: base, env });
+    expect(XMLValidator.validate(readFileSync(join(checkout, 'junit.xml'), 'utf8'))).toBe(true);
+    const human = merge(reports);
     expect(human.stdout).toMatch(/^UNMET: GATES:M$/m);
+    for (const report of reports) assertReportSchema(JSON.parse(readFileSync(report, 'utf8')));
+    expect(JSON.parse(readFileSync(reports[0]!, 'utf8')).shard).toEqual({ index: 1, count: 3, reran: 'all' });
   });
 
-  it('exits 0 when every gate passed in some shard', () => {
+  it('exits 0 when every gate passed in the shard that owns it; --root names the checkout', () => {
     const all = ids.map((id) => gate(id, `echo ok-${id}`, `ok-${id}`)).join('');
-    const { base, reports, env } = shardRuns(2, all);
-    expect(runCli(['merge', ...reports], { cwd: base, env }).code).toBe(0);
+    const { base, checkout, reports, env } = shardRuns(2, all);
+    expect(runCli(['merge', ...reports, '--root', checkout], { cwd: base, env }).code).toBe(0);
+  });
+
+  it('reads the ledger from the checkout it runs in: none there, or another revision, is exit 2', () => {
+    const { base, checkout, reports, env, merge } = shardRuns(2);
+    const none = runCli(['merge', ...reports], { cwd: base, env });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/no ledger found/);
+    writeFileSync(join(checkout, 'GATES.md'), ledger.replace('G0 works', 'G0 still works'));
+    const other = merge(reports);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toMatch(/report-1\.json: ledgers\[0\]\.sha256: made from another revision of GATES\.md/);
   });
 
   it('refuses overlapping shards and reports from different ledger revisions (exit 2)', () => {
-    const { base, reports, env } = shardRuns(2);
-    const dup = runCli(['merge', reports[0]!, reports[0]!], { cwd: base, env });
+    const { reports, merge } = shardRuns(2);
+    const dup = merge([reports[0]!, reports[0]!]);
     expect(dup.code).toBe(2);
     expect(dup.stderr).toMatch(/overlapping shards/);
     const other = shardRuns(2, ledger.replace('G0 works', 'G0 still works'));
-    const mixed = runCli(['merge', reports[0]!, other.reports[1]!], { cwd: base, env });
+    const mixed = merge([reports[0]!, other.reports[1]!]);
     expect(mixed.code).toBe(2);
-    expect(mixed.stderr).toMatch(/different ledger revision/);
+    expect(mixed.stderr).toMatch(/report-2\.json: ledgers\[0\]\.sha256: made from another revision/);
   });
 
   it('refuses a report with a result for a gate of another shard (exit 2)', () => {
-    const { base, reports, env } = shardRuns(2);
-    const doc = JSON.parse(readFileSync(reports[0]!, 'utf8'));
-    const mine = doc.gates.find((g: { result: unknown }) => g.result !== null);
-    const theirs = doc.gates.find((g: { result: unknown; kind: string }) => g.result === null && g.kind === 'runnable');
-    theirs.result = mine.result;
-    writeFileSync(reports[0]!, JSON.stringify(doc));
-    const r = runCli(['merge', ...reports], { cwd: base, env });
+    const { reports, merge } = shardRuns(2);
+    edit(reports[0]!, (doc) => {
+      const mine = doc.gates.find((g: { result: unknown }) => g.result !== null);
+      const theirs = doc.gates.find((g: { result: unknown; kind: string }) => g.result === null && g.kind === 'runnable');
+      theirs.result = { ...mine.result, signature: 'a'.repeat(64) };
+    });
+    const r = merge(reports);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/overlapping shards/);
   });
 
-  it('a missing shard report leaves its gates not run (exit 1)', () => {
-    const { base, reports, env } = shardRuns(3);
-    const r = runCli(['merge', reports[0]!, reports[2]!], { cwd: base, env });
+  it("refuses a gate that shard 2 failed, relabelled in shard 1's report as a met manual gate (exit 2)", () => {
+    const failing = ids.map((id) => gate(id, 'exit 1', 'ok')).join('');
+    const { reports, merge } = shardRuns(2, failing);
+    expect(merge(reports).code).toBe(1);
+    let relabelled = '';
+    edit(reports[0]!, (doc) => {
+      const g = doc.gates.find((x: { result: unknown }) => x.result === null);
+      relabelled = g.qualified;
+      Object.assign(g, { kind: 'manual', definition: null, state: 'met', checked: true, stateReason: null });
+    });
+    const r = merge(reports);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`report-1.json: gates[${ids.indexOf(relabelled.slice(6))}].kind: "manual", but the ledger says "runnable" (${relabelled})`);
+  });
+
+  it('shards that re-ran nothing (--approve over met gates, --reverify --only-stale) do not merge to ALL MET while the checks fail', () => {
+    const s = sandbox();
+    const base = tempDir('gc-matrix-');
+    const checkouts = [1, 2].map((i) => join(base, `shard-${i}`));
+    const flag = join(base, 'broken');
+    const checks = ids.map((id) => gate(id, `test ! -e ${flag} && echo ok-${id}`, `ok-${id}`)).join('');
+    for (const c of checkouts) {
+      mkdirSync(c);
+      writeFileSync(join(c, 'GATES.md'), checks);
+      // Each runner passed once (evidence and receipts there), then the code broke.
+      expect(runCli(['--approve'], { cwd: c, env: s.env }).code).toBe(0);
+    }
+    writeFileSync(flag, '');
+    const ticked = readFileSync(join(checkouts[0]!, 'GATES.md'), 'utf8');
+    const mergeDir = join(base, 'merge');
+    mkdirSync(mergeDir);
+    writeFileSync(join(mergeDir, 'GATES.md'), ticked);
+    for (const [runArgs, why] of [
+      [['--approve'], /did not run it \(a plain run and --approve re-run only gates whose evidence is not verified on the runner; run the shards with --reverify\)/],
+      [['--reverify', '--only-stale'], /did not run it \(--only-stale re-runs only ticked gates whose evidence does not hold; run the shards with --reverify\)/],
+    ] as const) {
+      const reports = checkouts.map((c, i) => {
+        const r = runCli([...runArgs, '--shard', `${i + 1}/2`, '--json'], { cwd: c, env: s.env });
+        expect(r.code).toBe(0); // nothing ran, every gate met and verified on its runner
+        const file = join(base, `report-${i + 1}.json`);
+        writeFileSync(file, r.stdout);
+        return file;
+      });
+      const r = runCli(['merge', ...reports], { cwd: mergeDir, env: s.env });
+      expect(r.code).toBe(1);
+      expect(r.stdout).not.toMatch(/ALL MET/);
+      expect(r.stdout).toMatch(new RegExp(`^NO RESULT GATES:G1: shard \\d/2 ${why.source}$`, 'm'));
+      expect(r.stdout).toMatch(/^UNMET: /m);
+    }
+    // A full re-run is the answer: it fails, and merge says so.
+    const reports = checkouts.map((c, i) => {
+      const file = join(base, `full-${i + 1}.json`);
+      writeFileSync(file, runCli(['--reverify', '--approve', '--shard', `${i + 1}/2`, '--json'], { cwd: c, env: s.env }).stdout);
+      return file;
+    });
+    const full = runCli(['merge', ...reports], { cwd: mergeDir, env: s.env });
+    expect(full.code).toBe(1);
+    expect(full.stdout).toMatch(/^FAIL GATES:G0/m);
+  });
+
+  it('a report with no gates, and an exit code or summary that lies, change nothing', () => {
+    const failing = ids.map((id) => gate(id, 'exit 1', 'ok')).join('');
+    const { reports, merge } = shardRuns(2, failing);
+    for (const f of reports) {
+      edit(f, (doc) => {
+        doc.exitCode = 0;
+        doc.summary = { ...doc.summary, met: 12, unmet: 0 };
+      });
+    }
+    expect(merge(reports).code).toBe(1);
+    edit(reports[1]!, (doc) => (doc.gates = []));
+    const empty = merge(reports);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toMatch(/report-2\.json: gates: lists 0 gate\(s\), the ledger has 12/);
+  });
+
+  it('refuses a shard count of 0 or 1001, an index above the count, and a report of a status run (exit 2)', () => {
+    const { reports, merge } = shardRuns(1);
+    for (const [f, why] of [
+      [(d: any) => (d.shard.count = 0), /shard\.count: less than 1/],
+      [(d: any) => (d.shard.count = 1001), /shard\.count: more than 1000/],
+      [(d: any) => (d.shard.index = 2), /shard\.index: 2 is more than shard\.count 1/],
+      [(d: any) => (d.mode = 'status'), /mode: "status" runs no checks/],
+    ] as const) {
+      const copy = join(dirname(reports[0]!), 'edited.json');
+      writeFileSync(copy, readFileSync(reports[0]!));
+      edit(copy, f);
+      const r = merge([copy]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(why);
+    }
+  });
+
+  it('a missing shard report leaves its gates without a result (exit 1), naming them', () => {
+    const { checkout, reports, merge } = shardRuns(3);
+    const r = merge([reports[0]!, reports[2]!, '--junit', 'gates.xml']);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/missing shard reports: 2\/3/);
+    expect(r.stdout).toMatch(/^NO RESULT GATES:G\d+: shard 2\/3: its report is missing/m);
+    // In the JUnit of a merge those gates fail: nothing verified them.
+    const lacking = r.stdout.match(/^NO RESULT /gm)!.length;
+    const junit = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(readFileSync(join(checkout, 'gates.xml'), 'utf8'));
+    expect(Number(junit.testsuites.failures)).toBe(lacking);
   });
 
   it('refuses a file that is not a gate-check report (exit 2)', () => {
     const base = tempDir();
+    writeFileSync(join(base, 'GATES.md'), gate('A', 'echo ok', 'ok'));
     writeFileSync(join(base, 'x.json'), JSON.stringify({ schema: 'gate-check/report@1', __proto__: {} }));
     writeFileSync(join(base, 'y.json'), '{"schema":"gate-check/report@1","mode":"run","extra":1}');
-    for (const f of ['x.json', 'y.json']) expect(runCli(['merge', f], { cwd: base }).code).toBe(2);
+    for (const f of ['x.json', 'y.json']) {
+      const r = runCli(['merge', f], { cwd: base });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(new RegExp(`${f}: not a gate-check report: report: unexpected or missing fields`));
+    }
   });
 
   it('a shard with no gates exits 0 with a note', () => {

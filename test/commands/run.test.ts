@@ -257,7 +257,7 @@ describe('sharding', () => {
       const r = s.run(['--approve', '--shard', `${i}/3`, '--json']);
       const doc = JSON.parse(r.stdout);
       assertReportSchema(doc);
-      expect(doc.shard).toEqual({ index: i, count: 3 });
+      expect(doc.shard).toEqual({ index: i, count: 3, reran: 'unverified' });
       expect(doc.gates).toHaveLength(20); // every gate is listed; results only for this shard's
       seen.push(...doc.gates.filter((g: { result: unknown }) => g.result !== null).map((g: { id: string }) => g.id));
     }

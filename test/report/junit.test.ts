@@ -56,6 +56,14 @@ describe('renderJunit', () => {
     expect(s.testcase[1].skipped).toBeDefined();
   });
 
+  it('a merged verdict fails a runnable gate that no shard ran (a run only skips it)', () => {
+    const lacking = gate('A', { result: emptyResult('not-run', 'shard 2/4: its report is missing') });
+    const merged = parser.parse(renderJunit(report([lacking], 'merge'))).testsuites.testsuite[0];
+    expect(merged.testcase[0].failure.message).toBe('shard 2/4: its report is missing');
+    const run = parser.parse(renderJunit(report([lacking], 'run'))).testsuites.testsuite[0];
+    expect(run.testcase[0].skipped.message).toBe('shard 2/4: its report is missing');
+  });
+
   it('never carries check output: only gate-check\'s own messages', () => {
     const xml = renderJunit(report([gate('A', { result: { ...emptyResult('fail', 'EXPECT not found in the output (5 bytes)'), exit: 0 } })]));
     expect(xml).toMatch(/EXPECT not found/);
