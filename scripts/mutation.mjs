@@ -30,7 +30,7 @@ const opt = (name, fallback) => {
 };
 const flag = (name) => args.includes(name);
 
-const DEFAULT_FOLDERS = ['fsx', 'approval', 'evidence', 'report/parse-report.ts', 'hook', 'run'];
+const DEFAULT_FOLDERS = ['fsx', 'approval', 'evidence', 'report/parse-report.ts', 'report/merge.ts', 'hook', 'run'];
 const folders = (opt('--folders', DEFAULT_FOLDERS.join(',')) ?? '').split(',').filter(Boolean);
 const onlyFile = opt('--file', null);
 const timeoutMs = Number(opt('--timeout', '600')) * 1000;
