@@ -15,7 +15,7 @@ import { gateState } from '../ledger/state.js';
 import { changedFields, sha256Hex, shortSignature } from '../oracle/oracle.js';
 import { effectivelyMet, emptyResult, gateReport, ledgerRevisions, reranBy, REPORT_SCHEMA, summarize, type Mode, type Report } from '../report/model.js';
 import { ProgressLine, wantsProgress } from '../report/progress.js';
-import { approvalRequestText, approvalSuggestion, diagnosticLines, resultLine } from '../report/run-text.js';
+import { approvalRequestText, approvalSuggestion, diagnosticLines, resultLine, type ApprovalRequest } from '../report/run-text.js';
 import { cappedIds, formatDiagnostic, summaryLines } from '../report/text.js';
 import { runInOrder } from '../run/scheduler.js';
 import { shardOf } from '../run/shard.js';
@@ -117,6 +117,21 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
   for (const e of candidates) e.approved = store.find(e.oracle!) !== null;
   store.verify();
 
+  const changesOf = (e: Entry): string[] | null => {
+    const f = e.oracle!.fields;
+    const prev = store.previous(f.ledger, e.gate.id, e.oracle!.signature, f.check, f.expect, f);
+    return prev ? changedFields(prev.oracle, f) : null;
+  };
+  const requestOf = (e: Entry): ApprovalRequest => ({
+    qualified: e.qualified,
+    oracle: e.oracle!,
+    file: e.loaded.location.display,
+    line: e.gate.line,
+    title: e.gate.title,
+    gateTimeout: e.gate.timeoutSeconds,
+    changed: changesOf(e),
+  });
+
   // Pins: every pin must name a gate whose current signature starts with it.
   let toApprove: Entry[] = [];
   const shown = new Set<Entry>();
@@ -138,18 +153,28 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
   } else if (options.approve) {
     const pending = candidates.filter((e) => !e.approved);
     if (io.interactive && !options.json) {
-      let all = false;
-      for (const e of pending) {
-        if (!all) {
-          shown.add(e);
-          const prev = store.previous(e.oracle!.fields.ledger, e.gate.id, e.oracle!.signature, e.oracle!.fields.check, e.oracle!.fields.expect, e.oracle!.fields);
-          flushOutput();
-          io.stdout(approvalRequestText(e.qualified, e.oracle!, e.gate.line, e.loaded.location.display, prev ? changedFields(prev.oracle, e.oracle!.fields) : null));
-          const answer = ((await io.ask('approve? [y/N/a] ')) ?? '').trim().toLowerCase();
-          if (answer === 'a' || answer === 'all') all = true;
-          else if (answer !== 'y' && answer !== 'yes') continue;
+      // Every oracle is shown before it can be approved: `a` first shows all the rest, then
+      // asks once for them.
+      const show = (e: Entry) => {
+        shown.add(e);
+        flushOutput();
+        io.stdout(approvalRequestText(requestOf(e)));
+      };
+      for (let i = 0; i < pending.length; i++) {
+        const e = pending[i]!;
+        show(e);
+        const answer = ((await io.ask('approve? [y/N/a] ')) ?? '').trim().toLowerCase();
+        if (answer === 'y' || answer === 'yes') {
+          toApprove.push(e);
+        } else if (answer === 'a' || answer === 'all') {
+          toApprove.push(e);
+          const rest = pending.slice(i + 1);
+          if (rest.length === 0) break;
+          for (const r of rest) show(r);
+          const confirm = ((await io.ask(`approve these ${rest.length} as well? [y/N] `)) ?? '').trim().toLowerCase();
+          if (confirm === 'y' || confirm === 'yes') toApprove.push(...rest);
+          break;
         }
-        toApprove.push(e);
       }
     } else {
       toApprove = pending;
@@ -160,12 +185,14 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
     await store.approve(e.oracle!, now, lockTimeoutMs);
     e.approved = true;
   }
+  // Say what was approved, so that a log shows it (a non-interactive --approve asks nobody).
+  if (toApprove.length > 0) print(`approved: ${cappedIds(toApprove.map((e) => `${e.qualified}@${shortSignature(e.oracle!.signature)}`), 20)}\n`);
 
   // Unapproved oracles are shown in full and not run.
   for (const e of candidates) {
     if (e.approved) continue;
-    const prev = store.previous(e.oracle!.fields.ledger, e.gate.id, e.oracle!.signature, e.oracle!.fields.check, e.oracle!.fields.expect, e.oracle!.fields);
-    const changed = prev ? changedFields(prev.oracle, e.oracle!.fields) : null;
+    const request = requestOf(e);
+    const changed = request.changed;
     const why =
       gateState(e.gate) !== 'met'
         ? 'approval required'
@@ -174,7 +201,7 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
           : 'reverify not run: approval required';
     e.report.result = { ...emptyResult('approval-required', why, e.oracle!.signature), changed };
     if (shown.has(e)) print(`not approved: ${sanitizeLine(e.qualified, 120)}\n`);
-    else print(approvalRequestText(e.qualified, e.oracle!, e.gate.line, e.loaded.location.display, changed));
+    else print(approvalRequestText(request));
   }
 
   for (const e of notYet) print(resultLine(e.report) + '\n');

@@ -1,7 +1,7 @@
 // Human output of a run: approval requests, one line per result, failure diagnostics. All
 // text from the repository or from a check passes through the sanitizer here.
 import { shortSignature, type Oracle } from '../oracle/oracle.js';
-import { DEFAULT_TIMEOUT_SECONDS } from '../cli/options.js';
+import { DEFAULT_TIMEOUT_SECONDS } from '../cli/option-table.js';
 import { sanitizeBlock, sanitizeLine } from '../text/sanitize.js';
 import { shellCommand } from '../text/shell-quote.js';
 import type { GateReport } from './model.js';
@@ -16,16 +16,36 @@ function field(label: string, value: string, cap: number, what: string): string[
   return out;
 }
 
-export function approvalRequestText(qualified: string, oracle: Oracle, line: number, file: string, changed: string[] | null): string {
-  const f = oracle.fields;
+export interface ApprovalRequest {
+  qualified: string;
+  oracle: Oracle;
+  file: string;
+  line: number;
+  title: string;
+  /** The gate's own TIMEOUT: in seconds, or null when the run's --timeout applies. */
+  gateTimeout: number | null;
+  /** What differs from the closest earlier approval; null: never approved. */
+  changed: string[] | null;
+}
+
+function timeoutText(ms: number, own: number | null): string {
+  const s = ms / 1000;
+  return own !== null ? `${s} s (the gate's TIMEOUT:)` : `${s} s (${s === DEFAULT_TIMEOUT_SECONDS ? 'the default' : '--timeout'}; a gate sets its own with TIMEOUT:)`;
+}
+
+export function approvalRequestText(r: ApprovalRequest): string {
+  const f = r.oracle.fields;
   const lines = [
-    `APPROVAL REQUIRED ${sanitizeLine(qualified, 120)}@${shortSignature(oracle.signature)}  (${sanitizeLine(file, 160)}:${line})`,
+    `APPROVAL REQUIRED ${sanitizeLine(r.qualified, 120)}@${shortSignature(r.oracle.signature)}  (${sanitizeLine(r.file, 160)}:${r.line})`,
+    ...field('TITLE', r.title, FIELD_DISPLAY_CAP, 'TITLE'),
     ...field('CHECK', f.check, CHECK_DISPLAY_CAP, 'CHECK'),
     ...field('EXPECT', f.expect, CHECK_DISPLAY_CAP, 'EXPECT'),
     ...field('CWD', f.cwd, FIELD_DISPLAY_CAP, 'CWD'),
     ...field('SHELL', f.shell, FIELD_DISPLAY_CAP, 'SHELL'),
+    `  TIMEOUT ${timeoutText(f.timeoutMs, r.gateTimeout)}`,
     ...field('PATH', f.path ?? '(unset)', FIELD_DISPLAY_CAP, 'PATH'),
   ];
+  const changed = r.changed;
   if (f.depends) lines.push(`  DEPENDS ${f.depends.length} file${f.depends.length === 1 ? '' : 's'}: ${sanitizeLine(f.depends.map((d) => d[0]).join(', '), FIELD_DISPLAY_CAP)}`);
   if (f.pathBound) {
     const n = f.pathBound.length;

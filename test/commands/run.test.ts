@@ -213,11 +213,34 @@ describe('interactive approval', () => {
     expect(s.ledger()).toMatch(/- \[x\] P1[^]*- \[ \] P2[^]*- \[x\] P3/);
   });
 
-  it.skipIf(!hasScript)('"a" approves this and every following oracle', () => {
-    const s = repo({ 'GATES.md': gate('P1', 'echo one', 'one') + gate('P2', 'echo two', 'two') });
-    const out = execFileSync('script', ['-qec', `${process.execPath} ${BIN} --approve`, '/dev/null'], { cwd: s.repo, env: s.env, input: 'a\n', encoding: 'utf8' });
+  it.skipIf(!hasScript)('"a" shows every following oracle in full, then approves them only on a second yes', () => {
+    const three = gate('P1', 'echo one', 'one') + gate('P2', 'echo two', 'two') + gate('P3', 'echo three', 'three');
+    const s = repo({ 'GATES.md': three });
+    const out = execFileSync('script', ['-qec', `${process.execPath} ${BIN} --approve`, '/dev/null'], { cwd: s.repo, env: s.env, input: 'a\ny\n', encoding: 'utf8' });
     expect(out.match(/approve\? \[y\/N\/a\]/g)).toHaveLength(1);
-    expect(s.ledger()).toMatch(/- \[x\] P1[^]*- \[x\] P2/);
+    // P2 and P3 were displayed in full before the question that approves them.
+    const question = out.indexOf('approve these 2 as well? [y/N]');
+    expect(question).toBeGreaterThan(0);
+    for (const id of ['P2', 'P3']) {
+      const shown = out.indexOf(`APPROVAL REQUIRED GATES:${id}@`);
+      expect(shown, id).toBeGreaterThan(0);
+      expect(shown).toBeLessThan(question);
+    }
+    expect(s.ledger()).toMatch(/- \[x\] P1[^]*- \[x\] P2[^]*- \[x\] P3/);
+    // Without the second yes, only the first is approved.
+    const t = repo({ 'GATES.md': three });
+    execFileSync('script', ['-qec', `${process.execPath} ${BIN} --approve || true`, '/dev/null'], { cwd: t.repo, env: t.env, input: 'a\nn\n', encoding: 'utf8' });
+    expect(t.ledger()).toMatch(/- \[x\] P1[^]*- \[ \] P2[^]*- \[ \] P3/);
+  });
+
+  it('the approval screen shows the title and the timeout, and a non-interactive --approve names what it approved', () => {
+    const s = repo({ 'GATES.md': gate('P1', 'echo one', 'one') + gate('P2', 'echo two', 'two', '  TIMEOUT: 300\n') });
+    const plain = s.run([]);
+    expect(plain.stdout).toMatch(/^APPROVAL REQUIRED GATES:P1@[0-9a-f]{12} .*\n {2}TITLE {3}P1 works\n/m);
+    expect(plain.stdout).toContain('  TIMEOUT 120 s (the default; a gate sets its own with TIMEOUT:)\n');
+    expect(plain.stdout).toContain("  TIMEOUT 300 s (the gate's TIMEOUT:)\n");
+    const r = s.run(['--approve']);
+    expect(r.stdout).toMatch(/^approved: GATES:P1@[0-9a-f]{12}, GATES:P2@[0-9a-f]{12}$/m);
   });
 
   it('without a terminal, --approve approves every pending oracle', () => {
@@ -234,7 +257,7 @@ describe('progress line', () => {
 
   it.skipIf(!hasScript)('shows done/total and running ids on a terminal', () => {
     const s = repo({ 'GATES.md': five });
-    const r = spawnSync('script', ['-qec', `${process.execPath} ${BIN} --approve`, '/dev/null'], { cwd: s.repo, env: { ...s.env, CI: '' }, input: 'a\n', encoding: 'utf8' });
+    const r = spawnSync('script', ['-qec', `${process.execPath} ${BIN} --approve`, '/dev/null'], { cwd: s.repo, env: { ...s.env, CI: '' }, input: 'a\ny\n', encoding: 'utf8' });
     expect(r.stdout).toMatch(/\[\d\/5\] \d+\.\ds {2}running GATES:[A-E]/);
   });
 
