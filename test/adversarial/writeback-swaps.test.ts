@@ -29,10 +29,11 @@ function setup(files: Record<string, string>) {
       writeFiles(s.repo, files);
       writeFileSync(join(s.repo, 'armed'), '');
     },
+    /** Every run record (a receipt of each written result) of the private store. */
     receipts(): { gate: string }[] {
       const dir = join(s.home, '.gate-check', 'receipts');
       if (!existsSync(dir)) return [];
-      return readdirSync(dir).flatMap((n) => (JSON.parse(readFileSync(join(dir, n), 'utf8')) as { receipts: { gate: string }[] }).receipts);
+      return readdirSync(dir).flatMap((n) => (JSON.parse(readFileSync(join(dir, n), 'utf8')) as { records: { gate: string }[] }).records);
     },
     clearReceipts() {
       execFileSync('rm', ['-rf', join(s.home, '.gate-check', 'receipts')]);
@@ -101,6 +102,23 @@ describe('a directory of the private store replaced while in use (a check that m
     expect(r.stderr).toContain(`${join(s.home, '.gate-check', 'receipts')}: was replaced while in use (refused)`);
     expect(readFileSync(join(s.repo, 'GATES.md'), 'utf8')).toBe(files['GATES.md']);
     expect(readdirSync(join(s.home, '.gate-check', 'receipts'))).toEqual([]);
+  });
+
+  it('the approvals directory: the next gate is not run, exit 2', () => {
+    const marker = 'ran-G2';
+    const files = {
+      'GATES.md':
+        gate('G1', 'mv "$HOME/.gate-check/approved" "$HOME/approved.old" && mkdir -m 700 "$HOME/.gate-check/approved" && cp -p "$HOME/approved.old/"*.json "$HOME/.gate-check/approved/"') +
+        '\n' +
+        gate('G2', `touch ${marker}`),
+    };
+    const s = setup(files);
+    s.approveThenArm();
+    execFileSync('rm', ['-f', join(s.repo, marker)]);
+    const r = s.run([]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${join(s.home, '.gate-check', 'approved')}: was replaced while in use (refused)`);
+    expect(existsSync(join(s.repo, marker))).toBe(false);
   });
 
   it('the history directory: exit 2 (the attempt is never silently left unrecorded)', () => {
