@@ -38,7 +38,7 @@ const timeoutMs = Number(opt('--timeout', '600')) * 1000;
 /** Which tests exercise each folder first (a survivor is always re-run against everything). */
 const QUICK_TESTS = {
   fsx: ['test/fsx', 'test/adversarial', 'test/evidence', 'test/approval', 'test/commands'],
-  approval: ['test/approval', 'test/adversarial', 'test/oracle', 'test/commands/approvals.test.ts'],
+  approval: ['test/approval', 'test/adversarial', 'test/oracle', 'test/commands/approvals'],
   evidence: ['test/evidence', 'test/adversarial', 'test/hook', 'test/commands'],
   report: ['test/report', 'test/commands/ci.test.ts', 'test/adversarial'],
   hook: ['test/hook', 'test/adversarial/stop-hook.test.ts'],

@@ -1,10 +1,12 @@
 // The approval store (DESIGN §2.5): one record per oracle in a private directory outside
 // the repository. Records are read through safeReadFile (no-follow, single link, bounded,
 // identity-checked), must be private to the user, and are written atomically under a
-// per-record lock that is never stolen.
+// per-record lock that is never stolen. A record is written only if it could be read back
+// (the same size bound), and any record can be removed by its file name, even one that can
+// no longer be read.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { UnsafeStoreError } from '../errors.js';
+import { RunSetupError, UnsafeStoreError, UsageError } from '../errors.js';
 import { atomicWriteFile } from '../fsx/atomic-write.js';
 import { removeFile } from '../fsx/create.js';
 import { acquireLock } from '../fsx/lock.js';
@@ -14,7 +16,15 @@ import type { StoreLocations } from '../store/locations.js';
 import { readPrivateFile } from '../store/private-file.js';
 import { parseApprovalRecord, serializeApprovalRecord, type ApprovalRecord } from './record.js';
 
-export const MAX_RECORD_BYTES = 256 * 1024;
+/**
+ * A record holds its oracle, DEPENDS list included (a path and a digest, about 100 bytes
+ * plus the path, per matched file): 16 MiB is room for some 150,000 files, the bound of a
+ * receipts file too. The same bound refuses a record at approval and on reading.
+ */
+export const MAX_RECORD_BYTES = 16 * 1024 * 1024;
+
+/** What a record's file name looks like: <gate key>-<signature>.json. */
+export const RECORD_NAME = /^[0-9a-f]{16}-[0-9a-f]{64}\.json$/;
 
 /** Records of one gate share a prefix, so earlier approvals are found by one readdir. */
 export function gateKey(ledger: string, gate: string): string {
@@ -48,7 +58,8 @@ export class ApprovalStore {
     return parsed.record;
   }
 
-  private names(): string[] {
+  /** File names of the entries that are (or claim to be) records. */
+  names(): string[] {
     this.dir.verify();
     return readdirSync(this.dir.path).filter((n) => n.endsWith('.json'));
   }
@@ -132,24 +143,42 @@ export class ApprovalStore {
   }
 
   async approve(oracle: Oracle, now: Date, lockTimeoutMs: number): Promise<void> {
+    const text = serializeApprovalRecord(oracle.fields, oracle.signature, now);
+    const size = Buffer.byteLength(text, 'utf8');
+    if (size > MAX_RECORD_BYTES) {
+      const files = oracle.fields.depends?.length ?? 0;
+      throw new RunSetupError(
+        `cannot approve ${oracle.fields.gate}: its approval record would be ${size} bytes (DEPENDS matches ${files} files), over the ${MAX_RECORD_BYTES} bytes a record may have; it was not approved`,
+        'narrow its DEPENDS patterns to the files the CHECK reads',
+      );
+    }
     this.dir.verify();
     const path = join(this.dir.path, recordFileName(oracle.fields.ledger, oracle.fields.gate, oracle.signature));
     const lock = await acquireLock(`${path}.lock`, lockTimeoutMs);
     try {
       this.dir.verify();
-      atomicWriteFile(path, serializeApprovalRecord(oracle.fields, oracle.signature, now), { mode: 0o600, create: true });
+      atomicWriteFile(path, text, { mode: 0o600, create: true });
     } finally {
       lock.release();
     }
   }
 
   async remove(record: ApprovalRecord, lockTimeoutMs: number): Promise<void> {
+    await this.removeByName(recordFileName(record.oracle.ledger, record.oracle.gate, record.signature), lockTimeoutMs);
+  }
+
+  /**
+   * Removes the record with this file name under its lock, without reading it (it may be
+   * too large, malformed, or not private any more); false when there is none.
+   */
+  async removeByName(name: string, lockTimeoutMs: number): Promise<boolean> {
+    if (!RECORD_NAME.test(name)) throw new UsageError(`${name} is not an approval record name (<16 hex>-<64 hex>.json)`);
     this.dir.verify();
-    const path = join(this.dir.path, recordFileName(record.oracle.ledger, record.oracle.gate, record.signature));
+    const path = join(this.dir.path, name);
     const lock = await acquireLock(`${path}.lock`, lockTimeoutMs);
     try {
       this.dir.verify();
-      removeFile(path);
+      return removeFile(path);
     } finally {
       lock.release();
     }

@@ -1,11 +1,11 @@
 // gate-check init: a starter GATES.md (a runnable gate that calls a repository script it
 // declares in DEPENDS, and a manual gate, with comments explaining each field), plus that
-// script. Refuses to overwrite anything.
+// script. Refuses to overwrite anything, or to write through a link; writes both or neither.
 import { join } from 'node:path';
 import type { Io } from '../cli/io.js';
 import { parseSubcommand, subcommandProgram } from '../cli/subcommand-program.js';
 import { UnsafeFileError } from '../errors.js';
-import { createNewFile, makeDirectory } from '../fsx/create.js';
+import { createNewFile, makeDirectory, removeFile } from '../fsx/create.js';
 import { resolveRoot } from '../fsx/discover.js';
 import { lstatOrNull } from '../fsx/safe-read.js';
 import { sanitizeLine } from '../text/sanitize.js';
@@ -56,6 +56,14 @@ if (!ok) {
 console.log('example check passed');
 `;
 
+/** Refuses anything at `path` but a real directory. */
+function requireRealDirectory(path: string): void {
+  const st = lstatOrNull(path);
+  if (st === null) throw new UnsafeFileError(path, 'disappeared while init ran');
+  if (st.isSymbolicLink()) throw new UnsafeFileError(path, 'is a symbolic link (refused: init writes only inside the repository)');
+  if (!st.isDirectory()) throw new UnsafeFileError(path, 'is not a directory (refused)');
+}
+
 export async function initCommand(args: string[], io: Io): Promise<number> {
   const { program, output } = subcommandProgram('init', 'Write a starter GATES.md and its example check script. Never overwrites.');
   program.option('--root <dir>', 'repository root (default: the current directory)');
@@ -66,13 +74,22 @@ export async function initCommand(args: string[], io: Io): Promise<number> {
   }
   const root = resolveRoot(parsed.options.root, io.cwd).path;
   const ledger = join(root, 'GATES.md');
+  const scripts = join(root, 'scripts');
   const script = join(root, STARTER_SCRIPT);
-  // All or nothing: check both before creating either.
+  // Checked before anything is created: init never overwrites.
   for (const p of [ledger, script]) if (lstatOrNull(p) !== null) throw new UnsafeFileError(p, 'already exists (init never overwrites)');
   if (lstatOrNull(join(root, 'gates')) !== null) io.stderr('note: gates/ exists; its ledgers are read together with the new GATES.md\n');
+  makeDirectory(scripts, 0o755);
+  // What is there now (made by us or before): never a link that would take the script outside the repository.
+  requireRealDirectory(scripts);
   createNewFile(ledger, STARTER_LEDGER, 0o644);
-  makeDirectory(join(root, 'scripts'), 0o755, true);
-  createNewFile(script, STARTER_SCRIPT_TEXT, 0o644);
+  try {
+    createNewFile(script, STARTER_SCRIPT_TEXT, 0o644);
+  } catch (e) {
+    // Both or neither: a ledger whose DEPENDS names a missing script would fail every run.
+    removeFile(ledger);
+    throw e;
+  }
   io.stdout(
     [
       `wrote ${sanitizeLine(ledger, 300)}`,

@@ -1,6 +1,7 @@
 // Writing results in batches: per ledger, at most one batch in flight, one write per batch
-// (receipts, then the ledger under its lock, then the audit log). A written batch survives a
-// later crash; results arriving meanwhile wait for the next batch.
+// (under the ledger's lock, the run records of the results that are not stale, then the
+// ledger; then the audit log). A written batch survives a later crash; results arriving
+// meanwhile wait for the next batch.
 import type { HistoryLog } from '../history/log.js';
 import type { Gate, Ledger } from '../ledger/types.js';
 import type { Oracle } from '../oracle/oracle.js';
@@ -21,7 +22,7 @@ export interface BatchItem {
 /** Results are written at most this long after they arrive. */
 const FLUSH_DELAY_MS = 1000;
 
-/** Writes results per ledger in batches: receipts, then the ledger under its lock, then the audit log. */
+/** Writes results per ledger in batches: receipts and the ledger under its lock, then the audit log. */
 export class BatchWriter {
   private readonly pending = new Map<LoadedLedger, BatchItem[]>();
   private readonly inFlight = new Map<LoadedLedger, Promise<void>>();
@@ -48,16 +49,21 @@ export class BatchWriter {
   }
 
   private async flushBatch(loaded: LoadedLedger, batch: BatchItem[]): Promise<void> {
-    const receipts = batch.flatMap((a) => (a.record ? [a.record] : []));
+    const records = batch.flatMap((a) => (a.record ? [a.record] : []));
+    const pass = new ResolutionPass();
     const outcome = await writeResults(
       loaded.location.path,
       batch.flatMap((a) => (a.write ? [a.write] : [])),
-      (() => {
-        const pass = new ResolutionPass();
-        return (ledger: Ledger, gate: Gate, original: Oracle) => this.resolver.changesSince({ ...loaded, ledger }, gate, original, pass);
-      })(),
-      this.lockTimeoutMs,
-      () => this.receipts.addUnderLedgerLock(loaded.location.path, receipts),
+      (ledger: Ledger, gate: Gate, original: Oracle) => this.resolver.changesSince({ ...loaded, ledger }, gate, original, pass),
+      {
+        lockTimeoutMs: this.lockTimeoutMs,
+        directories: loaded.directories,
+        // Only the run records of results that are written: a stale result leaves none.
+        beforeWrite: (gateIds) => {
+          const kept = new Set(gateIds);
+          this.receipts.addUnderLedgerLock(loaded.location.path, records.filter((r) => kept.has(r.gate)));
+        },
+      },
     );
     for (const id of outcome.written) this.written.add(`${loaded.stem}:${id}`);
     const staleIds = new Set<string>();

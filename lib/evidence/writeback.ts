@@ -1,12 +1,16 @@
-// Writing results into a ledger: under the ledger's lock, re-read and re-parse it, discard a
-// result whose gate disappeared or whose oracle changed while it ran ("stale"), then
-// replace the file atomically. Results are written in batches: one write per ledger per
-// batch, not one per result; a batch that has been written survives a later crash.
+// Writing results into a ledger: under the ledger's lock, check that the directories above
+// it are still the ones the run started with, re-read and re-parse it, discard a result whose
+// gate disappeared or whose oracle changed while it ran ("stale"), then replace the file
+// atomically, refusing if it was edited meanwhile, if it would outgrow what every command
+// reads, or if a directory above it was swapped. Results are written in batches: one write
+// per ledger per batch, not one per result; a batch that has been written survives a later
+// crash.
 import { readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { ParseError } from '../errors.js';
-import { atomicWriteFile } from '../fsx/atomic-write.js';
+import { ParseError, UnsafeFileError } from '../errors.js';
+import { atomicWriteFile, checkUnchanged } from '../fsx/atomic-write.js';
 import { removeFile } from '../fsx/create.js';
+import { verifyDirectoryChain, type DirectoryChain } from '../fsx/dir-chain.js';
 import { acquireLock, isProcessAlive } from '../fsx/lock.js';
 import { safeReadFile } from '../fsx/safe-read.js';
 import { formatLedger, type GateEdit } from '../ledger/format.js';
@@ -35,22 +39,27 @@ export interface FlushOutcome {
 /** What changed in the gate's oracle since the result's oracle (empty: nothing); a thrown error means it cannot be resolved any more. */
 export type OracleCheck = (ledger: Ledger, gate: Gate, original: Oracle) => Promise<string[]>;
 
-/**
- * `underLock` runs first while the ledger's lock is held: files that only this ledger's
- * writers touch (its receipts) are written there without a lock of their own.
- */
-export async function writeResults(
-  ledgerPath: string,
-  writes: readonly PendingWrite[],
-  check: OracleCheck,
-  lockTimeoutMs: number,
-  underLock: () => void = () => {},
-): Promise<FlushOutcome> {
+export interface WriteContext {
+  lockTimeoutMs: number;
+  /** The directories from the repository root down to the ledger, as they were when the run started. */
+  directories: DirectoryChain;
+  /**
+   * Runs under the ledger's lock after the stale checks, right before the ledger is replaced,
+   * with the ids of the results that will be written (never a stale one; not called when
+   * there are none). Files that only this ledger's writers touch (its receipts) are written
+   * here without a lock of their own.
+   */
+  beforeWrite?: (gateIds: readonly string[]) => void;
+}
+
+export async function writeResults(ledgerPath: string, writes: readonly PendingWrite[], check: OracleCheck, context: WriteContext): Promise<FlushOutcome> {
   const outcome: FlushOutcome = { written: [], stale: [] };
   if (writes.length === 0) return outcome;
-  const lock = await acquireLock(`${ledgerPath}.lock`, lockTimeoutMs);
+  // Before the lock too: the lock file must not be created through a swapped directory.
+  verifyDirectoryChain(context.directories);
+  const lock = await acquireLock(`${ledgerPath}.lock`, context.lockTimeoutMs);
   try {
-    underLock();
+    verifyDirectoryChain(context.directories);
     removeOrphanedTemporaries(ledgerPath);
     const read = safeReadFile(ledgerPath, MAX_LEDGER_BYTES, 'ledger');
     const source = decodeLedger(read.bytes);
@@ -84,8 +93,27 @@ export async function writeResults(
       outcome.written.push(w.gateId);
     }
     const next = formatLedger(parsed.ledger, edits);
+    const size = Buffer.byteLength(next, 'utf8');
+    if (size > MAX_LEDGER_BYTES) {
+      throw new UnsafeFileError(
+        ledgerPath,
+        `the results would make the ledger ${size} bytes, over the ${MAX_LEDGER_BYTES} bytes every command reads (refused; nothing was written)`,
+        'split the ledger into several files (gates/*.md)',
+      );
+    }
+    const expect = { ...read.identity, stamp: read.stamp, bytes: read.bytes };
+    if (outcome.written.length > 0 && context.beforeWrite) {
+      // Edited during the stale checks: refuse before the receipts of results never written.
+      checkUnchanged(ledgerPath, expect);
+      context.beforeWrite(outcome.written);
+    }
     if (next !== source) {
-      atomicWriteFile(ledgerPath, next, { mode: read.mode & 0o7777, expect: read.identity });
+      atomicWriteFile(ledgerPath, next, {
+        mode: read.mode,
+        keep: { mode: read.mode, uid: read.uid, gid: read.gid },
+        expect,
+        beforeRename: () => verifyDirectoryChain(context.directories),
+      });
     }
     return outcome;
   } finally {
@@ -94,12 +122,13 @@ export async function writeResults(
 }
 
 /**
- * A process killed between creating its temporary file and renaming it leaves the file
- * behind (the ledger itself is intact). Under the lock, remove those whose writer is dead.
+ * A process killed between creating a temporary file (of the ledger, or of its lock) and
+ * renaming or linking it leaves the file behind (the ledger itself is intact). Under the
+ * lock, remove those whose writer is dead.
  */
 function removeOrphanedTemporaries(ledgerPath: string): void {
   const dir = dirname(ledgerPath);
-  const prefix = `.${basename(ledgerPath)}.gate-check-`;
+  const prefixes = [`.${basename(ledgerPath)}.gate-check-`, `.${basename(ledgerPath)}.lock.gate-check-`];
   let names: string[];
   try {
     names = readdirSync(dir);
@@ -107,7 +136,8 @@ function removeOrphanedTemporaries(ledgerPath: string): void {
     return;
   }
   for (const name of names) {
-    if (!name.startsWith(prefix)) continue;
+    const prefix = prefixes.find((p) => name.startsWith(p));
+    if (prefix === undefined) continue;
     const m = /^(\d+)-[0-9a-f]{12}\.tmp$/.exec(name.slice(prefix.length));
     if (!m || Number(m[1]) === process.pid || isProcessAlive(Number(m[1]))) continue;
     try {

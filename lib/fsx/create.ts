@@ -1,23 +1,71 @@
-// Creating, not replacing: a new file (O_EXCL | O_NOFOLLOW: never through a link, never over
-// an existing file), a directory, and removing a file gate-check itself made.
-import { closeSync, constants, mkdirSync, openSync, unlinkSync, writeSync } from 'node:fs';
+// Creating, not replacing: a new file that appears only once it is complete (written to a
+// temporary file, fsynced, then hard-linked into place, which fails on anything already
+// there, a link included), a directory, and removing a file gate-check itself made.
+import { closeSync, constants, linkSync, mkdirSync, openSync, unlinkSync, writeSync } from 'node:fs';
 import { UnsafeFileError } from '../errors.js';
+import { tempNameFor } from './atomic-write.js';
+import { syncFile } from './sync.js';
+import { systemError } from './write-error.js';
 
-export function createNewFile(path: string, text: string, mode: number): void {
-  let fd: number;
+const TEMP_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+
+function removeQuietly(path: string): void {
   try {
-    fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new UnsafeFileError(path, code === 'EEXIST' ? 'already exists (never overwritten)' : `cannot create (${code ?? (e as Error).message})`);
+    unlinkSync(path);
+  } catch {
+    /* never created, or already gone */
   }
+}
+
+/**
+ * Publishes `text` at `path` only if nothing is there, and only complete: false when `path`
+ * already exists (anything, even a dangling link). Every failure names `path` and leaves
+ * neither `path` nor a temporary file behind.
+ */
+export function publishNewFile(path: string, text: string, mode: number): boolean {
+  const temp = tempNameFor(path);
+  let fd: number | null = null;
+  let linked = false;
   try {
+    fd = openSync(temp, TEMP_FLAGS, mode & 0o777);
     const buf = Buffer.from(text, 'utf8');
     let off = 0;
-    while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
-  } finally {
+    while (off < buf.length) {
+      const n = writeSync(fd, buf, off, buf.length - off);
+      if (n <= 0) throw Object.assign(new Error('short write'), { code: 'EIO' });
+      off += n;
+    }
+    syncFile(fd, path);
     closeSync(fd);
+    fd = null;
+    try {
+      linkSync(temp, path);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw e;
+    }
+    linked = true;
+    unlinkSync(temp);
+    return true;
+  } catch (e) {
+    // Linked but the temporary name could not be removed: the file has two links, which every
+    // reader refuses; take back what we published.
+    if (linked) removeQuietly(path);
+    throw new UnsafeFileError(path, `cannot create (${systemError(e)})`);
+  } finally {
+    if (fd !== null) {
+      try {
+        closeSync(fd);
+      } catch {
+        /* the error that brought us here is the one to report */
+      }
+    }
+    removeQuietly(temp);
   }
+}
+
+export function createNewFile(path: string, text: string, mode: number): void {
+  if (!publishNewFile(path, text, mode)) throw new UnsafeFileError(path, 'already exists (never overwritten)');
 }
 
 /** mkdir that tolerates a directory created concurrently; the caller inspects what is there. */
@@ -25,7 +73,7 @@ export function makeDirectory(path: string, mode: number, recursive = false): vo
   try {
     mkdirSync(path, { mode, recursive });
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new UnsafeFileError(path, `cannot create the directory (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new UnsafeFileError(path, `cannot create the directory (${systemError(e)})`);
   }
 }
 
@@ -36,6 +84,6 @@ export function removeFile(path: string): boolean {
     return true;
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw new UnsafeFileError(path, `cannot remove (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    throw new UnsafeFileError(path, `cannot remove (${systemError(e)})`);
   }
 }

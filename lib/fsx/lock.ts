@@ -1,16 +1,18 @@
-// A lock file that is never stolen: created with O_EXCL | O_NOFOLLOW, holding the owner's
-// PID and a random token. A lock left behind by a crashed process makes later callers fail
-// closed after a bounded wait, naming the lock and its PID. proper-lockfile is not used: it
-// always removes a lock it judges stale, and records no PID.
+// A lock file that is never stolen: published complete (its body, the owner's PID, host and a
+// random token, is written to a temporary file and hard-linked into place, which fails if
+// anything is there), so that no crash or full disk leaves an empty lock. A lock left behind
+// by a crashed process makes later callers fail closed after a bounded wait, naming the lock,
+// its PID, and how to remove it by hand. proper-lockfile is not used: it always removes a
+// lock it judges stale, and records no PID.
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, fsyncSync, openSync, unlinkSync, writeSync } from 'node:fs';
+import { unlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { LockTimeoutError, UnsafeFileError } from '../errors.js';
-import { safeReadFile } from './safe-read.js';
+import { LockTimeoutError } from '../errors.js';
+import { publishNewFile } from './create.js';
+import { lstatOrNull, safeReadFile } from './safe-read.js';
 
 export const DEFAULT_LOCK_TIMEOUT_MS = 10_000;
 const MAX_LOCK_FILE = 4096;
-const LOCK_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
 
 export interface LockHandle {
   path: string;
@@ -54,22 +56,38 @@ export function isProcessAlive(pid: number): boolean {
 }
 
 function tryCreate(path: string, token: string): boolean {
-  let fd: number;
-  try {
-    fd = openSync(path, LOCK_FLAGS, 0o600);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') return false;
-    throw new UnsafeFileError(path, `cannot create lock (${code ?? (e as Error).message})`);
+  // Held: no temporary file (and no fsync) per retry; the link below decides races anyway.
+  if (lstatOrNull(path) !== null) return false;
+  const body = JSON.stringify({ pid: process.pid, token, host: hostname(), createdAt: new Date().toISOString() }) + '\n';
+  return publishNewFile(path, body, 0o600);
+}
+
+/** A path as one shell word, for the removal command the user is told to type. */
+function shellQuote(path: string): string {
+  return `'${path.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Who holds the lock, and what the user can do about it once that process is gone. */
+export function lockHeldError(path: string, timeoutMs: number): LockTimeoutError {
+  const holder = readLockInfo(path);
+  const rm = `rm ${shellQuote(path)}`;
+  if (holder.pid === null) {
+    return new LockTimeoutError(
+      path,
+      null,
+      `lock ${path} is held by an unknown process (its body is missing or unreadable); gave up after ${timeoutMs} ms (locks are never stolen)`,
+      `if no gate-check process is running, remove the lock by hand: ${rm}`,
+    );
   }
-  try {
-    const body = JSON.stringify({ pid: process.pid, token, host: hostname(), createdAt: new Date().toISOString() }) + '\n';
-    writeSync(fd, body);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  return true;
+  const alive = isProcessAlive(holder.pid);
+  return new LockTimeoutError(
+    path,
+    holder.pid,
+    `lock ${path} is held by PID ${holder.pid}${alive ? ' (still running)' : ' (not running)'}; gave up after ${timeoutMs} ms (locks are never stolen)`,
+    alive
+      ? `wait for PID ${holder.pid} to finish, then retry; if PID ${holder.pid} is gone and the lock is still there, remove it by hand: ${rm}`
+      : `PID ${holder.pid} is gone: if no gate-check process is running, remove the lock by hand: ${rm}`,
+  );
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -80,19 +98,7 @@ export async function acquireLock(path: string, timeoutMs: number): Promise<Lock
   const deadline = Date.now() + timeoutMs;
   let delay = 5;
   while (!tryCreate(path, token)) {
-    if (Date.now() >= deadline) {
-      const holder = readLockInfo(path);
-      const alive = holder.pid !== null && isProcessAlive(holder.pid);
-      const who = holder.pid === null ? 'an unknown process' : `PID ${holder.pid}${alive ? ' (still running)' : ' (not running)'}`;
-      throw new LockTimeoutError(
-        path,
-        holder.pid,
-        `lock ${path} is held by ${who}; gave up after ${timeoutMs} ms (locks are never stolen)`,
-        alive
-          ? `wait for PID ${holder.pid} to finish, then retry`
-          : `if no gate-check process is running, remove the lock by hand: rm '${path}'`,
-      );
-    }
+    if (Date.now() >= deadline) throw lockHeldError(path, timeoutMs);
     await sleep(Math.min(delay, Math.max(1, deadline - Date.now())));
     delay = Math.min(delay * 2, 100);
   }

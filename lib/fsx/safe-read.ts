@@ -9,16 +9,25 @@ export interface FileIdentity {
   ino: number;
 }
 
+/** What a file looked like when it was read: a write that changes it changes one of these (ctime cannot be set back). */
+export interface FileStamp extends FileIdentity {
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+}
+
 export interface SafeReadResult {
   bytes: Buffer;
   identity: FileIdentity;
+  stamp: FileStamp;
   mode: number;
   uid: number;
+  gid: number;
 }
 
 const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
-function describeType(st: Stats): string {
+export function describeType(st: Stats): string {
   if (st.isSymbolicLink()) return 'a symbolic link';
   if (st.isDirectory()) return 'a directory';
   if (st.isFIFO()) return 'a FIFO';
@@ -94,7 +103,14 @@ export function safeReadFile(path: string, maxBytes: number, what = 'file'): Saf
       throw new UnsafeFileError(path, `${what} disappeared while being read (${systemReason(e)})`);
     }
     if (again.dev !== st.dev || again.ino !== st.ino) throw new UnsafeFileError(path, `${what} was replaced while being read (refused)`);
-    return { bytes: Buffer.concat(chunks, total), identity: { dev: st.dev, ino: st.ino }, mode: st.mode, uid: st.uid };
+    return {
+      bytes: Buffer.concat(chunks, total),
+      identity: { dev: st.dev, ino: st.ino },
+      stamp: { dev: st.dev, ino: st.ino, size: after.size, mtimeMs: after.mtimeMs, ctimeMs: after.ctimeMs },
+      mode: st.mode,
+      uid: st.uid,
+      gid: st.gid,
+    };
   } finally {
     closeSync(fd);
   }

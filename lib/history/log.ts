@@ -1,10 +1,12 @@
 // The audit log: one append-only JSONL file per repository in the private store,
 // <store>/history/<16 hex of the repository root>.jsonl. Opened for appending without
 // following links, checked to be a private single-link regular file, fsynced. A failed
-// write is an infrastructure error (exit 2): attempts are never silently unrecorded.
+// write is an infrastructure error (exit 2): attempts are never silently unrecorded. Each
+// event is one write, so a full disk tears at most one line; the next event starts on a
+// fresh line, and the reader skips the torn one, never the event after it.
 import { join } from 'node:path';
 import { UnsafeStoreError } from '../errors.js';
-import { appendNoFollow } from '../fsx/append-file.js';
+import { appendRecords } from '../fsx/append-file.js';
 import { openPrivateDir, privateDirExists, type PrivateDir } from '../fsx/private-dir.js';
 import { sha256Hex } from '../oracle/oracle.js';
 import type { StoreLocations } from '../store/locations.js';
@@ -38,20 +40,26 @@ export class HistoryLog {
     if (events.length === 0) return;
     this.dir.verify();
     try {
-      appendNoFollow(this.path, events.map(serializeEvent).join('\n') + '\n', { privateLog: true, mode: 0o600 });
+      appendRecords(this.path, events.map((e) => serializeEvent(e) + '\n'), { privateLog: true, mode: 0o600 });
     } catch (e) {
       throw new UnsafeStoreError(this.path, `audit log ${(e as Error).message.replace(`${this.path}: `, '')}`);
     }
   }
 
-  /** Every well-formed event, oldest first; malformed lines are counted, not trusted. */
+  /**
+   * Every well-formed event, oldest first; malformed lines are counted, not trusted. A last
+   * line without its line end is a record torn by a failed write (or one being written right
+   * now): skipped, not counted.
+   */
   read(): { events: AttemptEvent[]; malformed: number } {
     this.dir.verify();
     const text = readPrivateFile(this.dir, this.name, MAX_HISTORY_BYTES, true);
     if (text === null) return { events: [], malformed: 0 };
     const events: AttemptEvent[] = [];
     let malformed = 0;
-    for (const line of text.split('\n')) {
+    const lines = text.split('\n');
+    lines.pop(); // after the last line end: '' or a torn record
+    for (const line of lines) {
       if (line === '') continue;
       const e = parseEvent(line);
       if (e) events.push(e);

@@ -2,6 +2,7 @@
 // decode strictly, parse. Every parse error of every file is collected before failing.
 import { basename, extname } from 'node:path';
 import { ParseError, UsageError, type Diagnostic } from '../errors.js';
+import { captureDirectoryChain, type DirectoryChain } from '../fsx/dir-chain.js';
 import { discoverLedgers, locateExplicitLedgers, resolveRoot, type LedgerLocation, type Root } from '../fsx/discover.js';
 import { safeReadFile, type FileIdentity } from '../fsx/safe-read.js';
 import { parseLedger } from '../ledger/parse.js';
@@ -16,6 +17,8 @@ export interface LoadedLedger {
   ledger: Ledger;
   source: string;
   identity: FileIdentity;
+  /** The directories from the root down to the ledger when it was read: a write checks they are still those. */
+  directories: DirectoryChain;
 }
 
 export interface Workspace {
@@ -78,6 +81,7 @@ export function loadWorkspace(options: LoadOptions): Workspace {
       continue;
     }
     stems.set(stem, location.display);
+    const directories = captureDirectoryChain(root.path, location.path);
     const read = safeReadFile(location.path, MAX_LEDGER_BYTES, 'ledger');
     const source = decodeLedger(read.bytes);
     if (source === null) {
@@ -91,7 +95,7 @@ export function loadWorkspace(options: LoadOptions): Workspace {
       errors.push(...result.errors.map(tag));
       continue;
     }
-    ledgers.push({ location, stem, ledger: result.ledger, source, identity: read.identity });
+    ledgers.push({ location, stem, ledger: result.ledger, source, identity: read.identity, directories });
   }
   if (errors.length > 0) throw new ParseError(errors, warnings);
   return { root, explicit, ledgers, warnings };

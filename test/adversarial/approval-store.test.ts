@@ -271,7 +271,7 @@ describe('an unsafe or invalid record file is refused with exit 2', () => {
     expectRefused(s, /record has 2 hard links/);
   });
 
-  it('a record larger than 256 KiB (valid JSON padded with whitespace)', () => {
+  it('a record larger than the 16 MiB limit (valid JSON padded with whitespace)', () => {
     const s = setup();
     const record = approveAll(s);
     const size = statSync(record).size;
@@ -281,7 +281,7 @@ describe('an unsafe or invalid record file is refused with exit 2', () => {
     expectRefused(s, new RegExp(`record is ${MAX_RECORD_BYTES + 1} bytes \\(at most ${MAX_RECORD_BYTES}\\)`));
   });
 
-  it('a record of exactly 256 KiB is still read (the bound is inclusive)', () => {
+  it('a record of exactly 16 MiB is still read (the bound is inclusive)', () => {
     const s = setup();
     const record = approveAll(s);
     appendFileSync(record, ' '.repeat(MAX_RECORD_BYTES - statSync(record).size));
@@ -413,4 +413,44 @@ describe('a valid record under the wrong name is not an approval', () => {
     expect(r.stdout).not.toMatch(/^PASS /m);
     expect(existsSync(s.marker())).toBe(false);
   });
+});
+
+describe('a record whose DEPENDS were edited, keeping its signature, is not an approval', () => {
+  it('a changed digest in the recorded DEPENDS list: exit 2, nothing runs', () => {
+    const s = sandbox();
+    const marker = join(s.repo, 'ran-G1');
+    writeFiles(s.repo, { 'GATES.md': `- [ ] G1: t\n  CHECK: touch '${marker}' && echo ok\n  EXPECT: ok\n  DEPENDS: dep.txt\n`, 'dep.txt': 'approved\n' });
+    expect(runCli(['--approve'], { cwd: s.repo, env: s.env }).code).toBe(0);
+    unlinkSync(marker);
+    writeFiles(s.repo, { 'GATES.md': `- [ ] G1: t\n  CHECK: touch '${marker}' && echo ok\n  EXPECT: ok\n  DEPENDS: dep.txt\n` });
+    const dir = join(s.home, '.gate-check', 'approved');
+    const [name] = records(dir);
+    const record = JSON.parse(readFileSync(join(dir, name!), 'utf8')) as { oracle: { depends: [string, string][] } };
+    record.oracle.depends = [['dep.txt', 'f'.repeat(64)]];
+    writeFileSync(join(dir, name!), JSON.stringify(record));
+    const r = runCli([], { cwd: s.repo, env: s.env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/invalid approval record: signature does not match the oracle it records/);
+    expect(existsSync(marker)).toBe(false);
+  });
+});
+
+describe('nothing is approved that could not be read back', () => {
+  it('a DEPENDS matching so many files that the record would pass the read limit: exit 2 at approval, no record, nothing runs', () => {
+    const s = sandbox();
+    // Long paths (about 4 KB each) make the record large with a few thousand files.
+    const segment = (c: string) => c.repeat(250);
+    const deep = ['d', ...'abcdefghijklmno'.split('').map(segment)].join('/');
+    mkdirSync(join(s.repo, deep), { recursive: true });
+    const perEntry = deep.length + 250 + 100;
+    const files = Math.ceil(MAX_RECORD_BYTES / perEntry) + 50;
+    for (let i = 0; i < files; i++) writeFileSync(join(s.repo, deep, `${String(i).padStart(5, '0')}${'f'.repeat(245)}`), String(i));
+    const marker = join(s.repo, 'ran-G1');
+    writeFiles(s.repo, { 'GATES.md': `- [ ] G1: t\n  CHECK: touch '${marker}' && echo ok\n  EXPECT: ok\n  DEPENDS: d/**\n` });
+    const r = runCli(['--approve'], { cwd: s.repo, env: s.env, timeoutMs: 60_000 });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`cannot approve G1: its approval record would be \\d+ bytes \\(DEPENDS matches ${files} files\\), over the ${MAX_RECORD_BYTES} bytes a record may have; it was not approved`));
+    expect(existsSync(marker)).toBe(false);
+    expect(records(join(s.home, '.gate-check', 'approved'))).toEqual([]);
+  }, 60_000);
 });

@@ -2,7 +2,7 @@
 // would pass silently if the refusal were removed.
 import { execFileSync } from 'node:child_process';
 import { linkSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, sandbox, tempDir, writeFiles } from '../helpers/cli.js';
 
@@ -50,6 +50,25 @@ describe('unsafe ledger files are refused with exit 2', () => {
     const t = setup();
     symlinkSync(t.outside, join(t.repo, '.gate-check'));
     expect(t.run(['--status', '--scope', 'task']).code).toBe(2);
+  });
+
+  it('--scope naming a path: refused as an invalid scope id, never read (a met ledger waits outside)', () => {
+    const s = setup();
+    mkdirSync(join(s.repo, '.gate-check'));
+    const up = relative(join(s.repo, '.gate-check'), s.outside);
+    expect(up.startsWith('../')).toBe(true);
+    for (const scope of [up, `../${basename(s.repo)}`, '..', '.', s.outside, 'a/../..', '.hidden', 'x'.repeat(65)]) {
+      for (const args of [['--status', '--scope', scope], ['approvals', 'list', '--scope', scope]]) {
+        const r = s.run(args);
+        expect(r.code, scope).toBe(2);
+        expect(r.stderr).toContain(`invalid scope id "${scope}"`);
+        expect(r.stdout).not.toMatch(/\bA\b/);
+      }
+    }
+    // The same ledger inside a real scope is read: the refusal is about the id, not the ledger.
+    mkdirSync(join(s.repo, '.gate-check', 'task'));
+    writeFileSync(join(s.repo, '.gate-check', 'task', 'GATES.md'), GOOD);
+    expect(s.run(['--status', '--scope', 'task']).code).toBe(0);
   });
 
   it('an explicit ledger outside the root, directly or through a symlinked directory', () => {

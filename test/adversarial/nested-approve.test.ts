@@ -1,6 +1,7 @@
 // A check never approves checks (issue 8 §4): an approved check that runs a nested
 // `gate-check --approve` must not approve or run anything, whatever it does to its
 // environment or its place in the process tree.
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -91,8 +92,9 @@ describe('a nested --approve inside a check is refused', () => {
     const s = sandbox();
     writeFiles(s.repo, { 'GATES.md': '- [ ] A: t\n  CHECK: touch ran; echo ok\n  EXPECT: ok\n' });
     for (const v of ['CLAUDECODE', 'CURSOR_AGENT', 'CODEX_SANDBOX', 'GEMINI_CLI', 'OPENCODE', 'AI_AGENT', 'COPILOT_AGENT_RUN']) {
-      const r = runCli(['--approve'], { cwd: s.repo, env: { ...s.env, [v]: '1' } });
-      expect(r.code, v).toBe(2);
+      // setsid: no controlling terminal, as an agent's tool shell has none (also when the suite runs in a terminal).
+      const r = spawnSync('setsid', ['-w', NODE, BIN, '--approve'], { cwd: s.repo, env: { ...s.env, [v]: '1' }, encoding: 'utf8', input: '' });
+      expect(r.status, v).toBe(2);
       expect(r.stderr).toContain(`the environment announces a coding agent (${v})`);
     }
     expect(existsSync(join(s.repo, 'ran'))).toBe(false);

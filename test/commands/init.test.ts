@@ -1,8 +1,10 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseLedger } from '../../lib/ledger/parse.js';
-import { runCli, sandbox } from '../helpers/cli.js';
+import { runCli, sandbox, tempDir } from '../helpers/cli.js';
+import { isRoot, tinyTmpfs } from '../helpers/limits.js';
 
 describe('gate-check init', () => {
   it('writes a starter ledger that parses, with a runnable gate declaring its script and a manual gate', () => {
@@ -35,5 +37,47 @@ describe('gate-check init', () => {
     expect(r.stderr).toMatch(/already exists/);
     expect(readFileSync(join(s.repo, 'GATES.md'), 'utf8')).toBe('mine\n');
     expect(existsSync(join(s.repo, 'scripts'))).toBe(false);
+  });
+
+  it('refuses a scripts/ that is a symbolic link (even to an empty directory), writing nothing anywhere', () => {
+    const s = sandbox();
+    const elsewhere = tempDir('gc-elsewhere-');
+    symlinkSync(elsewhere, join(s.repo, 'scripts'));
+    const r = runCli(['init'], { cwd: s.repo, env: s.env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${join(s.repo, 'scripts')}: is a symbolic link (refused: init writes only inside the repository)`);
+    expect(readdirSync(elsewhere)).toEqual([]);
+    expect(readdirSync(s.repo)).toEqual(['scripts']);
+  });
+
+  it('refuses a scripts/ that is a dangling symbolic link, never creating its target', () => {
+    const s = sandbox();
+    const target = join(tempDir('gc-elsewhere-'), 'made-by-init');
+    symlinkSync(target, join(s.repo, 'scripts'));
+    expect(runCli(['init'], { cwd: s.repo, env: s.env }).code).toBe(2);
+    expect(existsSync(target)).toBe(false);
+    expect(existsSync(join(s.repo, 'GATES.md'))).toBe(false);
+  });
+
+  it('writes into an existing real scripts/ directory', () => {
+    const s = sandbox();
+    mkdirSync(join(s.repo, 'scripts'));
+    expect(runCli(['init'], { cwd: s.repo, env: s.env }).code).toBe(0);
+    expect(existsSync(join(s.repo, 'scripts', 'check-gates-example.mjs'))).toBe(true);
+  });
+
+  it.skipIf(!isRoot)('a full disk after the ledger was written (a real tmpfs): exit 2 naming the script, and no ledger is left (run as root)', () => {
+    const fs = tinyTmpfs(4096);
+    if (!fs) return;
+    try {
+      const s = sandbox();
+      const r = runCli(['init'], { cwd: fs.dir, env: s.env });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`${join(fs.dir, 'scripts', 'check-gates-example.mjs')}: cannot create (ENOSPC: no space left on the device)`);
+      expect(existsSync(join(fs.dir, 'GATES.md'))).toBe(false);
+      expect(execFileSync('find', [fs.dir, '-type', 'f']).toString()).toBe('');
+    } finally {
+      fs.unmount();
+    }
   });
 });

@@ -1,10 +1,14 @@
 // atomicWriteFile: each refusal, and that nothing partial or temporary is left behind.
-import { linkSync, readdirSync, readFileSync, renameSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, chownSync, closeSync, linkSync, openSync, readdirSync, readFileSync, renameSync, statSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { atomicWriteFile } from '../../lib/fsx/atomic-write.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { atomicWriteFile, checkUnchanged } from '../../lib/fsx/atomic-write.js';
+import { safeReadFile } from '../../lib/fsx/safe-read.js';
+import { fsyncFault } from '../../lib/fsx/sync.js';
 import { UnsafeFileError } from '../../lib/errors.js';
 import { tempDir } from '../helpers/cli.js';
+import { isRoot } from '../helpers/limits.js';
 
 const noTemps = (d: string) => expect(readdirSync(d).filter((f) => f.endsWith('.tmp'))).toEqual([]);
 
@@ -58,5 +62,136 @@ describe('atomicWriteFile', () => {
   it('refuses a directory in place of the file', () => {
     const d = tempDir();
     expect(() => atomicWriteFile(d, 'x', { mode: 0o644 })).toThrow(/not a regular file/);
+  });
+});
+
+describe('atomicWriteFile: a file edited in place after it was read is never overwritten', () => {
+  it('an append by another process (size, mtime, ctime changed) is refused, and kept', () => {
+    const d = tempDir();
+    const f = join(d, 'a.md');
+    writeFileSync(f, 'first\n');
+    const read = safeReadFile(f, 1000);
+    execFileSync('/bin/sh', ['-c', 'printf "edit\\n" >> "$1"', 'sh', f]);
+    expect(() => atomicWriteFile(f, 'ours\n', { mode: 0o644, expect: { ...read.identity, stamp: read.stamp } })).toThrow(/a\.md: was modified while gate-check was writing it/);
+    expect(readFileSync(f, 'utf8')).toBe('first\nedit\n');
+    noTemps(d);
+  });
+
+  it('a same-size edit is refused by content even when size and times are not compared', () => {
+    const d = tempDir();
+    const f = join(d, 'a.md');
+    writeFileSync(f, 'AAAA\n');
+    const read = safeReadFile(f, 1000);
+    const fd = openSync(f, 'r+');
+    writeSync(fd, 'BBBB', 0);
+    closeSync(fd);
+    expect(() => atomicWriteFile(f, 'ours\n', { mode: 0o644, expect: { ...read.identity, bytes: read.bytes } })).toThrow(/was modified while gate-check was writing it/);
+    expect(readFileSync(f, 'utf8')).toBe('BBBB\n');
+    noTemps(d);
+  });
+
+  it('an unchanged file (same stamp, same bytes) is replaced', () => {
+    const d = tempDir();
+    const f = join(d, 'a.md');
+    writeFileSync(f, 'first\n');
+    const read = safeReadFile(f, 1000);
+    atomicWriteFile(f, 'ours\n', { mode: 0o644, expect: { ...read.identity, stamp: read.stamp, bytes: read.bytes } });
+    expect(readFileSync(f, 'utf8')).toBe('ours\n');
+    expect(() => checkUnchanged(f, { ...read.identity, bytes: read.bytes })).toThrow(/replaced by another file/);
+  });
+});
+
+describe('atomicWriteFile: what the replacement keeps', () => {
+  it('keeps the exact permission bits (the umask does not apply) but never setuid, setgid or sticky', () => {
+    const d = tempDir();
+    const f = join(d, 'a.md');
+    writeFileSync(f, 'x');
+    chmodSync(f, 0o7664);
+    const st = statSync(f);
+    const old = process.umask(0o077);
+    try {
+      atomicWriteFile(f, 'y', { mode: st.mode, keep: { mode: st.mode, uid: st.uid, gid: st.gid } });
+    } finally {
+      process.umask(old);
+    }
+    expect(statSync(f).mode & 0o7777).toBe(0o664);
+  });
+
+  it('a new file never gets setuid, setgid or sticky bits either', () => {
+    const d = tempDir();
+    atomicWriteFile(join(d, 'n'), 'y', { mode: 0o6755, create: true });
+    expect(statSync(join(d, 'n')).mode & 0o7000).toBe(0);
+  });
+
+  it.skipIf(!isRoot)('keeps the owner and group of the file it replaces (run as root)', () => {
+    const d = tempDir();
+    const f = join(d, 'a.md');
+    writeFileSync(f, 'x');
+    chownSync(f, 4242, 4343);
+    const st = statSync(f);
+    atomicWriteFile(f, 'y', { mode: st.mode, keep: { mode: st.mode, uid: st.uid, gid: st.gid } });
+    expect(statSync(f)).toMatchObject({ uid: 4242, gid: 4343 });
+    expect(readFileSync(f, 'utf8')).toBe('y');
+  });
+});
+
+describe('atomicWriteFile: callers can refuse the target', () => {
+  it('refuse() is asked on the existing target; its reason names the path', () => {
+    const d = tempDir();
+    const f = join(d, 'GATES.md');
+    writeFileSync(f, 'ledger');
+    const ino = statSync(f).ino;
+    expect(() => atomicWriteFile(f, 'report', { mode: 0o644, create: true, refuse: (st) => (st.ino === ino ? 'is a ledger (refused)' : null) })).toThrow(/GATES\.md: is a ledger \(refused\)/);
+    expect(readFileSync(f, 'utf8')).toBe('ledger');
+    noTemps(d);
+  });
+
+  it('beforeRename() throwing leaves the target and no temporary file', () => {
+    const d = tempDir();
+    const f = join(d, 'a.md');
+    writeFileSync(f, 'keep');
+    expect(() =>
+      atomicWriteFile(f, 'x', {
+        mode: 0o644,
+        beforeRename: () => {
+          throw new UnsafeFileError(d, 'was replaced');
+        },
+      }),
+    ).toThrow(/was replaced/);
+    expect(readFileSync(f, 'utf8')).toBe('keep');
+    noTemps(d);
+  });
+});
+
+describe('atomicWriteFile: write and fsync errors surface, naming the file', () => {
+  afterEach(() => {
+    fsyncFault.fail = null;
+  });
+
+  it('an fsync error of the new file (injected: nothing makes fsync fail for real) refuses and leaves the target', () => {
+    const d = tempDir();
+    const f = join(d, 'a.md');
+    writeFileSync(f, 'keep');
+    fsyncFault.fail = (p) => (p === f ? Object.assign(new Error('EIO'), { code: 'EIO' }) : null);
+    const err = (() => {
+      try {
+        atomicWriteFile(f, 'x', { mode: 0o644 });
+      } catch (e) {
+        return e;
+      }
+      return null;
+    })();
+    expect(err).toBeInstanceOf(UnsafeFileError);
+    expect((err as Error).message).toBe(`${f}: write failed (EIO: input/output error); the file was left as it was`);
+    expect(readFileSync(f, 'utf8')).toBe('keep');
+    noTemps(d);
+  });
+
+  it('an fsync error of the directory after the rename is reported, not swallowed', () => {
+    const d = tempDir();
+    const f = join(d, 'a.md');
+    writeFileSync(f, 'old');
+    fsyncFault.fail = (p) => (p === d ? Object.assign(new Error('EIO'), { code: 'EIO' }) : null);
+    expect(() => atomicWriteFile(f, 'new', { mode: 0o644 })).toThrow(/a\.md: was written, but its directory could not be synced \(EIO/);
   });
 });

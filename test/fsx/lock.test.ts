@@ -1,9 +1,11 @@
 // The lock: exclusive, bounded wait, never stolen, released only by its owner.
-import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { LockTimeoutError } from '../../lib/errors.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { LockTimeoutError, UnsafeFileError } from '../../lib/errors.js';
 import { acquireLock, lockTimeoutFromEnv } from '../../lib/fsx/lock.js';
+import { fsyncFault } from '../../lib/fsx/sync.js';
 import { tempDir } from '../helpers/cli.js';
 
 describe('acquireLock', () => {
@@ -60,5 +62,58 @@ describe('acquireLock', () => {
     expect(lockTimeoutFromEnv({ GATE_CHECK_LOCK_TIMEOUT_MS: 'forever' })).toBe(10_000);
     expect(lockTimeoutFromEnv({ GATE_CHECK_LOCK_TIMEOUT_MS: '-1' })).toBe(10_000);
     expect(lockTimeoutFromEnv({})).toBe(10_000);
+  });
+});
+
+describe('a lock is published only complete, and every failure names it', () => {
+  afterEach(() => {
+    fsyncFault.fail = null;
+  });
+
+  it('leaves no temporary file behind, held or released', async () => {
+    const d = tempDir();
+    const path = join(d, 'x.lock');
+    const lock = await acquireLock(path, 1000);
+    expect(readdirSync(d)).toEqual(['x.lock']);
+    await expect(acquireLock(path, 50)).rejects.toThrow(LockTimeoutError);
+    expect(readdirSync(d)).toEqual(['x.lock']);
+    lock.release();
+    expect(readdirSync(d)).toEqual([]);
+  });
+
+  it('a failure while writing the body (injected fsync error) leaves no lock, names the lock, and the next taker gets it', async () => {
+    const d = tempDir();
+    const path = join(d, 'x.lock');
+    fsyncFault.fail = () => Object.assign(new Error('ENOSPC'), { code: 'ENOSPC' });
+    const err = await acquireLock(path, 100).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UnsafeFileError);
+    expect((err as Error).message).toBe(`${path}: cannot create (ENOSPC: no space left on the device)`);
+    expect(readdirSync(d)).toEqual([]);
+    fsyncFault.fail = null;
+    (await acquireLock(path, 100)).release();
+  });
+});
+
+describe('a lock that cannot be taken says who holds it and how to remove it', () => {
+  it('held by a live process: wait for it, and once it is gone remove the lock by hand', async () => {
+    const path = join(tempDir(), "it's.lock");
+    const holder = spawn('sleep', ['30']);
+    try {
+      writeFileSync(path, JSON.stringify({ pid: holder.pid, token: 'theirs' }));
+      const err = (await acquireLock(path, 50).catch((e: unknown) => e)) as LockTimeoutError;
+      expect(err).toBeInstanceOf(LockTimeoutError);
+      expect(err.message).toContain(`is held by PID ${holder.pid} (still running)`);
+      expect(err.hint).toBe(`wait for PID ${holder.pid} to finish, then retry; if PID ${holder.pid} is gone and the lock is still there, remove it by hand: rm '${path.replace("'", "'\\''")}'`);
+    } finally {
+      holder.kill('SIGKILL');
+    }
+  });
+
+  it('an empty or unreadable lock (no PID): held by an unknown process, with the removal command', async () => {
+    const path = join(tempDir(), 'x.lock');
+    writeFileSync(path, '');
+    const err = (await acquireLock(path, 50).catch((e: unknown) => e)) as LockTimeoutError;
+    expect(err.message).toMatch(/is held by an unknown process/);
+    expect(err.hint).toBe(`if no gate-check process is running, remove the lock by hand: rm '${path}'`);
   });
 });

@@ -1,0 +1,153 @@
+// gate-check approvals revoke: remove the approvals of gates (every signature), of whole
+// ledgers (--all), or single records by file name. A record name is removed without reading
+// the record, so one too large, malformed or no longer private can still go.
+import { join, sep } from 'node:path';
+import type { ApprovalRecord } from '../../approval/record.js';
+import { RECORD_NAME } from '../../approval/store.js';
+import type { Io } from '../../cli/io.js';
+import { UsageError } from '../../errors.js';
+import { displayPath, isInside, resolveRoot } from '../../fsx/discover.js';
+import { lockTimeoutFromEnv } from '../../fsx/lock.js';
+import { lstatOrNull } from '../../fsx/safe-read.js';
+import { sanitizeLine } from '../../text/sanitize.js';
+import { ledgerStem, loadWorkspace, type LoadedLedger, type Workspace } from '../../workspace/load.js';
+import { checkFiles, fileNameOf, invalidRecordsLine, nonEmpty, openExistingStore, plural, readAll, removeRecords, uniqueRecords, type CommonOptions } from './shared.js';
+
+export interface RevokeOptions extends CommonOptions {
+  all?: boolean;
+}
+
+/** A positional of revoke: a path (has a separator, or ends in .md without a colon) or a gate id. */
+function isFileArgument(arg: string): boolean {
+  if (arg.includes('/') || (sep !== '/' && arg.includes(sep))) return true;
+  if (arg.includes(':')) return false;
+  return /\.md$/i.test(arg);
+}
+
+interface GateTarget {
+  ledger: string;
+  gate: string;
+  /** STEM:ID as shown. */
+  label: string;
+  /** The ledger as shown (relative to the root). */
+  display: string;
+}
+
+function targetKey(ledger: string, gate: string): string {
+  return `${ledger}\u0000${gate}`;
+}
+
+export async function revokeApprovals(targets: string[], options: RevokeOptions, io: Io): Promise<number> {
+  const rootArg = nonEmpty('--root', options.root);
+  const scope = nonEmpty('--scope', options.scope);
+  const names = targets.filter((t) => RECORD_NAME.test(t));
+  const rest = targets.filter((t) => !RECORD_NAME.test(t));
+  const files = rest.filter(isFileArgument);
+  const ids = rest.filter((t) => !isFileArgument(t));
+  checkFiles(files);
+  for (const id of ids) if (id === '' || id.includes('\u0000')) throw new UsageError('empty gate id');
+  if (options.all && ids.length + names.length > 0) {
+    throw new UsageError(`revoke takes gate ids or record names, or --all, not both (got ${sanitizeLine([...ids, ...names].join(', '), 200)})`, "see 'gate-check approvals revoke --help'");
+  }
+  if (!options.all && ids.length === 0 && names.length === 0) throw new UsageError('revoke needs gate ids (STEM:ID or ID), record names or --all', "see 'gate-check approvals revoke --help'");
+  if (files.length > 0 && scope !== undefined) throw new UsageError('--scope selects discovered ledgers; it cannot be combined with ledger files');
+
+  // --all alone, or record names alone, never read a ledger: approvals of a deleted or broken
+  // ledger go too.
+  const rootWide = options.all === true && files.length === 0 && scope === undefined;
+  const namesOnly = ids.length === 0 && !options.all && files.length === 0 && scope === undefined;
+  const ws: Workspace | null = rootWide || namesOnly ? null : loadWorkspace({ root: rootArg, scope, files, cwd: io.cwd });
+  const root = ws ? ws.root : resolveRoot(rootArg, io.cwd);
+
+  const opened = openExistingStore(io, root);
+  const all = opened.store && !namesOnly ? readAll(opened.store) : { records: [], invalid: [] };
+  const records = uniqueRecords(all.records);
+
+  // Which (ledger, gate) pairs go, in display order.
+  const chosen = new Map<string, GateTarget>();
+  const byLedger = new Map<string, LoadedLedger>(ws ? ws.ledgers.map((l) => [l.location.path, l]) : []);
+  const pairLabel = (ledger: string, gate: string): GateTarget => {
+    const loaded = byLedger.get(ledger);
+    const stem = loaded ? loaded.stem : ledgerStem(ledger);
+    const display = loaded ? loaded.location.display : isInside(root.path, ledger) ? displayPath(root, ledger) : ledger;
+    return { ledger, gate, label: `${stem}:${gate}`, display };
+  };
+  if (options.all) {
+    const inScope = (ledger: string) => (rootWide ? isInside(root.path, ledger) : byLedger.has(ledger));
+    for (const r of records) {
+      if (!inScope(r.oracle.ledger)) continue;
+      const key = targetKey(r.oracle.ledger, r.oracle.gate);
+      if (!chosen.has(key)) chosen.set(key, pairLabel(r.oracle.ledger, r.oracle.gate));
+    }
+  } else if (ids.length > 0) {
+    // Known gates: those in the ledgers in scope, and those the store still holds approvals
+    // of for these ledgers (a gate renamed since it was approved can still be revoked).
+    const known = new Map<string, GateTarget>();
+    for (const l of ws!.ledgers) for (const g of l.ledger.gates) known.set(targetKey(l.location.path, g.id), pairLabel(l.location.path, g.id));
+    for (const r of records) {
+      if (!byLedger.has(r.oracle.ledger)) continue;
+      const key = targetKey(r.oracle.ledger, r.oracle.gate);
+      if (!known.has(key)) known.set(key, pairLabel(r.oracle.ledger, r.oracle.gate));
+    }
+    const unknown: string[] = [];
+    for (const id of ids) {
+      const colon = id.lastIndexOf(':');
+      const matches = [...known.entries()].filter(([, t]) => (colon >= 0 ? t.label === id : t.gate === id));
+      if (matches.length === 0) {
+        unknown.push(id);
+        continue;
+      }
+      if (colon < 0 && new Set(matches.map(([, t]) => t.ledger)).size > 1) {
+        throw new UsageError(`${sanitizeLine(id, 80)} names gates in several ledgers; qualify it (${sanitizeLine(matches.map(([, t]) => t.label).join(', '), 300)}); nothing was removed`);
+      }
+      for (const [key, t] of matches) chosen.set(key, t);
+    }
+    if (unknown.length > 0) {
+      const ledgerNames = ws!.ledgers.map((l) => l.location.display).join(', ');
+      throw new UsageError(
+        `no gate ${sanitizeLine(unknown.join(', '), 200)} in ${sanitizeLine(ledgerNames, 200)}; nothing was removed`,
+        "gate ids are STEM:ID or a plain ID that is unique; 'gate-check approvals list' shows them",
+      );
+    }
+  }
+
+  const doomed = records.filter((r) => chosen.has(targetKey(r.oracle.ledger, r.oracle.gate)));
+  // Record names: each must be in the store before anything is removed.
+  const doomedNames = new Set(doomed.map(fileNameOf));
+  const named = [...new Set(names)].filter((n) => !doomedNames.has(n));
+  const missing = opened.store ? named.filter((n) => lstatOrNull(join(opened.path, n)) === null) : named;
+  if (missing.length > 0) {
+    throw new UsageError(`no approval record ${sanitizeLine(missing.join(', '), 300)} in ${sanitizeLine(opened.path, 300)}; nothing was removed`, "'gate-check approvals revoke' names records as listed under 'left alone'");
+  }
+
+  let removed = new Set<ApprovalRecord>();
+  const removedNames: string[] = [];
+  if (!options.dryRun && opened.store) {
+    removed = await removeRecords(opened.store, doomed, io);
+    const lockTimeoutMs = lockTimeoutFromEnv(io.env);
+    for (const name of named) if (await opened.store.removeByName(name, lockTimeoutMs)) removedNames.push(name);
+  }
+
+  const out: string[] = [];
+  const verb = options.dryRun ? 'would revoke' : 'revoked';
+  let total = 0;
+  for (const [key, t] of chosen) {
+    const mine = doomed.filter((r) => targetKey(r.oracle.ledger, r.oracle.gate) === key);
+    const n = options.dryRun ? mine.length : mine.filter((r) => removed.has(r)).length;
+    total += n;
+    const where = `(${sanitizeLine(t.display, 200)})`;
+    out.push(n === 0 ? `no approvals of ${sanitizeLine(t.label, 120)} ${where}` : `${verb} ${sanitizeLine(t.label, 120)} ${where}: ${plural(n, 'approval')}`);
+  }
+  const byName = options.dryRun ? named : removedNames;
+  for (const name of byName) out.push(`${verb} record ${name}`);
+  const gates = [...chosen.values()].filter((t) => doomed.some((r) => targetKey(r.oracle.ledger, r.oracle.gate) === targetKey(t.ledger, t.gate))).length;
+  const parts: string[] = [];
+  if (options.all || ids.length > 0) parts.push(`${plural(total, 'approval')} of ${plural(gates, 'gate')}`);
+  if (names.length > 0) parts.push(`${plural(byName.length, 'record')} by name`);
+  if (!opened.store) out.push(`no approval store yet (${sanitizeLine(opened.path, 300)}): nothing to revoke`);
+  else if (options.dryRun) out.push(`DRY RUN: would revoke ${parts.join(' and ')}; nothing was removed`);
+  else out.push(`REVOKED ${parts.join(' and ')}`);
+  if (all.invalid.length > 0) out.push(invalidRecordsLine(all.invalid));
+  io.stdout(out.join('\n') + '\n');
+  return 0;
+}

@@ -1,0 +1,70 @@
+// parseApprovalRecord with the oracle a run expects (the path every approval lookup takes):
+// a record that carries the expected signature but another oracle, DEPENDS above all, is not
+// an approval of it. (Without an expected oracle the signature is recomputed: oracle.test.ts.)
+import { describe, expect, it } from 'vitest';
+import { parseApprovalRecord, sameOracle, serializeApprovalRecord } from '../../lib/approval/record.js';
+import { ORACLE_VERSION, signOracle, type DependsEntry, type OracleFields } from '../../lib/oracle/oracle.js';
+
+const H1 = 'a'.repeat(64);
+const H2 = 'b'.repeat(64);
+
+function fields(depends: DependsEntry[] | null): OracleFields {
+  return {
+    v: ORACLE_VERSION,
+    ledger: '/repo/GATES.md',
+    gate: 'G1',
+    check: 'node check.mjs',
+    expect: 'ok',
+    cwd: '/repo',
+    shell: '/bin/sh',
+    timeoutMs: 120_000,
+    outputCap: 1_048_576,
+    regexCapMs: 250,
+    platform: 'linux',
+    path: '/usr/bin:/bin',
+    depends,
+  };
+}
+
+const approved = signOracle(fields([['check.mjs', H1], ['lib/a.mjs', H2]]));
+
+/** A record of `recorded` that claims the approved oracle's signature. */
+function forged(recorded: DependsEntry[] | null): string {
+  return serializeApprovalRecord(fields(recorded), approved.signature, new Date('2024-01-02T03:04:05Z'));
+}
+
+describe('a record whose DEPENDS differ from the oracle its signature names', () => {
+  const cases: [string, DependsEntry[] | null][] = [
+    ['a file whose digest changed', [['check.mjs', H2], ['lib/a.mjs', H2]]],
+    ['a file left out', [['check.mjs', H1]]],
+    ['a file added', [['check.mjs', H1], ['lib/a.mjs', H2], ['lib/b.mjs', H1]]],
+    ['a file renamed', [['check.mjs', H1], ['lib/b.mjs', H2]]],
+    ['the same files in another order', [['lib/a.mjs', H2], ['check.mjs', H1]]],
+    ['no DEPENDS at all', null],
+    ['an empty DEPENDS list', []],
+  ];
+  for (const [what, recorded] of cases) {
+    it(`is refused: ${what}`, () => {
+      const r = parseApprovalRecord(forged(recorded), approved);
+      expect(r).toEqual({ ok: false, reason: 'signature does not match the oracle it records' });
+      expect(sameOracle(fields(recorded), approved.fields)).toBe(false);
+    });
+  }
+
+  it('null and [] are told apart in both directions', () => {
+    const none = signOracle(fields(null));
+    expect(parseApprovalRecord(serializeApprovalRecord(fields([]), none.signature, new Date()), none)).toMatchObject({ ok: false });
+    const empty = signOracle(fields([]));
+    expect(parseApprovalRecord(serializeApprovalRecord(fields(null), empty.signature, new Date()), empty)).toMatchObject({ ok: false });
+  });
+
+  it('the record of exactly the approved oracle is accepted', () => {
+    const r = parseApprovalRecord(serializeApprovalRecord(approved.fields, approved.signature, new Date('2024-01-02T03:04:05Z')), approved);
+    expect(r.ok).toBe(true);
+  });
+
+  it('a record of another oracle (another signature) is "another oracle", not an error', () => {
+    const other = signOracle(fields(null));
+    expect(parseApprovalRecord(serializeApprovalRecord(other.fields, other.signature, new Date()), approved)).toEqual({ ok: false, reason: 'records another oracle' });
+  });
+});
