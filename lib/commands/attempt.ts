@@ -10,6 +10,7 @@ import { inRepoPathEntries } from '../oracle/path-bound.js';
 import { dependsDigest, shortSignature, type DependsEntry, type Oracle } from '../oracle/oracle.js';
 import type { GateResult } from '../report/model.js';
 import { cappedIds } from '../report/text.js';
+import { sanitizeLine } from '../text/sanitize.js';
 import { matchExpect } from '../run/expect-match.js';
 import { changedPaths, snapshotWorkingTree } from '../run/git.js';
 import type { ShellInvocation } from '../run/shell.js';
@@ -30,6 +31,8 @@ export interface Entry extends GateEntry {
 export interface Attempt {
   result: GateResult;
   output: string;
+  /** The output passed the cap: what was kept was dropped, so there is nothing to show. */
+  overflowed?: boolean;
   write: PendingWrite | null;
   /** The run record (pass or fail) for the private store; null when the attempt proved nothing (interrupted). */
   record: RunRecord | null;
@@ -49,9 +52,9 @@ export interface RunContext {
 function describeFailure(o: CheckOutcome, timeoutMs: number, outputCap: number): string | null {
   switch (o.failure) {
     case 'timeout':
-      return `timed out after ${timeoutMs / 1000} s (process group killed)`;
+      return `timed out after ${timeoutMs / 1000} s (process group killed); a slower check needs TIMEOUT: <seconds> in the gate (or --timeout), and a new approval`;
     case 'overflow':
-      return `output exceeded the cap of ${outputCap} bytes (process group killed)`;
+      return `output exceeded the cap of ${outputCap} bytes (process group killed; nothing of it is kept)`;
     case 'spawn':
       return `could not start the shell: ${o.spawnError ?? 'unknown error'}`;
     case 'interrupted':
@@ -103,7 +106,7 @@ export async function attemptGate(e: Entry, ctx: RunContext): Promise<Attempt> {
   if (error === null) {
     const m = matchExpect(e.gate.expect!, output, f.regexCapMs);
     if (!m.ok) error = m.error;
-    else if (!m.matched) error = `EXPECT not found in the output (${outcome.bytes} bytes)`;
+    else if (!m.matched) error = `EXPECT not found in the output (${outcome.bytes} bytes): EXPECT: ${sanitizeLine(e.gate.expectRaw!, 200)}`;
     else matched = m.text;
   }
   if (before) {
@@ -135,6 +138,7 @@ export async function attemptGate(e: Entry, ctx: RunContext): Promise<Attempt> {
     return {
       result: { ...base, error },
       output,
+      overflowed: outcome.overflowed,
       write: { gateId: e.gate.id, oracle, edit: { id: e.gate.id, checked: false, evidence: 'pending' } },
       record: { ...proof, status: 'fail', match: null, receipt: null, ...measured },
       event,

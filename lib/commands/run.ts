@@ -7,7 +7,7 @@ import { ApprovalStore } from '../approval/store.js';
 import type { Io } from '../cli/io.js';
 import type { RunOptions } from '../cli/options.js';
 import { InterruptedError, NotRunnableYetError, RunSetupError, UsageError } from '../errors.js';
-import { BatchWriter } from '../evidence/batch-writer.js';
+import { BatchWriter, type WriteOutcome } from '../evidence/batch-writer.js';
 import { ReceiptStore } from '../evidence/receipt-store.js';
 import { lockTimeoutFromEnv } from '../fsx/lock.js';
 import { HistoryLog } from '../history/log.js';
@@ -231,6 +231,10 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   const attempts: (Attempt | undefined)[] = [];
+  // A result line is printed once its result is written (or found stale), so that it says
+  // the truth once: never PASS, then STALE. Lines keep ledger order through one chain.
+  const outcomes: (Promise<WriteOutcome> | null)[] = [];
+  let lines: Promise<void> = Promise.resolve();
   if (wantsProgress(io.stderrIsTTY, options.json, io.env, runnable.length)) {
     progress = new ProgressLine(runnable.length, io.stderr);
     progress.start();
@@ -245,7 +249,7 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
         const attempt: Attempt = check.ok ? await attemptGate(e, ctx) : { result: check.result, output: '', write: null, record: null, event: null };
         progress?.end(e.qualified);
         if (attempt.result.status === 'fail') failed = true;
-        if (attempt.write) writer.add(e.loaded, attempt);
+        outcomes[i] = attempt.write ? writer.add(e.loaded, attempt) : null;
         return attempt;
       },
       {
@@ -255,14 +259,19 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
           const e = runnable[i]!;
           if (attempt.result.error === 'interrupted') return;
           e.report.result = attempt.result;
-          if (options.json) return;
-          print(resultLine(e.report) + '\n');
-          if (attempt.result.status === 'fail') print(diagnosticLines(attempt.output).join('\n') + '\n');
+          const outcome = outcomes[i] ?? null;
+          lines = lines.then(async () => {
+            const written = outcome ? await outcome : null;
+            if (written?.kind === 'stale') e.report.result = { ...attempt.result, status: 'stale', error: written.reason };
+            print(resultLine(e.report) + '\n');
+            if (e.report.result?.status === 'fail') print(diagnosticLines(attempt.output, attempt.overflowed).join('\n') + '\n');
+          });
         },
       },
     );
     attempts.push(...results);
     await writer.flushAll();
+    await lines;
   } finally {
     flushOutput();
     progress?.stop();
@@ -284,7 +293,6 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
     const staleReason = writer.stale.get(e.qualified);
     if (staleReason !== undefined) {
       e.report.result = { ...attempt.result, status: 'stale', error: staleReason };
-      print(resultLine(e.report) + '\n');
     } else if (writer.written.has(e.qualified)) {
       const pass = attempt.result.status === 'pass';
       e.report.state = pass ? 'met' : 'unmet';

@@ -19,12 +19,20 @@ export interface BatchItem {
   event: AttemptEvent | null;
 }
 
+/** What became of one result: written into the ledger, discarded as stale, or not written because the batch failed. */
+export type WriteOutcome = { kind: 'written' } | { kind: 'stale'; reason: string } | { kind: 'failed' };
+
+interface Queued {
+  item: BatchItem;
+  settle: (outcome: WriteOutcome) => void;
+}
+
 /** Results are written at most this long after they arrive. */
 const FLUSH_DELAY_MS = 1000;
 
 /** Writes results per ledger in batches: receipts and the ledger under its lock, then the audit log. */
 export class BatchWriter {
-  private readonly pending = new Map<LoadedLedger, BatchItem[]>();
+  private readonly pending = new Map<LoadedLedger, Queued[]>();
   private readonly inFlight = new Map<LoadedLedger, Promise<void>>();
   private timer: NodeJS.Timeout | null = null;
   private failure: unknown = null;
@@ -38,17 +46,37 @@ export class BatchWriter {
     private readonly lockTimeoutMs: number,
   ) {}
 
-  add(loaded: LoadedLedger, attempt: BatchItem): void {
-    const list = this.pending.get(loaded);
-    if (list) list.push(attempt);
-    else this.pending.set(loaded, [attempt]);
-    this.timer ??= setTimeout(() => {
-      this.timer = null;
-      void this.flushAll().catch(() => {});
-    }, FLUSH_DELAY_MS);
+  /** Queues a result; the promise says, once its batch is written, what became of it (it never rejects). */
+  add(loaded: LoadedLedger, attempt: BatchItem): Promise<WriteOutcome> {
+    return new Promise((settle) => {
+      const queued = { item: attempt, settle };
+      const list = this.pending.get(loaded);
+      if (list) list.push(queued);
+      else this.pending.set(loaded, [queued]);
+      this.timer ??= setTimeout(() => {
+        this.timer = null;
+        void this.flushAll().catch(() => {});
+      }, FLUSH_DELAY_MS);
+    });
   }
 
-  private async flushBatch(loaded: LoadedLedger, batch: BatchItem[]): Promise<void> {
+  private async flushQueued(loaded: LoadedLedger, queued: Queued[]): Promise<void> {
+    let stale: ReadonlyMap<string, string>;
+    try {
+      stale = await this.flushBatch(loaded, queued.map((q) => q.item));
+    } catch (e) {
+      for (const q of queued) q.settle({ kind: 'failed' });
+      throw e;
+    }
+    for (const q of queued) {
+      const id = q.item.write?.gateId;
+      const reason = id === undefined ? undefined : stale.get(id);
+      q.settle(reason === undefined ? { kind: 'written' } : { kind: 'stale', reason });
+    }
+  }
+
+  /** Writes one batch; returns the gates whose results were discarded as stale, with why. */
+  private async flushBatch(loaded: LoadedLedger, batch: BatchItem[]): Promise<ReadonlyMap<string, string>> {
     const records = batch.flatMap((a) => (a.record ? [a.record] : []));
     const pass = new ResolutionPass();
     const outcome = await writeResults(
@@ -67,19 +95,22 @@ export class BatchWriter {
     );
     for (const id of outcome.written) this.written.add(`${loaded.stem}:${id}`);
     const staleIds = new Set<string>();
+    const staleById = new Map<string, string>();
     for (const s of outcome.stale) {
       this.stale.set(`${loaded.stem}:${s.gateId}`, s.reason);
       staleIds.add(`${loaded.stem}:${s.gateId}`);
+      staleById.set(s.gateId, s.reason);
     }
     this.history.append(batch.flatMap((a) => (a.event ? [staleIds.has(a.event.gate) ? { ...a.event, status: 'stale' as const } : a.event] : [])));
+    return staleById;
   }
 
   private flushOne(loaded: LoadedLedger): Promise<void> {
     const previous = this.inFlight.get(loaded) ?? Promise.resolve();
     const next = previous.then(async () => {
-      const batch = this.pending.get(loaded) ?? [];
+      const queued = this.pending.get(loaded) ?? [];
       this.pending.delete(loaded);
-      if (batch.length > 0) await this.flushBatch(loaded, batch);
+      if (queued.length > 0) await this.flushQueued(loaded, queued);
     });
     const guarded = next.catch((e) => {
       this.failure ??= e;

@@ -77,7 +77,8 @@ export function resultLine(g: GateReport): string {
 }
 
 /** The first and last lines of a failed check's output, sanitized: terminal only, never a file. */
-export function diagnosticLines(output: string): string[] {
+export function diagnosticLines(output: string, overflowed = false): string[] {
+  if (overflowed) return ['  | (the output passed the cap and was not kept)'];
   if (output.length === 0) return ['  | (no output)'];
   return sanitizeBlock(output, 12, 200).map((l) => `  | ${l}`);
 }

@@ -151,7 +151,9 @@ describe('through the CLI', () => {
     writeFiles(s.repo, { 'GATES.md': ledger('head -c 1073741824 /dev/zero', 'never') });
     const r = runCliMeasured(['--approve', '--timeout', '60'], s.repo, s.env);
     expect(r.code, r.stderr).toBe(1);
-    expect(r.stdout).toMatch(/^FAIL GATES:G1 \(\d+ ms\)  adversarial: output exceeded the cap of 1048576 bytes \(process group killed\)$/m);
+    expect(r.stdout).toMatch(/^FAIL GATES:G1 \(\d+ ms\)  adversarial: output exceeded the cap of 1048576 bytes \(process group killed; nothing of it is kept\)$/m);
+    expect(r.stdout).toMatch(/^ {2}\| \(the output passed the cap and was not kept\)$/m);
+    expect(r.stdout).not.toMatch(/\(no output\)/);
     expect(r.wallMs).toBeLessThan(5000);
     expect(Number.isFinite(r.maxRssKiB) && r.maxRssKiB > 0).toBe(true);
     expect(r.maxRssKiB).toBeLessThan(100 * 1024);
@@ -176,7 +178,7 @@ describe('through the CLI', () => {
     const r = runCliMeasured(['--approve', '--timeout', '1'], s.repo, s.env);
     const bg = readPid(join(s.repo, 'sleep.pid'));
     expect(r.code, r.stderr).toBe(1);
-    expect(r.stdout).toMatch(/^FAIL GATES:G1 \(\d+ ms\)  adversarial: timed out after 1 s \(process group killed\)$/m);
+    expect(r.stdout).toMatch(/^FAIL GATES:G1 \(\d+ ms\)  adversarial: timed out after 1 s \(process group killed\); a slower check needs TIMEOUT: <seconds> in the gate \(or --timeout\), and a new approval$/m);
     expect(r.wallMs).toBeLessThan(4000);
     expect(await waitDead(bg)).toBe(true);
   }, 15_000);

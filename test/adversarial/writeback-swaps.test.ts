@@ -88,6 +88,10 @@ describe('a run whose result is discarded writes no receipt', () => {
     const r = s.run([]);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^STALE GATES:A: its oracle changed while it ran \(DEPENDS: dep\.txt changed\)/m);
+    // Said once, truthfully: no PASS line for A before its STALE line, and one line per gate.
+    expect(r.stdout).not.toMatch(/^PASS GATES:A/m);
+    expect(r.stdout.match(/^(PASS|FAIL|STALE) GATES:A/gm)).toHaveLength(1);
+    expect(r.stdout.match(/^PASS GATES:B/gm)).toHaveLength(1);
     expect(s.receipts().map((x) => x.gate)).toEqual(['B']);
   });
 });
