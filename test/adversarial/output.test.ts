@@ -266,7 +266,7 @@ describe('JUnit and annotations carry hostile values exactly, as data', () => {
     expect(suite.testcase[0].failure.message).toMatch(/^EXPECT not found in the output/);
     const [annotation] = runnerCommands(r.stdout);
     expect(annotation).toMatchObject({ command: 'error', properties: { file: sanitizeLine(file, 300), line: '1', title: 'GATES:A' } });
-    expect(annotation!.data).toBe(`GATES:A: ${sanitizeLine(title, 200)}: EXPECT not found in the output (5 bytes)`);
+    expect(annotation!.data).toBe(`GATES:A: ${sanitizeLine(title, 200)}: EXPECT not found in the output (5 bytes): EXPECT: yes`);
     expect(runnerCommands(r.stdout)).toHaveLength(1);
   });
 });
