@@ -99,6 +99,7 @@ export async function attemptGate(e: Entry, ctx: RunContext): Promise<Attempt> {
     error: null,
     signature: oracle.signature,
     changed: null,
+    request: null,
   };
   if (outcome.failure === 'interrupted') return { result: { ...base, error: 'interrupted' }, output, write: null, record: null, event: null };
   let error = describeFailure(outcome, f.timeoutMs, f.outputCap);

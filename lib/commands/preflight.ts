@@ -8,7 +8,7 @@ import { GateCheckError } from '../errors.js';
 import { ResolutionPass } from '../oracle/file-digests.js';
 import { changedFields, type Oracle } from '../oracle/oracle.js';
 import type { OracleResolver } from '../oracle/resolve.js';
-import { emptyResult, type GateResult } from '../report/model.js';
+import { approvalViewOf, emptyResult, type GateResult } from '../report/model.js';
 import type { Entry } from './attempt.js';
 
 export type Preflight = { ok: true } | { ok: false; result: GateResult };
@@ -20,8 +20,8 @@ export interface PreflightContext {
   shellNow: () => string;
 }
 
-function refused(why: string, signature: string | null, changed: string[] | null = null): Preflight {
-  return { ok: false, result: { ...emptyResult('approval-required', why, signature), changed } };
+function refused(why: string, oracle: Oracle, changed: string[] | null = null): Preflight {
+  return { ok: false, result: { ...emptyResult('approval-required', why, oracle.signature), changed, request: approvalViewOf(oracle.fields) } };
 }
 
 export async function preflight(e: Entry, ctx: PreflightContext): Promise<Preflight> {
@@ -39,8 +39,8 @@ export async function preflight(e: Entry, ctx: PreflightContext): Promise<Prefli
   }
   const changes = changedFields(approved.fields, now.fields);
   if (shell !== approved.fields.shell) changes.push('shell changed');
-  if (changes.length > 0) return refused(`changed since approval, not run: ${changes.join(', ')}`, now.signature, changes);
+  if (changes.length > 0) return refused(`changed since approval, not run: ${changes.join(', ')}`, now, changes);
   ctx.store.verify();
-  if (ctx.store.find(approved) === null) return refused('approval revoked since the run started, not run', approved.signature);
+  if (ctx.store.find(approved) === null) return refused('approval revoked since the run started, not run', approved);
   return { ok: true };
 }

@@ -13,7 +13,7 @@ import { lockTimeoutFromEnv } from '../fsx/lock.js';
 import { HistoryLog } from '../history/log.js';
 import { gateState } from '../ledger/state.js';
 import { changedFields, sha256Hex, shortSignature } from '../oracle/oracle.js';
-import { effectivelyMet, emptyResult, gateReport, ledgerRevisions, reranBy, REPORT_SCHEMA, summarize, type Mode, type Report } from '../report/model.js';
+import { approvalViewOf, effectivelyMet, emptyResult, gateReport, ledgerRevisions, reranBy, REPORT_SCHEMA, summarize, type Mode, type Report } from '../report/model.js';
 import { ProgressLine, wantsProgress } from '../report/progress.js';
 import { approvalRequestText, approvalSuggestion, diagnosticLines, resultLine, type ApprovalRequest } from '../report/run-text.js';
 import { cappedIds, formatDiagnostic, summaryLines } from '../report/text.js';
@@ -199,7 +199,7 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
         : e.report.verification !== null && e.report.verification !== 'verified'
           ? `${e.report.verification} (${e.report.verificationReason}): approval required`
           : 'reverify not run: approval required';
-    e.report.result = { ...emptyResult('approval-required', why, e.oracle!.signature), changed };
+    e.report.result = { ...emptyResult('approval-required', why, e.oracle!.signature), changed, request: approvalViewOf(e.oracle!.fields) };
     if (shown.has(e)) print(`not approved: ${sanitizeLine(e.qualified, 120)}\n`);
     else print(approvalRequestText(request));
   }

@@ -6,6 +6,7 @@ import { definitionDigest } from '../ledger/definition.js';
 import { gateStatus, type GateState } from '../ledger/state.js';
 import type { Gate } from '../ledger/types.js';
 import type { Verification } from '../evidence/verify.js';
+import type { OracleFields } from '../oracle/oracle.js';
 
 export const REPORT_SCHEMA = 'gate-check/report@1';
 
@@ -23,10 +24,38 @@ export interface GateResult {
   signature: string | null;
   /** For approval-required: what differs from the gate's last approved oracle (null: never approved). */
   changed: string[] | null;
+  /** For approval-required: what a person is asked to approve, so that an editor or a bot can show it. */
+  request: ApprovalView | null;
+}
+
+/** The parts of an oracle a person reads before approving it (the approval screen, in data). */
+export interface ApprovalView {
+  check: string;
+  expect: string;
+  cwd: string;
+  shell: string;
+  timeoutMs: number;
+  path: string | null;
+  /** Files matched by DEPENDS, and executables bound from PATH entries inside the repository (paths only). */
+  depends: string[];
+  pathBound: string[];
+}
+
+export function approvalViewOf(f: OracleFields): ApprovalView {
+  return {
+    check: f.check,
+    expect: f.expect,
+    cwd: f.cwd,
+    shell: f.shell,
+    timeoutMs: f.timeoutMs,
+    path: f.path,
+    depends: (f.depends ?? []).map((d) => d[0]),
+    pathBound: (f.pathBound ?? []).map((d) => d[0]),
+  };
 }
 
 export function emptyResult(status: ResultStatus, error: string | null, signature: string | null = null): GateResult {
-  return { status, exit: null, outputSha256: null, bytes: null, durationMs: null, error, signature, changed: null };
+  return { status, exit: null, outputSha256: null, bytes: null, durationMs: null, error, signature, changed: null, request: null };
 }
 
 export interface GateReport {

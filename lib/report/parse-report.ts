@@ -6,14 +6,15 @@ import { hasExactKeys, isPlainObject } from '../json/hostile.js';
 import type { Diagnostic } from '../errors.js';
 import type { Verification } from '../evidence/verify.js';
 import type { GateState } from '../ledger/state.js';
-import { REPORT_SCHEMA, type GateReport, type GateResult, type LedgerRevision, type Mode, type Report, type Reran, type ResultStatus, type ShardInfo, type Summary } from './model.js';
+import { REPORT_SCHEMA, type GateReport, type ApprovalView, type GateResult, type LedgerRevision, type Mode, type Report, type Reran, type ResultStatus, type ShardInfo, type Summary } from './model.js';
 
 type Obj = Record<string, unknown>;
 
 const REPORT_KEYS = ['schema', 'mode', 'exitCode', 'root', 'files', 'ledgers', 'shard', 'summary', 'warnings', 'errors', 'gates'] as const;
 const SUMMARY_KEYS = ['total', 'met', 'unmet', 'claimed', 'abandoned', 'verified', 'unverified', 'mismatched', 'stale', 'manual'] as const;
 const GATE_KEYS = ['file', 'line', 'id', 'qualified', 'title', 'kind', 'definition', 'state', 'stateReason', 'checked', 'verification', 'verificationReason', 'result'] as const;
-const RESULT_KEYS = ['status', 'exit', 'outputSha256', 'bytes', 'durationMs', 'error', 'signature', 'changed'] as const;
+const RESULT_KEYS = ['status', 'exit', 'outputSha256', 'bytes', 'durationMs', 'error', 'signature', 'changed', 'request'] as const;
+const REQUEST_KEYS = ['check', 'expect', 'cwd', 'shell', 'timeoutMs', 'path', 'depends', 'pathBound'] as const;
 const SHARD_KEYS = ['index', 'count', 'reran'] as const;
 const DIAGNOSTIC_KEYS: readonly string[] = ['file', 'line', 'message'];
 const HEX64 = /^[0-9a-f]{64}$/;
@@ -90,6 +91,21 @@ function result(v: unknown, where: string): GateResult {
     error: nullable(r.error, str, `${where}.error`),
     signature: nullable(r.signature, sha256, `${where}.signature`),
     changed: nullable(r.changed, (x, w) => list(x, str, w), `${where}.changed`),
+    request: nullable(r.request, request, `${where}.request`),
+  };
+}
+
+function request(v: unknown, where: string): ApprovalView {
+  const q = obj(v, REQUEST_KEYS, where);
+  return {
+    check: str(q.check, `${where}.check`),
+    expect: str(q.expect, `${where}.expect`),
+    cwd: str(q.cwd, `${where}.cwd`),
+    shell: str(q.shell, `${where}.shell`),
+    timeoutMs: count(q.timeoutMs, `${where}.timeoutMs`),
+    path: nullable(q.path, str, `${where}.path`),
+    depends: list(q.depends, str, `${where}.depends`),
+    pathBound: list(q.pathBound, str, `${where}.pathBound`),
   };
 }
 

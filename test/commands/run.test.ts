@@ -98,6 +98,8 @@ describe('run modes', () => {
     assertReportSchema(pending);
     expect(pending.gates[0].result).toMatchObject({ status: 'approval-required', changed: null });
     expect(pending.gates[0].result.signature).toMatch(/^[0-9a-f]{64}$/);
+    // What to approve, in data: an editor or a bot can show it.
+    expect(pending.gates[0].result.request).toEqual({ check: 'echo ok', expect: 'ok', cwd: s.repo, shell: '/bin/sh', timeoutMs: 120_000, path: expect.any(String), depends: [], pathBound: [] });
     const fresh = repo({ 'GATES.md': gate('A', 'echo ok', 'ok') + gate('B', 'echo no; exit 1', 'ok') });
     const a = fresh.run(['--approve', '--json']);
     const d = JSON.parse(a.stdout);

@@ -92,7 +92,7 @@ function resultFor(qualified: string, outcome: Outcome): GateResult {
   const signature = hex(`oracle ${qualified}`);
   if (outcome === 'unapproved') return emptyResult('approval-required', 'approval required', signature);
   const pass = outcome === 'pass';
-  return { status: pass ? 'pass' : 'fail', exit: pass ? 0 : 1, outputSha256: hex(`out ${qualified}`), bytes: 12, durationMs: 5, error: pass ? null : 'exit 1', signature, changed: null };
+  return { status: pass ? 'pass' : 'fail', exit: pass ? 0 : 1, outputSha256: hex(`out ${qualified}`), bytes: 12, durationMs: 5, error: pass ? null : 'exit 1', signature, changed: null, request: null };
 }
 
 export interface RunChoice {
