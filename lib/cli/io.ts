@@ -1,5 +1,7 @@
 // Where a command reads and writes. Injected so that in-process callers (tests, the hook)
 // can capture it.
+import { closeSync, fstatSync } from 'node:fs';
+import { interrupt, interruptedBy, interruptSignal } from '../run/interrupts.js';
 
 export interface Io {
   stdout: (text: string) => void;
@@ -10,57 +12,131 @@ export interface Io {
   interactive: boolean;
   /** True when stderr is a terminal (the live progress line). */
   stderrIsTTY: boolean;
-  /** Asks one question on the terminal; null at end of input. */
+  /** Asks one question on the terminal; null at end of input; rejects with InterruptedError at an interrupt. */
   ask: (question: string) => Promise<string | null>;
 }
 
-/** One readline interface for the whole command, so that typed-ahead answers are not lost between questions. */
+/** The process's own streams, and when their output has left the process. */
+export interface ProcessIo extends Io {
+  /** Settles once everything written to stdout and stderr was handed to the OS (or the stream is closed). */
+  flushed: () => Promise<void>;
+}
+
+/**
+ * Questions on the terminal. The readline interface lives only while a question waits, so
+ * the terminal is back in its normal mode between questions and during the run (a raw-mode
+ * terminal turns Ctrl-C into a keystroke that nobody reads). Answers typed ahead are kept:
+ * whole lines read with an answer are queued, and input typed while no question waits stays
+ * in the terminal's buffer for the next one.
+ */
 function terminalAsker(): (question: string) => Promise<string | null> {
-  let lines: string[] = [];
-  let waiting: ((line: string | null) => void) | null = null;
-  let closed = false;
-  let started: Promise<void> | null = null;
-  const start = async () => {
-    const { createInterface } = await import('node:readline');
-    const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: Boolean(process.stdin.isTTY) });
-    rl.on('line', (line) => {
-      if (waiting) {
-        const w = waiting;
-        waiting = null;
-        w(line);
-      } else {
-        lines.push(line);
-      }
-    });
-    rl.on('close', () => {
-      closed = true;
-      if (waiting) waiting(null);
-    });
-  };
+  const typedAhead: string[] = [];
+  let ended = false;
   return async (question) => {
-    started ??= start();
-    await started;
+    const signal = interruptSignal();
+    if (signal.aborted) throw signal.reason;
     process.stdout.write(question);
-    if (lines.length > 0) {
-      const [first, ...rest] = lines;
-      lines = rest;
-      return first!;
-    }
-    if (closed) return null;
-    return new Promise((resolve) => {
-      waiting = resolve;
+    if (typedAhead.length > 0) return typedAhead.shift()!;
+    if (ended) return null;
+    const { createInterface } = await import('node:readline');
+    return new Promise<string | null>((resolve, reject) => {
+      const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: Boolean(process.stdin.isTTY) });
+      let answered = false;
+      let closing = false;
+      // Closed after the rest of the current input chunk was read (it may hold answers typed ahead).
+      const finish = (settle: () => void) => {
+        answered = true;
+        signal.removeEventListener('abort', onAbort);
+        setImmediate(() => {
+          closing = true;
+          rl.close();
+          settle();
+        });
+      };
+      const onAbort = () => {
+        if (answered) return;
+        if (process.stdout.isTTY) process.stdout.write('\n');
+        finish(() => reject(signal.reason));
+      };
+      rl.on('line', (line) => {
+        if (answered) typedAhead.push(line);
+        else finish(() => resolve(line));
+      });
+      rl.on('close', () => {
+        if (closing) return;
+        ended = true;
+        if (!answered) finish(() => resolve(null));
+      });
+      // Ctrl-C arrives as a keystroke while the terminal is in raw mode: it is an interrupt.
+      rl.on('SIGINT', () => interrupt('SIGINT'));
+      signal.addEventListener('abort', onAbort, { once: true });
     });
   };
 }
 
-export function processIo(): Io {
+/** Resolves once `stream` has no write pending, or is closed. */
+function drained(stream: NodeJS.WriteStream, closed: () => boolean): Promise<void> {
+  return new Promise((resolve) => {
+    if (closed() || stream.destroyed || stream.writableLength === 0) return resolve();
+    stream.once('close', () => resolve());
+    stream.write('', () => resolve());
+  });
+}
+
+// A write to stdout or stderr failed (a closed pipe, a terminal that hung up).
+let outputFailed = false;
+
+/**
+ * Before exit, after an interrupt or a failed write: closes the standard descriptors whose
+ * terminal has hung up (a character device that is no longer a terminal). Node restores a
+ * terminal's mode at exit and aborts (SIGABRT) when that fails with EIO (ResetStdio in
+ * src/node.cc); it skips a descriptor that is closed. node:tty is loaded only then: it
+ * costs start-up time on every run whose stdout is not a terminal.
+ */
+export async function releaseDeadTerminal(): Promise<void> {
+  if (interruptedBy() === null && !outputFailed) return;
+  const { isatty } = await import('node:tty');
+  for (const fd of [0, 1, 2]) {
+    try {
+      if (fstatSync(fd).isCharacterDevice() && !isatty(fd)) closeSync(fd);
+    } catch {
+      // Closed already.
+    }
+  }
+}
+
+/**
+ * The process's streams. A write error on stdout (EPIPE from a closed pipe, EIO from a
+ * terminal that hung up) closes it for good and is reported through onStdoutClosed; later
+ * writes are dropped. A write error on stderr only closes stderr.
+ */
+export function processIo(onStdoutClosed: (why: string) => void = () => {}): ProcessIo {
+  let stdoutClosed = false;
+  let stderrClosed = false;
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    outputFailed = true;
+    if (stdoutClosed) return;
+    stdoutClosed = true;
+    onStdoutClosed(`stdout closed: ${e.code ?? e.message}`);
+  });
+  process.stderr.on('error', () => {
+    outputFailed = true;
+    stderrClosed = true;
+  });
   return {
-    stdout: (t) => void process.stdout.write(t),
-    stderr: (t) => void process.stderr.write(t),
+    stdout: (t) => {
+      if (!stdoutClosed) process.stdout.write(t);
+    },
+    stderr: (t) => {
+      if (!stderrClosed) process.stderr.write(t);
+    },
     env: process.env,
     cwd: process.cwd(),
     interactive: Boolean(process.stdin.isTTY && process.stdout.isTTY),
     stderrIsTTY: Boolean(process.stderr.isTTY),
     ask: terminalAsker(),
+    flushed: async () => {
+      await Promise.all([drained(process.stdout, () => stdoutClosed), drained(process.stderr, () => stderrClosed)]);
+    },
   };
 }

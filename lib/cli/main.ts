@@ -1,21 +1,61 @@
 // Entry point of the built CLI: parse the command line, dispatch, and turn every failure
-// into one message and an exit code. Only bin/gate-check.js calls process.exit.
+// into one message and an exit code. Only bin/gate-check.js calls process.exit, and only
+// once the output has left the process. An interrupt (any terminating signal, a closed
+// stdout) during a command makes its exit code 130, whatever the command returned; except
+// for `hook`, whose exit code is its answer to the host (exit 2 blocks the stop, 130 would
+// be read as a non-blocking error and let the agent stop).
 import { GateCheckError, ParseError, type Diagnostic } from '../errors.js';
 import { errorReport, type Mode } from '../report/model.js';
 import { renderJson } from '../report/json.js';
 import { formatDiagnostic } from '../report/text.js';
 import { sanitizeBlock, sanitizeLine } from '../text/sanitize.js';
 import { legacyCommandGuard, parsesLogCommands } from '../text/workflow-commands.js';
-import { exitCodeFor } from './exit-codes.js';
-import { processIo, type Io } from './io.js';
+import { interrupt, interruptedBy, installSignalHandlers, onInterrupt } from '../run/interrupts.js';
+import { EXIT, exitCodeFor } from './exit-codes.js';
+import { processIo, releaseDeadTerminal, type Io } from './io.js';
 import { parseCommandLine, type RunOptions } from './options.js';
 import { statusCommand } from '../commands/status.js';
 
 const MAX_ERRORS_SHOWN = 100;
 
+/**
+ * The process: signals become interrupts, the command runs, and the exit code is returned
+ * once stdout and stderr are flushed (exiting with output pending would drop it). An
+ * interrupt while flushing ends the wait: exit 130.
+ */
+export async function cli(argv: readonly string[]): Promise<number> {
+  installSignalHandlers();
+  let commandRunning = true;
+  const io = processIo((why) => {
+    if (commandRunning) interrupt(why);
+  });
+  const code = await main(argv, io);
+  commandRunning = false;
+  let stopLate = () => {};
+  const late = new Promise<number>((resolve) => {
+    stopLate = onInterrupt(() => resolve(interruptCode(argv, code)));
+  });
+  const result = await Promise.race([io.flushed().then(() => code), late]);
+  stopLate();
+  await releaseDeadTerminal();
+  return result;
+}
+
+export { releaseDeadTerminal };
+
 export async function main(argv: readonly string[], io: Io = processIo()): Promise<number> {
   // On a runner that reads commands anywhere in a line ("##[…]"), no output of ours may hold one.
   if (parsesLogCommands(io.env)) io = { ...io, stdout: legacyCommandGuard(io.stdout), stderr: legacyCommandGuard(io.stderr) };
+  const code = await dispatch(argv, io);
+  return interruptedBy() === null ? code : interruptCode(argv, code);
+}
+
+/** The exit code of an interrupted command. */
+function interruptCode(argv: readonly string[], code: number): number {
+  return argv[0] === 'hook' ? code : EXIT.interrupted;
+}
+
+async function dispatch(argv: readonly string[], io: Io): Promise<number> {
   let options: RunOptions | undefined;
   try {
     const parsed = await parseCommandLine(argv);
@@ -32,7 +72,8 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
     const { runCommand } = await import('./lazy.js');
     return await runCommand(options, io);
   } catch (error) {
-    return reportFailure(error, io, options);
+    const code = reportFailure(error, io, options);
+    return interruptedBy() === null ? code : interruptCode(argv, exitCodeFor(error));
   }
 }
 
@@ -43,7 +84,7 @@ function modeOf(options: RunOptions): Mode {
 }
 
 export function reportFailure(error: unknown, io: Io, options?: RunOptions): number {
-  const code = exitCodeFor(error);
+  const code = interruptedBy() === null ? exitCodeFor(error) : EXIT.interrupted;
   const lines: string[] = [];
   let diagnostics: Diagnostic[] = [];
   let warnings: Diagnostic[] = [];

@@ -8,7 +8,8 @@ import { failureFingerprint, type AttemptEvent } from '../history/event.js';
 import { definitionDigest } from '../ledger/definition.js';
 import { inRepoPathEntries } from '../oracle/path-bound.js';
 import { dependsDigest, shortSignature, type DependsEntry, type Oracle } from '../oracle/oracle.js';
-import type { GateResult } from '../report/model.js';
+import { InterruptedError } from '../errors.js';
+import { emptyResult, type GateResult } from '../report/model.js';
 import { cappedIds } from '../report/text.js';
 import { sanitizeLine } from '../text/sanitize.js';
 import { matchExpect } from '../run/expect-match.js';
@@ -49,12 +50,15 @@ export interface RunContext {
   ownFiles: (path: string) => boolean;
 }
 
+const HELD_BY_ESCAPEE = "; a process that left the check's process group (setsid or a daemon) still held the output and was not killed";
+
 function describeFailure(o: CheckOutcome, timeoutMs: number, outputCap: number): string | null {
+  const held = o.outputHeld ? HELD_BY_ESCAPEE : '';
   switch (o.failure) {
     case 'timeout':
-      return `timed out after ${timeoutMs / 1000} s (process group killed); a slower check needs TIMEOUT: <seconds> in the gate (or --timeout), and a new approval`;
+      return `timed out after ${timeoutMs / 1000} s (process group killed)${held}; a slower check needs TIMEOUT: <seconds> in the gate (or --timeout), and a new approval`;
     case 'overflow':
-      return `output exceeded the cap of ${outputCap} bytes (process group killed; nothing of it is kept)`;
+      return `output exceeded the cap of ${outputCap} bytes (process group killed; nothing of it is kept)${held}`;
     case 'spawn':
       return `could not start the shell: ${o.spawnError ?? 'unknown error'}`;
     case 'interrupted':
@@ -86,7 +90,11 @@ export function ownFilesMatcher(root: string, ledgers: readonly LoadedLedger[]):
 export async function attemptGate(e: Entry, ctx: RunContext): Promise<Attempt> {
   const oracle = e.oracle!;
   const f = oracle.fields;
-  const before = ctx.assertClean ? await snapshotWorkingTree(ctx.root, ctx.env) : null;
+  // An interrupt during a snapshot kills git and starts nothing: the gate did not finish.
+  const interruptedAttempt = (): Attempt => ({ result: emptyResult('fail', 'interrupted', oracle.signature), output: '', write: null, record: null, event: null });
+  const snapshot = () => snapshotWorkingTree(ctx.root, ctx.env).catch((error: unknown) => (error instanceof InterruptedError ? null : Promise.reject(error)));
+  const before = ctx.assertClean ? await snapshot() : null;
+  if (ctx.assertClean && before === null) return interruptedAttempt();
   ctx.env[ACTIVE_CHECK_ENV] = e.qualified;
   const outcome = await superviseCheck({ shell: ctx.shell.path, args: ctx.shell.args(f.check), cwd: f.cwd, env: ctx.env, timeoutMs: f.timeoutMs, outputCap: f.outputCap }, ctx.running);
   const output = outcome.output.toString('utf8');
@@ -111,7 +119,9 @@ export async function attemptGate(e: Entry, ctx: RunContext): Promise<Attempt> {
     else matched = m.text;
   }
   if (before) {
-    const changed = changedPaths(before, await snapshotWorkingTree(ctx.root, ctx.env), ctx.ownFiles);
+    const after = await snapshot();
+    if (after === null) return interruptedAttempt();
+    const changed = changedPaths(before, after, ctx.ownFiles);
     if (changed.length > 0) error = `the check changed files in the repository (--assert-clean): ${cappedIds(changed, 8)}`;
   }
   const event: AttemptEvent = {

@@ -6,7 +6,7 @@ import { assertMayApprove } from '../approval/approver.js';
 import { ApprovalStore } from '../approval/store.js';
 import type { Io } from '../cli/io.js';
 import type { RunOptions } from '../cli/options.js';
-import { InterruptedError, NotRunnableYetError, RunSetupError, UsageError } from '../errors.js';
+import { NotRunnableYetError, RunSetupError, UsageError } from '../errors.js';
 import { BatchWriter, type WriteOutcome } from '../evidence/batch-writer.js';
 import { ReceiptStore } from '../evidence/receipt-store.js';
 import { lockTimeoutFromEnv } from '../fsx/lock.js';
@@ -17,6 +17,7 @@ import { approvalViewOf, effectivelyMet, emptyResult, gateReport, ledgerRevision
 import { ProgressLine, wantsProgress } from '../report/progress.js';
 import { approvalRequestText, approvalSuggestion, diagnosticLines, resultLine, type ApprovalRequest } from '../report/run-text.js';
 import { cappedIds, formatDiagnostic, summaryLines } from '../report/text.js';
+import { onInterrupt, throwIfInterrupted } from '../run/interrupts.js';
 import { runInOrder } from '../run/scheduler.js';
 import { shardOf } from '../run/shard.js';
 import { runTitle } from '../run/process-tree.js';
@@ -181,6 +182,7 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
     }
   }
   const now = new Date();
+  throwIfInterrupted();
   for (const e of toApprove) {
     await store.approve(e.oracle!, now, lockTimeoutMs);
     e.approved = true;
@@ -221,15 +223,14 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
   };
   const preflightCtx: PreflightContext = { resolver, store, shellNow: () => resolveShell(options.shell, io.env, io.cwd).path };
   const writer = new BatchWriter(resolver, receipts, history, lockTimeoutMs);
+  // Every running check is terminated by the supervisor itself at an interrupt (lib/run/interrupts.ts).
+  throwIfInterrupted();
   let interrupted = false;
   let failed = false;
-  const onSignal = () => {
-    if (!interrupted) io.stderr('gate-check: interrupted; killing running checks\n');
+  const stopWatching = onInterrupt((why, count) => {
+    if (count === 1) io.stderr(`gate-check: interrupted (${sanitizeLine(why, 80)}); killing running checks\n`);
     interrupted = true;
-    ctx.running.abortAll();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  });
   const attempts: (Attempt | undefined)[] = [];
   // A result line is printed once its result is written (or found stale), so that it says
   // the truth once: never PASS, then STALE. Lines keep ledger order through one chain.
@@ -255,6 +256,7 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
       {
         jobs: options.jobs,
         mayStart: () => !interrupted && !(options.failFast && failed),
+        onError: () => ctx.running.abortAll(),
         onOrdered: (i, attempt) => {
           const e = runnable[i]!;
           if (attempt.result.error === 'interrupted') return;
@@ -270,14 +272,16 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
       },
     );
     attempts.push(...results);
-    await writer.flushAll();
-    await lines;
+    try {
+      await writer.flushAll();
+    } finally {
+      await lines; // the outcomes never reject: every line is printed before an error is
+    }
   } finally {
     flushOutput();
     progress?.stop();
     progress = null;
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    stopWatching();
   }
 
   // Final states: what was written is what the ledger now says.
@@ -333,7 +337,8 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
     }
     return out.join('\n') + '\n';
   });
-  if (interrupted) throw new InterruptedError(`interrupted: ${unfinished.length} check${unfinished.length === 1 ? '' : 's'} did not finish; nothing partial was written`);
+  // The report (one JSON document with --json) already says so; exit 130.
+  if (interrupted) io.stderr(`gate-check: interrupted: ${unfinished.length} check${unfinished.length === 1 ? '' : 's'} did not finish; nothing partial was written\n`);
   return exitCode;
 }
 

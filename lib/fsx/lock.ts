@@ -7,7 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import { unlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { LockTimeoutError } from '../errors.js';
+import { InterruptedError, LockTimeoutError } from '../errors.js';
+import { interruptibleSleep, interruptSignal } from '../run/interrupts.js';
 import { publishNewFile } from './create.js';
 import { lstatOrNull, safeReadFile } from './safe-read.js';
 
@@ -90,16 +91,29 @@ export function lockHeldError(path: string, timeoutMs: number): LockTimeoutError
   );
 }
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+export interface LockWaitOptions {
+  /** Ends the wait with InterruptedError. Default: the process's interrupt signal (lib/run/interrupts.ts). */
+  signal?: AbortSignal;
+}
 
-/** Takes the lock at `path`, waiting at most timeoutMs; never removes a lock it does not own. */
-export async function acquireLock(path: string, timeoutMs: number): Promise<LockHandle> {
+/**
+ * Takes the lock at `path`, waiting at most timeoutMs; never removes a lock it does not own.
+ * A free lock is taken even after an interrupt (finished results are still written); only
+ * the wait for a held one is interrupted.
+ */
+export async function acquireLock(path: string, timeoutMs: number, options: LockWaitOptions = {}): Promise<LockHandle> {
+  const signal = options.signal ?? interruptSignal();
   const token = randomBytes(16).toString('hex');
   const deadline = Date.now() + timeoutMs;
   let delay = 5;
   while (!tryCreate(path, token)) {
+    if (signal.aborted) throw new InterruptedError(`interrupted while waiting for the lock ${path}`);
     if (Date.now() >= deadline) throw lockHeldError(path, timeoutMs);
-    await sleep(Math.min(delay, Math.max(1, deadline - Date.now())));
+    try {
+      await interruptibleSleep(Math.min(delay, Math.max(1, deadline - Date.now())), signal);
+    } catch {
+      throw new InterruptedError(`interrupted while waiting for the lock ${path}`);
+    }
     delay = Math.min(delay * 2, 100);
   }
   let released = false;

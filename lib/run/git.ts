@@ -7,15 +7,20 @@ import { execFile } from 'node:child_process';
 import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { RunSetupError } from '../errors.js';
+import { interruptedError, interruptSignal } from './interrupts.js';
 
 export type TreeSnapshot = Map<string, string>;
 
 const GIT_ARGS = ['-c', 'core.fsmonitor=false', '-c', 'core.untrackedCache=false', '-c', 'status.showUntrackedFiles=all'];
 
 function git(root: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
+  const signal = interruptSignal();
   return new Promise((resolve, reject) => {
-    execFile('git', [...GIT_ARGS, ...args], { cwd: root, env, maxBuffer: 256 * 1024 * 1024, timeout: 120_000, encoding: 'utf8' }, (err, stdout, stderr) => {
-      if (err) reject(new RunSetupError(`--assert-clean: git ${args[0]} failed: ${(stderr || err.message).trim().split('\n')[0]}`, '--assert-clean needs git and a git working tree at --root'));
+    if (signal.aborted) return reject(interruptedError('git snapshot not taken'));
+    // An interrupt kills git (the snapshot is a wait like any other) and nothing is started after it.
+    execFile('git', [...GIT_ARGS, ...args], { cwd: root, env, maxBuffer: 256 * 1024 * 1024, timeout: 120_000, encoding: 'utf8', signal }, (err, stdout, stderr) => {
+      if (err && signal.aborted) reject(interruptedError('git snapshot not finished'));
+      else if (err) reject(new RunSetupError(`--assert-clean: git ${args[0]} failed: ${(stderr || err.message).trim().split('\n')[0]}`, '--assert-clean needs git and a git working tree at --root'));
       else resolve(stdout);
     });
   });

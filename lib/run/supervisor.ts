@@ -2,22 +2,39 @@
 // (detached: setsid), stdin closed, bounded in time and output. No Node process is started
 // per check.
 //
-// Signals: the group is signalled while its leader (the shell) has not been reaped. On
-// timeout or overflow it gets SIGTERM, then SIGKILL after a grace period. When the leader
-// exits, what remains of its group is killed at once, in the same event-loop turn as the
-// reap: the group id cannot be reused while any member is alive, and a freed id would have
-// to be reused within that turn. The run then settles after at most a bounded drain, so a
-// descendant that escaped the group (setsid) and holds the pipe cannot hang it.
+// Signals, and why a group id is never signalled once it may name another group:
+// - While the leader (the shell) has not been reaped, its pid is the group's id and cannot
+//   name anything else: the group is signalled freely.
+// - After the reap, the id stays the group's while any member lives (Linux does not reuse a
+//   pid that is still some process's group or session id); once the last member is gone,
+//   kill(-id) fails with ESRCH until the id is reused by a new group leader.
+// - A check that ends by itself: what is left of its group (background jobs) is SIGKILLed in
+//   the same event-loop turn as the reap, and never signalled again.
+// - A termination (timeout, overflow, interrupt): the group gets SIGTERM, and the grace
+//   period counts from it, also for members that outlive the leader (dash dies of SIGTERM at
+//   once, while the command it runs may still be cleaning up). After the reap, the group is
+//   probed (kill 0) every PROBE_MS; the first probe that finds no member ends all
+//   signalling, and the SIGKILL at the end of the grace is sent only right after a probe that
+//   found members. A wrong target would need the last member to exit and the id to be cycled
+//   through the whole pid space and taken by a new group leader within one probe interval.
+// - On every way out of the process (an interrupt repeated, an exception, process exit),
+//   every group not yet known to be gone is SIGKILLed first, under the same rules.
+// The run settles once the leader is reaped, the group is gone or killed, and the output is
+// closed, or a bounded drain after that: a descendant that escaped the group (setsid) and
+// holds the pipe cannot hang it.
 //
 // Output: the digested bytes are stdout followed by stderr. stdout is hashed as it streams;
 // stderr is kept (within the cap) and hashed after stdout ends. At most outputCap bytes in
 // total are kept; one byte more fails the check and kills the group.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { interruptSignal, onInterrupt } from './interrupts.js';
 
 export const DEFAULT_OUTPUT_CAP = 1024 * 1024;
 export const DEFAULT_GRACE_MS = 1000;
 export const DEFAULT_DRAIN_MS = 1000;
+/** How often a terminated group that outlived its leader is probed. */
+const PROBE_MS = 20;
 
 export interface CheckSpec {
   shell: string;
@@ -28,6 +45,8 @@ export interface CheckSpec {
   outputCap: number;
   graceMs?: number;
   drainMs?: number;
+  /** Aborting terminates the check as interrupted; already aborted, nothing is started. Default: the process's interrupt signal. */
+  signal?: AbortSignal;
 }
 
 export type CheckFailure = 'timeout' | 'overflow' | 'spawn' | 'interrupted' | 'escaped';
@@ -47,9 +66,11 @@ export interface CheckOutcome {
   pid: number | null;
   /** True once the output passed the cap (whatever failed first): sha256 then covers only a prefix. */
   overflowed: boolean;
+  /** True when the output was still held open after the group was gone: a process that left the group (setsid) holds it. */
+  outputHeld: boolean;
 }
 
-/** Running checks, so that an interrupt can kill every process group. */
+/** Running checks, so that a caller can terminate every one of them. */
 export class RunningChecks {
   private readonly aborters = new Set<(reason: 'interrupted') => void>();
   add(abort: (reason: 'interrupted') => void): () => void {
@@ -64,23 +85,67 @@ export class RunningChecks {
   }
 }
 
-function signalGroup(pid: number, signal: NodeJS.Signals): void {
+/** Every check of this process whose group may still have members: killed on every way out. */
+const live = new Set<{ killNow: () => void }>();
+let watching = false;
+
+function watchProcess(): void {
+  if (watching) return;
+  watching = true;
+  process.on('exit', killEveryGroupNow);
+  onInterrupt((_, count) => {
+    if (count > 1) killEveryGroupNow();
+  });
+}
+
+/** SIGKILLs every group of this process's checks that is not known to be gone. Synchronous. */
+export function killEveryGroupNow(): void {
+  for (const check of [...live]) check.killNow();
+}
+
+/** How many checks of this process still have a group that may have members. */
+export function liveCheckCount(): number {
+  return live.size;
+}
+
+function withoutStackTraces<T>(f: () => T): T {
   // Usually the group is already gone (ESRCH): building that error's stack trace on every
   // check would cost more than the kill itself.
   const limit = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
   try {
-    process.kill(-pid, signal);
-  } catch {
-    // ESRCH: nothing left to signal.
+    return f();
   } finally {
     Error.stackTraceLimit = limit;
   }
 }
 
+function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  withoutStackTraces(() => {
+    try {
+      process.kill(-pid, signal);
+    } catch {
+      // ESRCH: nothing left to signal.
+    }
+  });
+}
+
+/** True while the group has a member this process may signal (ESRCH: none; EPERM: not ours). */
+function groupHasMembers(pid: number): boolean {
+  return withoutStackTraces(() => {
+    try {
+      process.kill(-pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
 export function superviseCheck(spec: CheckSpec, running?: RunningChecks): Promise<CheckOutcome> {
   const graceMs = spec.graceMs ?? DEFAULT_GRACE_MS;
   const drainMs = spec.drainMs ?? DEFAULT_DRAIN_MS;
+  const abortSignal = spec.signal ?? interruptSignal();
   const started = performance.now();
 
   return new Promise((settleOutcome) => {
@@ -90,23 +155,33 @@ export function superviseCheck(spec: CheckSpec, running?: RunningChecks): Promis
     let total = 0;
     let failure: CheckFailure | null = null;
     let overflowed = false;
+    let outputHeld = false;
     let spawnError: string | null = null;
     let leaderReaped = false;
+    // SIGTERM was sent: the group has its grace period, also after the leader is reaped.
+    let terminating = false;
+    // SIGKILLed, or seen without members: never signalled again.
+    let groupDone = false;
     let exitCode: number | null = null;
     let exitSignal: NodeJS.Signals | null = null;
     let openStreams = 2;
     let settled = false;
     let timeoutTimer: NodeJS.Timeout | null = null;
     let graceTimer: NodeJS.Timeout | null = null;
+    let probeTimer: NodeJS.Timeout | null = null;
     let drainTimer: NodeJS.Timeout | null = null;
     let unregister: () => void = () => {};
-    let child: ChildProcess;
+    let child: ChildProcess | undefined;
+    const tracked = { killNow: () => {} };
 
     const settle = () => {
       if (settled) return;
       settled = true;
       for (const t of [timeoutTimer, graceTimer, drainTimer]) if (t) clearTimeout(t);
+      if (probeTimer) clearInterval(probeTimer);
       unregister();
+      abortSignal.removeEventListener('abort', onAbort);
+      live.delete(tracked);
       for (const c of stderrChunks) hash.update(c);
       const output = Buffer.concat([...stdoutChunks, ...stderrChunks]);
       settleOutcome({
@@ -120,9 +195,17 @@ export function superviseCheck(spec: CheckSpec, running?: RunningChecks): Promis
         durationMs: Math.round(performance.now() - started),
         pid: child?.pid ?? null,
         overflowed,
+        outputHeld,
       });
     };
+    const onAbort = () => terminate('interrupted');
 
+    // Nothing starts after an interrupt (a signal during --assert-clean's snapshot, during
+    // the approval prompt, between two checks).
+    if (abortSignal.aborted) {
+      failure = 'interrupted';
+      return settle();
+    }
     try {
       child = spawn(spec.shell, spec.args, {
         cwd: spec.cwd,
@@ -134,61 +217,124 @@ export function superviseCheck(spec: CheckSpec, running?: RunningChecks): Promis
     } catch (e) {
       failure = 'spawn';
       spawnError = (e as Error).message;
-      settle();
-      return;
+      return settle();
     }
     const pid = child.pid;
+    if (pid === undefined) {
+      // The spawn failed (ENOENT, EACCES, EMFILE, ...): no process, no streams; 'error' follows.
+      child.once('error', (e) => {
+        failure = 'spawn';
+        spawnError = e.message;
+        settle();
+      });
+      return;
+    }
+    // Tracked from the moment it exists: whatever happens next, every way out kills it.
+    tracked.killNow = () => signalGroup(pid, 'SIGKILL');
+    live.add(tracked);
+    watchProcess();
+    const stdout = child.stdout!;
+    const stderr = child.stderr!;
 
-    const signalIfLeaderAlive = (signal: NodeJS.Signals) => {
-      if (pid !== undefined && !leaderReaped) signalGroup(pid, signal);
+    const stopWaitingForOutput = () => {
+      if (openStreams > 0) {
+        outputHeld = true;
+        stdout.destroy();
+        stderr.destroy();
+        openStreams = 0;
+      }
+      settle();
+    };
+    const maybeSettle = () => {
+      if (leaderReaped && groupDone && openStreams === 0) settle();
+    };
+    // The leader is reaped and the group gone or killed: wait a bounded time for the output.
+    const afterGroup = () => {
+      if (graceTimer) clearTimeout(graceTimer);
+      if (probeTimer) clearInterval(probeTimer);
+      graceTimer = probeTimer = null;
+      live.delete(tracked);
+      if (openStreams > 0 && !drainTimer) {
+        drainTimer = setTimeout(() => {
+          failure ??= 'escaped';
+          stopWaitingForOutput();
+        }, drainMs);
+      }
+      maybeSettle();
+    };
+    const killGroup = () => {
+      if (groupDone) return;
+      groupDone = true;
+      signalGroup(pid, 'SIGKILL');
+    };
+    // After the reap, during a termination: is anything of the group left?
+    const probe = () => {
+      if (groupDone) return;
+      if (!groupHasMembers(pid)) {
+        groupDone = true;
+        afterGroup();
+      }
+    };
+    // The SIGKILL at the end of a termination's grace; after the reap, only right after a probe that found members.
+    const killRest = () => {
+      if (leaderReaped) probe();
+      if (groupDone) return;
+      killGroup();
+      if (leaderReaped) afterGroup();
+    };
+    const graceOver = () => {
+      graceTimer = null;
+      killRest();
     };
     const terminate = (why: CheckFailure) => {
       failure ??= why;
-      signalIfLeaderAlive('SIGTERM');
-      graceTimer ??= setTimeout(() => signalIfLeaderAlive('SIGKILL'), graceMs);
+      if (!leaderReaped) {
+        if (terminating) return;
+        terminating = true;
+        signalGroup(pid, 'SIGTERM');
+        graceTimer = setTimeout(graceOver, graceMs);
+      } else if (groupDone && why === 'interrupted') {
+        // Only the output is left, held by a process outside the group: stop waiting.
+        stopWaitingForOutput();
+      }
     };
-    const maybeSettle = () => {
-      if (leaderReaped && openStreams === 0) settle();
+    tracked.killNow = () => {
+      if (groupDone) return;
+      failure ??= 'interrupted';
+      killRest();
     };
     const overflow = () => {
       overflowed = true;
       stdoutChunks.length = 0;
       stderrChunks.length = 0;
       // Closing our ends makes further writes fail (EPIPE/SIGPIPE) while the group is killed.
-      child.stdout?.destroy();
-      child.stderr?.destroy();
+      stdout.destroy();
+      stderr.destroy();
       terminate('overflow');
     };
 
-    child.stdout!.on('data', (chunk: Buffer) => {
+    stdout.on('data', (chunk: Buffer) => {
       total += chunk.length;
       if (overflowed) return;
       if (total > spec.outputCap) return overflow();
       hash.update(chunk);
       stdoutChunks.push(chunk);
     });
-    child.stderr!.on('data', (chunk: Buffer) => {
+    stderr.on('data', (chunk: Buffer) => {
       total += chunk.length;
       if (overflowed) return;
       if (total > spec.outputCap) return overflow();
       stderrChunks.push(chunk);
     });
-    for (const stream of [child.stdout!, child.stderr!]) {
+    for (const stream of [stdout, stderr]) {
       stream.on('error', () => {});
       stream.on('close', () => {
         openStreams--;
         maybeSettle();
       });
     }
-
-    child.on('error', (e) => {
-      if (pid === undefined) {
-        failure = 'spawn';
-        spawnError = e.message;
-        leaderReaped = true;
-        openStreams = 0;
-        settle();
-      }
+    child.on('error', () => {
+      // Only a failed kill() or spawn reports here; a spawn with a pid always exits.
     });
 
     child.on('exit', (code, signal) => {
@@ -196,26 +342,20 @@ export function superviseCheck(spec: CheckSpec, running?: RunningChecks): Promis
       exitCode = code;
       exitSignal = signal;
       if (timeoutTimer) clearTimeout(timeoutTimer);
-      if (graceTimer) clearTimeout(graceTimer);
-      // Whatever is left of the group (background jobs of the check) goes now.
-      if (pid !== undefined) signalGroup(pid, 'SIGKILL');
-      if (openStreams > 0) {
-        drainTimer = setTimeout(() => {
-          if (openStreams > 0) {
-            failure ??= 'escaped';
-            child.stdout?.destroy();
-            child.stderr?.destroy();
-            openStreams = 0;
-          }
-          settle();
-        }, drainMs);
+      if (!terminating) {
+        // Whatever is left of the group (background jobs of the check) goes now.
+        killGroup();
+      } else if (!groupDone) {
+        // A termination: the rest of the group keeps the grace that began with SIGTERM.
+        probe();
+        if (!groupDone) probeTimer = setInterval(probe, PROBE_MS);
+        return;
       }
-      maybeSettle();
+      afterGroup();
     });
 
-    if (pid !== undefined) {
-      timeoutTimer = setTimeout(() => terminate('timeout'), spec.timeoutMs);
-      unregister = running?.add((why) => terminate(why)) ?? (() => {});
-    }
+    timeoutTimer = setTimeout(() => terminate('timeout'), spec.timeoutMs);
+    unregister = running?.add((why) => terminate(why)) ?? (() => {});
+    abortSignal.addEventListener('abort', onAbort, { once: true });
   });
 }

@@ -8,7 +8,7 @@ import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { matchExpect } from '../../lib/run/expect-match.js';
-import { RunningChecks, superviseCheck, type CheckOutcome, type CheckSpec } from '../../lib/run/supervisor.js';
+import { killEveryGroupNow, liveCheckCount, RunningChecks, superviseCheck, type CheckOutcome, type CheckSpec } from '../../lib/run/supervisor.js';
 import { tempDir } from '../helpers/cli.js';
 import { processesIn, sleep, waitDead } from '../helpers/process.js';
 
@@ -275,6 +275,58 @@ describe('RunningChecks', () => {
     running.abortAll();
   });
 });
+
+describe('interrupts and every way out', () => {
+  it('an already aborted signal starts nothing', async () => {
+    const dir = testDir();
+    const controller = new AbortController();
+    controller.abort();
+    const o = await run('touch ran; echo ok', { cwd: dir, signal: controller.signal });
+    expect(o.failure).toBe('interrupted');
+    expect(o.pid).toBeNull();
+    await sleep(200);
+    expect(existsSync(join(dir, 'ran'))).toBe(false);
+  });
+
+  it('aborting the signal terminates the check as interrupted and kills its group', async () => {
+    const dir = testDir();
+    const controller = new AbortController();
+    const p = run('sleep 30 & echo $! > bg.pid; sleep 30', { cwd: dir, signal: controller.signal, timeoutMs: 60_000 });
+    const bg = await waitForPid(join(dir, 'bg.pid'));
+    controller.abort();
+    const o = await p;
+    expect(o.failure).toBe('interrupted');
+    expect(o.signal).toBe('SIGTERM');
+    expect(await waitDead(bg)).toBe(true);
+  }, 10_000);
+
+  it('killEveryGroupNow SIGKILLs every running group at once, even one that ignores SIGTERM', async () => {
+    const dir = testDir();
+    const p = run("trap '' TERM; sleep 30 & echo $! > bg.pid; while :; do sleep 0.05; done", { cwd: dir, timeoutMs: 60_000, graceMs: 60_000 });
+    const bg = await waitForPid(join(dir, 'bg.pid'));
+    expect(liveCheckCount()).toBe(1);
+    killEveryGroupNow();
+    const o = await p;
+    expect(o.signal).toBe('SIGKILL');
+    expect(o.failure).toBe('interrupted');
+    expect(await waitDead(bg)).toBe(true);
+    expect(liveCheckCount()).toBe(0);
+  }, 10_000);
+
+  it('a check that ended by itself is no longer tracked, so nothing signals its group again', async () => {
+    await run('true');
+    expect(liveCheckCount()).toBe(0);
+  });
+});
+
+async function waitForPid(file: string): Promise<number> {
+  const end = Date.now() + 5000;
+  while (!existsSync(file) || readFileSync(file, 'utf8').trim() === '') {
+    if (Date.now() > end) throw new Error('the check did not start');
+    await sleep(20);
+  }
+  return readPid(file);
+}
 
 describe('matchExpect', () => {
   it('matches a substring literally', () => {
