@@ -67,7 +67,7 @@ export interface NearMiss {
  * the line without its indentation. Null for exact (or only mis-cased) attributes and for
  * ordinary notes.
  */
-export function nearMissAttribute(text: string): NearMiss | null {
+export function nearMissAttribute(text: string, invisibleIndent = false): NearMiss | null {
   // The name: up to the first blank or colon-like character.
   let name = '';
   let count = 0;
@@ -86,8 +86,9 @@ export function nearMissAttribute(text: string): NearMiss | null {
   if (!isColonLike(separator)) return null;
   const spaced = j > i;
   const plainColon = separator === ':';
-  // Exact or mis-cased names with a plain colon are the parser's own business.
-  if (plainColon && !spaced && /^[A-Za-z][A-Za-z_-]*$/.test(name) && (ATTRIBUTE_KEYS as readonly string[]).includes(name.toUpperCase())) return null;
+  // Exact or mis-cased names with a plain colon are the parser's own business, except
+  // after indentation a reader cannot see (the caller strips NBSP and the like).
+  if (plainColon && !spaced && /^[A-Za-z][A-Za-z_-]*$/.test(name) && (ATTRIBUTE_KEYS as readonly string[]).includes(name.toUpperCase()) && !invisibleIndent) return null;
 
   const skeleton = attributeSkeleton(name);
   for (const [key, keySkeleton] of SKELETONS) {
@@ -117,7 +118,7 @@ function describe(name: string, separator: string, spaced: boolean): string {
   }
   if (separator !== ':') odd.push(`${codePointLabel(separator)} instead of ':'`);
   if (spaced) odd.push("a blank before ':'");
-  if (odd.length === 0) odd.push('mis-cased');
+  if (odd.length === 0) odd.push('indented with characters other than spaces and tabs');
   return `"${shownName(name)}${separator}" is not an attribute name (${odd.join(', ')})`;
 }
 

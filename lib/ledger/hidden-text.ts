@@ -9,6 +9,8 @@ export interface Hidden {
   /** 0-based index in the line. */
   index: number;
   what: string;
+  /** Only a problem when the paragraph goes on: the construct is left open at the line's end. */
+  open?: boolean;
 }
 
 // CommonMark HTML block kinds 1 and 6: the tag name alone starts a block (no complete tag needed).
@@ -42,12 +44,15 @@ function spend(steps: number): void {
 /**
  * The first hiding construct in the line, or null. `content` is where the line's content
  * starts after container markers (a link reference definition can only start there), or -1.
+ * `continues`: the next line is not blank, so inline markup left open here could run on
+ * into it (a blank line ends a paragraph, and with it every inline construct).
  */
-export function findHiddenText(text: string, content: number): Hidden | null {
+export function findHiddenText(text: string, content: number, continues = true): Hidden | null {
   budget = 8 * text.length + 256;
   let at = 0;
   try {
-    return scan(text, content, (i) => (at = i));
+    const found = scan(text, content, (i) => (at = i));
+    return found && (continues || !found.open) ? found : null;
   } catch (error) {
     if (error !== EXHAUSTED) throw error;
     return { index: at, what: 'markup too intricate to tell whether it hides text' };
@@ -57,7 +62,7 @@ export function findHiddenText(text: string, content: number): Hidden | null {
 function scan(text: string, content: number, mark: (i: number) => void): Hidden | null {
   if (content >= 0 && text[content] === '[') {
     const def = referenceDefinitionStart(text, content);
-    if (def) return { index: content, what: def };
+    if (def) return { index: content, what: def, open: def.includes('continues') };
   }
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
@@ -66,20 +71,26 @@ function scan(text: string, content: number, mark: (i: number) => void): Hidden 
     } else if (c === '<') {
       mark(i);
       const what = htmlAt(text, i);
-      if (what) return { index: i, what };
+      if (what) return { index: i, what: what.what, open: what.open };
     } else if (c === '!' && text[i + 1] === '[') {
       mark(i);
-      if (closingBracket(text, i + 2) === -1) return { index: i, what: 'an image description that continues on the next line (rendered as hidden alt text)' };
+      if (closingBracket(text, i + 2) === -1) return { index: i, what: 'an image description that continues on the next line (rendered as hidden alt text)', open: true };
     } else if (c === ']' && text[i + 1] === '(') {
       mark(i);
       const what = linkTail(text, i + 2);
-      if (what) return { index: i, what };
+      if (what) return { index: i, what, open: true };
     }
   }
   return null;
 }
 
-function htmlAt(text: string, i: number): string | null {
+function htmlAt(text: string, i: number): { what: string; open: boolean } | null {
+  const what = htmlKind(text, i);
+  if (what === null) return null;
+  return { what, open: what.includes('may continue') };
+}
+
+function htmlKind(text: string, i: number): string | null {
   const next = text[i + 1];
   if (next === '!') {
     if (text.startsWith('<!--', i)) return 'an HTML comment';

@@ -91,6 +91,9 @@ export function parseLedger(source: string): ParseResult {
   // Whether the last line at column 0 opened a list item or a block quote: an indented line
   // after it may belong to that container.
   let inContainer = false;
+  // Whether the line before is paragraph text that started on a list item's line: an
+  // underline row after it (even after lazy lines at column 0) makes that item a heading.
+  let itemParagraph = false;
 
   const endBody = (at: number) => {
     if (current && !current.broken) last.ended = { id: current.gate.id, at };
@@ -120,17 +123,23 @@ export function parseLedger(source: string): ParseResult {
       if (readCommentLine(text, lead, blank, lineNo, comment, err, warn)) comment = null;
       continue;
     }
-    if (blank) continue;
+    if (blank) {
+      itemParagraph = false;
+      continue;
+    }
     const column0 = lead.index === 0;
     const box = containers(text);
-    if (column0) inContainer = box.quote || box.markers > 0;
+    if (column0 || (!inContainer && lead.columns <= 3)) inContainer = box.quote || box.markers > 0;
+    const afterItemParagraph = itemParagraph;
+    itemParagraph = box.markers > 0 ? box.content < text.length : itemParagraph && !box.quote && !text.startsWith('#', lead.index);
 
     // Code fences: only where a fence is a top-level block (at column 0, or indented up to
     // three columns outside any list item or quote). An indented fence after a list item
     // may sit inside it, and a renderer ends such a fence where the item ends.
+    // Four columns in at the top level, it is indented code (or paragraph text): no fence.
     const fenceOpen = fenceAt(text, lead.index);
-    if (fenceOpen) {
-      if (column0 || (lead.columns <= 3 && !inContainer)) {
+    if (fenceOpen && (inContainer || lead.columns <= 3)) {
+      if (column0 || !inContainer) {
         endBody(lineNo);
         fence = { ...fenceOpen, line: lineNo };
       } else {
@@ -154,7 +163,8 @@ export function parseLedger(source: string): ParseResult {
       continue;
     }
 
-    const hidden = findHiddenText(text, box.content);
+    const next = lines[i + 1]?.text;
+    const hidden = findHiddenText(text, box.content, next !== undefined && leading(next).index < next.length);
     if (hidden) {
       err(lineNo, `${hidden.what} at column ${hidden.index + 1}: renderers hide text there that the parser would read; remove it (or move it into a code fence)`);
       if (current) current.broken = true;
@@ -183,6 +193,16 @@ export function parseLedger(source: string): ParseResult {
     }
 
     if (column0) {
+      // Directly under a gate line, a renderer continues the gate's paragraph with this line:
+      // a look-alike of an attribute here reads as part of the gate.
+      const body = current as GateBuilder | null;
+      if (body && !body.broken && !ATTRIBUTE_SET.has(COLUMN0_KEY.exec(text)?.[1] ?? '')) {
+        const miss = nearMissAttribute(...withoutInvisibleIndent(text));
+        if (miss) {
+          err(lineNo, miss.message);
+          body.misspelt.add(miss.attribute);
+        }
+      }
       endBody(lineNo);
       const key = COLUMN0_KEY.exec(text);
       if (!key) continue;
@@ -207,7 +227,7 @@ export function parseLedger(source: string): ParseResult {
 
     // Indented, non-blank. Under a gate line, a row of dashes or equals signs turns the
     // gate's paragraph into a heading or a table: the page would show no task there.
-    if (current && isUnderlineRow(text, lead.index)) {
+    if ((current || afterItemParagraph) && isUnderlineRow(text, lead.index)) {
       err(lineNo, 'a row of "-" or "=" under a gate line: renderers read it as a heading underline, an empty list item or a table row, and the gate would not render as a task');
       continue;
     }
@@ -217,7 +237,7 @@ export function parseLedger(source: string): ParseResult {
     if (!key || !ATTRIBUTE_SET.has(upper!)) {
       const cur = current as GateBuilder | null;
       if (cur && !cur.broken) {
-        const miss = nearMissAttribute(text.slice(lead.index));
+        const miss = nearMissAttribute(...withoutInvisibleIndent(text.slice(lead.index)));
         if (miss) {
           err(lineNo, miss.message);
           cur.misspelt.add(miss.attribute);
@@ -234,6 +254,9 @@ export function parseLedger(source: string): ParseResult {
     // A mis-cased attribute is an error, and still counts as written so that no second
     // error (a "partial" CHECK/EXPECT pair) cascades from it.
     if (name !== upper) err(lineNo, `attribute names are upper case: write ${upper}`);
+    // One column in, after a blank line the line is outside the gate's list item (its
+    // content starts at column 2): the page would show the attribute apart from the gate.
+    if (lead.columns < GATE_CONTENT_COLUMN) err(lineNo, `indent ${upper} by at least two spaces (or a tab): indented by one, renderers may show it outside the gate`);
     const attr = upper as AttributeKey;
     const cur = current as GateBuilder | null;
     if (!cur) {
@@ -284,6 +307,23 @@ export function parseLedger(source: string): ParseResult {
   }
   return { ok: true, ledger: { lines, gates, owns, warnings } };
 }
+
+/** The line without leading NBSP, other Unicode spaces and invisible characters, which a reader takes for indentation. */
+function withoutInvisibleIndent(text: string): [string, boolean] {
+  let i = 0;
+  let invisible = false;
+  while (i < text.length) {
+    const c = text.codePointAt(i)!;
+    if (c === 32 || c === 9) i++;
+    else if (c > 0x7f && INVISIBLE_INDENT.test(String.fromCodePoint(c))) {
+      invisible = true;
+      i += c > 0xffff ? 2 : 1;
+    } else break;
+  }
+  return [text.slice(i), invisible];
+}
+
+const INVISIBLE_INDENT = /[\p{Zs}\p{Cf}\p{Default_Ignorable_Code_Point}]/u;
 
 function isFrontMatterFence(text: string): boolean {
   if (!text.startsWith('---')) return false;

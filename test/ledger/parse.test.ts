@@ -272,8 +272,11 @@ describe('code fences (CommonMark)', () => {
 
   it('allows up to three spaces of indentation on the fence, not four', () => {
     expect(parseOk(lines('   ```', '- [ ] G2: hidden', '   ```', '- [ ] G1: seen')).gates.map((g) => g.id)).toEqual(['G1']);
-    // Four spaces is an indented code line, not a fence: the gate after it counts.
-    expect(parseOk(lines('- [ ] G1: a', '    ```', '- [ ] G2: b')).gates.map((g) => g.id)).toEqual(['G1', 'G2']);
+    // Under a gate line, four spaces is a fence inside the gate's list item (content at column
+    // 2) for a renderer, ended with the item: refused rather than guessed.
+    expect(parseErrors(lines('- [ ] G1: a', '    ```', '- [ ] G2: b'))[0]).toMatch(/^2: indented code fence/);
+    // At the top level, four spaces is indented code: no fence, the gate after it counts.
+    expect(parseOk(lines('# Notes', '', '    ```', '', '- [ ] G2: b')).gates.map((g) => g.id)).toEqual(['G2']);
   });
 
   it('does not open a backtick fence whose info string contains a backtick', () => {
