@@ -106,14 +106,17 @@ async function matchWithFastGlob(root: string, pattern: string, label: string): 
     caseSensitiveMatch: true,
     suppressErrors: false,
   });
-  const files: string[] = [];
+  const files = new Set<string>();
   for (const e of entries) {
     if (e.dirent.isDirectory()) continue;
     refuseType(label, e.path, e.dirent.isSymbolicLink(), e.dirent.isFile());
     if (e.path.startsWith('../') || e.path.startsWith('/')) throw new RunSetupError(`DEPENDS of ${label}: ${e.path} is outside the repository (refused)`);
-    files.push(e.path);
+    // A brace alternative "." ({.,x}/f) comes back as "./f": the same file as "f".
+    let path = e.path;
+    while (path.startsWith('./')) path = path.slice(2);
+    files.add(path);
   }
-  return files;
+  return [...files];
 }
 
 /**
