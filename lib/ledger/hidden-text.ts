@@ -48,18 +48,27 @@ function spend(steps: number): void {
  * into it (a blank line ends a paragraph, and with it every inline construct).
  */
 export function findHiddenText(text: string, content: number, continues = true): Hidden | null {
+  // Most lines have nothing that could start markup: one native scan settles them.
+  if (!INTERESTING.test(text)) return null;
   budget = 8 * text.length + 256;
-  let at = 0;
+  marked = 0;
   try {
-    const found = scan(text, content, (i) => (at = i));
+    const found = scan(text, content);
     return found && (continues || !found.open) ? found : null;
   } catch (error) {
     if (error !== EXHAUSTED) throw error;
-    return { index: at, what: 'markup too intricate to tell whether it hides text' };
+    return { index: marked, what: 'markup too intricate to tell whether it hides text' };
   }
 }
 
-function scan(text: string, content: number, mark: (i: number) => void): Hidden | null {
+const INTERESTING = /[\\<!\[\]]/;
+let marked = 0;
+
+function mark(i: number): void {
+  marked = i;
+}
+
+function scan(text: string, content: number): Hidden | null {
   if (content >= 0 && text[content] === '[') {
     const def = referenceDefinitionStart(text, content);
     if (def) return { index: content, what: def, open: def.includes('continues') };

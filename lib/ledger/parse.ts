@@ -46,7 +46,7 @@ interface GateBuilder {
   /** A gate line with errors: its attributes are swallowed so errors do not cascade. */
   broken: boolean;
   /** Attributes a near-miss line was probably meant to be (no second error for their absence). */
-  misspelt: Set<AttributeKey>;
+  misspelt: AttributeKey[] | null;
 }
 
 /** Only spaces and tabs: String#trim would also drop NBSP and U+FEFF, which must be seen and refused. */
@@ -164,7 +164,7 @@ export function parseLedger(source: string): ParseResult {
     }
 
     const next = lines[i + 1]?.text;
-    const hidden = findHiddenText(text, box.content, next !== undefined && leading(next).index < next.length);
+    const hidden = findHiddenText(text, box.content, next !== undefined && !isBlankLine(next));
     if (hidden) {
       err(lineNo, `${hidden.what} at column ${hidden.index + 1}: renderers hide text there that the parser would read; remove it (or move it into a code fence)`);
       if (current) current.broken = true;
@@ -200,7 +200,7 @@ export function parseLedger(source: string): ParseResult {
         const miss = nearMissAttribute(...withoutInvisibleIndent(text));
         if (miss) {
           err(lineNo, miss.message);
-          body.misspelt.add(miss.attribute);
+          (body.misspelt ??= []).push(miss.attribute);
         }
       }
       endBody(lineNo);
@@ -240,7 +240,7 @@ export function parseLedger(source: string): ParseResult {
         const miss = nearMissAttribute(...withoutInvisibleIndent(text.slice(lead.index)));
         if (miss) {
           err(lineNo, miss.message);
-          cur.misspelt.add(miss.attribute);
+          (cur.misspelt ??= []).push(miss.attribute);
           continue;
         }
       }
@@ -325,6 +325,11 @@ function withoutInvisibleIndent(text: string): [string, boolean] {
 
 const INVISIBLE_INDENT = /[\p{Zs}\p{Cf}\p{Default_Ignorable_Code_Point}]/u;
 
+function isBlankLine(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text[i] !== ' ' && text[i] !== '\t') return false;
+  return true;
+}
+
 function isFrontMatterFence(text: string): boolean {
   if (!text.startsWith('---')) return false;
   for (let i = 3; i < text.length; i++) if (text[i] !== '-' && text[i] !== ' ' && text[i] !== '\t') return false;
@@ -368,7 +373,7 @@ function looksLikeGateOrHandoff(text: string): boolean {
 }
 
 function brokenGate(index: number): GateBuilder {
-  return { gate: emptyGate('', '', index, false), raw: {}, broken: true, misspelt: new Set() };
+  return { gate: emptyGate('', '', index, false), raw: {}, broken: true, misspelt: null };
 }
 
 function emptyGate(id: string, title: string, index: number, checked: boolean): Gate {
@@ -432,7 +437,7 @@ function startGate(
     }
   }
   if (!ok) return brokenGate(index);
-  return { gate: emptyGate(id, title, index, box !== ' '), raw: {}, broken: false, misspelt: new Set() };
+  return { gate: emptyGate(id, title, index, box !== ' '), raw: {}, broken: false, misspelt: null };
 }
 
 function parseAbandon(
@@ -494,7 +499,7 @@ function finishGate(
   const expect = usable('EXPECT');
   if (check === '') err(at('CHECK'), `blank CHECK for ${g.id}`);
   if (expect === '') err(at('EXPECT'), `blank EXPECT for ${g.id}`);
-  if (hasCheck !== hasExpect && !b.misspelt.has(hasCheck ? 'EXPECT' : 'CHECK')) {
+  if (hasCheck !== hasExpect && !b.misspelt?.includes(hasCheck ? 'EXPECT' : 'CHECK')) {
     err(g.line, `${g.id} has ${hasCheck ? 'CHECK but no EXPECT' : 'EXPECT but no CHECK'}: a runnable gate needs both, a manual gate neither`);
   }
   if (check && expect) {

@@ -51,10 +51,12 @@ export function codePointName(ch: string): string {
 // Shown as nothing or as an ordinary space: Unicode format characters (Cf: zero-width
 // spaces and joiners, soft hyphen, BOM, tags), the other default-ignorable code points
 // (variation selectors, Hangul fillers), every space but U+0020, and TAB.
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 const INVISIBLE_TEST = /(?! )[\t\p{Cf}\p{Default_Ignorable_Code_Point}\p{Zs}]/u;
 
 /** The first character that would be invisible or look like a plain space to the reader, or null. */
 export function findInvisibleChar(text: string): string | null {
+  if (PRINTABLE_ASCII.test(text)) return null;
   const m = INVISIBLE_TEST.exec(text);
   return m ? m[0] : null;
 }
