@@ -9,7 +9,7 @@ export interface Leading {
   index: number;
 }
 
-export function leading(text: string): Leading {
+export function leading(text: string, into: Leading = { columns: 0, index: 0 }): Leading {
   let columns = 0;
   let index = 0;
   for (; index < text.length; index++) {
@@ -18,7 +18,9 @@ export function leading(text: string): Leading {
     else if (c === 9) columns += 4 - (columns % 4);
     else break;
   }
-  return { columns, index };
+  into.columns = columns;
+  into.index = index;
+  return into;
 }
 
 export interface FenceRun {
@@ -62,7 +64,7 @@ function isBlank(c: string | undefined): boolean {
 }
 
 /** Strips every container marker a renderer would read at the start of the line. */
-export function containers(text: string): Containers {
+export function containers(text: string, into: Containers = { content: 0, quote: false, markers: 0 }): Containers {
   let i = 0;
   let quote = false;
   let markers = 0;
@@ -88,7 +90,10 @@ export function containers(text: string): Containers {
         continue;
       }
     }
-    return { content: i, quote, markers };
+    into.content = i;
+    into.quote = quote;
+    into.markers = markers;
+    return into;
   }
 }
 

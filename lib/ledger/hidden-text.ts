@@ -62,6 +62,7 @@ export function findHiddenText(text: string, content: number, continues = true):
 }
 
 const INTERESTING = /[\\<!\[\]]/;
+const NEXT = /[\\<!\]]/g;
 let marked = 0;
 
 function mark(i: number): void {
@@ -73,7 +74,11 @@ function scan(text: string, content: number): Hidden | null {
     const def = referenceDefinitionStart(text, content);
     if (def) return { index: content, what: def, open: def.includes('continues') };
   }
+  // From one character that can start something to the next, at native speed.
   for (let i = 0; i < text.length; i++) {
+    NEXT.lastIndex = i;
+    if (!NEXT.test(text)) return null;
+    i = NEXT.lastIndex - 1;
     const c = text[i];
     if (c === '\\') {
       i++; // a backslash-escaped character is literal

@@ -91,6 +91,9 @@ export function parseLedger(source: string): ParseResult {
   // Whether the last line at column 0 opened a list item or a block quote: an indented line
   // after it may belong to that container.
   let inContainer = false;
+  // Filled for each line, not allocated: a ledger can have hundreds of thousands of lines.
+  const leadOf = { columns: 0, index: 0 };
+  const boxOf = { content: 0, quote: false, markers: 0 };
   // Whether the line before is paragraph text that started on a list item's line: an
   // underline row after it (even after lazy lines at column 0) makes that item a heading.
   let itemParagraph = false;
@@ -117,7 +120,7 @@ export function parseLedger(source: string): ParseResult {
       if (closesFence(text, fence)) fence = null;
       continue;
     }
-    const lead = leading(text);
+    const lead = leading(text, leadOf);
     const blank = lead.index === text.length;
     if (comment) {
       if (readCommentLine(text, lead, blank, lineNo, comment, err, warn)) comment = null;
@@ -128,7 +131,9 @@ export function parseLedger(source: string): ParseResult {
       continue;
     }
     const column0 = lead.index === 0;
-    const box = containers(text);
+    const leadChar = text.charCodeAt(lead.index);
+    // Container markers start with > - * + or a digit; other lines are their own content.
+    const box = leadChar === 62 || leadChar === 45 || leadChar === 42 || leadChar === 43 || (leadChar >= 48 && leadChar <= 57) ? containers(text, boxOf) : plainBox(boxOf, lead.index);
     if (column0 || (!inContainer && lead.columns <= 3)) inContainer = box.quote || box.markers > 0;
     const afterItemParagraph = itemParagraph;
     itemParagraph = box.markers > 0 ? box.content < text.length : itemParagraph && !box.quote && !text.startsWith('#', lead.index);
@@ -137,7 +142,7 @@ export function parseLedger(source: string): ParseResult {
     // three columns outside any list item or quote). An indented fence after a list item
     // may sit inside it, and a renderer ends such a fence where the item ends.
     // Four columns in at the top level, it is indented code (or paragraph text): no fence.
-    const fenceOpen = fenceAt(text, lead.index);
+    const fenceOpen = leadChar === 96 || leadChar === 126 ? fenceAt(text, lead.index) : null;
     if (fenceOpen && (inContainer || lead.columns <= 3)) {
       if (column0 || !inContainer) {
         endBody(lineNo);
@@ -163,8 +168,11 @@ export function parseLedger(source: string): ParseResult {
       continue;
     }
 
-    const next = lines[i + 1]?.text;
-    const hidden = findHiddenText(text, box.content, next !== undefined && !isBlankLine(next));
+    let hidden = findHiddenText(text, box.content);
+    if (hidden?.open) {
+      const next = lines[i + 1]?.text;
+      if (next === undefined || isBlankLine(next)) hidden = null;
+    }
     if (hidden) {
       err(lineNo, `${hidden.what} at column ${hidden.index + 1}: renderers hide text there that the parser would read; remove it (or move it into a code fence)`);
       if (current) current.broken = true;
@@ -179,7 +187,7 @@ export function parseLedger(source: string): ParseResult {
       continue;
     }
 
-    if (taskBoxAt(text, box.content)) {
+    if (text.charCodeAt(box.content) === 91 && taskBoxAt(text, box.content)) {
       if (box.quote) {
         err(lineNo, 'task item inside a block quote: gates are written at column 0 as "- [ ] ID: title"');
       } else if (!column0 || box.markers > 1) {
@@ -227,7 +235,7 @@ export function parseLedger(source: string): ParseResult {
 
     // Indented, non-blank. Under a gate line, a row of dashes or equals signs turns the
     // gate's paragraph into a heading or a table: the page would show no task there.
-    if ((current || afterItemParagraph) && isUnderlineRow(text, lead.index)) {
+    if ((current || afterItemParagraph) && (leadChar === 45 || leadChar === 61 || leadChar === 124 || leadChar === 58) && isUnderlineRow(text, lead.index)) {
       err(lineNo, 'a row of "-" or "=" under a gate line: renderers read it as a heading underline, an empty list item or a table row, and the gate would not render as a task');
       continue;
     }
@@ -324,6 +332,13 @@ function withoutInvisibleIndent(text: string): [string, boolean] {
 }
 
 const INVISIBLE_INDENT = /[\p{Zs}\p{Cf}\p{Default_Ignorable_Code_Point}]/u;
+
+function plainBox(box: { content: number; quote: boolean; markers: number }, content: number) {
+  box.content = content;
+  box.quote = false;
+  box.markers = 0;
+  return box;
+}
 
 function isBlankLine(text: string): boolean {
   for (let i = 0; i < text.length; i++) if (text[i] !== ' ' && text[i] !== '\t') return false;
