@@ -34,7 +34,8 @@ export function attributeSkeleton(text: string): string {
   return out.normalize('NFD').toUpperCase();
 }
 
-const SKELETONS: ReadonlyArray<[AttributeKey, string]> = ATTRIBUTE_KEYS.map((k) => [k, attributeSkeleton(k)]);
+// Built on first use, not at start-up: most ledgers never have a near-miss line.
+let skeletons: ReadonlyArray<[AttributeKey, string]> | null = null;
 
 function isColonLike(ch: string | undefined): boolean {
   if (ch === undefined) return false;
@@ -91,7 +92,8 @@ export function nearMissAttribute(text: string, invisibleIndent = false): NearMi
   if (plainColon && !spaced && /^[A-Za-z][A-Za-z_-]*$/.test(name) && (ATTRIBUTE_KEYS as readonly string[]).includes(name.toUpperCase()) && !invisibleIndent) return null;
 
   const skeleton = attributeSkeleton(name);
-  for (const [key, keySkeleton] of SKELETONS) {
+  skeletons ??= ATTRIBUTE_KEYS.map((k) => [k, attributeSkeleton(k)]);
+  for (const [key, keySkeleton] of skeletons) {
     if (skeleton !== keySkeleton) continue;
     return { attribute: key, message: `${describe(name, separator!, spaced)}: did you mean ${key}? (attribute names are plain ASCII upper case followed by ':')` };
   }
