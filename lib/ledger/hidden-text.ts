@@ -22,6 +22,10 @@ const BLOCK_TAGS = new Set(
   ).split(' '),
 );
 
+// Inline elements without attributes that only style their text, which stays visible: <b>x</b>
+// in a title is allowed. (Not ruby/rp, details, template, textarea, … which hide or swallow text.)
+const PHRASING = new Set('b i em strong code kbd samp var sub sup s del ins u mark small q cite dfn abbr tt br wbr'.split(' '));
+
 const isBlank = (c: string | undefined) => c === ' ' || c === '\t';
 const isLetter = (c: string | undefined) => c !== undefined && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'));
 const isTagChar = (c: string | undefined) => isLetter(c) || (c !== undefined && ((c >= '0' && c <= '9') || c === '-'));
@@ -69,7 +73,18 @@ function mark(i: number): void {
   marked = i;
 }
 
+/** Phrasing elements opened and not yet closed on the line being scanned. */
+const open = new Map<string, number>();
+
 function scan(text: string, content: number): Hidden | null {
+  open.clear();
+  const found = scanMarkup(text, content);
+  if (found) return found;
+  for (const [name, n] of open) if (n > 0) return { index: Math.max(0, text.toLowerCase().indexOf(`<${name}`)), what: `raw HTML <${name}> not closed on its line (a browser carries it into what follows)` };
+  return null;
+}
+
+function scanMarkup(text: string, content: number): Hidden | null {
   if (content >= 0 && text[content] === '[') {
     const def = referenceDefinitionStart(text, content);
     if (def) return { index: content, what: def, open: def.includes('continues') };
@@ -84,7 +99,7 @@ function scan(text: string, content: number): Hidden | null {
       i++; // a backslash-escaped character is literal
     } else if (c === '<') {
       mark(i);
-      const what = htmlAt(text, i);
+      const what = htmlAt(text, i, content);
       if (what) return { index: i, what: what.what, open: what.open };
     } else if (c === '!' && text[i + 1] === '[') {
       mark(i);
@@ -98,13 +113,13 @@ function scan(text: string, content: number): Hidden | null {
   return null;
 }
 
-function htmlAt(text: string, i: number): { what: string; open: boolean } | null {
-  const what = htmlKind(text, i);
+function htmlAt(text: string, i: number, content: number): { what: string; open: boolean } | null {
+  const what = htmlKind(text, i, content);
   if (what === null) return null;
   return { what, open: what.includes('may continue') };
 }
 
-function htmlKind(text: string, i: number): string | null {
+function htmlKind(text: string, i: number, content: number): string | null {
   const next = text[i + 1];
   if (next === '!') {
     if (text.startsWith('<!--', i)) return 'an HTML comment';
@@ -124,9 +139,27 @@ function htmlKind(text: string, i: number): string | null {
   if (BLOCK_TAGS.has(name) && (after === undefined || isBlank(after) || after === '>' || text.startsWith('/>', j))) {
     return `raw HTML <${closing ? '/' : ''}${name}>`;
   }
+  if (PHRASING.has(name)) {
+    // <b>, <br/>, </b>: nothing hidden, unless the tag is alone on its line, where it starts
+    // an HTML block (CommonMark kind 7) that swallows the lines after it as raw HTML.
+    const end = text[j] === '>' ? j + 1 : !closing && text.startsWith('/>', j) ? j + 2 : -1;
+    if (end !== -1) {
+      const alone = i === content && isBlankFrom(text, end);
+      if (alone) return `raw HTML <${closing ? '/' : ''}${name}> alone on its line (it starts an HTML block)`;
+      // A browser carries an unclosed <b> into the gates after it: each must close on its line.
+      // (<b/> opens one too: the slash means nothing on a non-void element.)
+      if (name !== 'br' && name !== 'wbr') open.set(name, Math.max(0, (open.get(name) ?? 0) + (closing ? -1 : 1)));
+      return null;
+    }
+  }
   const scan = closing ? closingTag(text, j) : openTag(text, j);
   if (scan === 'none') return null;
   return scan === 'tag' ? `raw HTML <${closing ? '/' : ''}${name}…>` : `raw HTML <${name} that may continue on the next line`;
+}
+
+function isBlankFrom(text: string, j: number): boolean {
+  for (; j < text.length; j++) if (!isBlank(text[j])) return false;
+  return true;
 }
 
 function skipBlanks(text: string, j: number): number {

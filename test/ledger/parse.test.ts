@@ -399,11 +399,16 @@ describe('invisible characters in values are refused with the code point named (
 
 describe('what a renderer shows differently is refused (issue 9 §1)', () => {
   it('raw HTML anywhere outside fences and block comments', () => {
-    for (const l of ['- [ ] G1: a <b>x</b>', '- [ ] G1: a <span title="x">', '- [ ] G1: a </div>', '- [ ] G1: <?php x ?>', '- [ ] G1: <!DOCTYPE x>', '- [ ] G1: <![CDATA[ x ]]>', '- [ ] G1: <details', '- [ ] G1: a <!-- b -->']) {
+    for (const l of ['- [ ] G1: a <b class="x">y</b>', '- [ ] G1: a <span>x</span>', '- [ ] G1: a <span title="x">', '- [ ] G1: a </div>', '- [ ] G1: <?php x ?>', '- [ ] G1: <!DOCTYPE x>', '- [ ] G1: <![CDATA[ x ]]>', '- [ ] G1: <details', '- [ ] G1: a <!-- b -->']) {
       expect(parseErrors(lines(l, '  EVIDENCE: pending'))[0], l).toMatch(/^1: .*(raw HTML|HTML (comment|processing|declaration|CDATA))/);
     }
     // Not HTML: a lone '<', an escaped one, a redirection, an autolink, a '<' in a word.
     expect(parseOk(lines('- [ ] G1: a < b, \\<div>, <https://x.y>, x<-y, <input.txt', '  CHECK: sort <in.txt', '  EXPECT: x')).gates).toHaveLength(1);
+    // Attribute-less inline styling shows its text: allowed, except alone on a line (an HTML block).
+    expect(parseOk(lines('- [ ] G1: a <b>bold</b> <code>x</code> <br> <sub>2</sub>', '  EVIDENCE: pending')).gates).toHaveLength(1);
+    expect(parseErrors(lines('<b>', '- [ ] G1: swallowed by the HTML block', ''))[0]).toMatch(/^1: raw HTML <b> alone on its line/);
+    // Unclosed, a browser carries the element into the gates after it.
+    expect(parseErrors(lines('- [ ] G1: a <b>bold', '- [ ] G2: b'))[0]).toMatch(/^1: raw HTML <b> not closed on its line \(a browser carries it into what follows\) at column 13/);
   });
 
   it('link titles, image descriptions and reference definitions that could run onto the next line', () => {
@@ -446,7 +451,7 @@ describe('what a renderer shows differently is refused (issue 9 §1)', () => {
   it('HTML comments: cut off by a less indented line, --!>, markup after -->, or indented past block position', () => {
     expect(parseErrors(lines('- [ ] G1: t', '  <!--', 'x', '  -->'))[0]).toMatch(/^3: this line, indented less than the HTML comment opened at line 2/);
     expect(parseErrors(lines('<!--', '--!>', '-->', '- [ ] G1: t'))[0]).toMatch(/^2: "--!>"/);
-    expect(parseErrors(lines('<!-- a --> <b>', '- [ ] G1: t'))[0]).toMatch(/^1: raw HTML <b…> after the end of an HTML comment/);
+    expect(parseErrors(lines('<!-- a --> <span>', '- [ ] G1: t'))[0]).toMatch(/^1: raw HTML <span…> after the end of an HTML comment/);
     expect(parseErrors(lines('- [ ] G1: t', '      <!--', '  -->'))[0]).toMatch(/^2: an HTML comment/);
     expect(parseOk(lines('- [ ] G1: t', '  <!--', '', '    note', '  -->', '<!-->', '<!--->', '- [ ] G2: u')).gates).toHaveLength(2);
   });
