@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Benchmarks, as ratios against floors measured in the same run (never a timed unit test).
-//   node scripts/bench.mjs [status] [run] [jobs] [verify] [--runs N]
+//   node scripts/bench.mjs [status] [run] [jobs] [verify] [parse] [--runs N]
 // Runs are interleaved round-robin so that machine noise hits every variant alike; times
 // are medians, ratios are medians of per-round ratios.
 import { spawnSync } from 'node:child_process';
@@ -179,6 +179,38 @@ try {
       ['node -e 0', `${floor.toFixed(1)} ms`],
       ['--status (verifies every met gate)', `${plain.toFixed(1)} ms  = ${m.ratio('--status', 'node -e 0').toFixed(2)}x node -e 0`],
       ['--status --strict', `${strict.toFixed(1)} ms  = ${m.ratio('--status --strict', '--status').toFixed(2)}x --status (target <= 2x), ${m.ratio('--status --strict', 'node -e 0').toFixed(2)}x node -e 0`],
+    ]);
+  }
+  if (only.length === 0 || only.includes('parse')) {
+    // The largest hostile inputs of issue 9 §3 (exponential, quadratic or crashing before),
+    // against --status on 12 gates: each must stay a small multiple of it.
+    const met = '- [x] G1: done\n  EVIDENCE: exit=0\n';
+    const inputs = [
+      ['12 gates', ledger(12), 1],
+      ['"> " x 500,000 then "[" (1 MB line)', `${met}${'> '.repeat(500_000)}[\n`, 0],
+      ['"](" x 4,000,000 (8 MB line)', `${met}${'](' .repeat(4_000_000)}\n`, 0],
+      ['130,000 warnings', `${met}${'  RETRY: 1\n'.repeat(130_000)}`, 0],
+      ['130,000 errors', `${met}## end\n${'  CHECK: x\n'.repeat(130_000)}`, 2],
+      ['DEPENDS {a,b,c,d} x 10', `- [x] G1: t\n  CHECK: true\n  EXPECT: x\n  DEPENDS: ${'{a,b,c,d}'.repeat(10)}\n`, 2],
+    ];
+    const variants = [{ name: 'node -e 0', cmd: process.execPath, argv: ['-e', '0'], opts: {} }];
+    for (const [name, text, expect] of inputs) {
+      const dir = join(work, `parse-${variants.length}`);
+      mkdirSync(dir);
+      writeFileSync(join(dir, 'GATES.md'), text);
+      variants.push({ name: `--status, ${name}`, cmd: process.execPath, argv: [BIN, '--status'], opts: { cwd: dir, expect } });
+    }
+    const lintDir = join(work, 'parse-lint');
+    mkdirSync(lintDir);
+    writeFileSync(join(lintDir, 'GATES.md'), `- [ ] G1: the check passes\n  CHECK: ${'cd x; '.repeat(34_000)}node t.js\n  EXPECT: all good here\n`);
+    variants.push({ name: 'lint, CHECK of 200 kB "cd x; "', cmd: process.execPath, argv: [BIN, 'lint'], opts: { cwd: lintDir } });
+    const runs = RUNS;
+    const m = measure(variants, runs);
+    const base = '--status, 12 gates';
+    report(`parse: hostile ledgers (median of ${runs} interleaved runs)`, [
+      ['node -e 0', `${m.get('node -e 0').toFixed(1)} ms`],
+      [base, `${m.get(base).toFixed(1)} ms  = ${m.ratio(base, 'node -e 0').toFixed(2)}x node -e 0`],
+      ...variants.slice(2).map((v) => [v.name, `${m.get(v.name).toFixed(1)} ms  = ${m.ratio(v.name, base).toFixed(2)}x ${base} (target <= 10x)`]),
     ]);
   }
 } finally {

@@ -9,6 +9,8 @@
 import { lstatSync, readdirSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { NotRunnableYetError, RunSetupError } from '../errors.js';
+import { expandBraces, globLimitProblem, segmentMatches } from '../ledger/globs.js';
+import { normalizeRelativePath } from '../ledger/paths.js';
 
 type FastGlob = typeof import('fast-glob');
 let loaded: FastGlob | null = null;
@@ -51,12 +53,6 @@ function realDirectoryChain(root: string, dir: string, label: string, pattern: s
   return true;
 }
 
-/** `*` and `?` within one path segment, `*` matching dot files too (as fast-glob with dot: true). */
-function wildcardRegex(segment: string): RegExp {
-  const body = segment.replace(/[.*+?^${}()|[\]\\]/g, (c) => (c === '*' ? '[^/]*' : c === '?' ? '[^/]' : `\\${c}`));
-  return new RegExp(`^${body}$`);
-}
-
 /** Plain paths and last-segment wildcards without fast-glob; null when the pattern needs it. */
 function matchSimple(root: string, pattern: string, label: string): string[] | null {
   const slash = pattern.lastIndexOf('/');
@@ -82,10 +78,9 @@ function matchSimple(root: string, pattern: string, label: string): string[] | n
   } catch {
     return [];
   }
-  const re = wildcardRegex(last);
   const out: string[] = [];
   for (const e of entries) {
-    if (!re.test(e.name)) continue;
+    if (!segmentMatches(last, e.name)) continue;
     const rel = dir === '' ? e.name : `${dir}/${e.name}`;
     if (e.isDirectory()) continue;
     refuseType(label, rel, e.isSymbolicLink(), e.isFile());
@@ -111,19 +106,38 @@ async function matchWithFastGlob(root: string, pattern: string, label: string): 
     caseSensitiveMatch: true,
     suppressErrors: false,
   });
-  const files: string[] = [];
+  const files = new Set<string>();
   for (const e of entries) {
     if (e.dirent.isDirectory()) continue;
     refuseType(label, e.path, e.dirent.isSymbolicLink(), e.dirent.isFile());
     if (e.path.startsWith('../') || e.path.startsWith('/')) throw new RunSetupError(`DEPENDS of ${label}: ${e.path} is outside the repository (refused)`);
-    files.push(e.path);
+    // A brace alternative "." ({.,x}/f) comes back as "./f": the same file as "f".
+    let path = e.path;
+    while (path.startsWith('./')) path = path.slice(2);
+    files.add(path);
   }
-  return files;
+  return [...files];
+}
+
+/**
+ * The parser's bounds, checked again before any file system work: a pattern within the
+ * brace and wildcard bounds whose every brace alternative is repository-relative
+ * (`{.,..}/x` and `{/srv,x}/f` would otherwise reach outside through fast-glob's expansion).
+ */
+function refuseUnbounded(label: string, pattern: string): void {
+  const problem = globLimitProblem(pattern);
+  if (problem) throw new RunSetupError(`DEPENDS of ${label}: ${problem}`);
+  if (!pattern.includes('{')) return;
+  for (const alternative of expandBraces(pattern)) {
+    const n = normalizeRelativePath(alternative);
+    if (!n.ok) throw new RunSetupError(`DEPENDS of ${label}: ${pattern} is outside the repository through its brace alternative ${alternative} (${n.reason})`);
+  }
 }
 
 /** Repository-relative files matched by one glob, sorted by code unit. */
 export async function matchDependsGlob(root: string, pattern: string, gateLabel: string, what = 'DEPENDS'): Promise<string[]> {
   const label = what === 'DEPENDS' ? gateLabel : `${gateLabel} (${what})`;
+  refuseUnbounded(label, pattern);
   const files = matchSimple(root, pattern, label) ?? (await matchWithFastGlob(root, pattern, label));
   if (files.length === 0) throw nothingMatched(label, pattern);
   return files.sort(byCodeUnit);

@@ -1,28 +1,42 @@
 // The strict ledger parser (DESIGN §3). Pure: text in, gates or every error out.
 // Fields are plain strings; nothing here goes through YAML or any other value parser.
+//
+// A reviewer reads the ledger rendered (GitHub: cmark-gfm with raw HTML, then a browser). The
+// parser is not a Markdown renderer: it reads a strict subset and refuses, with the line,
+// whatever a renderer could show differently (test/adversarial/renderer.test.ts checks it
+// against micromark and parse5). Every scan here is linear in the line or bounded.
 import type { Diagnostic } from '../errors.js';
-import { codePointLabel, findUnsafeChar } from '../text/sanitize.js';
+import { codePointName, findInvisibleChar, findUnsafeChar } from '../text/sanitize.js';
+import { nearMissAttribute } from './attribute-names.js';
+import { closesFence, containers, fenceAt, isUnderlineRow, leading, taskBoxAt, type FenceRun } from './block-syntax.js';
 import { parseExpect } from './expect.js';
+import { braceExpansionCount, MAX_PATTERNS_PER_ATTRIBUTE } from './globs.js';
+import { findHiddenText } from './hidden-text.js';
 import { splitLines } from './lines.js';
 import { normalizeGlob, normalizeRelativePath, splitPathList } from './paths.js';
 import { ATTRIBUTE_KEYS, GATE_ID_PATTERN, type AttributeKey, type Gate, type ParseResult } from './types.js';
 
 const GATE_LINE = /^- \[([ xX])\] (.*)$/s;
-// Anything a Markdown renderer would show as a task item, however it is indented or quoted.
-const TASK_ITEM = /^((?:[ \t]{0,3}>[ \t]?)*)([ \t]*)(?:[-*+]|\d{1,9}[.)])[ \t]+\[[ xX]\](?:[ \t]|$)/;
 const INDENTED_KEY = /^([ \t]+)([A-Za-z][A-Za-z_-]*):(.*)$/s;
 const COLUMN0_KEY = /^([A-Za-z][A-Za-z_-]*):(.*)$/s;
-const FENCE_OPEN = /^( {0,3})(`{3,}|~{3,})(.*)$/s;
-const COMMENT_OPEN = /^ {0,3}<!--/;
 const ATTRIBUTE_SET: ReadonlySet<string> = new Set(ATTRIBUTE_KEYS);
 const TIMEOUT_VALUE = /^[1-9][0-9]{0,5}$/;
 /** The same bound as --timeout. */
 export const MAX_TIMEOUT_SECONDS = 86_400;
+/** Errors (and, separately, warnings) collected from one ledger; the rest are counted. */
+export const MAX_DIAGNOSTICS = 1000;
+/** The list item of a gate line ("- [ ] ") starts its content at this column. */
+const GATE_CONTENT_COLUMN = 2;
 
-interface Fence {
-  char: string;
-  length: number;
+interface Fence extends FenceRun {
   line: number;
+}
+
+interface Comment {
+  line: number;
+  /** Columns of the opening line: a line indented less ends the list item holding it. */
+  indent: number;
+  cut: boolean;
 }
 
 interface GateBuilder {
@@ -31,14 +45,39 @@ interface GateBuilder {
   raw: Partial<Record<AttributeKey, string>>;
   /** A gate line with errors: its attributes are swallowed so errors do not cascade. */
   broken: boolean;
+  /** Attributes a near-miss line was probably meant to be (no second error for their absence). */
+  misspelt: AttributeKey[] | null;
+}
+
+/** Only spaces and tabs: String#trim would also drop NBSP and U+FEFF, which must be seen and refused. */
+function trimBlanks(text: string): string {
+  let a = 0;
+  let b = text.length;
+  while (a < b && (text[a] === ' ' || text[a] === '\t')) a++;
+  while (b > a && (text[b - 1] === ' ' || text[b - 1] === '\t')) b--;
+  return text.slice(a, b);
 }
 
 export function parseLedger(source: string): ParseResult {
   const lines = splitLines(source);
   const errors: Diagnostic[] = [];
   const warnings: Diagnostic[] = [];
-  const err = (line: number, message: string) => errors.push({ line, message });
-  const warn = (line: number, message: string) => warnings.push({ line, message });
+  // Past MAX_DIAGNOSTICS, diagnostics are only counted: a hostile file can make one per line.
+  const dropped = { errors: 0, warnings: 0, errorLine: 0, warningLine: 0 };
+  const err = (line: number, message: string) => {
+    if (errors.length < MAX_DIAGNOSTICS) errors.push({ line, message });
+    else {
+      dropped.errors++;
+      dropped.errorLine = Math.max(dropped.errorLine, line);
+    }
+  };
+  const warn = (line: number, message: string) => {
+    if (warnings.length < MAX_DIAGNOSTICS) warnings.push({ line, message });
+    else {
+      dropped.warnings++;
+      dropped.warningLine = Math.max(dropped.warningLine, line);
+    }
+  };
 
   const builders: GateBuilder[] = [];
   const firstLineOfId = new Map<string, number>();
@@ -48,7 +87,16 @@ export function parseLedger(source: string): ParseResult {
   // The gate whose body a column-0 line ended last: named when an attribute turns up after it.
   const last: { ended: { id: string; at: number } | null } = { ended: null };
   let fence: Fence | null = null;
-  let commentFrom = 0;
+  let comment: Comment | null = null;
+  // Whether the last line at column 0 opened a list item or a block quote: an indented line
+  // after it may belong to that container.
+  let inContainer = false;
+  // Filled for each line, not allocated: a ledger can have hundreds of thousands of lines.
+  const leadOf = { columns: 0, index: 0 };
+  const boxOf = { content: 0, quote: false, markers: 0 };
+  // Whether the line before is paragraph text that started on a list item's line: an
+  // underline row after it (even after lazy lines at column 0) makes that item a heading.
+  let itemParagraph = false;
 
   const endBody = (at: number) => {
     if (current && !current.broken) last.ended = { id: current.gate.id, at };
@@ -64,50 +112,86 @@ export function parseLedger(source: string): ParseResult {
     if (i === 0 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     if (mayHaveNul && text.includes('\u0000')) err(lineNo, 'NUL byte in the ledger');
     if (mayHaveBareCr && text.includes('\r')) err(lineNo, 'bare carriage return (CR without LF): renderers break the line here, the parser would not');
+    if (i === 0 && isFrontMatterFence(text)) {
+      err(lineNo, 'a ledger must not start with "---": GitHub renders YAML front matter as a table, and a gate inside it would not show as a task');
+    }
 
     if (fence) {
-      const close = FENCE_OPEN.exec(text);
-      if (close && close[2]![0] === fence.char && close[2]!.length >= fence.length && close[3]!.trim() === '') fence = null;
+      if (closesFence(text, fence)) fence = null;
       continue;
     }
-    if (commentFrom) {
-      if (text.includes('-->')) commentFrom = 0;
-      if (looksLikeGateOrHandoff(text)) warn(lineNo, 'ignored: inside an HTML comment, which renders invisibly');
+    const lead = leading(text, leadOf);
+    const blank = lead.index === text.length;
+    if (comment) {
+      if (readCommentLine(text, lead, blank, lineNo, comment, err, warn)) comment = null;
       continue;
     }
-    const blank = text.trim() === '';
-    if (blank) continue;
-    const column0 = text[0] !== ' ' && text[0] !== '\t';
+    if (blank) {
+      itemParagraph = false;
+      continue;
+    }
+    const column0 = lead.index === 0;
+    const leadChar = text.charCodeAt(lead.index);
+    // Container markers start with > - * + or a digit; other lines are their own content.
+    const box = leadChar === 62 || leadChar === 45 || leadChar === 42 || leadChar === 43 || (leadChar >= 48 && leadChar <= 57) ? containers(text, boxOf) : plainBox(boxOf, lead.index);
+    if (column0 || (!inContainer && lead.columns <= 3)) inContainer = box.quote || box.markers > 0;
+    const afterItemParagraph = itemParagraph;
+    itemParagraph = box.markers > 0 ? box.content < text.length : itemParagraph && !box.quote && !text.startsWith('#', lead.index);
 
-    const lead = text.trimStart()[0];
-    const fenceOpen = lead === '`' || lead === '~' ? FENCE_OPEN.exec(text) : null;
-    if (fenceOpen && !(fenceOpen[2]![0] === '`' && fenceOpen[3]!.includes('`'))) {
-      if (column0) endBody(lineNo);
-      fence = { char: fenceOpen[2]![0]!, length: fenceOpen[2]!.length, line: lineNo };
+    // Code fences: only where a fence is a top-level block (at column 0, or indented up to
+    // three columns outside any list item or quote). An indented fence after a list item
+    // may sit inside it, and a renderer ends such a fence where the item ends.
+    // Four columns in at the top level, it is indented code (or paragraph text): no fence.
+    const fenceOpen = leadChar === 96 || leadChar === 126 ? fenceAt(text, lead.index) : null;
+    if (fenceOpen && (inContainer || lead.columns <= 3)) {
+      if (column0 || !inContainer) {
+        endBody(lineNo);
+        fence = { ...fenceOpen, line: lineNo };
+      } else {
+        err(lineNo, `indented code fence (${fenceOpen.char.repeat(3)}) under a list item: renderers read it as inside the item and end it where the item ends; start fences at column 0`);
+      }
       continue;
     }
-    if (lead === '<' && COMMENT_OPEN.test(text)) {
-      if (column0) endBody(lineNo);
-      const rest = text.slice(text.indexOf('<!--') + 4);
-      if (!text.includes('-->')) commentFrom = lineNo;
-      if (looksLikeGateOrHandoff(rest.trimStart())) warn(lineNo, 'ignored: inside an HTML comment, which renders invisibly');
+    if (box.content > lead.index && fenceAt(text, box.content)) {
+      err(lineNo, 'code fence inside a list item or block quote: renderers end it where the container ends; start fences at column 0');
       continue;
+    }
+
+    // HTML comments: a block that starts the line. Inside a gate's list item (content at
+    // column 2) it may be indented up to 5 columns; elsewhere up to 3.
+    if (text.startsWith('<!--', lead.index) && (lead.columns <= 3 || (current !== null && lead.columns <= GATE_CONTENT_COLUMN + 3))) {
+      if (lead.columns < GATE_CONTENT_COLUMN) endBody(lineNo);
+      const opened: Comment = { line: lineNo, indent: lead.columns, cut: false };
+      const rest = text.slice(lead.index + 4);
+      if (looksLikeGateOrHandoff(rest.trimStart())) warn(lineNo, 'ignored: inside an HTML comment, which renders invisibly');
+      comment = readCommentLine(text, lead, false, lineNo, opened, err, warn, lead.index + 2) ? null : opened;
+      continue;
+    }
+
+    let hidden = findHiddenText(text, box.content);
+    if (hidden?.open) {
+      const next = lines[i + 1]?.text;
+      if (next === undefined || isBlankLine(next)) hidden = null;
+    }
+    if (hidden) {
+      err(lineNo, `${hidden.what} at column ${hidden.index + 1}: renderers hide text there that the parser would read; remove it (or move it into a code fence)`);
+      if (current) current.broken = true;
     }
 
     const gateMatch = text.startsWith('- [') ? GATE_LINE.exec(text) : null;
     if (gateMatch) {
       current = startGate(gateMatch[1]!, gateMatch[2]!, i, err, firstLineOfId);
+      if (hidden) current.broken = true;
       builders.push(current);
       last.ended = null;
       continue;
     }
 
-    const task = text.includes('[') ? TASK_ITEM.exec(text) : null;
-    if (task) {
-      if (task[1]) {
+    if (text.charCodeAt(box.content) === 91 && taskBoxAt(text, box.content)) {
+      if (box.quote) {
         err(lineNo, 'task item inside a block quote: gates are written at column 0 as "- [ ] ID: title"');
-      } else if (task[2]) {
-        err(lineNo, 'nested task item: gates start at column 0; an indented "- [ ]" is not a gate, and its attributes must not attach to the gate above');
+      } else if (!column0 || box.markers > 1) {
+        err(lineNo, 'nested task item: gates start at column 0; an indented "- [ ]" (or "- - [ ]" on one line) is not a gate, and its attributes must not attach to the gate above');
       } else {
         err(lineNo, 'malformed gate line: write "- [ ] ID: title" or "- [x] ID: title" (a dash, one space, the box, one space)');
       }
@@ -117,6 +201,16 @@ export function parseLedger(source: string): ParseResult {
     }
 
     if (column0) {
+      // Directly under a gate line, a renderer continues the gate's paragraph with this line:
+      // a look-alike of an attribute here reads as part of the gate.
+      const body = current as GateBuilder | null;
+      if (body && !body.broken && !ATTRIBUTE_SET.has(COLUMN0_KEY.exec(text)?.[1] ?? '')) {
+        const miss = nearMissAttribute(...withoutInvisibleIndent(text));
+        if (miss) {
+          err(lineNo, miss.message);
+          (body.misspelt ??= []).push(miss.attribute);
+        }
+      }
       endBody(lineNo);
       const key = COLUMN0_KEY.exec(text);
       if (!key) continue;
@@ -139,17 +233,28 @@ export function parseLedger(source: string): ParseResult {
       continue;
     }
 
-    // Indented, non-blank.
-    const key = INDENTED_KEY.exec(text);
-    if (!key) continue;
-    const name = key[2]!;
-    const upper = name.toUpperCase();
-    if (upper === 'ABANDON' || upper === 'OWNS') {
-      err(lineNo, `${upper} must start at column 0`);
+    // Indented, non-blank. Under a gate line, a row of dashes or equals signs turns the
+    // gate's paragraph into a heading or a table: the page would show no task there.
+    if ((current || afterItemParagraph) && (leadChar === 45 || leadChar === 61 || leadChar === 124 || leadChar === 58) && isUnderlineRow(text, lead.index)) {
+      err(lineNo, 'a row of "-" or "=" under a gate line: renderers read it as a heading underline, an empty list item or a table row, and the gate would not render as a task');
       continue;
     }
-    if (!ATTRIBUTE_SET.has(upper)) {
-      if (current && !current.broken && /^[A-Z][A-Z_]+$/.test(name)) {
+    const key = INDENTED_KEY.exec(text);
+    const name = key?.[2];
+    const upper = name?.toUpperCase();
+    if (!key || !ATTRIBUTE_SET.has(upper!)) {
+      const cur = current as GateBuilder | null;
+      if (cur && !cur.broken) {
+        const miss = nearMissAttribute(...withoutInvisibleIndent(text.slice(lead.index)));
+        if (miss) {
+          err(lineNo, miss.message);
+          (cur.misspelt ??= []).push(miss.attribute);
+          continue;
+        }
+      }
+      if (upper === 'ABANDON' || upper === 'OWNS') {
+        err(lineNo, `${upper} must start at column 0`);
+      } else if (key && cur && !cur.broken && /^[A-Z][A-Z_]+$/.test(name!)) {
         warn(lineNo, `unknown attribute ${name} ignored (attributes: ${ATTRIBUTE_KEYS.join(', ')})`);
       }
       continue;
@@ -157,6 +262,9 @@ export function parseLedger(source: string): ParseResult {
     // A mis-cased attribute is an error, and still counts as written so that no second
     // error (a "partial" CHECK/EXPECT pair) cascades from it.
     if (name !== upper) err(lineNo, `attribute names are upper case: write ${upper}`);
+    // One column in, after a blank line the line is outside the gate's list item (its
+    // content starts at column 2): the page would show the attribute apart from the gate.
+    if (lead.columns < GATE_CONTENT_COLUMN) err(lineNo, `indent ${upper} by at least two spaces (or a tab): indented by one, renderers may show it outside the gate`);
     const attr = upper as AttributeKey;
     const cur = current as GateBuilder | null;
     if (!cur) {
@@ -173,12 +281,12 @@ export function parseLedger(source: string): ParseResult {
     cur.gate.attributeLines[attr] = lineNo;
     cur.gate.lastAttributeIndex = i;
     cur.gate.attributeIndent = key[1]!;
-    cur.raw[attr] = key[3]!.trim();
+    cur.raw[attr] = trimBlanks(key[3]!);
     if (attr === 'EVIDENCE') cur.gate.evidenceIndex = i;
   }
 
   if (fence) err(fence.line, `unclosed code fence (${fence.char.repeat(fence.length)} opened here)`);
-  if (commentFrom) err(commentFrom, 'unclosed HTML comment (<!-- opened here): everything after it would render invisibly');
+  if (comment) err(comment.line, 'unclosed HTML comment (<!-- opened here): everything after it would render invisibly');
 
   const gates: Gate[] = [];
   for (const b of builders) {
@@ -199,16 +307,88 @@ export function parseLedger(source: string): ParseResult {
 
   const byLine = (a: Diagnostic, b: Diagnostic) => (a.line ?? 0) - (b.line ?? 0);
   warnings.sort(byLine);
-  if (errors.length > 0) return { ok: false, errors: errors.sort(byLine), warnings };
+  if (dropped.warnings > 0) warnings.push({ line: dropped.warningLine, message: `… and ${dropped.warnings} more warnings` });
+  if (errors.length > 0) {
+    errors.sort(byLine);
+    if (dropped.errors > 0) errors.push({ line: dropped.errorLine, message: `… and ${dropped.errors} more errors` });
+    return { ok: false, errors, warnings };
+  }
   return { ok: true, ledger: { lines, gates, owns, warnings } };
 }
 
+/** The line without leading NBSP, other Unicode spaces and invisible characters, which a reader takes for indentation. */
+function withoutInvisibleIndent(text: string): [string, boolean] {
+  let i = 0;
+  let invisible = false;
+  while (i < text.length) {
+    const c = text.codePointAt(i)!;
+    if (c === 32 || c === 9) i++;
+    else if (c > 0x7f && INVISIBLE_INDENT.test(String.fromCodePoint(c))) {
+      invisible = true;
+      i += c > 0xffff ? 2 : 1;
+    } else break;
+  }
+  return [text.slice(i), invisible];
+}
+
+const INVISIBLE_INDENT = /[\p{Zs}\p{Cf}\p{Default_Ignorable_Code_Point}]/u;
+
+function plainBox(box: { content: number; quote: boolean; markers: number }, content: number) {
+  box.content = content;
+  box.quote = false;
+  box.markers = 0;
+  return box;
+}
+
+function isBlankLine(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text[i] !== ' ' && text[i] !== '\t') return false;
+  return true;
+}
+
+function isFrontMatterFence(text: string): boolean {
+  if (!text.startsWith('---')) return false;
+  for (let i = 3; i < text.length; i++) if (text[i] !== '-' && text[i] !== ' ' && text[i] !== '\t') return false;
+  return true;
+}
+
+/**
+ * One line of an HTML comment (from `from` on the opening line). Returns true when the
+ * comment ends on it. The browser must see the same comment: nothing but text may follow
+ * the `-->`, `--!>` (which a browser also takes for an end) is refused, and a line indented
+ * less than the opening ends the list item holding it, and with it the Markdown block, while
+ * the browser would still hide what follows.
+ */
+function readCommentLine(
+  text: string,
+  lead: { columns: number; index: number },
+  blank: boolean,
+  lineNo: number,
+  comment: Comment,
+  err: (line: number, message: string) => void,
+  warn: (line: number, message: string) => void,
+  from = 0,
+): boolean {
+  if (from === 0 && looksLikeGateOrHandoff(text)) warn(lineNo, 'ignored: inside an HTML comment, which renders invisibly');
+  if (!blank && !comment.cut && lead.columns < comment.indent) {
+    comment.cut = true;
+    err(lineNo, `this line, indented less than the HTML comment opened at line ${comment.line}, ends the list item that holds the comment: renderers end the comment's block here while the browser keeps hiding text; indent the comment's lines (or open it at column 0)`);
+  }
+  const close = text.indexOf('-->', from);
+  const bang = text.indexOf('--!>', from);
+  if (bang !== -1 && (close === -1 || bang < close)) err(lineNo, '"--!>" inside an HTML comment: a browser ends the comment there, CommonMark does not');
+  if (close === -1) return false;
+  const rest = text.slice(close + 3);
+  const hidden = findHiddenText(rest, -1);
+  if (hidden) err(lineNo, `${hidden.what} after the end of an HTML comment: renderers pass it to the browser, which may hide what follows`);
+  return true;
+}
+
 function looksLikeGateOrHandoff(text: string): boolean {
-  return GATE_LINE.test(text) || TASK_ITEM.test(text) || /^ABANDON:/.test(text);
+  return GATE_LINE.test(text) || taskBoxAt(text, containers(text).content) || text.startsWith('ABANDON:');
 }
 
 function brokenGate(index: number): GateBuilder {
-  return { gate: emptyGate('', '', index, false), raw: {}, broken: true };
+  return { gate: emptyGate('', '', index, false), raw: {}, broken: true, misspelt: null };
 }
 
 function emptyGate(id: string, title: string, index: number, checked: boolean): Gate {
@@ -272,7 +452,7 @@ function startGate(
     }
   }
   if (!ok) return brokenGate(index);
-  return { gate: emptyGate(id, title, index, box !== ' '), raw: {}, broken: false };
+  return { gate: emptyGate(id, title, index, box !== ' '), raw: {}, broken: false, misspelt: null };
 }
 
 function parseAbandon(
@@ -316,9 +496,16 @@ function finishGate(
     const v = b.raw[k];
     if (v === undefined) return undefined;
     const bad = findUnsafeChar(v);
-    if (!bad) return v;
-    err(at(k), `${k} contains the control character ${codePointLabel(bad)}; what is shown for approval must be what runs`);
-    return null;
+    if (bad) {
+      err(at(k), `${k} contains the control character ${codePointName(bad)}; what is shown for approval must be what runs`);
+      return null;
+    }
+    const invisible = k === 'TIMEOUT' ? null : findInvisibleChar(v);
+    if (invisible) {
+      err(at(k), `${k} contains ${codePointName(invisible)}, which a reader sees as nothing or as a plain space; what is shown for approval must be what runs`);
+      return null;
+    }
+    return v;
   };
 
   const hasCheck = b.raw.CHECK !== undefined;
@@ -327,7 +514,7 @@ function finishGate(
   const expect = usable('EXPECT');
   if (check === '') err(at('CHECK'), `blank CHECK for ${g.id}`);
   if (expect === '') err(at('EXPECT'), `blank EXPECT for ${g.id}`);
-  if (hasCheck !== hasExpect) {
+  if (hasCheck !== hasExpect && !b.misspelt?.includes(hasCheck ? 'EXPECT' : 'CHECK')) {
     err(g.line, `${g.id} has ${hasCheck ? 'CHECK but no EXPECT' : 'EXPECT but no CHECK'}: a runnable gate needs both, a manual gate neither`);
   }
   if (check && expect) {
@@ -353,10 +540,23 @@ function finishGate(
   }
   const globList = (k: 'DEPENDS' | 'INPUTS', value: string): string[] => {
     const globs: string[] = [];
+    const seen = new Set<string>();
+    let expanded = 0;
     for (const p of splitPathList(value)) {
       const n = normalizeGlob(p);
-      if (!n.ok) err(at(k), `${k}: ${n.reason}`);
-      else if (!globs.includes(n.value)) globs.push(n.value);
+      if (!n.ok) {
+        err(at(k), `${k}: ${n.reason}`);
+        continue;
+      }
+      expanded += braceExpansionCount(n.value) ?? 1;
+      if (expanded > MAX_PATTERNS_PER_ATTRIBUTE) {
+        err(at(k), `${k} lists more than ${MAX_PATTERNS_PER_ATTRIBUTE} patterns (counted after brace expansion): use a directory glob such as src/**/*.js`);
+        break;
+      }
+      if (!seen.has(n.value)) {
+        seen.add(n.value);
+        globs.push(n.value);
+      }
     }
     if (!hasCheck && !hasExpect) warn(at(k), `${k} on manual gate ${g.id} has no effect`);
     return globs;

@@ -1,4 +1,5 @@
-// Repository-relative paths and globs written in a ledger (DEPENDS, OWNS, CWD). Pure.
+// Repository-relative paths and globs written in a ledger (DEPENDS, INPUTS, OWNS, CWD). Pure.
+import { expandBraces, globLimitProblem } from './globs.js';
 
 export type PathCheck = { ok: true; value: string } | { ok: false; reason: string };
 
@@ -45,8 +46,24 @@ export function normalizeRelativePath(raw: string, allowParent = false): PathChe
   return { ok: true, value: segments.join('/') };
 }
 
-/** A DEPENDS/OWNS glob: a normalized path, and no negation (a list of what a check reads cannot subtract). */
+/**
+ * A DEPENDS/INPUTS/OWNS glob: a normalized path, no negation (a list of what a check reads
+ * cannot subtract), within the bounds of globs.ts, and every alternative of its brace
+ * expansion repository-relative too (`{.,..}/x` and `{/srv,x}/f` reach outside otherwise).
+ */
 export function normalizeGlob(raw: string): PathCheck {
-  if (raw.trim().startsWith('!')) return { ok: false, reason: `negated pattern not allowed: ${raw.trim()}` };
-  return normalizeRelativePath(raw);
+  const trimmed = raw.trim();
+  if (trimmed.startsWith('!')) return { ok: false, reason: `negated pattern not allowed: ${trimmed}` };
+  const n = normalizeRelativePath(raw);
+  if (!n.ok) return n;
+  const limit = globLimitProblem(n.value);
+  if (limit) return { ok: false, reason: limit };
+  if (n.value.includes('{')) {
+    for (const alternative of expandBraces(n.value)) {
+      const a = normalizeRelativePath(alternative);
+      if (!a.ok) return { ok: false, reason: `${a.reason} (an alternative of ${n.value})` };
+      if (a.value.startsWith('!')) return { ok: false, reason: `negated pattern not allowed: ${alternative} (an alternative of ${n.value})` };
+    }
+  }
+  return n;
 }

@@ -109,7 +109,8 @@ export function isExit(cmd: SimpleCommand): boolean {
 export function setsErrexit(cmd: SimpleCommand): boolean {
   const words = unwrapped(cmd);
   if (programName(words[0]) !== 'set') return false;
-  return words.slice(1).some((w, i, rest) => /^-[a-z]*e[a-z]*$/.test(w.value) || (w.value === '-o' && rest[i + 1]?.value === 'errexit'));
+  // /^-[a-z]*$/ and then the letter: /^-[a-z]*e[a-z]*$/ would backtrack quadratically on "-eeee…x".
+  return words.slice(1).some((w, i, rest) => (/^-[a-z]*$/.test(w.value) && w.value.includes('e')) || (w.value === '-o' && rest[i + 1]?.value === 'errexit'));
 }
 
 /** `set -o pipefail`: a pipeline fails when any of its commands fails. */
@@ -151,7 +152,8 @@ export function printedTexts(cmd: SimpleCommand): { program: string; texts: stri
   if (!format) return { program, texts: [] };
   const values = rest.map((w) => w.literal);
   let next = 0;
-  const rendered = interpretEscapes(format.literal).replace(/%(%|[-+ #0]*\d*(?:\.\d+)?[a-zA-Z])/g, (_m, spec: string) => (spec === '%' ? '%' : (values[next++] ?? '')));
+  // Flags, then a width that does not start with 0: "[-+ #0]*\d*" would split a run of zeros every way.
+  const rendered = interpretEscapes(format.literal).replace(/%(%|[-+ #0]*(?:[1-9]\d*)?(?:\.\d+)?[a-zA-Z])/g, (_m, spec: string) => (spec === '%' ? '%' : (values[next++] ?? '')));
   return { program, texts: unique([rendered, format.literal, ...values]) };
 }
 

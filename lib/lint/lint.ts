@@ -30,7 +30,7 @@ export function lintLedger(ledger: LedgerToLint, contextOf: (gate: Gate) => Gate
     suggestion: f.suggestion,
   });
   const findings = ledgerRule(ledger.gates).map((f) => tag(f, null));
-  for (const gate of ledger.gates) findings.push(...lintGate(gate, contextOf, match).map((f) => tag(f, gate.id)));
+  for (const gate of ledger.gates) for (const f of lintGate(gate, contextOf, match)) findings.push(tag(f, gate.id));
   const order = (f: Finding) => RULES.indexOf(f.rule);
   return findings.sort((a, b) => a.line - b.line || order(a) - order(b));
 }
@@ -41,11 +41,13 @@ export function lintGate(gate: Gate, contextOf: (gate: Gate) => GateContext, mat
   const runnable = { ...gate, check: gate.check, expect: gate.expect, expectRaw: gate.expectRaw };
   const checkLine = gate.attributeLines.CHECK ?? gate.line;
   const list = parseShellList(gate.check);
-  found.push(
-    ...checkRules(runnable, list, match),
-    ...expectRules(gate.expect, gate.expectRaw, gate.attributeLines.EXPECT ?? gate.line),
-    ...scriptRule(list, gate.depends, contextOf(gate), checkLine),
-    ...pathRule(list, checkLine),
-  );
+  for (const rule of [
+    checkRules(runnable, list, match),
+    expectRules(gate.expect, gate.expectRaw, gate.attributeLines.EXPECT ?? gate.line),
+    scriptRule(list, gate.depends, contextOf(gate), checkLine),
+    pathRule(list, checkLine),
+  ]) {
+    for (const f of rule) found.push(f);
+  }
   return found;
 }

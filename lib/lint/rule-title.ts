@@ -28,7 +28,8 @@ const OUTCOME_VERBS = new Set([
 
 export function titleRule(title: string, line: number): GateFinding[] {
   // Markdown emphasis and code marks around the first word do not change what it says.
-  const words = title.replace(/[*_`~]/g, ' ').trim().split(/\s+/).map((w) => w.toLowerCase().replace(/[:,.;!]+$/, ''));
+  // Only the first words can name an activity: a megabyte title is not split whole.
+  const words = title.slice(0, 200).replace(/[*_`~]/g, ' ').trim().split(/\s+/).map((w) => stripTrailingPunctuation(w.toLowerCase()));
   const verb = ACTIVITY_VERBS.filter((v) => startsWith(words, v.split(' '))).sort((a, b) => b.length - a.length)[0];
   if (verb === undefined) return [];
   const verbWords = verb.split(' ').length;
@@ -44,6 +45,13 @@ export function titleRule(title: string, line: number): GateFinding[] {
       suggestion: `phrase the outcome: "${subject} …" followed by what is true when it is done ("X works", "X is …")`,
     },
   ];
+}
+
+/** "done:" to "done"; by hand, because /[:,.;!]+$/ is quadratic on a long run of them. */
+function stripTrailingPunctuation(word: string): string {
+  let end = word.length;
+  while (end > 0 && ':,.;!'.includes(word[end - 1]!)) end--;
+  return word.slice(0, end);
 }
 
 function startsWith(words: readonly string[], prefix: readonly string[]): boolean {

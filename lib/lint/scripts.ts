@@ -30,7 +30,7 @@ const PYTHON: Interpreter = { inline: oneOf('-c', '-m', '-'), valued: oneOf('-W'
 // sh -c, bash -lc, sh -s: the command comes from the argument or stdin, not a file.
 // -o / -euo take an option name (pipefail) as their value.
 const SHELL: Interpreter = {
-  inline: (o) => o === '-' || /^-[A-Za-z]*[cs][A-Za-z]*$/.test(o),
+  inline: (o) => o === '-' || (/^-[A-Za-z]*$/.test(o) && (o.includes('c') || o.includes('s'))),
   valued: (o) => /^[-+][A-Za-z]*[oO]$/.test(o) || o === '--rcfile' || o === '--init-file',
 };
 
@@ -71,6 +71,9 @@ export function gateWorkdir(ledgerDisplay: string, explicit: boolean, cwd: strin
  * moves the directory later scripts resolve against; after a `cd` that cannot be followed
  * (a variable, an absolute path, out of the repository) nothing more is resolved.
  */
+/** Deeper than this, a `cd` chain (`cd x; cd x; …`) is no longer followed: each step would copy the whole path. */
+const MAX_TRACKED_DIR = 1024;
+
 export function invokedScripts(list: ShellList, workdir: string): string[] {
   const found = new Set<string>();
   let dir: string | null = workdir;
@@ -81,6 +84,7 @@ export function invokedScripts(list: ShellList, workdir: string): string[] {
       if (programName(words[0]) === 'cd') {
         const target = words[1];
         dir = target && !target.dynamic && target.value !== '-' ? repositoryPath(target.value, dir) : null;
+        if (dir !== null && dir.length > MAX_TRACKED_DIR) dir = null;
         continue;
       }
       const script = scriptOf(cmd);

@@ -2,7 +2,7 @@
 // text from the repository or from a check passes through the sanitizer here.
 import { shortSignature, type Oracle } from '../oracle/oracle.js';
 import { DEFAULT_TIMEOUT_SECONDS } from '../cli/option-table.js';
-import { sanitizeBlock, sanitizeLine } from '../text/sanitize.js';
+import { sanitizeBlock, sanitizeLine, visibleNonAscii } from '../text/sanitize.js';
 import { shellCommand } from '../text/shell-quote.js';
 import type { GateReport } from './model.js';
 import { cappedIds } from './text.js';
@@ -11,8 +11,11 @@ const CHECK_DISPLAY_CAP = 2000;
 const FIELD_DISPLAY_CAP = 500;
 
 function field(label: string, value: string, cap: number, what: string): string[] {
-  const out = [`  ${label.padEnd(8)}${sanitizeLine(value, cap)}`];
+  // Non-ASCII is shown as <U+XXXX>: a Cyrillic "с" or a zero-width space must not pass for ASCII.
+  const shown = visibleNonAscii(value);
+  const out = [`  ${label.padEnd(8)}${sanitizeLine(shown.text, cap)}`];
   if (Array.from(value).length > cap) out.push(`         (${what} is ${value.length} characters; only the first ${cap - 1} are shown: read it in full before approving)`);
+  if (shown.escaped > 0) out.push(`         (${what} has ${shown.escaped} non-ASCII character${shown.escaped === 1 ? '' : 's'}, shown as <U+XXXX>)`);
   return out;
 }
 
@@ -46,7 +49,7 @@ export function approvalRequestText(r: ApprovalRequest): string {
     ...field('PATH', f.path ?? '(unset)', FIELD_DISPLAY_CAP, 'PATH'),
   ];
   const changed = r.changed;
-  if (f.depends) lines.push(`  DEPENDS ${f.depends.length} file${f.depends.length === 1 ? '' : 's'}: ${sanitizeLine(f.depends.map((d) => d[0]).join(', '), FIELD_DISPLAY_CAP)}`);
+  if (f.depends) lines.push(`  DEPENDS ${f.depends.length} file${f.depends.length === 1 ? '' : 's'}: ${sanitizeLine(visibleNonAscii(f.depends.map((d) => d[0]).join(', ')).text, FIELD_DISPLAY_CAP)}`);
   if (f.pathBound) {
     const n = f.pathBound.length;
     lines.push(

@@ -19,6 +19,67 @@ export function codePointLabel(ch: string): string {
   return 'U+' + ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
 }
 
+// Names of the invisible and control characters a message may have to point at. Others are
+// named by their category, which is what the reader needs to know about them.
+const NAMES: Record<number, string> = {
+  0x09: 'CHARACTER TABULATION', 0x1b: 'ESCAPE', 0x7f: 'DELETE', 0x85: 'NEXT LINE', 0xa0: 'NO-BREAK SPACE', 0xad: 'SOFT HYPHEN',
+  0x34f: 'COMBINING GRAPHEME JOINER', 0x61c: 'ARABIC LETTER MARK', 0x115f: 'HANGUL CHOSEONG FILLER', 0x1160: 'HANGUL JUNGSEONG FILLER',
+  0x180e: 'MONGOLIAN VOWEL SEPARATOR', 0x2000: 'EN QUAD', 0x2001: 'EM QUAD', 0x2002: 'EN SPACE', 0x2003: 'EM SPACE',
+  0x2004: 'THREE-PER-EM SPACE', 0x2005: 'FOUR-PER-EM SPACE', 0x2006: 'SIX-PER-EM SPACE', 0x2007: 'FIGURE SPACE',
+  0x2008: 'PUNCTUATION SPACE', 0x2009: 'THIN SPACE', 0x200a: 'HAIR SPACE', 0x200b: 'ZERO WIDTH SPACE',
+  0x200c: 'ZERO WIDTH NON-JOINER', 0x200d: 'ZERO WIDTH JOINER', 0x200e: 'LEFT-TO-RIGHT MARK', 0x200f: 'RIGHT-TO-LEFT MARK',
+  0x2028: 'LINE SEPARATOR', 0x2029: 'PARAGRAPH SEPARATOR', 0x202a: 'LEFT-TO-RIGHT EMBEDDING', 0x202b: 'RIGHT-TO-LEFT EMBEDDING',
+  0x202c: 'POP DIRECTIONAL FORMATTING', 0x202d: 'LEFT-TO-RIGHT OVERRIDE', 0x202e: 'RIGHT-TO-LEFT OVERRIDE',
+  0x202f: 'NARROW NO-BREAK SPACE', 0x205f: 'MEDIUM MATHEMATICAL SPACE', 0x2060: 'WORD JOINER', 0x2061: 'FUNCTION APPLICATION',
+  0x2062: 'INVISIBLE TIMES', 0x2063: 'INVISIBLE SEPARATOR', 0x2064: 'INVISIBLE PLUS', 0x2066: 'LEFT-TO-RIGHT ISOLATE',
+  0x2067: 'RIGHT-TO-LEFT ISOLATE', 0x2068: 'FIRST STRONG ISOLATE', 0x2069: 'POP DIRECTIONAL ISOLATE', 0x3000: 'IDEOGRAPHIC SPACE',
+  0x3164: 'HANGUL FILLER', 0xfeff: 'ZERO WIDTH NO-BREAK SPACE', 0xffa0: 'HALFWIDTH HANGUL FILLER',
+};
+
+/** "U+200B ZERO WIDTH SPACE": the code point and, where known, its name or kind. */
+export function codePointName(ch: string): string {
+  const cp = ch.codePointAt(0)!;
+  const name = NAMES[cp];
+  if (name) return `${codePointLabel(ch)} ${name}`;
+  if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f)) return `${codePointLabel(ch)} (a control character)`;
+  if (/^\p{Cf}$/u.test(ch)) return `${codePointLabel(ch)} (an invisible format character)`;
+  if (/^\p{Zs}$/u.test(ch)) return `${codePointLabel(ch)} (a space other than U+0020)`;
+  if (/^\p{Default_Ignorable_Code_Point}$/u.test(ch)) return `${codePointLabel(ch)} (an invisible character)`;
+  return codePointLabel(ch);
+}
+
+// Shown as nothing or as an ordinary space: Unicode format characters (Cf: zero-width
+// spaces and joiners, soft hyphen, BOM, tags), the other default-ignorable code points
+// (variation selectors, Hangul fillers), every space but U+0020, and TAB.
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+const INVISIBLE_TEST = /(?! )[\t\p{Cf}\p{Default_Ignorable_Code_Point}\p{Zs}]/u;
+
+/** The first character that would be invisible or look like a plain space to the reader, or null. */
+export function findInvisibleChar(text: string): string | null {
+  if (PRINTABLE_ASCII.test(text)) return null;
+  const m = INVISIBLE_TEST.exec(text);
+  return m ? m[0] : null;
+}
+
+/**
+ * Every code point outside printable ASCII shown as <U+XXXX>, so that an approver sees
+ * "che<U+200B>ck" and "<U+0441>url" where a terminal would draw "check" and "curl".
+ */
+export function visibleNonAscii(text: string): { text: string; escaped: number } {
+  if (/^[\x20-\x7e]*$/.test(text)) return { text, escaped: 0 };
+  let out = '';
+  let escaped = 0;
+  for (const ch of text) {
+    const cp = ch.codePointAt(0)!;
+    if (cp >= 0x20 && cp <= 0x7e) out += ch;
+    else {
+      out += `<${codePointLabel(ch)}>`;
+      escaped++;
+    }
+  }
+  return { text: out, escaped };
+}
+
 function capCodePoints(text: string, max: number): string {
   if (text.length <= max) return text;
   // Cheap pre-cut, then an exact cut that never splits a surrogate pair.

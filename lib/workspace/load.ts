@@ -90,9 +90,10 @@ export function loadWorkspace(options: LoadOptions): Workspace {
     }
     const result = parseLedger(source);
     const tag = (d: Diagnostic): Diagnostic => ({ ...d, file: location.display });
-    warnings.push(...(result.ok ? result.ledger.warnings : result.warnings).map(tag));
+    // A loop, not push(...list): a list of a hundred thousand would overflow the stack.
+    for (const w of result.ok ? result.ledger.warnings : result.warnings) warnings.push(tag(w));
     if (!result.ok) {
-      errors.push(...result.errors.map(tag));
+      for (const e of result.errors) errors.push(tag(e));
       continue;
     }
     ledgers.push({ location, stem, ledger: result.ledger, source, identity: read.identity, directories });

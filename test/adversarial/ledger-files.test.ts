@@ -169,3 +169,118 @@ describe('ledger text that would hide or forge gates', () => {
     expect(doc.warnings[0].message).toMatch(/HTML comment/);
   });
 });
+
+describe('look-alike attribute names and invisible characters (issue 9 §2), through the CLI', () => {
+  // A ticked gate with hand-written evidence whose CHECK line is not quite CHECK: before, it
+  // was a manual gate and --status --strict said ALL MET.
+  const ticked = (checkLine: string) => `- [x] G1: the import round-trips\n${checkLine}\n  EXPECT: import ok\n  EVIDENCE: exit=0; reviewed by hand\n`;
+  const cases: [string, string, RegExp][] = [
+    ['a zero-width space in the name', '  CHE\u200bCK: node scripts/check.mjs', /GATES\.md:2: .*U\+200B ZERO WIDTH SPACE.*did you mean CHECK\?/],
+    ['a Cyrillic С', '  \u0421HECK: node scripts/check.mjs', /GATES\.md:2: .*U\+0421 \(looks like C\).*did you mean CHECK\?/],
+    ['a fullwidth colon', '  CHECK\uff1a node scripts/check.mjs', /GATES\.md:2: .*U\+FF1A instead of ':'.*did you mean CHECK\?/],
+    ['a typo', '  CHEK: node scripts/check.mjs', /GATES\.md:2: CHEK: is not an attribute: did you mean CHECK\?/],
+    ['NBSP indentation', '\u00a0\u00a0CHECK: node scripts/check.mjs', /GATES\.md:2: .*did you mean CHECK\?/],
+  ];
+  for (const [name, line, pattern] of cases) {
+    it(`${name}: --status --strict exits 2 on the line, not ALL MET`, () => {
+      const s = setup();
+      writeFiles(s.repo, { 'GATES.md': ticked(line) });
+      const r = s.run(['--status', '--strict']);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(pattern);
+      expect(r.stdout).not.toMatch(/ALL MET/);
+    });
+  }
+
+  it('DEPEND: (which binds the approval to nothing) is an error, not a warning', () => {
+    const s = setup();
+    writeFiles(s.repo, { 'GATES.md': '- [ ] G1: t\n  CHECK: node s.mjs\n  EXPECT: ok\n  DEPEND: s.mjs\n', 's.mjs': '' });
+    const r = s.run(['--status']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/GATES\.md:4: DEPEND: is not an attribute: did you mean DEPENDS\?/);
+  });
+
+  it('a zero-width space or a TAB inside CHECK is refused with the code point named', () => {
+    const s = setup();
+    writeFiles(s.repo, { 'GATES.md': '- [ ] G1: t\n  CHECK: node scripts/che\u200bck.mjs\n  EXPECT: ok\n- [ ] G2: u\n  CHECK: node\tx.mjs\n  EXPECT: ok\n' });
+    const r = s.run(['--status']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/GATES\.md:2: CHECK contains U\+200B ZERO WIDTH SPACE/);
+    expect(r.stderr).toMatch(/GATES\.md:5: CHECK contains U\+0009 CHARACTER TABULATION/);
+  });
+
+  it('the approval request shows non-ASCII in CHECK and EXPECT as <U+XXXX>', () => {
+    const s = setup();
+    writeFiles(s.repo, { 'GATES.md': '- [ ] G1: t\n  CHECK: echo h\u00e9llo \u0441url\n  EXPECT: h\u00e9llo\n' });
+    const r = s.run([]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^ {2}CHECK {3}echo h<U\+00E9>llo <U\+0441>url$/m);
+    expect(r.stdout).toMatch(/\(CHECK has 2 non-ASCII characters, shown as <U\+XXXX>\)/);
+    expect(r.stdout).toMatch(/^ {2}EXPECT {2}h<U\+00E9>llo$/m);
+  });
+});
+
+describe('linear or bounded on hostile ledgers (issue 9 §3), through the CLI', () => {
+  const quick = (args: string[], ledger: string, files: Record<string, string> = {}) => {
+    const s = setup();
+    writeFiles(s.repo, { 'GATES.md': ledger, ...files });
+    const t0 = Date.now();
+    const r = runCli(args, { cwd: s.repo, env: s.env, timeoutMs: 20_000, input: args[0] === 'hook' ? JSON.stringify({ session_id: 's', cwd: s.repo, hook_event_name: 'Stop', stop_hook_active: false }) : '' });
+    return { ...r, ms: Date.now() - t0 };
+  };
+
+  it('"> " x 40 then "[" (exponential before): --status, a plain run, lint and the Stop hook finish at once', () => {
+    const ledger = `- [x] A: t\n  EVIDENCE: exit=0\n${'> '.repeat(40)}[\n\n${'> '.repeat(40)}[ x\n`;
+    for (const args of [['--status'], [], ['lint'], ['hook', 'claude-stop']]) {
+      const r = quick(args, ledger);
+      expect(r.signal, args.join(' ')).toBeNull();
+      expect(r.ms, args.join(' ')).toBeLessThan(10_000);
+      expect(r.stderr).not.toMatch(/Maximum call stack/);
+    }
+  });
+
+  it('a DEPENDS brace bomb is refused by --status and lint, with the limit named, no engine error', () => {
+    const ledger = `- [x] G1: t\n  CHECK: node s.mjs\n  EXPECT: ok\n  DEPENDS: ${'{a,b,c,d}'.repeat(10)}\n  EVIDENCE: exit=0\n`;
+    for (const args of [['--status'], ['lint']]) {
+      const r = quick(args, ledger);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.ms).toBeLessThan(10_000);
+      expect(r.stderr).toMatch(/GATES\.md:4: DEPENDS: brace expansion gives 1048576 patterns \(at most 64\)/);
+      expect(r.stderr).not.toMatch(/Maximum call stack|RangeError/);
+    }
+  });
+
+  it('130,000 diagnostics: exit 2 with line numbers and "… and N more", no stack overflow', () => {
+    const r = quick(['--status'], `- [x] G1: t\n  EVIDENCE: exit=0\n## end\n${'  CHECK: x\n'.repeat(130_000)}`);
+    expect(r.code).toBe(2);
+    expect(r.stderr).not.toMatch(/Maximum call stack/);
+    expect(r.stderr).toMatch(/^error: GATES\.md:4: CHECK is not under a gate/m);
+    // The parser keeps 1,000 and counts the rest; the CLI prints the first of them.
+    expect(r.stderr).toMatch(/^error: GATES\.md:103: CHECK is not under a gate/m);
+    expect(r.stderr).toMatch(/… and \d+ more/);
+    const w = quick(['--status'], `- [x] G1: t\n  EVIDENCE: exit=0\n${'  RETRY: 1\n'.repeat(130_000)}`);
+    expect(w.code).toBe(0);
+    expect(`${w.stdout}${w.stderr}`).not.toMatch(/Maximum call stack/);
+    expect(`${w.stdout}${w.stderr}`).toMatch(/GATES\.md:3: unknown attribute RETRY ignored/);
+  });
+
+  it('lint on 200 kB of "cd x; " (quadratic before: over 60 s)', () => {
+    const r = quick(['lint'], `- [ ] G1: the check passes\n  CHECK: ${'cd x; '.repeat(34_000)}node t.js\n  EXPECT: all good here\n`);
+    expect(r.code).toBe(0);
+    expect(r.ms).toBeLessThan(15_000);
+  });
+
+  it('DEPENDS through a brace alternative outside the repository ({.,..}/outside.txt, {/abs,x}/f) is refused up front', () => {
+    const s = setup();
+    writeFileSync(join(s.repo, '..', 'outside.txt'), 'secret');
+    writeFileSync(join(s.outside, 'f'), 'secret');
+    for (const pattern of ['{.,..}/outside.txt', `{${s.outside},x}/f`]) {
+      writeFiles(s.repo, { 'GATES.md': `- [ ] G1: t\n  CHECK: cat outside.txt\n  EXPECT: secret\n  DEPENDS: ${pattern}\n` });
+      for (const args of [['--status'], ['--approve']]) {
+        const r = s.run(args);
+        expect(r.code, `${pattern} ${args.join(' ')}`).toBe(2);
+        expect(r.stderr).toMatch(/GATES\.md:4: DEPENDS: .*(\.\.|absolute path).*an alternative of/);
+      }
+    }
+  });
+});

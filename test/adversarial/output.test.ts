@@ -250,7 +250,8 @@ describe('JUnit and annotations carry hostile values exactly, as data', () => {
   it('a hostile ledger path and title: the XML parses back to the sanitized values; the annotation properties to the path', () => {
     const s = sandbox();
     const dir = `d"<&>'x,y:z%25 ]]>`;
-    const title = `]]> <b>&"' \u001b[31mred\u001b[0m \u0008\ufffe ::error::t`;
+    // <b> closed on its line: an unclosed one is a parse error (a browser carries it into the gates after it).
+    const title = `]]> <b>&"' \u001b[31mred\u001b[0m \u0008\ufffe ::error::t</b>`;
     writeFiles(s.repo, { [`${dir}/GATES.md`]: `- [ ] A: ${title}\n  CHECK: echo nope\n  EXPECT: yes\n` });
     const file = `${dir}/GATES.md`;
     const env = { ...s.env, GITHUB_ACTIONS: 'true' };

@@ -67,3 +67,27 @@ describe('matchDependsGlob', () => {
     await expect(matchDependsGlob(root, 'deep/**/*.txt', 'T')).rejects.toThrow(/matches no file/);
   });
 });
+
+describe('matchDependsGlob never leaves the repository through brace expansion (issue 8 §9)', () => {
+  it('{.,..}/outside.txt and {/abs,x}/f are refused although the files outside exist', async () => {
+    const root = tree();
+    writeFileSync(join(root, '..', 'outside.txt'), 'outside');
+    const other = tempDir();
+    writeFileSync(join(other, 'f'), 'outside');
+    mkdirSync(join(root, 'x'));
+    writeFileSync(join(root, 'x', 'f'), 'inside');
+    writeFileSync(join(root, 'outside.txt'), 'inside');
+    await expect(matchDependsGlob(root, '{.,..}/outside.txt', 'T')).rejects.toThrow(/outside the repository through its brace alternative \.\.\/outside\.txt/);
+    await expect(matchDependsGlob(root, `{${other},x}/f`, 'T')).rejects.toThrow(/outside the repository through its brace alternative \/.*\/f/);
+    await expect(matchDependsGlob(root, 'a/{b,../..}/outside.txt', 'T')).rejects.toThrow(/outside the repository/);
+    // The same patterns without the outside alternative match inside.
+    expect(await matchDependsGlob(root, '{.,x}/outside.txt', 'T')).toEqual(['outside.txt']);
+  });
+
+  it('brace bombs and unbounded wildcards are refused before any file system work', async () => {
+    const root = tree();
+    await expect(matchDependsGlob(root, '{a,b,c,d}'.repeat(10), 'T')).rejects.toThrow(/brace expansion gives 1048576 patterns/);
+    await expect(matchDependsGlob(root, 'scripts/*a*b*c*d', 'T')).rejects.toThrow(/more than 3 '\*'/);
+    await expect(matchDependsGlob(root, 'scripts/+(a|aa).mjs', 'T')).rejects.toThrow(/extended glob/);
+  });
+});

@@ -272,8 +272,11 @@ describe('code fences (CommonMark)', () => {
 
   it('allows up to three spaces of indentation on the fence, not four', () => {
     expect(parseOk(lines('   ```', '- [ ] G2: hidden', '   ```', '- [ ] G1: seen')).gates.map((g) => g.id)).toEqual(['G1']);
-    // Four spaces is an indented code line, not a fence: the gate after it counts.
-    expect(parseOk(lines('- [ ] G1: a', '    ```', '- [ ] G2: b')).gates.map((g) => g.id)).toEqual(['G1', 'G2']);
+    // Under a gate line, four spaces is a fence inside the gate's list item (content at column
+    // 2) for a renderer, ended with the item: refused rather than guessed.
+    expect(parseErrors(lines('- [ ] G1: a', '    ```', '- [ ] G2: b'))[0]).toMatch(/^2: indented code fence/);
+    // At the top level, four spaces is indented code: no fence, the gate after it counts.
+    expect(parseOk(lines('# Notes', '', '    ```', '', '- [ ] G2: b')).gates.map((g) => g.id)).toEqual(['G2']);
   });
 
   it('does not open a backtick fence whose info string contains a backtick', () => {
@@ -329,5 +332,164 @@ describe('state', () => {
       lines('- [x] A: t', '  EVIDENCE: exit=0', '- [ ] B: t', '- [x] C: t', '  EVIDENCE: pending', '- [x] D: t', '- [ ] E: t', 'ABANDON: E gone'),
     );
     expect(l.gates.map(gateState)).toEqual(['met', 'unmet', 'claimed', 'claimed', 'abandoned']);
+  });
+});
+
+describe('near-misses of attribute names are errors on their own line (issue 9 §2)', () => {
+  const gate = (line: string) => lines('- [x] G1: t', line, '  EXPECT: ok', '  EVIDENCE: exit=0');
+  it('a zero-width space, a Cyrillic С, a fullwidth colon, mathematical bold letters: did you mean CHECK?', () => {
+    for (const l of ['  CHE\u200bCK: npm test', '  \u0421HECK: npm test', '  CHECK\uff1a npm test', '  \ud835\udc02\ud835\udc07\ud835\udc04\ud835\udc02\ud835\udc0a: npm test', '  CHECK : npm test', '  ch\u0435ck: npm test']) {
+      const errs = parseErrors(gate(l));
+      expect(errs, JSON.stringify(l)).toEqual([expect.stringMatching(/^2: .*did you mean CHECK\?/)]);
+    }
+    expect(parseErrors(gate('  CHE\u200bCK: x'))[0]).toMatch(/U\+200B ZERO WIDTH SPACE/);
+    expect(parseErrors(gate('  \u0421HECK: x'))[0]).toMatch(/U\+0421 \(looks like C\)/);
+    expect(parseErrors(gate('  CHECK\uff1a x'))[0]).toMatch(/U\+FF1A instead of ':'/);
+  });
+
+  it('edit distance one, in upper case: DEPEND, CHEK, EXPECTS, INPUT, TIMEOUTS, EVIDENSE', () => {
+    const cases: [string, string][] = [['DEPEND', 'DEPENDS'], ['CHEK', 'CHECK'], ['EXPECTS', 'EXPECT'], ['INPUT', 'INPUTS'], ['TIMEOUTS', 'TIMEOUT'], ['EVIDENSE', 'EVIDENCE'], ['CEHCK', 'CHECK']];
+    for (const [typo, meant] of cases) {
+      expect(parseErrors(lines('- [ ] G1: t', '  CHECK: a', '  EXPECT: b', `  ${typo}: x`)), typo).toEqual([`4: ${typo}: is not an attribute: did you mean ${meant}? (attributes: CHECK, EXPECT, CWD, DEPENDS, INPUTS, TIMEOUT, EVIDENCE)`]);
+    }
+  });
+
+  it('CHEK: is reported on the typo, not as a missing CHECK on the gate line', () => {
+    expect(parseErrors(lines('- [ ] G1: t', '  CHEK: npm test', '  EXPECT: ok'))).toEqual([expect.stringMatching(/^2: CHEK: is not an attribute: did you mean CHECK\?/)]);
+  });
+
+  it('an attribute indented with NBSP, or a typo directly under the gate line at column 0', () => {
+    expect(parseErrors(lines('- [x] G1: t', '\u00a0\u00a0CHECK: npm test', '  EXPECT: ok'))[0]).toMatch(/^2: .*U\+00A0 NO-BREAK SPACE.*did you mean CHECK\?|^2: .*did you mean CHECK\?/);
+    expect(parseErrors(lines('- [x] G1: t', 'CHEK: npm test'))[0]).toMatch(/^2: CHEK: is not an attribute: did you mean CHECK\?/);
+  });
+
+  it('prose notes are not taken for attributes', () => {
+    const l = parseOk(lines('- [ ] G1: t', '  CHECK: a', '  EXPECT: b', '  Note: see the docs', '  Input: the fixture', '  Checks the output manually', '  RETRIES: 3'));
+    expect(l.gates[0]!.kind).toBe('runnable');
+    expect(warningsOf(lines('- [ ] G1: t', '  RETRIES: 3'))).toEqual([expect.stringMatching(/unknown attribute RETRIES/)]);
+  });
+});
+
+describe('invisible characters in values are refused with the code point named (issue 9 §2)', () => {
+  it('Cf characters, TAB and non-ASCII spaces in CHECK, EXPECT, CWD, DEPENDS and INPUTS', () => {
+    const cases: [string, string][] = [
+      ['\u200b', 'U+200B ZERO WIDTH SPACE'],
+      ['\u200d', 'U+200D ZERO WIDTH JOINER'],
+      ['\u2060', 'U+2060 WORD JOINER'],
+      ['\ufeff', 'U+FEFF ZERO WIDTH NO-BREAK SPACE'],
+      ['\u00ad', 'U+00AD SOFT HYPHEN'],
+      ['\t', 'U+0009 CHARACTER TABULATION'],
+      ['\u00a0', 'U+00A0 NO-BREAK SPACE'],
+      ['\u{e0041}', 'U+E0041'],
+    ];
+    for (const [ch, name] of cases) {
+      for (const [k, at] of [['CHECK', 2], ['EXPECT', 3], ['CWD', 4], ['DEPENDS', 5], ['INPUTS', 6]] as const) {
+        const body = { CHECK: 'node scripts/check.mjs', EXPECT: 'ok', CWD: 'pkg', DEPENDS: 'scripts/check.mjs', INPUTS: 'data.json' };
+        body[k] = body[k].replace(/^(.)/, `$1${ch}`);
+        const src = lines('- [ ] G1: t', `  CHECK: ${body.CHECK}`, `  EXPECT: ${body.EXPECT}`, `  CWD: ${body.CWD}`, `  DEPENDS: ${body.DEPENDS}`, `  INPUTS: ${body.INPUTS}`);
+        expect(parseErrors(src), `${k} ${name}`).toEqual([`${at}: ${k} contains ${name}${name.length === 9 || name === 'U+E0041' ? ' (an invisible format character)' : ''}, which a reader sees as nothing or as a plain space; what is shown for approval must be what runs`]);
+      }
+    }
+  });
+
+  it('other non-ASCII stays allowed in CHECK and EXPECT (the approval display escapes it)', () => {
+    expect(parseOk(lines('- [ ] G1: t', '  CHECK: echo héllo', '  EXPECT: héllo')).gates[0]!.check).toBe('echo héllo');
+  });
+});
+
+describe('what a renderer shows differently is refused (issue 9 §1)', () => {
+  it('raw HTML anywhere outside fences and block comments', () => {
+    for (const l of ['- [ ] G1: a <b class="x">y</b>', '- [ ] G1: a <span>x</span>', '- [ ] G1: a <span title="x">', '- [ ] G1: a </div>', '- [ ] G1: <?php x ?>', '- [ ] G1: <!DOCTYPE x>', '- [ ] G1: <![CDATA[ x ]]>', '- [ ] G1: <details', '- [ ] G1: a <!-- b -->']) {
+      expect(parseErrors(lines(l, '  EVIDENCE: pending'))[0], l).toMatch(/^1: .*(raw HTML|HTML (comment|processing|declaration|CDATA))/);
+    }
+    // Not HTML: a lone '<', an escaped one, a redirection, an autolink, a '<' in a word.
+    expect(parseOk(lines('- [ ] G1: a < b, \\<div>, <https://x.y>, x<-y, <input.txt', '  CHECK: sort <in.txt', '  EXPECT: x')).gates).toHaveLength(1);
+    // Attribute-less inline styling shows its text: allowed, except alone on a line (an HTML block).
+    expect(parseOk(lines('- [ ] G1: a <b>bold</b> <code>x</code> <br> <sub>2</sub>', '  EVIDENCE: pending')).gates).toHaveLength(1);
+    expect(parseErrors(lines('<b>', '- [ ] G1: swallowed by the HTML block', ''))[0]).toMatch(/^1: raw HTML <b> alone on its line/);
+    // Unclosed, a browser carries the element into the gates after it.
+    expect(parseErrors(lines('- [ ] G1: a <b>bold', '- [ ] G2: b'))[0]).toMatch(/^1: raw HTML <b> not closed on its line \(a browser carries it into what follows\) at column 13/);
+  });
+
+  it('link titles, image descriptions and reference definitions that could run onto the next line', () => {
+    expect(parseErrors(lines('- [ ] G1: [a](/u "t', '  CHECK: x', '  EXPECT: y'))[0]).toMatch(/^1: a link whose destination or title continues/);
+    expect(parseErrors(lines('- [ ] G1: ![a', '  CHECK: x', '  EXPECT: y'))[0]).toMatch(/^1: an image description/);
+    expect(parseErrors(lines('- [ ] G1: t', '', '  [x]: /u'))[0]).toMatch(/^3: a link reference definition/);
+    // Closed on the line, or at the end of the paragraph: harmless.
+    expect(parseOk(lines('- [ ] G1: [a](/u "t") and ![b](c.png)', '  CHECK: x', '  EXPECT: y')).gates).toHaveLength(1);
+    expect(parseOk(lines('- [ ] G1: t [a](/u "t', '', '- [ ] G2: u')).gates).toHaveLength(2);
+  });
+
+  it('a closing fence followed by NBSP does not close it', () => {
+    expect(parseErrors(lines('```', '- [ ] G0: example', '```\u00a0', '- [ ] G1: real'))).toEqual(['1: unclosed code fence (``` opened here)']);
+    expect(parseOk(lines('```', '- [ ] G0: example', '``` \t', '- [ ] G1: real')).gates.map((g) => g.id)).toEqual(['G1']);
+  });
+
+  it('fences: at column 0 always; indented up to 3 only outside list items and quotes; never after a list marker', () => {
+    expect(parseOk(lines('# x', '', '  ```', '- [ ] G0: e', '  ```', '- [ ] G1: real')).gates.map((g) => g.id)).toEqual(['G1']);
+    expect(parseErrors(lines('- note', '  ```', '- [ ] G1: t', '```'))[0]).toMatch(/^2: indented code fence/);
+    expect(parseErrors(lines('- [ ] G1: t', '\t```', '```'))[0]).toMatch(/^2: indented code fence/);
+    for (const l of ['- ```', '> ```', '1. ~~~']) expect(parseErrors(lines('- [ ] G1: t', '', l))[0], l).toMatch(/^3: code fence inside a list item or block quote/);
+  });
+
+  it('task boxes a renderer shows: nested on one line, tab or NBSP boxes, a box after an empty item', () => {
+    for (const l of ['- - [ ] G2: x', '* - [ ] G2: x', '- > - [ ] G2: x', '1. - [x] G2: x', '-  - [ ] G2: x']) {
+      expect(parseErrors(lines('- [ ] G1: t', l))[0], l).toMatch(/^2: (nested task item|task item inside a block quote)/);
+    }
+    for (const l of ['- [\t] G2: x', '- [ ]\u00a0G2: x', '- [\u00a0] G2: x', '- [] G2: x']) {
+      expect(parseErrors(lines('- [ ] G1: t', l))[0], JSON.stringify(l)).toMatch(/^2: malformed gate line/);
+    }
+    expect(parseErrors(lines('- [ ] G1: t', '-', '  [ ] G2: x'))[0]).toMatch(/^3: nested task item/);
+  });
+
+  it('underline rows under a gate line, directly or after lazy lines', () => {
+    for (const l of ['  ---', '  ===', '  -', '  --|--', '  | - |']) expect(parseErrors(lines('- [ ] G1: t', '  CHECK: a', '  EXPECT: b', l))[0], l).toMatch(/^4: a row of "-" or "="/);
+    expect(parseErrors(lines('- [ ] G1: t', 'more title', '  ---'))[0]).toMatch(/^3: a row/);
+    expect(parseOk(lines('# Notes', 'text', '', '---', '', '- [ ] G1: t')).gates).toHaveLength(1);
+  });
+
+  it('HTML comments: cut off by a less indented line, --!>, markup after -->, or indented past block position', () => {
+    expect(parseErrors(lines('- [ ] G1: t', '  <!--', 'x', '  -->'))[0]).toMatch(/^3: this line, indented less than the HTML comment opened at line 2/);
+    expect(parseErrors(lines('<!--', '--!>', '-->', '- [ ] G1: t'))[0]).toMatch(/^2: "--!>"/);
+    expect(parseErrors(lines('<!-- a --> <span>', '- [ ] G1: t'))[0]).toMatch(/^1: raw HTML <span…> after the end of an HTML comment/);
+    expect(parseErrors(lines('- [ ] G1: t', '      <!--', '  -->'))[0]).toMatch(/^2: an HTML comment/);
+    expect(parseOk(lines('- [ ] G1: t', '  <!--', '', '    note', '  -->', '<!-->', '<!--->', '- [ ] G2: u')).gates).toHaveLength(2);
+  });
+
+  it('a ledger that starts with --- (front matter)', () => {
+    expect(parseErrors(lines('---', 'title: x', '---', '- [ ] G1: t'))[0]).toMatch(/^1: a ledger must not start with "---"/);
+  });
+
+  it('an attribute indented by a single space', () => {
+    expect(parseErrors(lines('- [ ] G1: t', ' CHECK: a', '  EXPECT: b'))[0]).toMatch(/^2: indent CHECK by at least two spaces/);
+  });
+});
+
+describe('bounded globs and diagnostics (issue 9 §3)', () => {
+  const depends = (p: string) => lines('- [ ] G1: t', '  CHECK: a', '  EXPECT: b', `  DEPENDS: ${p}`);
+  it('brace bombs, ranges, extglobs, wildcard runs and over-long patterns are refused', () => {
+    expect(parseErrors(depends('{a,b,c,d}'.repeat(10)))[0]).toMatch(/^4: DEPENDS: brace expansion gives 1048576 patterns \(at most 64\)/);
+    expect(parseErrors(depends('f{1..1000}.txt'))[0]).toMatch(/brace expansion gives 1000 patterns/);
+    expect(parseErrors(depends('+(a|aa)'))[0]).toMatch(/extended glob syntax/);
+    expect(parseErrors(depends('*a*a*a*b'))[0]).toMatch(/more than 3 '\*' wildcards in one path segment/);
+    expect(parseErrors(depends('a'.repeat(1025)))[0]).toMatch(/pattern is 1025 characters \(at most 1024\)/);
+    expect(parseErrors(depends(Array.from({ length: 257 }, (_, i) => `f${i}`).join(', ')))[0]).toMatch(/DEPENDS lists more than 256 patterns/);
+    expect(parseOk(depends('src/{a,b}/{c,d}.js, f{1..9}.txt, *.test.*.js')).gates[0]!.depends).toHaveLength(3);
+  });
+
+  it('brace alternatives that leave the repository are refused up front', () => {
+    for (const p of ['{.,..}/outside.txt', '{/srv,x}/f', 'a/{b,../..}/c', '{,/}etc/passwd', '{~,x}/y']) {
+      expect(parseErrors(depends(p))[0], p).toMatch(/^4: DEPENDS: .*(\.\.|absolute|home).*an alternative of/);
+    }
+    expect(parseErrors(lines('OWNS: {.,..}/x', '- [ ] G1: t'))[0]).toMatch(/^1: OWNS: /);
+  });
+
+  it('at most 1,000 errors are collected, then "… and N more"', () => {
+    const src = lines('- [x] G1: t', '  EVIDENCE: exit=0', '## end', ...Array.from({ length: 5000 }, () => '  CHECK: x'));
+    const r = parseLedger(src);
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.errors).toHaveLength(1001);
+    expect(r.errors[1000]).toEqual({ line: 5003, message: '… and 4000 more errors' });
   });
 });

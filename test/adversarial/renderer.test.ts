@@ -1,0 +1,232 @@
+// What the reviewer reads is what gate-check sees (issue 9 §1). Each reproduced disagreement
+// between a renderer (GFM with raw HTML, then a browser's HTML parser) and the parser goes
+// through the real CLI: it must exit 2 naming the line, never report the gates it could not
+// see as met. Then a differential property test against micromark + parse5 over generated
+// ledgers; `npm run fuzz:parser -- --runs N` runs it longer.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parseLedger } from '../../lib/ledger/parse.js';
+import { runCli, sandbox, writeFiles } from '../helpers/cli.js';
+import { disagreement, ledgerDocument } from '../helpers/ledger-docs.js';
+import { render } from '../helpers/render.js';
+
+function status(ledger: string, args: string[] = ['--status']) {
+  const s = sandbox();
+  writeFiles(s.repo, { 'GATES.md': ledger, 't.txt': 'x' });
+  return runCli(args, { cwd: s.repo, env: s.env, timeoutMs: 15_000 });
+}
+
+const MET = '- [x] G1: done\n  EVIDENCE: exit=0\n';
+
+interface Case {
+  name: string;
+  ledger: string;
+  /** What the page shows: the top-level task items a reader sees, outside any collapsed element. */
+  page: string[];
+  line: number;
+  error: RegExp;
+}
+
+const cases: Case[] = [
+  {
+    name: 'a fence opened inside a list item (renderers end it with the item: G2 shows open)',
+    ledger: `${MET}  \`\`\`\n- [ ] G2: open\n\`\`\`\n`,
+    page: ['G1', 'G2'],
+    line: 3,
+    error: /indented code fence/,
+  },
+  {
+    name: 'a fence four columns in under a gate line (a fence inside the item, not indented code)',
+    ledger: `${MET}    \`\`\`\n- [ ] G2: open\n\`\`\`\n`,
+    page: ['G1', 'G2'],
+    line: 3,
+    error: /indented code fence/,
+  },
+  {
+    name: 'a whole runnable gate inside <div title="…"> spanning lines',
+    ledger: `${MET}\n<div title="\n\n- [ ] G2: hidden\n  CHECK: node t.txt\n  EXPECT: x\n\n">\n`,
+    page: ['G1'],
+    line: 4,
+    error: /raw HTML <div>/,
+  },
+  {
+    name: 'a whole runnable gate after "<!-- x --> <!--" on one line',
+    ledger: `${MET}\n<!-- x --> <!--\n\n- [ ] G2: hidden\n  CHECK: node t.txt\n  EXPECT: x\n\n-->\n`,
+    page: ['G1'],
+    line: 4,
+    error: /HTML comment after the end of an HTML comment/,
+  },
+  {
+    name: "a visible gate's CHECK/EXPECT hidden by an inline <!-- … -->",
+    ledger: '- [x] G1: looks manual <!--\n  CHECK: node t.txt\n  EXPECT: x\n  -->\n  EVIDENCE: exit=0\n',
+    page: ['G1'],
+    line: 1,
+    error: /HTML comment at column 24/,
+  },
+  {
+    name: "a visible gate's CHECK/EXPECT hidden by a link reference definition's title",
+    ledger: '- [x] G1: looks manual\n\n  [x]: /u "\n  CHECK: node t.txt\n  EXPECT: x\n  "\n  EVIDENCE: exit=0\n',
+    page: ['G1'],
+    line: 3,
+    error: /link reference definition/,
+  },
+  {
+    name: "a visible gate's CHECK/EXPECT hidden by <span title=\"",
+    ledger: '- [x] G1: looks manual <span title="\n  CHECK: node t.txt\n  EXPECT: x\n  ">.</span>\n  EVIDENCE: exit=0\n',
+    page: ['G1'],
+    line: 1,
+    error: /raw HTML <span that may continue/,
+  },
+  {
+    name: 'a closing fence followed by NBSP (CommonMark does not close there: the gate is example code)',
+    ledger: '```\nexample\n```\u00a0\n- [ ] G1: live\n  CHECK: node t.txt\n  EXPECT: x\n```\n```\u00a0\n',
+    page: [],
+    line: 8,
+    error: /unclosed code fence/,
+  },
+  {
+    name: 'task items nested on one line: - - [ ]',
+    ledger: `${MET}- - [ ] G2: nested\n`,
+    page: ['G1'],
+    line: 3,
+    error: /nested task item/,
+  },
+  {
+    name: 'task items nested on one line: * - [ ]',
+    ledger: `${MET}* - [ ] G2: nested\n`,
+    page: ['G1'],
+    line: 3,
+    error: /nested task item/,
+  },
+  {
+    name: 'task items nested on one line: - > - [ ]',
+    ledger: `${MET}- > - [ ] G2: quoted\n`,
+    page: ['G1'],
+    line: 3,
+    error: /task item inside a block quote/,
+  },
+  {
+    name: 'a runnable gate collapsed inside <details>',
+    ledger: `${MET}\n<details>\n\n- [ ] G2: collapsed\n  CHECK: node t.txt\n  EXPECT: x\n\n</details>\n`,
+    page: ['G1'],
+    line: 4,
+    error: /raw HTML <details>/,
+  },
+  {
+    name: 'a setext underline under the gate (the gate renders as a heading, not a task)',
+    ledger: '- [x] G1: done\n  CHECK: node t.txt\n  EXPECT: x\n  ---\n  EVIDENCE: exit=0\n',
+    page: [],
+    line: 4,
+    error: /row of "-" or "="/,
+  },
+  {
+    name: 'a setext underline after a lazy continuation line',
+    ledger: '- [x] G1: done\nlazy text\n  ===\n',
+    page: [],
+    line: 3,
+    error: /row of "-" or "="/,
+  },
+  {
+    name: 'a table delimiter row under the gate',
+    ledger: '- [x] G1: a | b\n  --|--\n  EVIDENCE: exit=0\n',
+    page: [],
+    line: 2,
+    error: /row of "-" or "="/,
+  },
+  {
+    name: 'an HTML comment in a list item cut off by the item’s end (the browser keeps hiding)',
+    ledger: `${MET}  <!--\n- [ ] G2: hidden by the browser\n  -->\n`,
+    page: ['G1'],
+    line: 4,
+    error: /indented less than the HTML comment/,
+  },
+  {
+    name: 'an HTML comment that a browser ends at --!>',
+    ledger: `${MET}<!--\n--!>\n- [ ] G2: shown as text\n-->\n`,
+    page: ['G1'],
+    line: 4,
+    error: /"--!>"/,
+  },
+  {
+    name: 'an attribute indented by one space after a blank line (outside the item on the page)',
+    ledger: '- [x] G1: done\n\n CHECK: node t.txt\n  EXPECT: x\n  EVIDENCE: exit=0\n',
+    page: ['G1'],
+    line: 3,
+    error: /indent CHECK by at least two spaces/,
+  },
+  {
+    name: 'YAML front matter (GitHub renders it as a table)',
+    ledger: '---\n- [x] G1: done\n  EVIDENCE: exit=0\n---\n',
+    page: ['G1'],
+    line: 1,
+    error: /must not start with "---"/,
+  },
+];
+
+describe('renderer disagreements are refused with exit 2 and the line', () => {
+  for (const c of cases) {
+    it(c.name, () => {
+      // The reproduction: what the page shows.
+      const view = render(c.ledger);
+      expect(view.tasks.filter((t) => t.topLevel && !t.collapsed).map((t) => t.text.split(':')[0])).toEqual(c.page);
+      const r = status(c.ledger);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(new RegExp(`GATES\\.md:${c.line}: `));
+      expect(r.stderr).toMatch(c.error);
+      expect(r.stdout).not.toMatch(/ALL MET/);
+    });
+  }
+
+  it('before: the fence-in-item ledger was ALL MET with G2 open on the page; now --status --strict, lint and --status --json refuse it too', () => {
+    const ledger = cases[0]!.ledger;
+    for (const args of [['--status', '--strict'], ['lint'], ['--status', '--json']]) {
+      const r = status(ledger, args);
+      expect(r.code, args.join(' ')).toBe(2);
+    }
+  });
+
+  it('what is not raw HTML stays allowed: escaped \\<div>, entities, autolinks, block comments, fences at column 0', () => {
+    const ledger = [
+      '<!-- a note -->',
+      '',
+      '- [ ] G1: the \\<div> element is escaped, &lt;b&gt; too, <https://example.com> is a link',
+      '  CHECK: grep -c "a < b" t.txt',
+      '  EXPECT: 1',
+      '  <!--',
+      '  a comment inside the gate',
+      '  -->',
+      '',
+      '```',
+      '- [ ] EX: an example, not a gate',
+      '```',
+      '',
+    ].join('\n');
+    const parsed = parseLedger(ledger);
+    expect(parsed.ok, parsed.ok ? '' : JSON.stringify(parsed.errors)).toBe(true);
+    expect(disagreement(ledger)).toBeNull();
+    expect(status(ledger).code).toBe(1);
+  });
+});
+
+describe('differential property: gate-check and a GFM renderer agree on every gate', () => {
+  const runs = Number(process.env.GATE_CHECK_FUZZ_RUNS ?? 300);
+  it(`${runs} generated ledgers: every task item on the page is a gate (or the ledger is refused), every gate and attribute is visible`, () => {
+    let accepted = 0;
+    let gates = 0;
+    fc.assert(
+      fc.property(ledgerDocument, (doc) => {
+        const parsed = parseLedger(doc);
+        if (parsed.ok) {
+          accepted++;
+          gates += parsed.ledger.gates.length;
+        }
+        const d = disagreement(doc);
+        if (d) throw new Error(`${d}\nledger: ${JSON.stringify(doc)}`);
+      }),
+      { numRuns: runs },
+    );
+    if (process.env.GATE_CHECK_FUZZ_RUNS) console.log(`fuzz:parser runs=${runs} accepted=${accepted} gates=${gates} refused=${runs - accepted}`);
+    // The generator must produce accepted ledgers, or the property proves nothing.
+    expect(accepted).toBeGreaterThan(runs / 10);
+  }, 600_000);
+});
