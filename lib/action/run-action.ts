@@ -53,13 +53,18 @@ function readJobUsed(temp: string | undefined): number {
   }
 }
 
+/** makeDirectory accepts one that exists: under a random name that can only be one planted there. */
+export function assertPrivateDirectory(path: string): void {
+  const st = lstatSync(path);
+  const uid = typeof process.getuid === 'function' ? process.getuid() : null;
+  if (!st.isDirectory() || (uid !== null && st.uid !== uid) || (st.mode & 0o077) !== 0) throw new UnsafeFileError(path, 'is not a fresh private directory (refused)');
+}
+
 /** A fresh private folder for the report and JUnit file (RUNNER_TEMP: outside the checkout). */
 function outputFolder(temp: string | undefined): string {
   const path = join(temp || tmpdir(), `gate-check-${randomBytes(8).toString('hex')}`);
   makeDirectory(path, 0o700);
-  const st = lstatSync(path);
-  const uid = typeof process.getuid === 'function' ? process.getuid() : null;
-  if (!st.isDirectory() || (uid !== null && st.uid !== uid) || (st.mode & 0o077) !== 0) throw new UnsafeFileError(path, 'is not a fresh private directory (refused)');
+  assertPrivateDirectory(path);
   return path;
 }
 

@@ -140,6 +140,15 @@ describe('the action, step by step', () => {
   });
 });
 
+describe('merge inputs', () => {
+  it('a folder without reports is refused, naming it (a download that found no artifact)', () => {
+    const job = newJob({ 'GATES.md': gate('A', 'echo ok', 'ok'), 'reports/.keep': '' });
+    const r = run(job, { mode: 'merge', reports: 'reports' });
+    expect(r.outputs.verdict).toBe('error');
+    expect(annotations(r, 'error')[0]!.data).toMatch(/^gate-check: input reports: reports holds no \.json file/);
+  });
+});
+
 describe('inputs are data, never code', () => {
   const hostile = ['; touch PWNED', '$(touch PWNED)', '`touch PWNED`', "'; touch PWNED; '", '"; touch PWNED; "', '${{ 1 }}$(touch PWNED)'];
 
@@ -171,6 +180,7 @@ describe('inputs are data, never code', () => {
         const r = run(job, inputs);
         expect(r.outputs.verdict, JSON.stringify(inputs)).toBe('error');
         expect(r.main.code).toBe(2);
+        if (inputs['working-directory']) expect(annotations(r, 'error')[0]!.data).toContain(`input working-directory: ${join(job.workspace, arg.trim())} is not a directory`);
       }
       nowhere(job);
     }

@@ -1,5 +1,7 @@
 // The action's pure parts: inputs, the verdict from gate-check's exit code and report, the
 // outputs file format, the annotation caps. The end-to-end runs are in action.test.ts.
+import { chmodSync, chownSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AnnotationBudget, parseAnnotation } from '../../lib/action/annotations.js';
 import { cliArguments } from '../../lib/action/argv.js';
@@ -8,6 +10,8 @@ import { outputEntries } from '../../lib/action/outputs.js';
 import { actionNotes, notesFit, STEP_SUMMARY_LIMIT, tableFits } from '../../lib/action/summary.js';
 import { actionVerdict } from '../../lib/action/verdict.js';
 import { REPORT_SCHEMA, summarize, type Report } from '../../lib/report/model.js';
+import { assertPrivateDirectory } from '../../lib/action/run-action.js';
+import { tempDir } from '../helpers/cli.js';
 import { parseOutputFile } from './simulated-runner.js';
 
 const env = (o: Partial<Record<keyof typeof INPUT_ENV, string>>) => Object.fromEntries(Object.entries(o).map(([k, v]) => [INPUT_ENV[k as keyof typeof INPUT_ENV], v]));
@@ -147,5 +151,28 @@ describe('summary room', () => {
   it('escapes what it quotes from gate-check', () => {
     const notes = actionNotes({ verdict: 'error', exitCode: 2, mode: 'merge', shard: null, gates: 0, notMet: [], annotated: 0, held: 0, jobUsedBefore: 0, problem: 'r.json: [x](http://e) <img>', tableRefusedAt: null });
     expect(notes).toContain('- r\\.json\\: \\[x\\]\\(http\\:\\/\\/e\\) \\<img\\>');
+  });
+});
+
+describe('the output folder', () => {
+  it('must be a private directory of this user, not a link, a file or an open one', () => {
+    const base = tempDir('gc-out-');
+    const ok = join(base, 'ok');
+    mkdirSync(ok, { mode: 0o700 });
+    expect(() => assertPrivateDirectory(ok)).not.toThrow();
+    const open = join(base, 'open');
+    mkdirSync(open);
+    chmodSync(open, 0o755);
+    symlinkSync(ok, join(base, 'link'));
+    writeFileSync(join(base, 'file'), '', { mode: 0o600 });
+    const refused = [open, join(base, 'link'), join(base, 'file')];
+    if (process.getuid?.() === 0) {
+      // As root (CI here): a private directory of another user.
+      const theirs = join(base, 'theirs');
+      mkdirSync(theirs, { mode: 0o700 });
+      chownSync(theirs, 65534, 65534);
+      refused.push(theirs);
+    }
+    for (const p of refused) expect(() => assertPrivateDirectory(p), p).toThrow(/is not a fresh private directory \(refused\)/);
   });
 });
