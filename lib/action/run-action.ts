@@ -147,7 +147,7 @@ function logLines(f: RunFacts): string[] {
   if (f.notMet.length > LOG_GATES) lines.push(`  not met: ${f.notMet.length - LOG_GATES} more (the JSON report and the JUnit file list every gate)`);
   if (f.reportPath) lines.push(`  report: ${sanitizeLine(f.reportPath, 500)}`);
   if (f.junitPath) lines.push(`  junit: ${sanitizeLine(f.junitPath, 500)}`);
-  if (f.inputs && f.inputs.mode !== 'merge' && f.verdict.verdict === 'unmet') {
+  if (f.inputs?.mode === 'reverify' && f.verdict.verdict === 'unmet') {
     lines.push('  (with --json gate-check prints no check output; run the failing gate locally to see it)');
   }
   return lines.map(logSafe);
