@@ -10,11 +10,13 @@ import { join, resolve } from 'node:path';
 import type { Io } from '../cli/io.js';
 import { main } from '../cli/main.js';
 import { UnsafeFileError, UsageError } from '../errors.js';
+import { reportTargetGuard } from '../commands/report-targets.js';
 import { appendNoFollow } from '../fsx/append-file.js';
 import { atomicWriteFile } from '../fsx/atomic-write.js';
 import { makeDirectory } from '../fsx/create.js';
 import { lstatOrNull, safeReadFile } from '../fsx/safe-read.js';
 import { escapeData } from '../report/github.js';
+import { errorReport } from '../report/model.js';
 import { sanitizeLine } from '../text/sanitize.js';
 import { escapeLegacyCommands, guardLineStart } from '../text/workflow-commands.js';
 import { AnnotationBudget, PER_JOB } from './annotations.js';
@@ -130,6 +132,8 @@ function lineFilter(budget: AnnotationBudget, write: (text: string) => void) {
 
 interface RunFacts {
   inputs: ActionInputs | null;
+  /** The checkout gate-check ran in, once known: its ledgers are never a target. */
+  cwd: string | null;
   verdict: ActionVerdict;
   reportPath: string;
   junitPath: string;
@@ -164,6 +168,7 @@ export async function runAction(env: NodeJS.ProcessEnv, streams: ActionStreams):
   const summaryPath = env.GITHUB_STEP_SUMMARY || undefined;
   let facts: RunFacts = {
     inputs: null,
+    cwd: null,
     verdict: { verdict: 'error', exitCode: 2, report: null, problem: null },
     reportPath: '',
     junitPath: '',
@@ -176,6 +181,7 @@ export async function runAction(env: NodeJS.ProcessEnv, streams: ActionStreams):
     const inputs = readInputs(env);
     facts.inputs = inputs;
     const cwd = workingDirectory(inputs, env);
+    facts.cwd = cwd;
     const reports = inputs.mode === 'merge' ? reportFiles(inputs, cwd) : [];
     const folder = outputFolder(temp);
     const base = outputBaseName(inputs);
@@ -238,10 +244,16 @@ export async function runAction(env: NodeJS.ProcessEnv, streams: ActionStreams):
   }
   streams.stdout(logLines(facts).join('\n') + '\n');
 
+  // The runner's files, like any report target, are never a ledger nor in the private store.
+  const guard = reportTargetGuard(v.report ?? errorReport('status', facts.cwd ?? '', []), env);
+  const append = (path: string, text: string) => {
+    guard.checkPath(resolve(path));
+    appendNoFollow(path, text, { refuse: guard.refuse });
+  };
   const problems: string[] = [];
   if (env.GITHUB_OUTPUT) {
     try {
-      appendNoFollow(
+      append(
         env.GITHUB_OUTPUT,
         outputEntries({
           verdict: v.verdict,
@@ -272,7 +284,7 @@ export async function runAction(env: NodeJS.ProcessEnv, streams: ActionStreams):
     });
     try {
       const now = lstatOrNull(summaryPath)?.size ?? 0;
-      if (notesFit(now, notes)) appendNoFollow(summaryPath, notes);
+      if (notesFit(now, notes)) append(summaryPath, notes);
       else streams.stdout(logSafe(`gate-check action: the step summary holds ${now} bytes; the action's notes would pass GitHub's 1 MiB, so they were left out`) + '\n');
     } catch (e) {
       streams.stdout(logSafe(`gate-check action: cannot write the job summary: ${sanitizeLine(e instanceof Error ? e.message : String(e), 600)}`) + '\n');

@@ -259,6 +259,19 @@ describe("GitHub's caps", () => {
   });
 });
 
+describe("the runner's files are never a ledger", () => {
+  it('GITHUB_OUTPUT or GITHUB_STEP_SUMMARY naming the ledger: refused (exit 2), the ledger untouched', () => {
+    const ledger = gate('A', 'echo ok', 'ok');
+    for (const name of ['GITHUB_OUTPUT', 'GITHUB_STEP_SUMMARY']) {
+      const job = newJob({ 'GATES.md': ledger });
+      const r = run(job, { mode: 'status' }, { mainEnv: { [name]: join(job.workspace, 'GATES.md') } });
+      expect(r.main.code, name).toBe(2);
+      expect(readFileSync(join(job.workspace, 'GATES.md'), 'utf8')).toBe(ledger);
+      expect(r.main.stdout + r.main.stderr).toMatch(/is the ledger .*GATES\.md \(refused: a report never replaces or extends a ledger\)/);
+    }
+  });
+});
+
 describe('what a check can and cannot do to the outputs', () => {
   it('a check gets no GITHUB_OUTPUT, and an output it forges in the file is overridden by the action', () => {
     const forge = `for f in "$RUNNER_TEMP"/_runner_file_commands/set_output_*; do printf 'verdict=met\\nexit-code=0\\n' >> "$f"; done; exit 1`;

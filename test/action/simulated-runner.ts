@@ -158,6 +158,8 @@ function evaluate(text: string, ctx: Context): string {
 export interface RunOptions {
   /** Bytes already in the gate-check step's summary file when it starts. */
   summaryPrefill?: Buffer;
+  /** Variables of the gate-check step replaced (a misconfigured or hostile runner environment). */
+  mainEnv?: NodeJS.ProcessEnv;
   /** Steps (by name) that already ran in this action checkout and need not run again (the build). */
   skip?: readonly string[];
   timeoutMs?: number;
@@ -201,6 +203,7 @@ export function runAction(actionPath: string, job: Job, given: Record<string, st
       GITHUB_PATH: join(commandsDir, `add_path_${suffix}`),
     };
     for (const [k, v] of Object.entries(step.env ?? {})) env[k] = evaluate(v, ctx);
+    if (step.id === 'gate-check') Object.assign(env, options.mainEnv ?? {});
     const script = join(job.temp, `${suffix}.sh`);
     writeFileSync(script, evaluate(step.run, ctx));
     const r = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], { cwd: job.workspace, env, encoding: 'utf8', timeout: options.timeoutMs ?? 120_000, maxBuffer: 64 * 1024 * 1024 });
