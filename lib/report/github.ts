@@ -30,12 +30,17 @@ function listOf(ids: string[]): string {
   return `${ids.slice(0, 50).join(', ')}${ids.length > 50 ? ', …' : ''}`;
 }
 
+/** The gates a report answers for: a shard's report lists every gate but runs only its share (the rest are other shards', and merge's). */
+function answeredGates(report: Report): readonly GateReport[] {
+  return report.shard ? report.gates.filter((g) => g.result !== null) : report.gates;
+}
+
 export function githubAnnotations(report: Report, strict: boolean): string[] {
   const errors: string[] = [];
   const warnings: string[] = [];
   const failed: { g: GateReport; message: string }[] = [];
   const handoffs: GateReport[] = [];
-  for (const g of report.gates) {
+  for (const g of answeredGates(report)) {
     const o = gateOutcome(g, report.mode, strict);
     if (g.state === 'abandoned') handoffs.push(g);
     else if (o.kind === 'failed' || (o.kind === 'skipped' && g.kind === 'runnable')) failed.push({ g, message: `${g.qualified}: ${sanitizeLine(g.title, 200)}: ${o.message}` });
@@ -72,11 +77,14 @@ function cell(text: string): string {
 }
 
 export function githubStepSummary(report: Report, strict: boolean): string {
-  const lines = [`### gate-check: ${report.exitCode === 0 ? 'all gates met' : 'gates not met'} (${report.mode})`, '', '| Gate | Title | Outcome |', '| --- | --- | --- |'];
+  const gates = answeredGates(report);
+  const whose = report.shard ? `shard ${report.shard.index}/${report.shard.count}: ` : '';
+  const verdict = report.shard ? (report.exitCode === 0 ? `its ${gates.length} gates met` : 'its gates not met') : report.exitCode === 0 ? 'all gates met' : 'gates not met';
+  const lines = [`### gate-check: ${whose}${verdict} (${report.mode})`, '', '| Gate | Title | Outcome |', '| --- | --- | --- |'];
   // Bytes, not code units: the cap is GitHub's, and it counts UTF-8.
   let size = Buffer.byteLength(lines.join('\n')) + 1;
   let shown = 0;
-  for (const g of report.gates) {
+  for (const g of gates) {
     const o = gateOutcome(g, report.mode, strict);
     const row = `| ${cell(g.qualified)} | ${cell(g.title)} | ${o.kind === 'passed' ? 'passed' : cell(`${o.kind}: ${o.message}`)} |`;
     const bytes = Buffer.byteLength(row) + 1;
@@ -85,6 +93,7 @@ export function githubStepSummary(report: Report, strict: boolean): string {
     size += bytes;
     shown++;
   }
-  if (shown < report.gates.length) lines.push('', `(${report.gates.length - shown} more gates not shown)`);
+  if (shown < gates.length) lines.push('', `(${gates.length - shown} more gates not shown)`);
+  if (report.shard) lines.push('', `Only this shard's gates are listed; the verdict for all of them is the merged report's.`);
   return lines.join('\n') + '\n';
 }

@@ -53,3 +53,21 @@ describe('step summary', () => {
     expect(big).toMatch(/more gates not shown/);
   });
 });
+
+describe('a shard report answers only for its own gates', () => {
+  it('annotates and lists only the gates it ran, and says so in the summary title', () => {
+    const mine = gate('A', { result: { ...emptyResult('pass', null), exit: 0 }, state: 'met', checked: true });
+    const theirs = gate('B', { result: null, state: 'unmet' });
+    const r: Report = { ...report([mine, theirs]), shard: { index: 1, count: 2, reran: 'all' }, mode: 'reverify', exitCode: 0 };
+    expect(githubAnnotations(r, false)).toEqual([]);
+    const summary = githubStepSummary(r, false);
+    expect(summary).toMatch(/^### gate-check: shard 1\/2: its 1 gates met \(reverify\)$/m);
+    expect(summary).toMatch(/GATES\\:A/);
+    expect(summary).not.toMatch(/GATES\\:B/);
+    expect(summary).toMatch(/the verdict for all of them is the merged report/);
+    // The same gates in an unsharded report are all listed, and B is an error.
+    const whole: Report = { ...r, shard: null, exitCode: 1 };
+    expect(githubAnnotations(whole, false).some((a) => a.includes('GATES:B'))).toBe(true);
+    expect(githubStepSummary(whole, false)).toMatch(/GATES\\:B/);
+  });
+});
