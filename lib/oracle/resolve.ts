@@ -1,15 +1,24 @@
 // Building each gate's oracle from the ledger and the run's settings. The I/O here is the
 // resolution of the working directory and the matching and hashing of DEPENDS files, all
 // through fsx primitives.
+//
+// Cost: within a pass every glob is matched once, every file hashed once, and every distinct
+// DEPENDS pattern list turned into its sorted entry list once; gates that list the same
+// patterns share that (frozen) list, so its canonical JSON and digest are computed once too
+// (oracle.ts). Across passes, a stat cache (fsx/stat-cache.ts) skips re-reading files whose
+// device, inode, size, mtime and ctime did not change.
 import { realpathSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { RunSetupError } from '../errors.js';
+import { DeadlineError, RunSetupError } from '../errors.js';
 import { matchDependsGlob } from '../fsx/depends-glob.js';
 import { isInside } from '../fsx/discover.js';
-import { sha256File } from '../fsx/hash-file.js';
+import { hashWithCache, StatCache } from '../fsx/stat-cache.js';
 import type { Gate } from '../ledger/types.js';
 import type { LoadedLedger } from '../workspace/load.js';
-import { changedFields, ORACLE_VERSION, signOracle, type DependsEntry, type Oracle, type OracleFields } from './oracle.js';
+import { changedFields, lazyOracle, ORACLE_VERSION, shareDepends, type DependsEntry, type Oracle, type OracleFields } from './oracle.js';
+
+/** The largest file a DEPENDS glob may match: a larger one makes its gate's oracle uncomputable (stale, never a hang). */
+export const DEPENDS_MAX_FILE_BYTES = 64 * 1024 * 1024;
 
 /** The run-wide part of every oracle, plus where relative working directories anchor. */
 export type OracleSettings = Pick<OracleFields, 'shell' | 'timeoutMs' | 'outputCap' | 'regexCapMs' | 'platform' | 'path'> & {
@@ -30,12 +39,55 @@ export class ResolutionPass {
   readonly cwds = new Map<string, string>();
   readonly globs = new Map<string, string[]>();
   readonly hashes = new Map<string, string>();
+  /** Entry list per distinct set of DEPENDS patterns, shared by every gate with that set. */
+  readonly lists = new Map<string, DependsEntry[]>();
+  /** A glob or a file that failed is not matched or read again in this pass (5,000 gates sharing one bad file fail once). */
+  readonly failures = new Map<string, { label: string; error: Error }>();
+}
+
+const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The same error, naming another gate: DEPENDS messages start with `DEPENDS of <gate>:`. */
+function relabel(error: Error, from: string, to: string): Error {
+  if (from === to) return error;
+  const copy = Object.create(Object.getPrototypeOf(error) as object) as Error;
+  Object.assign(copy, error);
+  Object.defineProperty(copy, 'message', { value: error.message.replace(`DEPENDS of ${from}:`, `DEPENDS of ${to}:`), writable: true, configurable: true });
+  return copy;
 }
 
 export class OracleResolver {
   private readonly initial = new ResolutionPass();
+  private statCache: StatCache = new StatCache();
+  private checkpoint: (() => void) | undefined = undefined;
 
   constructor(readonly settings: OracleSettings) {}
+
+  /** Hash through this cache (for example one loaded from the private store) instead of a fresh one. */
+  useStatCache(cache: StatCache): void {
+    this.statCache = cache;
+  }
+
+  /**
+   * Called before every glob is matched and every file hashed, and between the chunks of a
+   * large file; the DeadlineError it throws abandons the resolution.
+   */
+  setCheckpoint(checkpoint: (() => void) | undefined): void {
+    this.checkpoint = checkpoint;
+  }
+
+  /** Runs `compute` once per pass and key: its failure (not a deadline) is remembered and thrown again, naming the next gate. */
+  private async once<T>(pass: ResolutionPass, key: string, label: string, compute: () => T | Promise<T>): Promise<T> {
+    const failed = pass.failures.get(key);
+    if (failed) throw relabel(failed.error, failed.label, label);
+    this.checkpoint?.();
+    try {
+      return await compute();
+    } catch (e) {
+      if (e instanceof Error && !(e instanceof DeadlineError)) pass.failures.set(key, { label, error: e });
+      throw e;
+    }
+  }
 
   private anchor(loaded: LoadedLedger): string {
     return this.settings.explicit ? dirname(loaded.location.path) : this.settings.root;
@@ -61,28 +113,36 @@ export class OracleResolver {
     return real;
   }
 
-  /** Sorted [path, sha256] of every file the gate's DEPENDS globs match (each file hashed once per pass). */
+  /** Sorted [path, sha256] of every file the gate's DEPENDS globs match (each file hashed once per pass; the list shared and frozen). */
   async depends(gate: Gate, label: string, pass: ResolutionPass = this.initial): Promise<DependsEntry[] | null> {
     if (gate.depends === null) return null;
+    const patterns = [...new Set(gate.depends)].sort(byCodeUnit);
+    const key = patterns.join('\n');
+    const known = pass.lists.get(key);
+    if (known) return known;
     const files = new Set<string>();
-    for (const pattern of gate.depends) {
+    for (const pattern of patterns) {
       let matched = pass.globs.get(pattern);
       if (matched === undefined) {
-        matched = await matchDependsGlob(this.settings.root, pattern, label);
+        matched = await this.once(pass, `glob:${pattern}`, label, () => matchDependsGlob(this.settings.root, pattern, label));
         pass.globs.set(pattern, matched);
       }
       for (const f of matched) files.add(f);
     }
     const entries: DependsEntry[] = [];
-    for (const rel of [...files].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const options = { maxBytes: DEPENDS_MAX_FILE_BYTES, checkpoint: this.checkpoint };
+    for (const rel of [...files].sort(byCodeUnit)) {
       let hash = pass.hashes.get(rel);
       if (hash === undefined) {
-        hash = sha256File(join(this.settings.root, rel), `DEPENDS of ${label}: ${rel}`);
+        const path = join(this.settings.root, rel);
+        hash = await this.once(pass, `file:${rel}`, label, () => hashWithCache(this.statCache, path, `DEPENDS of ${label}: ${rel}`, options));
         pass.hashes.set(rel, hash);
       }
       entries.push([rel, hash]);
     }
-    return entries;
+    const shared = shareDepends(entries);
+    pass.lists.set(key, shared);
+    return shared;
   }
 
   private async fields(loaded: LoadedLedger, gate: Gate, pass: ResolutionPass): Promise<OracleFields> {
@@ -113,7 +173,9 @@ export class OracleResolver {
   async resolve(loaded: LoadedLedger, gate: Gate): Promise<Oracle> {
     const known = this.resolved.get(gate);
     if (known) return known;
-    const oracle = signOracle(await this.fields(loaded, gate, this.initial));
+    // The signature is computed when first read: a gate whose evidence fails before the
+    // receipt comparison never pays for hashing its canonical oracle.
+    const oracle = lazyOracle(await this.fields(loaded, gate, this.initial));
     this.resolved.set(gate, oracle);
     return oracle;
   }

@@ -1,0 +1,75 @@
+// The Stop hook's budget of time and memory. A host that waits too long lets the agent stop
+// (GitHub Copilot fails open after its default 30 s; Claude Code after the hook's "timeout",
+// 30 s as `hook install` writes it), and a hook that runs out of memory crashes, which hosts
+// also treat as "allow". So when either budget runs out, the hook stops verifying and
+// answers "block: verification was incomplete", whatever the repository holds.
+//
+// The checks are cooperative: the verification loop, ledger loading, DEPENDS matching and
+// hashing call `check()` between gates, scopes, files and 64 KiB chunks. A worker thread that
+// could be abandoned at any point was measured instead: an empty Worker alone costs ~23 ms
+// per call (73 ms against 50 ms for `node -e 0`, medians of 30 interleaved runs), a third
+// of the hook's whole start-up (see references/hook.md).
+import { performance } from 'node:perf_hooks';
+import { getHeapStatistics } from 'node:v8';
+import { DeadlineError } from '../errors.js';
+
+/** Milliseconds from process start within which the hook prints its answer. */
+export const HOOK_DEADLINE_MS = 10_000;
+/** The share of the budget kept for writing the counter and the answer after verification stops (1.5 s of 10 s). */
+export const HOOK_ANSWER_RESERVE_SHARE = 0.15;
+/** Verification stops when the JavaScript heap holds more than this share of its limit. */
+export const HOOK_HEAP_SHARE = 0.5;
+/** The heap is looked at on every this-many checks (a look costs about 0.25 µs). */
+const HEAP_EVERY = 16;
+
+export class Deadline {
+  private calls = 0;
+  private readonly heapLimit: number;
+
+  /**
+   * @param at `performance.now()` (milliseconds since the process started) at which time is up
+   * @param budgetMs the whole time budget, for messages
+   * @param heapBytes the heap the work may use (default: HOOK_HEAP_SHARE of V8's limit)
+   */
+  constructor(
+    readonly at: number,
+    readonly budgetMs: number,
+    heapBytes?: number,
+  ) {
+    this.heapLimit = heapBytes ?? getHeapStatistics().heap_size_limit * HOOK_HEAP_SHARE;
+  }
+
+  /** The budget measured from process start, so Node's own start-up counts too. */
+  static fromProcessStart(ms: number): Deadline {
+    return new Deadline(ms, ms);
+  }
+
+  remaining(): number {
+    return Math.max(0, this.at - performance.now());
+  }
+
+  expired(): boolean {
+    return performance.now() >= this.at;
+  }
+
+  /** Throws DeadlineError once time is up or the heap is over budget. */
+  readonly check = (): void => {
+    if (performance.now() >= this.at) throw new DeadlineError(`the Stop hook's ${this.budgetMs / 1000} s limit ran out`);
+    if (++this.calls % HEAP_EVERY === 0 && getHeapStatistics().used_heap_size > this.heapLimit) {
+      throw new DeadlineError(`the Stop hook's memory limit (${Math.round(this.heapLimit / 2 ** 20)} MiB of heap) ran out`);
+    }
+  };
+
+  /** The deadline for verifying: HOOK_ANSWER_RESERVE_SHARE of the budget earlier, with the same memory budget. */
+  forVerifying(): Deadline {
+    return new Deadline(this.at - this.budgetMs * HOOK_ANSWER_RESERVE_SHARE, this.budgetMs, this.heapLimit);
+  }
+}
+
+/** GATE_CHECK_HOOK_DEADLINE_MS can only shorten the deadline (tests use it); anything else is ignored. */
+export function hookDeadlineMs(env: NodeJS.ProcessEnv): number {
+  const raw = env.GATE_CHECK_HOOK_DEADLINE_MS;
+  if (raw === undefined || raw === '') return HOOK_DEADLINE_MS;
+  const n = Number(raw);
+  return Number.isInteger(n) && n > 0 && n < HOOK_DEADLINE_MS ? n : HOOK_DEADLINE_MS;
+}
