@@ -2,11 +2,12 @@
 // DEPENDS file, thousands of gates sharing thousands of files, more gates than memory, or
 // hashing that cannot finish before the deadline. Real files (sparse where they are huge),
 // the real CLI as a subprocess, wall-clock and heap limits measured from outside.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { closeSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HOOK_DEADLINE_MS } from '../../lib/hook/deadline.js';
+import { sha256Hex } from '../../lib/oracle/oracle.js';
 import { BIN, runCli, sandbox, type CliResult } from '../helpers/cli.js';
 import { expectBlock, outcome, stopInput } from '../helpers/stop-hook.js';
 import { snapshotTree } from '../helpers/tree.js';
@@ -222,9 +223,60 @@ describe('the stat cache in the private store', () => {
     expect(outcome(timedHook(s).r)).toEqual({ kind: 'allow' });
     const [file] = readdirSync(cacheDir(s));
     const path = join(cacheDir(s), file!);
-    for (const text of ['not json', '{"root":"/elsewhere","entries":[]}', '{"root":1}', JSON.stringify({ root: s.repo, entries: [['../x', 1, 1, 1, 1, 1, 'f'.repeat(64)]] })]) {
-      writeFileSync(path, text, { mode: 0o600 });
+    const saved = JSON.parse(readFileSync(path, 'utf8')) as { root: string; entries: unknown[][] };
+    // Each variant carries a forged digest under big.txt's real stat: trusting it would make A stale.
+    const forged = [...saved.entries[0]!.slice(0, 6), 'f'.repeat(64)];
+    const variants = [
+      { root: '/elsewhere', entries: [forged] },
+      { root: s.repo, entries: [forged], extra: 1 },
+      { root: s.repo, entries: [[...forged, 'x']] },
+      { root: s.repo, entries: [[...forged.slice(0, 6), 'F'.repeat(64)]] },
+      { root: s.repo, entries: [['../repo/big.txt', ...forged.slice(1)]] },
+      { root: s.repo, entries: [forged, ['big.txt', -1, 0, 0, 0, 0, 'f'.repeat(64)]] },
+    ];
+    for (const doc of variants) {
+      writeFileSync(path, JSON.stringify(doc), { mode: 0o600 });
       expect(outcome(timedHook(s).r)).toEqual({ kind: 'allow' });
     }
+    writeFileSync(path, 'not json', { mode: 0o600 });
+    expect(outcome(timedHook(s).r)).toEqual({ kind: 'allow' });
+  });
+});
+
+describe('nothing the hook waits for outlasts the deadline', () => {
+  it('a host that never closes stdin: the hook answers from what arrived', async () => {
+    const s = sandbox();
+    writeFileSync(join(s.repo, 'GATES.md'), '- [ ] A: open\n');
+    const child = spawn(process.execPath, [BIN, 'hook', 'claude-stop'], { cwd: s.repo, env: s.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    child.stdin.write(stopInput(s.repo, 'open-stdin'));
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    const t0 = Date.now();
+    const code = await new Promise<number | null>((res) => child.on('close', res));
+    child.stdin.destroy();
+    expect(code).toBe(0);
+    expect(Date.now() - t0).toBeLessThan(6_000);
+    expect(JSON.parse(stdout)).toEqual({ decision: 'block', reason: expect.stringMatching(/^gate-check: 1 gate is not met: GATES:A /) });
+  });
+
+  it('a counter lock left by a dead process is waited for only until the deadline', () => {
+    const s = sandbox();
+    writeFileSync(join(s.repo, 'GATES.md'), '- [ ] A: open\n');
+    const session = 'locked';
+    expectBlock(outcome(timedHook(s).r)); // creates the store
+    const hooks = join(s.home, '.gate-check', 'hooks');
+    const name = `${sha256Hex(s.repo).slice(0, 16)}-${sha256Hex(session).slice(0, 16)}.json.lock`;
+    writeFileSync(join(hooks, name), JSON.stringify({ pid: 999_999_999, token: 'x' }) + '\n', { mode: 0o600 });
+    const t0 = Date.now();
+    const p = spawnSync(process.execPath, [BIN, 'hook', 'claude-stop'], {
+      cwd: s.repo,
+      env: { ...s.env, GATE_CHECK_LOCK_TIMEOUT_MS: '120000', GATE_CHECK_HOOK_DEADLINE_MS: '2000' },
+      input: stopInput(s.repo, session),
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(Date.now() - t0).toBeLessThan(4_000);
+    const reason = expectBlock(outcome({ code: p.status, signal: p.signal, stdout: p.stdout, stderr: p.stderr }));
+    expect(reason).toMatch(/^gate-check: the Stop hook could not check the gates \(.*lock/);
   });
 });
