@@ -68,8 +68,7 @@ export function isGitTopLevel(dir: string): boolean {
   const st = lstatQuiet(dotGit);
   if (st === null) return false;
   if (st.isDirectory()) return isGitDirectory(dotGit);
-  if (!st.isFile()) return false;
-  const text = readSmall(dotGit);
+  const text = readSmall(dotGit); // null for a link, a FIFO or anything but a small regular file
   const m = text === null ? null : /^gitdir:[ \t]*(.+?)[ \t]*\r?\n?$/.exec(text);
   if (!m || m[1]!.includes('\0')) return false;
   return isGitDirectory(resolve(dir, m[1]!));

@@ -63,11 +63,12 @@ function sameList(a: readonly string[], b: readonly string[]): boolean {
 
 /**
  * Replaces the memory of `root` with `open` (sorted, capped): read and written again under
- * the lock. Writes nothing when nothing changes, and creates nothing for an empty list.
+ * the lock. Writes nothing (and takes no lock) when `known`, what was read before, is already
+ * that list, and creates nothing for an empty list.
  */
-export async function writeLedgerMemory(locations: StoreLocations, root: string, open: readonly string[], lockTimeoutMs: number): Promise<void> {
+export async function writeLedgerMemory(locations: StoreLocations, root: string, open: readonly string[], known: readonly string[] | null, lockTimeoutMs: number): Promise<void> {
   const next = [...new Set(open)].sort().slice(0, MAX_REMEMBERED_LEDGERS);
-  if (next.length === 0 && readLedgerMemory(locations, root) === null) return;
+  if (known === null ? next.length === 0 : sameList(known, next)) return;
   openPrivateDir(locations.base, { repoRoot: root, create: true });
   const dir = openPrivateDir(locations.hooks, { repoRoot: root, create: true });
   const name = memoryFileName(root);

@@ -292,7 +292,7 @@ async function verdictFor(gathered: Gathered, io: Io, locations: StoreLocations,
     for (const e of entries) {
       if (!complete || (e.report.state !== 'abandoned' && !strictlyMet(e.report))) open.add(e.loaded.location.display);
     }
-    await writeLedgerMemory(locations, h.root, [...open], Math.min(lockTimeoutMs, verifyBy.remaining() + 100));
+    await writeLedgerMemory(locations, h.root, [...open], h.remembered, Math.min(lockTimeoutMs, verifyBy.remaining() + 100));
   }
   return incomplete === null ? openVerdict(gates) : incompleteVerdict(gates, incomplete);
 }

@@ -3,7 +3,7 @@
 // Real files; the clock is moved forward instead of sleeping past the racy margin.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { appendFileSync, renameSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, lstatSync, renameSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hashWithCache, RACY_MARGIN_MS, StatCache } from '../../lib/fsx/stat-cache.js';
@@ -85,6 +85,21 @@ describe('hashWithCache', () => {
     expect(cache.get(p)).toBeUndefined();
   });
 
+  it('an entry that differs from the file in any one of device, inode, size, mtime, ctime is not used', () => {
+    const d = tempDir();
+    const p = join(d, 'f');
+    writeFileSync(p, 'one');
+    const st = lstatSync(p);
+    const exact = { dev: st.dev, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, sha256: 'f'.repeat(64) };
+    const cache = new StatCache();
+    cache.load(p, exact);
+    expect(hashWithCache(cache, p, 'f', {}, later)).toBe('f'.repeat(64));
+    for (const key of ['dev', 'ino', 'size', 'mtimeMs', 'ctimeMs'] as const) {
+      cache.load(p, { ...exact, [key]: exact[key] + 1 });
+      expect(hashWithCache(cache, p, 'f', {}, later)).toBe(sha('one'));
+    }
+  });
+
   it('refuses a link or a non-regular file, and a file over the cap, even when an entry exists', () => {
     const d = tempDir();
     const p = join(d, 'f');
@@ -95,6 +110,8 @@ describe('hashWithCache', () => {
     symlinkSync(p, join(d, 'link'));
     cache.load(join(d, 'link'), { ...cache.get(p)! });
     expect(() => hashWithCache(cache, join(d, 'link'), 'link', {}, later)).toThrow(/symbolic link/);
+    const dst = lstatSync(d);
+    cache.load(d, { dev: dst.dev, ino: dst.ino, size: dst.size, mtimeMs: dst.mtimeMs, ctimeMs: dst.ctimeMs, sha256: 'a'.repeat(64) });
     expect(() => hashWithCache(cache, d, 'dir', {}, later)).toThrow(/not a regular file/);
     expect(() => hashWithCache(cache, join(d, 'missing'), 'missing', {}, later)).toThrow(/missing: cannot read \(ENOENT\)/);
   });

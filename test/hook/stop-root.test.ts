@@ -63,6 +63,11 @@ describe('nothing planted in the session directory moves the root', () => {
     }
   });
 
+  it('outside any repository, a ledger planted in the session directory does not hide the one above it', () => {
+    const s = hookRepo({ 'GATES.md': OPEN, 'pkg/GATES.md': MET });
+    expect(expectBlock(s.hook(join(s.repo, 'pkg')))).toContain(`1 gate is not met: ${s.repo}/GATES:A (unchecked).`);
+  });
+
   it('a subdirectory with ledgers of its own holds the session too, next to the repository top level', () => {
     const s = hookRepo({ 'GATES.md': MET, 'pkg/GATES.md': '- [ ] P: package work\n' }, { git: true });
     expect(expectBlock(s.hook(join(s.repo, 'pkg')))).toContain('1 gate is not met: pkg/GATES:P (unchecked).');
@@ -71,11 +76,16 @@ describe('nothing planted in the session directory moves the root', () => {
   });
 
   it('a linked worktree (.git file naming a gitdir with a commondir) is its own top level', () => {
-    const s = hookRepo({ 'main/GATES.md': MET, 'wt/GATES.md': OPEN, 'wt/sub/x.txt': 'x' });
+    // sub/ has a ledger of its own: ids are shown relative to the top level, so they say which directory was taken for it.
+    const s = hookRepo({ 'main/GATES.md': MET, 'wt/GATES.md': OPEN, 'wt/sub/GATES.md': MET });
     plantGitDir(join(s.repo, 'main'));
     writeFiles(join(s.repo, 'main', '.git', 'worktrees', 'wt'), { HEAD: 'ref: refs/heads/wt\n', commondir: '../..\n' });
     writeFileSync(join(s.repo, 'wt', '.git'), 'gitdir: ../main/.git/worktrees/wt\n');
     expect(expectBlock(s.hook(join(s.repo, 'wt', 'sub')))).toMatch(/^gate-check: 1 gate is not met: GATES:A \(unchecked\)\./);
+    // Without its commondir, the worktree's gitdir has no objects/ or refs/: not a top level.
+    rmSync(join(s.repo, 'main', '.git', 'worktrees', 'wt', 'commondir'));
+    expect(expectBlock(s.hook(join(s.repo, 'wt', 'sub')))).toContain(`1 gate is not met: ${s.repo}/wt/GATES:A (unchecked).`);
+    writeFileSync(join(s.repo, 'main', '.git', 'worktrees', 'wt', 'commondir'), '../..\n');
     expect(s.hook(join(s.repo, 'main'))).toEqual({ kind: 'allow' });
   });
 
@@ -99,9 +109,9 @@ describe('nothing planted in the session directory moves the root', () => {
     expect(outcome(runCli(['hook', 'claude-stop'], { cwd: proj, env: s.env, input: stopInput(proj, 'x') }))).toEqual({ kind: 'allow' });
   });
 
-  it('a cwd with a NUL byte or that does not exist falls back safely', () => {
+  it('a cwd with a NUL byte falls back to the hook\'s own directory; one that does not exist is searched upwards', () => {
     const s = hookRepo({ 'GATES.md': OPEN });
-    expect(expectBlock(s.hook(`${s.repo}/\u0000x`))).toContain('GATES:A (unchecked)');
+    expect(expectBlock(s.hook('/nonexistent/\u0000x'))).toContain('GATES:A (unchecked)');
     expect(expectBlock(s.hook(join(s.repo, 'no', 'such', 'dir')))).toContain('GATES:A (unchecked)');
   });
 });

@@ -61,6 +61,20 @@ describe('OracleResolver.depends', () => {
     expect(await r.depends(gate('A', ['d/*']), 'L:A')).toHaveLength(10);
   });
 
+  it('a deadline inside the hashing of a large file is not remembered as that file\'s failure', async () => {
+    const root = tempDir();
+    mkdirSync(join(root, 'd'));
+    writeFileSync(join(root, 'd', 'big.bin'), Buffer.alloc(300_000, 1));
+    const r = resolver(root);
+    let calls = 0;
+    r.setCheckpoint(() => {
+      if (++calls === 4) throw new DeadlineError('out of time'); // glob, file, then between chunks
+    });
+    await expect(r.depends(gate('A', ['d/*']), 'L:A')).rejects.toBeInstanceOf(DeadlineError);
+    r.setCheckpoint(undefined);
+    expect(await r.depends(gate('B', ['d/*']), 'L:B')).toHaveLength(1);
+  });
+
   it('hashes through its stat cache, so a later pass need not read an unchanged file again', async () => {
     const root = repoWith(1);
     const r = resolver(root);
