@@ -3,9 +3,9 @@
 // hashing that cannot finish before the deadline. Real files (sparse where they are huge),
 // the real CLI as a subprocess, wall-clock and heap limits measured from outside.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { closeSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { closeSync, ftruncateSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { HOOK_DEADLINE_MS } from '../../lib/hook/deadline.js';
 import { sha256Hex } from '../../lib/oracle/oracle.js';
 import { BIN, runCli, sandbox, writeFiles, type CliResult } from '../helpers/cli.js';
@@ -17,6 +17,13 @@ const HAND_WRITTEN = `EVIDENCE: exit=0; sha256=${'a'.repeat(64)}; bytes=3`;
 /** A ticked gate with hand-written evidence: verification resolves (and hashes) its DEPENDS. */
 function ticked(id: string, depends: string): string {
   return `- [x] ${id}: t\n  CHECK: echo ok\n  EXPECT: ok\n  DEPENDS: ${depends}\n  ${HAND_WRITTEN}\n`;
+}
+
+/** A sandbox removed right after the test (`onTestFinished`), while its many files are still cached: removing them later, after other tests evicted them, took minutes. */
+function bigSandbox(): ReturnType<typeof sandbox> {
+  const s = sandbox();
+  onTestFinished(() => rmSync(dirname(s.repo), { recursive: true, force: true }));
+  return s;
 }
 
 function sparse(path: string, bytes: number): void {
@@ -72,7 +79,7 @@ describe('a size cap on what DEPENDS may hash', () => {
 
 describe('hash what is needed only once', () => {
   it('5,000 ticked gates sharing DEPENDS: d/* over 2,000 files answer in well under the deadline', () => {
-    const s = sandbox();
+    const s = bigSandbox();
     mkdirSync(join(s.repo, 'd'));
     for (let i = 0; i < 2000; i++) writeFileSync(join(s.repo, 'd', `f${i}.txt`), `file ${i}\n`);
     let ledger = '';
@@ -85,7 +92,7 @@ describe('hash what is needed only once', () => {
   });
 
   it('88,000 such gates are all verified within the deadline in a 640 MiB heap', () => {
-    const s = sandbox();
+    const s = bigSandbox();
     mkdirSync(join(s.repo, 'd'));
     mkdirSync(join(s.repo, 'gates'));
     for (let i = 0; i < 2000; i++) writeFileSync(join(s.repo, 'd', `f${i}.txt`), `file ${i}\n`);
@@ -100,7 +107,7 @@ describe('hash what is needed only once', () => {
   }, 60_000);
 
   it('gates whose DEPENDS lists all differ cannot exhaust memory: verification stops at the heap budget and blocks', () => {
-    const s = sandbox();
+    const s = bigSandbox();
     mkdirSync(join(s.repo, 'd'));
     mkdirSync(join(s.repo, 'e'));
     for (let i = 0; i < 4000; i++) writeFileSync(join(s.repo, 'd', `f${i}.txt`), `file ${i}\n`);
@@ -117,17 +124,21 @@ describe('hash what is needed only once', () => {
 });
 
 describe('a fixed deadline, even while hashing runs', () => {
-  /** One ticked gate whose DEPENDS are `n` sparse files of 60 MiB: hashing them all takes seconds. */
+  /**
+   * One ticked gate whose DEPENDS are `n` names of one sparse 60 MiB file (hard links: the
+   * hashing costs seconds of CPU, the page cache holds 60 MiB, not gigabytes).
+   */
   function slowRepo(n: number) {
-    const s = sandbox();
+    const s = bigSandbox();
     mkdirSync(join(s.repo, 'big'));
-    for (let i = 0; i < n; i++) sparse(join(s.repo, 'big', `f${String(i).padStart(3, '0')}.bin`), 60 * 2 ** 20);
+    sparse(join(s.repo, 'big', 'f000.bin'), 60 * 2 ** 20);
+    for (let i = 1; i < n; i++) linkSync(join(s.repo, 'big', 'f000.bin'), join(s.repo, 'big', `f${String(i).padStart(3, '0')}.bin`));
     writeFileSync(join(s.repo, 'GATES.md'), '- [ ] U: still open\n' + ticked('A', 'big/*'));
     return s;
   }
 
   it('answers "block: verification was incomplete" at the deadline (lowered to 1.5 s here), naming what it knows', () => {
-    const s = slowRepo(120); // 7 GiB of zeros
+    const s = slowRepo(120); // 7 GiB to hash
     const { r, ms } = timedHook(s, { env: { GATE_CHECK_HOOK_DEADLINE_MS: '1500' } });
     const reason = expectBlock(outcome(r));
     expect(reason).toMatch(/^gate-check: verification was incomplete: the Stop hook's 1\.5 s limit ran out after checking [01] of 1 met gate, and a gate that is not verified is not met\. Not met so far: GATES:U \(unchecked\)\. Run `gate-check --status --strict`/);
@@ -135,7 +146,7 @@ describe('a fixed deadline, even while hashing runs', () => {
   });
 
   it('a deadline that runs out while the ledgers are still being read is an incomplete verdict too', () => {
-    const s = sandbox();
+    const s = bigSandbox();
     let ledger = '';
     for (let i = 1; i <= 8000; i++) ledger += `- [ ] G${i}: open\n  CHECK: echo ok\n  EXPECT: ok\n`;
     for (let f = 0; f < 60; f++) { // 480,000 gates: seconds of parsing
