@@ -23,8 +23,6 @@ export interface HashedFile {
   sha256: string;
   /** fstat of the open descriptor before the first read. */
   before: Stats;
-  /** True when size, mtime and ctime were the same after the last read: the digest is of one version of the file. */
-  stable: boolean;
 }
 
 /** A byte count as people read it, for refusal messages. */
@@ -76,9 +74,7 @@ export function sha256FileWithStat(path: string, label = path, options: HashOpti
       }
       sha256 = hash.digest('hex');
     }
-    const after = fstatSync(fd);
-    const stable = after.size === total && after.size === before.size && after.mtimeMs === before.mtimeMs && after.ctimeMs === before.ctimeMs;
-    return { sha256, before, stable };
+    return { sha256, before };
   } finally {
     closeSync(fd);
   }

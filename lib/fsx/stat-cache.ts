@@ -7,7 +7,9 @@
 // written again within the same tick as the version that was hashed keeps its times. An
 // entry is therefore recorded only when the file's mtime and ctime are at least
 // RACY_MARGIN_MS older than the moment hashing started; a younger file is hashed again the
-// next time, until it has aged. A file that changed while it was read is never recorded.
+// next time, until it has aged. The entry is keyed by the stat taken before the read: a write
+// during the read gives the file a ctime of "now", past that settled one, so the entry (whose
+// digest may mix two versions) never matches the file again.
 import { lstatSync, type Stats } from 'node:fs';
 import { UnsafeFileError } from '../errors.js';
 import { sha256FileWithStat, type HashOptions } from './hash-file.js';
@@ -34,6 +36,12 @@ export function settledBefore(st: Stats, startedAtMs: number): boolean {
 }
 
 export class StatCache {
+  /**
+   * @param minBytes smaller files are neither remembered nor looked up: for a single pass
+   *   (the Stop hook) remembering a small file costs more than hashing it again would.
+   */
+  constructor(readonly minBytes = 0) {}
+
   private readonly entries = new Map<string, StatEntry>();
   /** Paths looked up or recorded by this process (what is worth keeping when the cache is saved). */
   readonly used = new Set<string>();
@@ -84,7 +92,8 @@ export class StatCache {
  * non-regular file, a file over `options.maxBytes`.
  */
 export function hashWithCache(cache: StatCache | null, path: string, label: string, options: HashOptions = {}, now: () => number = Date.now): string {
-  if (cache !== null) {
+  // Only a path with an entry costs an lstat; a cold cache adds nothing to the read below.
+  if (cache !== null && cache.get(path) !== undefined) {
     let st: Stats | null = null;
     try {
       st = lstatSync(path);
@@ -98,10 +107,11 @@ export function hashWithCache(cache: StatCache | null, path: string, label: stri
       if (known !== null && (options.maxBytes === undefined || st.size <= options.maxBytes)) return known;
     }
   }
+  if (cache === null) return sha256FileWithStat(path, label, options).sha256;
   const startedAt = now();
   const h = sha256FileWithStat(path, label, options);
-  if (cache !== null) {
-    if (h.stable && settledBefore(h.before, startedAt)) {
+  if (h.before.size >= cache.minBytes) {
+    if (settledBefore(h.before, startedAt)) {
       const b = h.before;
       cache.record(path, { dev: b.dev, ino: b.ino, size: b.size, mtimeMs: b.mtimeMs, ctimeMs: b.ctimeMs, sha256: h.sha256 });
     } else {

@@ -44,21 +44,23 @@ export function sha256Hex(text: string): string {
   return typeof crypto.hash === 'function' ? crypto.hash('sha256', text, 'hex') : crypto.createHash('sha256').update(text, 'utf8').digest('hex');
 }
 
-// DEPENDS lists that resolution shares among every gate with the same patterns: frozen (with
-// their entries), so that their canonical JSON and digest can be computed once per list
-// instead of once per gate (5,000 gates over 2,000 files were 10 million entries to copy,
-// serialize and hash).
+// DEPENDS lists that resolution shares among every gate with the same patterns. A long one is
+// frozen (with its entries), so that its canonical JSON and digest can be computed once per
+// list instead of once per gate (5,000 gates over 2,000 files were 10 million entries to copy,
+// serialize and hash). A short one is cheaper to serialize again than to freeze and splice.
+const SHARE_MIN_ENTRIES = 64;
 const shared = new WeakMap<readonly DependsEntry[], { json: Buffer | null; digest: string | null }>();
 
-/** Freezes `entries` and marks the list as shared; returns it. */
+/** Marks a resolved list as shared (frozen, when it is long enough to be worth it); returns it. */
 export function shareDepends(entries: DependsEntry[]): DependsEntry[] {
+  if (entries.length < SHARE_MIN_ENTRIES) return entries;
   for (const e of entries) Object.freeze(e);
   Object.freeze(entries);
   shared.set(entries, { json: null, digest: null });
   return entries;
 }
 
-/** The canonical JSON of a shared list, as UTF-8, computed once. */
+/** The canonical JSON of a shared list, as UTF-8, computed once; null for any other list. */
 function sharedJson(depends: readonly DependsEntry[]): Buffer | null {
   const memo = shared.get(depends);
   if (memo === undefined) return null;

@@ -12,7 +12,8 @@ import { dirname, join, resolve } from 'node:path';
 import { DeadlineError, RunSetupError } from '../errors.js';
 import { matchDependsGlob } from '../fsx/depends-glob.js';
 import { isInside } from '../fsx/discover.js';
-import { hashWithCache, StatCache } from '../fsx/stat-cache.js';
+import type { HashOptions } from '../fsx/hash-file.js';
+import { hashWithCache, type StatCache } from '../fsx/stat-cache.js';
 import type { Gate } from '../ledger/types.js';
 import type { LoadedLedger } from '../workspace/load.js';
 import { changedFields, lazyOracle, ORACLE_VERSION, shareDepends, type DependsEntry, type Oracle, type OracleFields } from './oracle.js';
@@ -58,13 +59,18 @@ function relabel(error: Error, from: string, to: string): Error {
 
 export class OracleResolver {
   private readonly initial = new ResolutionPass();
-  private statCache: StatCache = new StatCache();
+  /** None by default: one pass gains nothing from remembering what it hashed (see useStatCache). */
+  private statCache: StatCache | null = null;
   private checkpoint: (() => void) | undefined = undefined;
 
   constructor(readonly settings: OracleSettings) {}
 
-  /** Hash through this cache (for example one loaded from the private store) instead of a fresh one. */
-  useStatCache(cache: StatCache): void {
+  /**
+   * Hash through this cache: files whose device, inode, size, mtime and ctime did not change
+   * since they were hashed are not read again, in a later pass or (with a cache loaded from
+   * the private store) a later process.
+   */
+  useStatCache(cache: StatCache | null): void {
     this.statCache = cache;
   }
 
@@ -76,15 +82,36 @@ export class OracleResolver {
     this.checkpoint = checkpoint;
   }
 
-  /** Runs `compute` once per pass and key: its failure (not a deadline) is remembered and thrown again, naming the next gate. */
-  private async once<T>(pass: ResolutionPass, key: string, label: string, compute: () => T | Promise<T>): Promise<T> {
-    const failed = pass.failures.get(key);
+  /** A failure remembered in this pass, thrown again naming this gate. */
+  private static rethrow(pass: ResolutionPass, key: string, label: string): void {
+    const failed = pass.failures.size === 0 ? undefined : pass.failures.get(key);
     if (failed) throw relabel(failed.error, failed.label, label);
+  }
+
+  /** Remembers a failure (not a deadline: that says nothing about the file) for the rest of the pass. */
+  private static remember(pass: ResolutionPass, key: string, label: string, e: unknown): void {
+    if (e instanceof Error && !(e instanceof DeadlineError)) pass.failures.set(key, { label, error: e });
+  }
+
+  private async matchOnce(pass: ResolutionPass, pattern: string, label: string): Promise<string[]> {
+    OracleResolver.rethrow(pass, `glob:${pattern}`, label);
     this.checkpoint?.();
     try {
-      return await compute();
+      return await matchDependsGlob(this.settings.root, pattern, label);
     } catch (e) {
-      if (e instanceof Error && !(e instanceof DeadlineError)) pass.failures.set(key, { label, error: e });
+      OracleResolver.remember(pass, `glob:${pattern}`, label, e);
+      throw e;
+    }
+  }
+
+  /** Synchronous on purpose: thousands of files per pass, no promise per file. */
+  private hashOnce(pass: ResolutionPass, rel: string, label: string, options: HashOptions): string {
+    if (pass.failures.size > 0) OracleResolver.rethrow(pass, `file:${rel}`, label);
+    this.checkpoint?.();
+    try {
+      return hashWithCache(this.statCache, join(this.settings.root, rel), `DEPENDS of ${label}: ${rel}`, options);
+    } catch (e) {
+      OracleResolver.remember(pass, `file:${rel}`, label, e);
       throw e;
     }
   }
@@ -124,18 +151,17 @@ export class OracleResolver {
     for (const pattern of patterns) {
       let matched = pass.globs.get(pattern);
       if (matched === undefined) {
-        matched = await this.once(pass, `glob:${pattern}`, label, () => matchDependsGlob(this.settings.root, pattern, label));
+        matched = await this.matchOnce(pass, pattern, label);
         pass.globs.set(pattern, matched);
       }
       for (const f of matched) files.add(f);
     }
     const entries: DependsEntry[] = [];
-    const options = { maxBytes: DEPENDS_MAX_FILE_BYTES, checkpoint: this.checkpoint };
+    const options: HashOptions = { maxBytes: DEPENDS_MAX_FILE_BYTES, checkpoint: this.checkpoint };
     for (const rel of [...files].sort(byCodeUnit)) {
       let hash = pass.hashes.get(rel);
       if (hash === undefined) {
-        const path = join(this.settings.root, rel);
-        hash = await this.once(pass, `file:${rel}`, label, () => hashWithCache(this.statCache, path, `DEPENDS of ${label}: ${rel}`, options));
+        hash = this.hashOnce(pass, rel, label, options);
         pass.hashes.set(rel, hash);
       }
       entries.push([rel, hash]);

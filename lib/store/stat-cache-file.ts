@@ -68,7 +68,7 @@ function parse(text: string, root: string, cache: StatCache): boolean {
  * malformed or unsafe gives an empty cache (it can only make hashing slower, never decide).
  */
 export function loadStatCache(locations: StoreLocations, root: string): LoadedStatCache {
-  const empty = (): LoadedStatCache => ({ cache: new StatCache(), text: null });
+  const empty = (): LoadedStatCache => ({ cache: new StatCache(PERSIST_MIN_BYTES), text: null });
   const dirPath = dirOf(locations);
   if (!privateDirExists(dirPath)) return empty();
   try {
@@ -76,7 +76,7 @@ export function loadStatCache(locations: StoreLocations, root: string): LoadedSt
     const dir = openPrivateDir(dirPath, { repoRoot: root, create: false });
     const text = readPrivateFile(dir, fileName(root), MAX_FILE_BYTES, true);
     if (text === null) return empty();
-    const cache = new StatCache();
+    const cache = new StatCache(PERSIST_MIN_BYTES);
     return parse(text, root, cache) ? { cache, text } : empty();
   } catch {
     return empty();

@@ -30,7 +30,6 @@ describe('OracleResolver.depends', () => {
     const a = await r.depends(gate('A', ['d/*', 'x.txt']), 'L:A');
     const b = await r.depends(gate('B', ['x.txt', 'd/*', 'd/*']), 'L:B');
     expect(b).toBe(a);
-    expect(Object.isFrozen(a)).toBe(true);
     expect(a!.map((e) => e[0])).toEqual(['d/f0.txt', 'd/f1.txt', 'd/f2.txt', 'x.txt']);
     // A fresh pass builds its own list (files are looked at again).
     expect(await r.depends(gate('A', ['d/*', 'x.txt']), 'L:A', new ResolutionPass())).not.toBe(a);

@@ -9,7 +9,9 @@ import { dependsDigest, lazyOracle, ORACLE_VERSION, sha256Hex, shareDepends, sig
 
 const hex = fc.stringMatching(/^[0-9a-f]{64}$/);
 const tricky = fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.constantFrom('"depends":null', '\\', '\\"depends\\":null', 'x","depends":null,"y":"', '\u2028', 'é'));
-const entries = fc.array(fc.tuple(fc.oneof(fc.string({ minLength: 1 }), fc.constantFrom('"depends":null', 'a"b\\c')), hex), { maxLength: 20 });
+const entry = fc.tuple(fc.oneof(fc.string({ minLength: 1 }), fc.constantFrom('"depends":null', 'a"b\\c')), hex);
+// Short lists are shared as they are; lists of 64 entries or more take the memoized path.
+const entries = fc.oneof(fc.array(entry, { maxLength: 10 }), fc.array(entry, { minLength: 64, maxLength: 90 }));
 
 function fields(check: string, cwd: string, expect: string, depends: DependsEntry[] | null): OracleFields {
   return { v: ORACLE_VERSION, ledger: '/r/GATES.md', gate: 'G1', check, expect, cwd, shell: '/bin/sh', timeoutMs: 1000, outputCap: 10, regexCapMs: 5, platform: 'linux', path: '/bin', depends };
@@ -32,8 +34,9 @@ describe('shared DEPENDS lists', () => {
     );
   });
 
-  it('are frozen, entries included, so the memo cannot go stale', () => {
-    const list = shareDepends([['a', 'b'.repeat(64)]]);
+  it('are frozen when long, entries included, so the memo cannot go stale; a short one is left alone', () => {
+    expect(Object.isFrozen(shareDepends([['a', 'b'.repeat(64)]]))).toBe(false);
+    const list = shareDepends(Array.from({ length: 64 }, (_, i): DependsEntry => [`f${i}`, 'b'.repeat(64)]));
     expect(() => list.push(['c', 'd'])).toThrow();
     expect(() => {
       list[0]![1] = 'x';
@@ -41,7 +44,7 @@ describe('shared DEPENDS lists', () => {
   });
 
   it('one list, many gates: each gate still gets its own signature', () => {
-    const list = shareDepends([['a.txt', 'a'.repeat(64)]]);
+    const list = shareDepends(Array.from({ length: 100 }, (_, i): DependsEntry => [`f${i}`, 'a'.repeat(64)]));
     const sigs = new Set(Array.from({ length: 50 }, (_, i) => signOracle({ ...fields('echo', '/r', 'ok', list), gate: `G${i}` }).signature));
     expect(sigs.size).toBe(50);
   });
