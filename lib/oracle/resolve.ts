@@ -5,8 +5,8 @@
 // Cost: within a pass every glob is matched once, every file hashed once, and every distinct
 // DEPENDS pattern list turned into its sorted entry list once; gates that list the same
 // patterns share that (frozen) list, so its canonical JSON and digest are computed once too
-// (oracle.ts). Across passes, a stat cache (fsx/stat-cache.ts) skips re-reading files whose
-// device, inode, size, mtime and ctime did not change.
+// (oracle.ts). Across passes, a stat cache (fsx/stat-cache.ts), when the caller gives one,
+// skips re-reading files whose device, inode, size, mtime and ctime did not change.
 import { realpathSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { DeadlineError, RunSetupError } from '../errors.js';
