@@ -276,22 +276,27 @@ describe('concurrency', () => {
     const input = stopInput(s.repo, 'concurrent');
     const results = await Promise.all(Array.from({ length: 64 }, () => startCli(['hook', 'claude-stop'], { cwd: s.repo, env, input }).done));
     const outcomes = results.map(outcome);
-    // Serialized under the lock, the calls see 1..64 in some order: exactly six block.
-    expect(outcomes.filter((o) => o.kind === 'block').map((o) => (o.kind === 'block' ? o.reason : ''))).toEqual(
+    // A call that cannot take a lock before its 10 s deadline (a loaded machine: 64 Node
+    // processes on two cores) blocks without counting; it never allows, and loses no count.
+    const gaveUp = outcomes.filter((o) => o.kind === 'block' && /^gate-check: the Stop hook could not check the gates \(lock .* gave up after/.test(o.reason));
+    expect(gaveUp.length).toBeLessThanOrEqual(16);
+    const counted = 64 - gaveUp.length;
+    // Serialized under the lock, the counted calls see 1..counted in some order: exactly six block.
+    expect(outcomes.filter((o) => o.kind === 'block' && !gaveUp.includes(o)).map((o) => (o.kind === 'block' ? o.reason : ''))).toEqual(
       Array.from({ length: 6 }, () => expect.stringMatching(/^gate-check: 1 gate is not met: GATES:A \(unchecked\)/)),
     );
-    expect(outcomes.filter((o) => o.kind === 'message' && /released after 6 stops/.test(o.message))).toHaveLength(58);
+    expect(outcomes.filter((o) => o.kind === 'message' && /released after 6 stops/.test(o.message))).toHaveLength(counted - 6);
 
     const dir = s.hooksDir();
     expect(readdirSync(dir).filter((f) => f.endsWith('.lock'))).toEqual([]); // no lock left behind
     const files = readdirSync(dir).filter((f) => !f.startsWith('ledgers-'));
     expect(files).toHaveLength(1);
     const state = JSON.parse(readFileSync(join(dir, files[0]!), 'utf8')) as { fingerprint: string; blocks: number };
-    expect(state.blocks).toBe(64);
+    expect(state.blocks).toBe(counted);
 
     // The count survived: the next call is past six, so it releases.
     expect(expectMessage(outcome(runCli(['hook', 'claude-stop'], { cwd: s.repo, env, input })))).toMatch(/released/);
-    expect((JSON.parse(readFileSync(join(dir, files[0]!), 'utf8')) as { blocks: number }).blocks).toBe(65);
+    expect((JSON.parse(readFileSync(join(dir, files[0]!), 'utf8')) as { blocks: number }).blocks).toBe(counted + 1);
   }, 60_000);
 });
 
