@@ -92,15 +92,17 @@ export function signOracle(fields: OracleFields): Oracle {
 }
 
 /** The same oracle as signOracle, with the signature computed when it is first read. */
+class LazyOracle implements Oracle {
+  private sig: string | null = null;
+  constructor(readonly fields: OracleFields) {}
+  get signature(): string {
+    this.sig ??= oracleSignature(this.fields);
+    return this.sig;
+  }
+}
+
 export function lazyOracle(fields: OracleFields): Oracle {
-  let signature: string | null = null;
-  return {
-    fields,
-    get signature() {
-      signature ??= oracleSignature(fields);
-      return signature;
-    },
-  };
+  return new LazyOracle(fields);
 }
 
 /** 12 hex digits: how signatures are shown to people (and the minimum worth typing is 8). */
