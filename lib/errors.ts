@@ -88,6 +88,14 @@ export class NotRunnableYetError extends RunSetupError {
   override readonly kind = 'run-setup';
 }
 
+/** A time budget ran out (the Stop hook's deadline): the work was abandoned, nothing is known about what was left. */
+export class DeadlineError extends GateCheckError {
+  readonly kind = 'deadline';
+  constructor(message: string) {
+    super(message);
+  }
+}
+
 /** SIGINT or SIGTERM arrived; running checks were killed. */
 export class InterruptedError extends GateCheckError {
   readonly kind = 'interrupted';

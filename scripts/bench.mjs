@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Benchmarks, as ratios against floors measured in the same run (never a timed unit test).
-//   node scripts/bench.mjs [status] [run] [jobs] [verify] [parse] [--runs N]
+//   node scripts/bench.mjs [status] [run] [jobs] [verify] [parse] [hook] [--runs N]
 // Runs are interleaved round-robin so that machine noise hits every variant alike; times
 // are medians, ratios are medians of per-round ratios.
 import { spawnSync } from 'node:child_process';
@@ -75,13 +75,17 @@ function runLedger(n, { regex = false } = {}) {
 }
 
 /** A repository whose n gates are approved and met, with a private HOME. */
-function preparedRepo(name, n, opts) {
+function preparedRepo(name, n, opts = {}) {
   const dir = join(work, name);
   mkdirSync(join(dir, 'home'), { recursive: true, mode: 0o700 });
   mkdirSync(join(dir, 'repo'));
-  writeFileSync(join(dir, 'repo', 'GATES.md'), runLedger(n, opts));
+  writeFileSync(join(dir, 'repo', 'GATES.md'), opts.text ?? runLedger(n, opts));
+  for (const [rel, text] of Object.entries(opts.files ?? {})) {
+    mkdirSync(join(dir, 'repo', rel, '..'), { recursive: true });
+    writeFileSync(join(dir, 'repo', rel), text);
+  }
   const env = { ...process.env, HOME: join(dir, 'home') };
-  const r = spawnSync(process.execPath, [BIN, '--approve'], { cwd: join(dir, 'repo'), env, stdio: 'ignore' });
+  const r = spawnSync(process.execPath, [BIN, '--approve', '--jobs', '2'], { cwd: join(dir, 'repo'), env, stdio: 'ignore' });
   if (r.status !== 0) throw new Error(`preparing ${name} failed (${r.status})`);
   return { cwd: join(dir, 'repo'), env };
 }
@@ -211,6 +215,39 @@ try {
       ['node -e 0', `${m.get('node -e 0').toFixed(1)} ms`],
       [base, `${m.get(base).toFixed(1)} ms  = ${m.ratio(base, 'node -e 0').toFixed(2)}x node -e 0`],
       ...variants.slice(2).map((v) => [v.name, `${m.get(v.name).toFixed(1)} ms  = ${m.ratio(v.name, base).toFixed(2)}x ${base} (target <= 10x)`]),
+    ]);
+  }
+
+  if (only.length === 0 || only.includes('hook')) {
+    // The Stop hook over met gates with receipts (so verification really runs), as Claude
+    // Code calls it: the input on stdin, the answer (allow: nothing) on stdout.
+    const hookOpts = (repo) => ({ ...repo, input: JSON.stringify({ session_id: 'bench', cwd: repo.cwd, hook_event_name: 'Stop', stop_hook_active: false }) });
+    const small = hookOpts(preparedRepo('hook12', 12));
+    const large = hookOpts(preparedRepo('hook5000', 5000));
+    // 5,000 gates sharing DEPENDS: d/* over 2,000 small files (about 1 GB of approval records).
+    const files = {};
+    for (let i = 0; i < 2000; i++) files[`d/f${i}.txt`] = `file ${i}\n`;
+    let shared = '';
+    for (let i = 1; i <= 5000; i++) shared += `- [ ] G${i}: check ${i} passes\n  CHECK: echo ok\n  EXPECT: ok\n  DEPENDS: d/*\n  EVIDENCE: pending\n`;
+    const dstar = hookOpts(preparedRepo('hookdstar', 5000, { text: shared, files }));
+    const hook = [BIN, 'hook', 'claude-stop'];
+    for (const o of [small, large, dstar]) {
+      const r = spawnSync(process.execPath, hook, { ...o, encoding: 'utf8' });
+      if (r.status !== 0 || r.stdout !== '') throw new Error(`the hook did not allow the stop in ${o.cwd}: ${r.stdout.slice(0, 300)}`);
+    }
+    const m = measure([
+      { name: 'node -e 0', cmd: process.execPath, argv: ['-e', '0'], opts: {} },
+      { name: 'hook, 12 met gates', cmd: process.execPath, argv: hook, opts: small },
+      { name: 'hook, 5,000 met gates', cmd: process.execPath, argv: hook, opts: large },
+      { name: 'hook, 5,000 met gates sharing d/* (2,000 files)', cmd: process.execPath, argv: hook, opts: dstar },
+    ]);
+    const floor = m.get('node -e 0');
+    const row = (name) => [name, `${m.get(name).toFixed(1)} ms  = ${m.ratio(name, 'node -e 0').toFixed(2)}x node -e 0`];
+    report(`hook claude-stop, met gates with receipts (median of ${RUNS} interleaved runs; deadline 10 s)`, [
+      ['node -e 0', `${floor.toFixed(1)} ms`],
+      row('hook, 12 met gates'),
+      row('hook, 5,000 met gates'),
+      row('hook, 5,000 met gates sharing d/* (2,000 files)'),
     ]);
   }
 } finally {

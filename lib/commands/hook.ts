@@ -1,7 +1,8 @@
-// gate-check hook claude-stop | install | uninstall
+// gate-check hook claude-stop | install | uninstall | forget
 import type { Io } from '../cli/io.js';
 import { UsageError } from '../errors.js';
 import { claudeStopCommand } from '../hook/claude-stop.js';
+import { hookForgetCommand } from '../hook/forget-command.js';
 import { hookInstallCommand } from '../hook/install-command.js';
 
 const USAGE = `Usage: gate-check hook <command>
@@ -11,6 +12,8 @@ Commands:
   install [--shared | --global]    add the Stop hook to .claude/settings.local.json
                            (--shared: .claude/settings.json, --global: ~/.claude/settings.json)
   uninstall [--shared | --global]  remove exactly what install added (also: install --uninstall)
+  forget [--root DIR]      forget which ledgers had open gates, after retiring one on purpose
+                           (asks on a terminal)
 `;
 
 export async function hookCommand(args: string[], io: Io): Promise<number> {
@@ -22,6 +25,8 @@ export async function hookCommand(args: string[], io: Io): Promise<number> {
       return hookInstallCommand(rest, io, false);
     case 'uninstall':
       return hookInstallCommand(rest, io, true);
+    case 'forget':
+      return hookForgetCommand(rest, io);
     case '-h':
     case '--help':
     case undefined:

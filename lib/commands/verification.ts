@@ -56,12 +56,18 @@ export async function markNotRunnableYet(entries: readonly GateEntry[], root: st
   }
 }
 
-/** Sets verification and its reason on the report of every met gate. */
-export async function verifyMetGates(entries: readonly GateEntry[], ctx: VerifyContext): Promise<void> {
+/**
+ * Sets verification and its reason on the report of every met gate. `checkpoint` (the Stop
+ * hook's deadline) is called before each gate and once at the end; what it throws abandons
+ * the verification, and a verdict taken from a partly verified set would be wrong.
+ */
+export async function verifyMetGates(entries: readonly GateEntry[], ctx: VerifyContext, checkpoint?: () => void): Promise<void> {
   for (const e of entries) {
     if (gateState(e.gate) !== 'met') continue;
+    checkpoint?.();
     const v = await verifyMetGate(ctx, e.loaded, e.gate);
     e.report.verification = v.state;
     e.report.verificationReason = v.reason;
   }
+  checkpoint?.();
 }

@@ -28,7 +28,7 @@ export interface VerificationResult {
 
 export interface VerifyContext {
   /** Matches and hashes DEPENDS and INPUTS (only those methods are used here). */
-  resolver: Pick<FileDigests, 'depends' | 'inputs' | 'root'>;
+  resolver: FileDigests;
   receipts: ReceiptStore | null;
   approvals: ApprovalStore | null;
 }

@@ -1,7 +1,9 @@
 // SHA-256 of a file's bytes, read through a no-follow, non-blocking descriptor (a FIFO or a
-// link planted where a dependency was is refused, never hashed or waited on).
+// link planted where a dependency was is refused, never hashed or waited on). A size cap
+// refuses a file before reading it (a 64 GiB sparse file is one fstat, not minutes of
+// zeros), and a checkpoint between chunks lets a deadline stop a long hash.
 import * as crypto from 'node:crypto';
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { UnsafeFileError } from '../errors.js';
 
 const FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
@@ -10,7 +12,38 @@ const CHUNK = 1 << 16;
 // hashing thousands of small DEPENDS files a garbage-collection benchmark).
 const buffer = Buffer.allocUnsafe(CHUNK);
 
-export function sha256File(path: string, label = path): string {
+export interface HashOptions {
+  /** A larger file is refused (before any read, and if it grows past the cap while read). */
+  maxBytes?: number | undefined;
+  /** Called before every chunk after the first; throws to abandon the hash (a deadline). */
+  checkpoint?: (() => void) | undefined;
+}
+
+export interface HashedFile {
+  sha256: string;
+  /** fstat of the open descriptor before the first read. */
+  before: Stats;
+}
+
+/** A byte count as people read it, for refusal messages. */
+export function formatBytes(n: number): string {
+  const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let v = n;
+  let u = 0;
+  while (v >= 1024 && u < units.length - 1) {
+    v /= 1024;
+    u++;
+  }
+  if (u === 0) return `${n} bytes`;
+  return Number.isInteger(v) ? `${v} ${units[u]}` : `${v.toFixed(1)} ${units[u]} (${n} bytes)`;
+}
+
+function tooLarge(label: string, size: number, max: number): UnsafeFileError {
+  return new UnsafeFileError(label, `is ${formatBytes(size)}, over the ${formatBytes(max)} limit for a DEPENDS file (refused)`);
+}
+
+export function sha256FileWithStat(path: string, label = path, options: HashOptions = {}): HashedFile {
+  const max = options.maxBytes ?? Number.POSITIVE_INFINITY;
   let fd: number;
   try {
     fd = openSync(path, FLAGS);
@@ -19,19 +52,34 @@ export function sha256File(path: string, label = path): string {
     throw new UnsafeFileError(label, code === 'ELOOP' ? 'is a symbolic link (refused)' : `cannot read (${code ?? (e as Error).message})`);
   }
   try {
-    if (!fstatSync(fd).isFile()) throw new UnsafeFileError(label, 'is not a regular file (refused)');
+    const before = fstatSync(fd);
+    if (!before.isFile()) throw new UnsafeFileError(label, 'is not a regular file (refused)');
+    if (before.size > max) throw tooLarge(label, before.size, max);
     const first = readSync(fd, buffer, 0, CHUNK, null);
+    let total = first;
+    let sha256: string;
     // A small file (one short read) is hashed in one shot, without a Hash object.
-    if (first < CHUNK && typeof crypto.hash === 'function') return crypto.hash('sha256', buffer.subarray(0, first), 'hex');
-    const hash = crypto.createHash('sha256');
-    hash.update(buffer.subarray(0, first));
-    for (;;) {
-      const n = readSync(fd, buffer, 0, CHUNK, null);
-      if (n === 0) break;
-      hash.update(n === CHUNK ? buffer : buffer.subarray(0, n));
+    if (first < CHUNK && typeof crypto.hash === 'function') {
+      sha256 = crypto.hash('sha256', buffer.subarray(0, first), 'hex');
+    } else {
+      const hash = crypto.createHash('sha256');
+      hash.update(buffer.subarray(0, first));
+      for (;;) {
+        options.checkpoint?.();
+        const n = readSync(fd, buffer, 0, CHUNK, null);
+        if (n === 0) break;
+        total += n;
+        if (total > max) throw tooLarge(label, total, max);
+        hash.update(n === CHUNK ? buffer : buffer.subarray(0, n));
+      }
+      sha256 = hash.digest('hex');
     }
-    return hash.digest('hex');
+    return { sha256, before };
   } finally {
     closeSync(fd);
   }
+}
+
+export function sha256File(path: string, label = path, options: HashOptions = {}): string {
+  return sha256FileWithStat(path, label, options).sha256;
 }

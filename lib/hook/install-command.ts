@@ -16,6 +16,7 @@ import { resolveRoot } from '../fsx/discover.js';
 import { makeDirectory } from '../fsx/create.js';
 import { acquireLock, lockTimeoutFromEnv } from '../fsx/lock.js';
 import { lstatOrNull, safeReadFile, type FileIdentity } from '../fsx/safe-read.js';
+import { isPlainObject } from '../json/hostile.js';
 import { gitTracks } from '../run/git.js';
 import { findUnsafeChar, sanitizeLine } from '../text/sanitize.js';
 import { MAX_SETTINGS_BYTES, NEW_FILE_STYLE, parseSettingsText, serializeSettings, type TextStyle } from './settings-json.js';
@@ -131,6 +132,34 @@ function currentEntry(): { entry: StopHookEntry; bin: string } {
   return { entry: stopHookEntry(process.execPath, bin), bin };
 }
 
+/**
+ * The settings files Claude Code reads for the target, highest precedence first (local over
+ * project over user; managed settings are not looked at).
+ */
+function settingsChain(target: Target, io: Io): string[] {
+  const home = io.env.HOME !== undefined && isAbsolute(io.env.HOME) ? join(io.env.HOME, '.claude', 'settings.json') : null;
+  const chain = target.kind === 'global' ? [] : [join(target.root, '.claude', 'settings.local.json'), join(target.root, '.claude', 'settings.json')];
+  if (home !== null) chain.push(home);
+  return chain;
+}
+
+/** `disableAllHooks` as Claude Code would see it: from the first file in the chain that sets it. */
+function hooksDisabledBy(chain: readonly string[], written: { file: string; value: unknown }): string | null {
+  for (const file of chain) {
+    let value: unknown;
+    if (file === written.file) value = written.value;
+    else {
+      try {
+        value = readSettings(file).value;
+      } catch {
+        continue; // not ours to judge here; Claude Code reports a broken settings file itself
+      }
+    }
+    if (isPlainObject(value) && Object.hasOwn(value, 'disableAllHooks')) return value.disableAllHooks === true ? file : null;
+  }
+  return null;
+}
+
 function describeInstall(r: ReturnType<typeof installStopHook>, file: string): string {
   const where = show(file);
   if (!r.changed) return `the gate-check Stop hook is already installed in ${where}; nothing changed`;
@@ -211,6 +240,13 @@ export async function hookInstallCommand(args: string[], io: Io, uninstall: bool
   } else {
     const r = outcome.result;
     out.push(describeInstall(r, file));
+    const disabledIn = hooksDisabledBy(settingsChain(target, io), { file, value: outcome.result.settings });
+    if (disabledIn !== null) {
+      out.push(
+        `  but no hook can run: "disableAllHooks": true in ${show(disabledIn)} turns every Claude Code hook off, this one included.`,
+        `  To let the Stop hook run, remove "disableAllHooks" from ${show(disabledIn)} (or set it to false).`,
+      );
+    }
     if (r.changed) {
       out.push(`  hook command: ${sanitizeLine(current!.entry.command, 600)}`);
       if (r.hook === 'added' && r.denyAdded.length > 0) out.push(`  permissions.deny: added ${r.denyAdded.length} rule${r.denyAdded.length === 1 ? '' : 's'} that keep the agent from running gate-check --approve`);

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { hasExactKeys, isPlainObject } from '../json/hostile.js';
 import { atomicWriteFile } from '../fsx/atomic-write.js';
 import { acquireLock } from '../fsx/lock.js';
-import { openPrivateDir, privateDirExists } from '../fsx/private-dir.js';
+import { openPrivateDir } from '../fsx/private-dir.js';
 import { sha256Hex } from '../oracle/oracle.js';
 import type { StoreLocations } from '../store/locations.js';
 import { readPrivateFile } from '../store/private-file.js';
@@ -34,15 +34,6 @@ function parseState(text: string): StopState | null {
 
 function stateName(repoRoot: string, sessionId: string): string {
   return `${sha256Hex(repoRoot).slice(0, 16)}-${sha256Hex(sessionId).slice(0, 16)}.json`;
-}
-
-/** The state of one (repository, session) if there is one; creates nothing. */
-export function peekStopState(locations: StoreLocations, repoRoot: string, sessionId: string): StopState | null {
-  if (!privateDirExists(locations.hooks)) return null;
-  openPrivateDir(locations.base, { repoRoot, create: false });
-  const dir = openPrivateDir(locations.hooks, { repoRoot, create: false });
-  const text = readPrivateFile(dir, stateName(repoRoot, sessionId), MAX_STATE_BYTES, true);
-  return text === null ? null : parseState(text);
 }
 
 /**

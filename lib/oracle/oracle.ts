@@ -52,8 +52,65 @@ export function sha256Hex(text: string): string {
   return typeof crypto.hash === 'function' ? crypto.hash('sha256', text, 'hex') : crypto.createHash('sha256').update(text, 'utf8').digest('hex');
 }
 
+// DEPENDS lists that resolution shares among every gate with the same patterns. A long one is
+// frozen (with its entries), so that its canonical JSON and digest can be computed once per
+// list instead of once per gate (5,000 gates over 2,000 files were 10 million entries to copy,
+// serialize and hash). A short one is cheaper to serialize again than to freeze and splice.
+const SHARE_MIN_ENTRIES = 64;
+const shared = new WeakMap<readonly DependsEntry[], { json: Buffer | null; digest: string | null }>();
+
+/** Marks a resolved list as shared (frozen, when it is long enough to be worth it); returns it. */
+export function shareDepends(entries: DependsEntry[]): DependsEntry[] {
+  if (entries.length < SHARE_MIN_ENTRIES) return entries;
+  for (const e of entries) Object.freeze(e);
+  Object.freeze(entries);
+  shared.set(entries, { json: null, digest: null });
+  return entries;
+}
+
+/** The canonical JSON of a shared list, as UTF-8, computed once; null for any other list. */
+function sharedJson(depends: readonly DependsEntry[]): Buffer | null {
+  const memo = shared.get(depends);
+  if (memo === undefined) return null;
+  memo.json ??= Buffer.from(canonicalJson(depends as unknown as Canonical), 'utf8');
+  return memo.json;
+}
+
+const DEPENDS_SLOT = '"depends":null';
+
+function oracleSignature(fields: OracleFields): string {
+  const list = fields.depends === null ? null : sharedJson(fields.depends);
+  if (list === null) return sha256Hex(canonicalJson(fields as unknown as Canonical));
+  // Canonical JSON is compositional: the list's own canonical JSON in place of a null gives
+  // the same bytes. Keys are sorted, so "depends" follows only "check" and "cwd", whose
+  // string values cannot contain an unescaped `"`: the first match is the key itself. The
+  // pieces are hashed in order, so the long list is neither copied nor re-encoded per gate.
+  const skeleton = canonicalJson({ ...fields, depends: null } as unknown as Canonical);
+  const at = skeleton.indexOf(DEPENDS_SLOT);
+  return crypto
+    .createHash('sha256')
+    .update(skeleton.slice(0, at) + '"depends":', 'utf8')
+    .update(list)
+    .update(skeleton.slice(at + DEPENDS_SLOT.length), 'utf8')
+    .digest('hex');
+}
+
 export function signOracle(fields: OracleFields): Oracle {
-  return { fields, signature: sha256Hex(canonicalJson(fields as unknown as Canonical)) };
+  return { fields, signature: oracleSignature(fields) };
+}
+
+/** The same oracle as signOracle, with the signature computed when it is first read. */
+class LazyOracle implements Oracle {
+  private sig: string | null = null;
+  constructor(readonly fields: OracleFields) {}
+  get signature(): string {
+    this.sig ??= oracleSignature(this.fields);
+    return this.sig;
+  }
+}
+
+export function lazyOracle(fields: OracleFields): Oracle {
+  return new LazyOracle(fields);
 }
 
 /** 12 hex digits: how signatures are shown to people (and the minimum worth typing is 8). */
@@ -63,7 +120,10 @@ export function shortSignature(signature: string): string {
 
 /** Digest of a matched DEPENDS list (paths and contents), as recorded in evidence (deps=). */
 export function dependsDigest(depends: readonly DependsEntry[]): string {
-  return sha256Hex(canonicalJson(depends as unknown as Canonical)).slice(0, 12);
+  const memo = shared.get(depends);
+  if (memo === undefined) return sha256Hex(canonicalJson(depends as unknown as Canonical)).slice(0, 12);
+  memo.digest ??= crypto.createHash('sha256').update(sharedJson(depends)!).digest('hex').slice(0, 12);
+  return memo.digest;
 }
 
 const LABELS: Record<Exclude<keyof OracleFields, 'depends' | 'v' | 'pathBound'>, string> = {

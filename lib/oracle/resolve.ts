@@ -1,6 +1,12 @@
 // Building each gate's oracle from the ledger and the run's settings. The I/O here is the
 // resolution of the working directory and the matching and hashing of DEPENDS files, all
 // through fsx primitives.
+//
+// Cost: within a pass every glob is matched once, every file hashed once, and every distinct
+// DEPENDS pattern list turned into its sorted entry list once; gates that list the same
+// patterns share that (frozen) list, so its canonical JSON and digest are computed once too
+// (oracle.ts). Across passes, a stat cache (fsx/stat-cache.ts), when the caller gives one,
+// skips re-reading files whose device, inode, size, mtime and ctime did not change.
 import { realpathSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { NotRunnableYetError, RunSetupError } from '../errors.js';
@@ -9,7 +15,10 @@ import type { Gate } from '../ledger/types.js';
 import type { LoadedLedger } from '../workspace/load.js';
 import { FileDigests, ResolutionPass } from './file-digests.js';
 import { boundExecutables, inRepoPathEntries } from './path-bound.js';
-import { changedFields, ORACLE_VERSION, signOracle, type DependsEntry, type Oracle, type OracleFields } from './oracle.js';
+import { changedFields, lazyOracle, ORACLE_VERSION, signOracle, type DependsEntry, type Oracle, type OracleFields } from './oracle.js';
+import type { StatCache } from '../fsx/stat-cache.js';
+
+export { DEPENDS_MAX_FILE_BYTES } from './file-digests.js';
 
 /** The run-wide part of every oracle, plus where relative working directories anchor. */
 export type OracleSettings = Pick<OracleFields, 'shell' | 'timeoutMs' | 'outputCap' | 'regexCapMs' | 'platform' | 'path'> & {
@@ -27,6 +36,16 @@ export class OracleResolver {
 
   constructor(readonly settings: OracleSettings) {
     this.files = new FileDigests(settings.root);
+  }
+
+  /** See FileDigests.useStatCache. */
+  useStatCache(cache: StatCache | null): void {
+    this.files.useStatCache(cache);
+  }
+
+  /** See FileDigests.setCheckpoint. */
+  setCheckpoint(checkpoint: (() => void) | undefined): void {
+    this.files.setCheckpoint(checkpoint);
   }
 
   private anchor(loaded: LoadedLedger): string {
@@ -95,7 +114,9 @@ export class OracleResolver {
   async resolve(loaded: LoadedLedger, gate: Gate): Promise<Oracle> {
     const known = this.resolved.get(gate);
     if (known) return known;
-    const oracle = signOracle(await this.fields(loaded, gate, this.initial));
+    // The signature is computed when first read: a gate whose evidence fails before the
+    // receipt comparison never pays for hashing its canonical oracle.
+    const oracle = lazyOracle(await this.fields(loaded, gate, this.initial));
     this.resolved.set(gate, oracle);
     return oracle;
   }

@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sha256File } from '../../lib/fsx/hash-file.js';
+import { sha256File, sha256FileWithStat } from '../../lib/fsx/hash-file.js';
 import { tempDir } from '../helpers/cli.js';
 
 describe('sha256File', () => {
@@ -25,5 +25,52 @@ describe('sha256File', () => {
     const t0 = Date.now();
     expect(() => sha256File(join(d, 'fifo'))).toThrow(/not a regular file/);
     expect(Date.now() - t0).toBeLessThan(1000);
+  });
+});
+
+describe('sha256File limits', () => {
+  function sparse(path: string, bytes: number) {
+    writeFileSync(path, '');
+    truncateSync(path, bytes);
+  }
+
+  it('refuses a file over maxBytes before reading it (a 64 GiB sparse file is one fstat)', () => {
+    const d = tempDir();
+    sparse(join(d, 'huge'), 64 * 2 ** 30);
+    const t0 = Date.now();
+    expect(() => sha256File(join(d, 'huge'), 'huge', { maxBytes: 64 * 2 ** 20 })).toThrow('huge: is 64 GiB, over the 64 MiB limit for a DEPENDS file (refused)');
+    expect(Date.now() - t0).toBeLessThan(1000);
+    // At the cap exactly, it is hashed.
+    sparse(join(d, 'at'), 1 << 20);
+    expect(sha256File(join(d, 'at'), 'at', { maxBytes: 1 << 20 })).toBe(createHash('sha256').update(Buffer.alloc(1 << 20)).digest('hex'));
+    expect(() => sha256File(join(d, 'at'), 'at', { maxBytes: (1 << 20) - 1 })).toThrow('at: is 1 MiB, over the 1024.0 KiB (1048575 bytes) limit');
+  });
+
+  it('a file that grows past maxBytes while it is read is refused', () => {
+    const d = tempDir();
+    const p = join(d, 'growing');
+    writeFileSync(p, Buffer.alloc(200_000, 1));
+    let grown = false;
+    const grow = () => {
+      if (!grown) appendFileSync(p, Buffer.alloc(200_000, 2));
+      grown = true;
+    };
+    expect(() => sha256File(p, 'growing', { maxBytes: 300_000, checkpoint: grow })).toThrow(/growing: is .* over the .* limit for a DEPENDS file/);
+  });
+
+  it('the checkpoint runs between chunks and what it throws abandons the hash', () => {
+    const d = tempDir();
+    writeFileSync(join(d, 'f'), Buffer.alloc(10 * 65536 + 5, 3));
+    let calls = 0;
+    expect(sha256FileWithStat(join(d, 'f'), 'f', { checkpoint: () => void calls++ }).before.size).toBe(10 * 65536 + 5);
+    expect(calls).toBe(11);
+    let left = 3;
+    expect(() =>
+      sha256File(join(d, 'f'), 'f', {
+        checkpoint: () => {
+          if (--left === 0) throw new Error('out of time');
+        },
+      }),
+    ).toThrow('out of time');
   });
 });

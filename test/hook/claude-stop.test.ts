@@ -31,9 +31,14 @@ function hookRepo(files: Record<string, string>) {
   };
 }
 
+/** The counters (one per repository and session), without the ledger memory (one per repository). */
+function counterFiles(hooksDir: string): string[] {
+  return readdirSync(hooksDir).filter((f) => f.endsWith('.json') && !f.startsWith('ledgers-'));
+}
+
 /** The only state file of the sandbox (there is one repository and one session in it). */
 function stateOf(hooksDir: string): { fingerprint: string; blocks: number } {
-  const files = readdirSync(hooksDir).filter((f) => f.endsWith('.json'));
+  const files = counterFiles(hooksDir);
   expect(files).toHaveLength(1);
   const doc = JSON.parse(readFileSync(join(hooksDir, files[0]!), 'utf8')) as { fingerprint: string; blocks: number };
   expect(Object.keys(doc).sort()).toEqual(['blocks', 'fingerprint']);
@@ -171,7 +176,7 @@ describe('release after six blocks without progress', () => {
     expectBlock(s.hook({ cwd: other }));
     // … and does not disturb the released count of the first repository.
     expect(expectMessage(s.hook())).toMatch(/released/);
-    expect(readdirSync(s.hooksDir()).filter((f) => f.endsWith('.json'))).toHaveLength(3);
+    expect(counterFiles(s.hooksDir())).toHaveLength(3);
   });
 
   it('cosmetic edits between the calls are not progress: still released at call 7', () => {
@@ -271,12 +276,14 @@ describe('where the state lives', () => {
     expect(readdirSync(base)).toEqual(['hooks']);
     expect(lstatSync(base).mode & 0o777).toBe(0o700);
     expect(lstatSync(s.hooksDir()).mode & 0o777).toBe(0o700);
-    const files = readdirSync(s.hooksDir());
-    expect(files).toHaveLength(1); // the lock is gone
-    expect(files[0]).toMatch(/^[0-9a-f]{16}-[0-9a-f]{16}\.json$/);
-    const st = lstatSync(join(s.hooksDir(), files[0]!));
-    expect(st.isFile()).toBe(true);
-    expect(st.mode & 0o777).toBe(0o600);
+    // The counter and the ledger memory; the locks are gone.
+    const files = readdirSync(s.hooksDir()).sort();
+    expect(files).toEqual([expect.stringMatching(/^[0-9a-f]{16}-[0-9a-f]{16}\.json$/), expect.stringMatching(/^ledgers-[0-9a-f]{16}\.json$/)]);
+    for (const f of files) {
+      const st = lstatSync(join(s.hooksDir(), f));
+      expect(st.isFile()).toBe(true);
+      expect(st.mode & 0o777).toBe(0o600);
+    }
     expect(stateOf(s.hooksDir())).toEqual({ fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/), blocks: 3 });
   });
 
@@ -303,9 +310,9 @@ describe('where the hook looks, and blocks that must not hold forever', () => {
     expect(expectBlock(outcome(r))).toMatch(/GATES:A/);
   });
 
-  it('stops at a .git boundary: a parent repository\'s ledger is not this one\'s', () => {
-    const s = hookRepo({ 'GATES.md': '- [ ] A: open\n', 'inner/.git/HEAD': 'ref: x\n' });
-    expect(s.hook({ cwd: join(s.repo, 'inner') }).kind).toBe('allow');
+  it('a nested repository is its own top level, but does not hide the ledger around it (see stop-root.test.ts)', () => {
+    const s = hookRepo({ 'GATES.md': '- [ ] A: open\n', 'inner/.git/HEAD': 'ref: refs/heads/main\n', 'inner/.git/objects/x': '', 'inner/.git/refs/x': '' });
+    expect(expectBlock(s.hook({ cwd: join(s.repo, 'inner') }))).toContain(`${s.repo}/GATES:A (unchecked)`);
   });
 
   it('a parse-error block is counted and released after 6 stops without progress', () => {
@@ -314,12 +321,15 @@ describe('where the hook looks, and blocks that must not hold forever', () => {
     expect(expectMessage(s.hook())).toMatch(/released after 6 stops without progress; the ledger does not parse/);
   });
 
-  it('a ledger removed during the session blocks (counted), one never there allows', () => {
+  it('a ledger removed blocks (counted), in this session and in a fresh one; one never there allows', () => {
     const s = hookRepo({ 'GATES.md': '- [ ] A: open\n' });
     expectBlock(s.hook());
     rmSync(join(s.repo, 'GATES.md'));
-    expect(expectBlock(s.hook())).toMatch(/GATES\.md \(or gates\/\) is gone/);
-    expect(s.hook({ session: 'fresh-session' }).kind).toBe('allow');
+    expect(expectBlock(s.hook())).toMatch(/GATES\.md had open gates when the Stop hook last looked, and it is gone/);
+    expect(stateOf(s.hooksDir()).blocks).toBe(1);
+    expect(expectBlock(s.hook({ session: 'fresh-session' }))).toMatch(/GATES\.md had open gates/);
+    const never = hookRepo({ 'README.md': 'x\n' });
+    expect(never.hook().kind).toBe('allow');
   });
 
   it('a root ledger and a scope ledger with the same name are told apart', () => {

@@ -441,3 +441,51 @@ describe.skipIf(!HAS_GIT)('git', () => {
     expect(noGit.stderr).not.toMatch(/TRACKED BY GIT/);
   });
 });
+
+describe('"disableAllHooks": true turns every hook off', () => {
+  const NO_HOOK = /^ {2}but no hook can run: "disableAllHooks": true in (.*) turns every Claude Code hook off, this one included\.$/m;
+
+  it('an install that changes nothing says that no hook can run, and what to change', () => {
+    const s = repo();
+    expect(s.run(['install']).code).toBe(0);
+    const settings = s.json(LOCAL) as Record<string, unknown>;
+    writeFileSync(join(s.repo, LOCAL), JSON.stringify({ ...settings, disableAllHooks: true }, null, 2) + '\n');
+    const before = s.snapshot();
+    const r = s.run(['install']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/already installed in .*settings\.local\.json; nothing changed$/m);
+    expect(NO_HOOK.exec(r.stdout)?.[1]).toBe(join(s.repo, LOCAL));
+    expect(r.stdout).toContain(`To let the Stop hook run, remove "disableAllHooks" from ${join(s.repo, LOCAL)} (or set it to false).`);
+    expect(s.snapshot()).toEqual(before); // it says so; it does not change the user's setting
+  });
+
+  it('a fresh install into a file that has it says the same', () => {
+    const s = repo({ [SHARED]: '{"disableAllHooks": true}\n' });
+    const r = s.run(['install', '--shared']);
+    expect(r.stdout).toMatch(/^installed the gate-check Stop hook in /m);
+    expect(NO_HOOK.exec(r.stdout)?.[1]).toBe(join(s.repo, SHARED));
+  });
+
+  it('is found in the other files Claude Code reads, by their precedence: local over project over user', () => {
+    const user = repo();
+    writeFiles(user.home, { '.claude/settings.json': '{"disableAllHooks": true}\n' });
+    expect(NO_HOOK.exec(user.run(['install']).stdout)?.[1]).toBe(join(user.home, '.claude/settings.json'));
+    // A project file that sets it to false wins over the user's true.
+    const overridden = repo({ [SHARED]: '{"disableAllHooks": false}\n' });
+    writeFiles(overridden.home, { '.claude/settings.json': '{"disableAllHooks": true}\n' });
+    expect(overridden.run(['install']).stdout).not.toMatch(NO_HOOK);
+    // A local true wins over a project false.
+    const local = repo({ [SHARED]: '{"disableAllHooks": false}\n', [LOCAL]: '{"disableAllHooks": true}\n' });
+    expect(NO_HOOK.exec(local.run(['install']).stdout)?.[1]).toBe(join(local.repo, LOCAL));
+    // --global looks at the user file only.
+    const global = repo({ [LOCAL]: '{"disableAllHooks": true}\n' });
+    expect(global.run(['install', '--global']).stdout).not.toMatch(NO_HOOK);
+  });
+
+  it('false, absent or not a boolean says nothing', () => {
+    for (const value of ['false', '"true"', '1', 'null']) {
+      const s = repo({ [LOCAL]: `{"disableAllHooks": ${value}}\n` });
+      expect(s.run(['install']).stdout).not.toMatch(/no hook can run/);
+    }
+  });
+});

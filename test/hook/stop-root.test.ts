@@ -1,0 +1,214 @@
+// Where the Stop hook looks when the host does not name the project (no CLAUDE_PROJECT_DIR),
+// and what it remembers about a repository's ledgers across sessions. The session's
+// directory is the agent's: nothing planted there may move the hook off the repository's
+// gates, and a ledger with open gates that disappears blocks until it is back or a person
+// runs `gate-check hook forget`.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN, cleanEnv, runCli, sandbox, writeFiles } from '../helpers/cli.js';
+import { expectBlock, outcome, stopInput, type HookOutcome } from '../helpers/stop-hook.js';
+
+const OPEN = '- [ ] A: open work\n';
+const MET = '- [x] M: done\n  EVIDENCE: reviewed by Ada\n';
+const HAS_GIT = spawnSync('git', ['--version']).status === 0;
+const HAS_SCRIPT = spawnSync('script', ['--version']).status === 0;
+
+/** A git directory as git itself accepts one: HEAD naming a ref, objects/ and refs/. */
+function plantGitDir(dir: string): void {
+  mkdirSync(join(dir, '.git', 'objects'), { recursive: true });
+  mkdirSync(join(dir, '.git', 'refs'), { recursive: true });
+  writeFileSync(join(dir, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+}
+
+function hookRepo(files: Record<string, string>, { git = false } = {}) {
+  const s = sandbox();
+  writeFiles(s.repo, files);
+  if (git) plantGitDir(s.repo);
+  const hook = (cwd = s.repo, session = 'session-1'): HookOutcome => outcome(runCli(['hook', 'claude-stop'], { cwd: s.repo, env: s.env, input: stopInput(cwd, session) }));
+  return { ...s, hook, hooksDir: join(s.home, '.gate-check', 'hooks') };
+}
+
+describe('nothing planted in the session directory moves the root', () => {
+  const plants: Array<[string, (pkg: string) => void]> = [
+    ['an empty pkg/.gate-check file', (pkg) => writeFileSync(join(pkg, '.gate-check'), '')],
+    ['an empty pkg/.git file', (pkg) => writeFileSync(join(pkg, '.git'), '')],
+    ['a garbage pkg/.git file', (pkg) => writeFileSync(join(pkg, '.git'), 'gitdir: /nonexistent/nowhere\n')],
+    ['a pkg/.git directory that git would not accept (no objects/, refs/)', (pkg) => writeFiles(pkg, { '.git/HEAD': 'ref: refs/heads/main\n' })],
+    ['a pkg/.git directory with a HEAD that names nothing', (pkg) => (plantGitDir(pkg), writeFileSync(join(pkg, '.git', 'HEAD'), 'hello\n'))],
+    ['an empty pkg/gates file', (pkg) => writeFileSync(join(pkg, 'gates'), '')],
+  ];
+  for (const git of [false, true]) {
+    for (const [label, plant] of plants) {
+      it(`${label}${git ? ' inside a git repository' : ''}: the repository's open gate still blocks`, () => {
+        const s = hookRepo({ 'GATES.md': OPEN, 'pkg/src.txt': 'x' }, { git });
+        const pkg = join(s.repo, 'pkg');
+        plant(pkg);
+        expect(expectBlock(s.hook(pkg))).toMatch(/^gate-check: 1 gate is not met: GATES:A \(unchecked\)\./);
+      });
+    }
+  }
+
+  it('a nested repository (a valid .git planted in a subdirectory) adds its gates but does not hide the outer ones', () => {
+    for (const git of [false, true]) {
+      const s = hookRepo({ 'GATES.md': OPEN, 'pkg/GATES.md': MET }, { git });
+      const pkg = join(s.repo, 'pkg');
+      plantGitDir(pkg);
+      const reason = expectBlock(s.hook(pkg));
+      expect(reason).toContain(`1 gate is not met: ${s.repo}/GATES:A (unchecked).`);
+      // An open gate of the nested repository blocks too, under its own name.
+      writeFileSync(join(pkg, 'GATES.md'), '- [ ] N: nested work\n');
+      expect(expectBlock(s.hook(pkg))).toContain(`2 gates are not met: GATES:N (unchecked); ${s.repo}/GATES:A (unchecked).`);
+    }
+  });
+
+  it('outside any repository, a ledger planted in the session directory does not hide the one above it', () => {
+    const s = hookRepo({ 'GATES.md': OPEN, 'pkg/GATES.md': MET });
+    expect(expectBlock(s.hook(join(s.repo, 'pkg')))).toContain(`1 gate is not met: ${s.repo}/GATES:A (unchecked).`);
+  });
+
+  it('a subdirectory with ledgers of its own holds the session too, next to the repository top level', () => {
+    const s = hookRepo({ 'GATES.md': MET, 'pkg/GATES.md': '- [ ] P: package work\n' }, { git: true });
+    expect(expectBlock(s.hook(join(s.repo, 'pkg')))).toContain('1 gate is not met: pkg/GATES:P (unchecked).');
+    // From the top level, the package's ledger is not the repository's (as for `gate-check` run there).
+    expect(s.hook()).toEqual({ kind: 'allow' });
+  });
+
+  it('a linked worktree (.git file naming a gitdir with a commondir) is its own top level', () => {
+    // sub/ has a ledger of its own: ids are shown relative to the top level, so they say which directory was taken for it.
+    const s = hookRepo({ 'main/GATES.md': MET, 'wt/GATES.md': OPEN, 'wt/sub/GATES.md': MET });
+    plantGitDir(join(s.repo, 'main'));
+    writeFiles(join(s.repo, 'main', '.git', 'worktrees', 'wt'), { HEAD: 'ref: refs/heads/wt\n', commondir: '../..\n' });
+    writeFileSync(join(s.repo, 'wt', '.git'), 'gitdir: ../main/.git/worktrees/wt\n');
+    expect(expectBlock(s.hook(join(s.repo, 'wt', 'sub')))).toMatch(/^gate-check: 1 gate is not met: GATES:A \(unchecked\)\./);
+    // Without its commondir, the worktree's gitdir has no objects/ or refs/: not a top level.
+    rmSync(join(s.repo, 'main', '.git', 'worktrees', 'wt', 'commondir'));
+    expect(expectBlock(s.hook(join(s.repo, 'wt', 'sub')))).toContain(`1 gate is not met: ${s.repo}/wt/GATES:A (unchecked).`);
+    writeFileSync(join(s.repo, 'main', '.git', 'worktrees', 'wt', 'commondir'), '../..\n');
+    expect(s.hook(join(s.repo, 'main'))).toEqual({ kind: 'allow' });
+  });
+
+  it.skipIf(!HAS_GIT)('agrees with git on a real repository: a session in a subdirectory is held to the top level', () => {
+    const s = hookRepo({ 'GATES.md': OPEN, 'a/b/c.txt': 'x' });
+    expect(spawnSync('git', ['init', '-q', '.'], { cwd: s.repo, env: s.env }).status).toBe(0);
+    const top = spawnSync('git', ['rev-parse', '--show-toplevel'], { cwd: join(s.repo, 'a', 'b'), env: s.env, encoding: 'utf8' }).stdout.trim();
+    expect(top).toBe(s.repo);
+    expect(expectBlock(s.hook(join(s.repo, 'a', 'b')))).toMatch(/^gate-check: 1 gate is not met: GATES:A /);
+  });
+
+  it('a directory that holds the private store (a repository inside HOME) is not taken for a repository', () => {
+    const s = sandbox();
+    const proj = join(s.home, 'proj');
+    writeFiles(proj, { 'GATES.md': MET });
+    // Something in the store already: HOME now has a .gate-check directory.
+    expect(runCli(['hook', 'claude-stop'], { cwd: proj, env: s.env, input: stopInput(proj, 'x') }).code).toBe(0);
+    writeFileSync(join(proj, 'GATES.md'), OPEN);
+    expect(expectBlock(outcome(runCli(['hook', 'claude-stop'], { cwd: proj, env: s.env, input: stopInput(proj, 'x') })))).toMatch(/^gate-check: 1 gate is not met: GATES:A /);
+    writeFileSync(join(proj, 'GATES.md'), MET);
+    expect(outcome(runCli(['hook', 'claude-stop'], { cwd: proj, env: s.env, input: stopInput(proj, 'x') }))).toEqual({ kind: 'allow' });
+  });
+
+  it('a cwd with a NUL byte falls back to the hook\'s own directory; one that does not exist is searched upwards', () => {
+    const s = hookRepo({ 'GATES.md': OPEN });
+    expect(expectBlock(s.hook('/nonexistent/\u0000x'))).toContain('GATES:A (unchecked)');
+    expect(expectBlock(s.hook(join(s.repo, 'no', 'such', 'dir')))).toContain('GATES:A (unchecked)');
+  });
+});
+
+describe('a repository remembers that it had ledgers', () => {
+  const GONE = /^gate-check: GATES\.md had open gates when the Stop hook last looked, and it is gone \(removed or moved\)\. Restore it \(for example `git checkout -- GATES\.md`\): removing or moving a ledger does not meet its gates\. If a person retired it on purpose, they run `gate-check hook forget` in (.*)\.$/;
+
+  it('a ledger removed blocks in this and every later session until it is back', () => {
+    const s = hookRepo({ 'GATES.md': OPEN });
+    expectBlock(s.hook());
+    rmSync(join(s.repo, 'GATES.md'));
+    expect(GONE.exec(expectBlock(s.hook()))?.[1]).toBe(s.repo);
+    expect(expectBlock(s.hook(s.repo, 'a-new-session'))).toMatch(GONE);
+    writeFileSync(join(s.repo, 'GATES.md'), OPEN);
+    expect(expectBlock(s.hook(s.repo, 'a-new-session'))).toMatch(/^gate-check: 1 gate is not met: GATES:A /);
+  });
+
+  it('a ledger moved away before a new session\'s first stop blocks', () => {
+    const s = hookRepo({ 'GATES.md': OPEN });
+    expectBlock(s.hook(s.repo, 'yesterday'));
+    mkdirSync(join(s.repo, 'docs'));
+    renameSync(join(s.repo, 'GATES.md'), join(s.repo, 'docs', 'GATES.md'));
+    expect(expectBlock(s.hook(s.repo, 'today'))).toMatch(GONE);
+  });
+
+  it('with another ledger left (all of it met), the missing one still blocks', () => {
+    const s = hookRepo({ 'GATES.md': OPEN, 'gates/other.md': MET });
+    expectBlock(s.hook());
+    rmSync(join(s.repo, 'GATES.md'));
+    expect(expectBlock(s.hook(s.repo, 'another'))).toMatch(GONE);
+  });
+
+  it('a ledger whose gates were all met when last seen may go, and one never seen is not missed', () => {
+    const s = hookRepo({ 'GATES.md': MET, 'gates/b.md': OPEN });
+    expectBlock(s.hook());
+    rmSync(join(s.repo, 'GATES.md'));
+    expect(expectBlock(s.hook())).toMatch(/^gate-check: 1 gate is not met: b:A /);
+    writeFileSync(join(s.repo, 'gates', 'b.md'), MET);
+    expect(s.hook()).toEqual({ kind: 'allow' });
+    rmSync(join(s.repo, 'gates'), { recursive: true });
+    expect(s.hook(s.repo, 'later')).toEqual({ kind: 'allow' });
+  });
+
+  it('the memory lives in the private store (0600), one file per repository, holding only ledger paths', () => {
+    const s = hookRepo({ 'GATES.md': OPEN, 'gates/x.md': MET });
+    expectBlock(s.hook());
+    const files = readdirSync(s.hooksDir).filter((f) => f.startsWith('ledgers-'));
+    expect(files).toEqual([expect.stringMatching(/^ledgers-[0-9a-f]{16}\.json$/)]);
+    expect(JSON.parse(readFileSync(join(s.hooksDir, files[0]!), 'utf8'))).toEqual({ root: s.repo, open: ['GATES.md'] });
+  });
+
+  it('an invalid memory file blocks (the store is not trusted blindly)', () => {
+    const s = hookRepo({ 'GATES.md': OPEN });
+    expectBlock(s.hook());
+    const [file] = readdirSync(s.hooksDir).filter((f) => f.startsWith('ledgers-'));
+    for (const text of ['{"root":"/elsewhere","open":[]}', '{"root":1}', 'nope', JSON.stringify({ root: s.repo, open: [''] }), JSON.stringify({ root: s.repo, open: ['a'], extra: 1 })]) {
+      writeFileSync(join(s.hooksDir, file!), text, { mode: 0o600 });
+      writeFileSync(join(s.repo, 'GATES.md'), MET);
+      expect(expectBlock(s.hook())).toMatch(/^gate-check: the Stop hook could not check the gates \(.*invalid ledger memory\)/);
+    }
+  });
+});
+
+describe('gate-check hook forget', () => {
+  function forgotten() {
+    const s = hookRepo({ 'GATES.md': OPEN });
+    expectBlock(s.hook());
+    rmSync(join(s.repo, 'GATES.md'));
+    return s;
+  }
+
+  it('refuses without a terminal (exit 2), naming what it remembers and the file; nothing changes', () => {
+    const s = forgotten();
+    const r = runCli(['hook', 'forget'], { cwd: s.repo, env: s.env, input: 'y\n' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/hook forget asks a person to confirm on a terminal, and this is not one \(the Stop hook remembers GATES\.md in /);
+    expect(r.stderr).toMatch(/hint: run it yourself in a terminal, or remove .*\/hooks\/ledgers-[0-9a-f]{16}\.json by hand/);
+    expect(expectBlock(s.hook())).toMatch(/had open gates when the Stop hook last looked/);
+  });
+
+  it('with nothing remembered, says so (exit 0)', () => {
+    const s = hookRepo({});
+    const r = runCli(['hook', 'forget'], { cwd: s.repo, env: s.env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/remembers no ledgers of /);
+  });
+
+  it.skipIf(!HAS_SCRIPT)('on a terminal: "y" forgets (the stop is allowed), anything else keeps the memory', () => {
+    const s = forgotten();
+    const onTerminal = (answer: string) =>
+      spawnSync('script', ['-qec', `'${process.execPath}' '${BIN}' hook forget`, '/dev/null'], { cwd: s.repo, env: cleanEnv({ HOME: s.home }), input: answer, encoding: 'utf8', timeout: 20_000 });
+    const no = onTerminal('n\n');
+    expect(no.stdout).toMatch(/had open gates: GATES\.md\./);
+    expect(no.stdout).toMatch(/nothing changed/);
+    expect(expectBlock(s.hook())).toMatch(/had open gates when the Stop hook last looked/);
+    const yes = onTerminal('y\n');
+    expect(yes.stdout).toMatch(/forgot the ledgers of /);
+    expect(s.hook()).toEqual({ kind: 'allow' });
+  });
+});
