@@ -4,6 +4,7 @@
 // Lists removed gates, gates turned manual, changed definitions, new hand-offs, removed or
 // renamed ledgers; exit 1 when anything was weakened or needs a person's review. Runs no
 // CHECK, approves nothing, writes nothing but the step summary on GitHub Actions.
+import { resolve } from 'node:path';
 import type { Io } from '../cli/io.js';
 import { parseSubcommand, subcommandProgram } from '../cli/subcommand-program.js';
 import { DiscoveryError, ParseError, UsageError, type Diagnostic } from '../errors.js';
@@ -64,7 +65,7 @@ export async function diffCommand(args: string[], io: Io): Promise<number> {
       const lines = diffAnnotations(report.doc, report.nowFiles, report.prefix);
       if (lines.length > 0) (options.json ? io.stderr : io.stdout)(lines.join('\n') + '\n');
       const summary = io.env.GITHUB_STEP_SUMMARY;
-      if (summary) appendNoFollow(summary, diffStepSummary(report.doc));
+      if (summary) appendNoFollow(resolve(io.cwd, summary), diffStepSummary(report.doc));
     }
     return report.doc.exitCode;
   } catch (error) {
