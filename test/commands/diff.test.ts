@@ -181,7 +181,7 @@ describe('gate-check diff: exit 2 when there is nothing trustworthy to compare',
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/cannot resolve BASE "no-such-branch" to a commit/);
     expect(r.stdout).toBe('');
-    for (const bad of ['-x', '--output=/tmp/x', 'a\nb', 'a\u001b[31m', '']) {
+    for (const bad of ['-x', '--output=/tmp/x', 'a\nb', 'a\u001b[31m', '', 'x'.repeat(1025)]) {
       const b = s.diff([bad]);
       expect(b.code, JSON.stringify(bad)).toBe(2);
       expect(b.stderr).toMatch(/not a revision|cannot resolve|unknown option|missing required/);
@@ -276,6 +276,65 @@ describe('gate-check diff: what BASE holds is read as discovery would read it, b
     u.git('commit', '-qm', 'scope link');
     u.remove('.gate-check');
     expect(u.diff().stderr).toMatch(/HEAD:\.gate-check\/s1 is a symbolic link at BASE \(refused/);
+  });
+
+  it('a symlink among gates/*.md, a file where .gate-check/ was, a file where --root was: exit 2 naming it', () => {
+    const s = gitRepo({ 'GATES.md': G1, 'real.md': B1 });
+    mkdirSync(join(s.repo, 'gates'));
+    symlinkSync('../real.md', join(s.repo, 'gates/b.md'));
+    s.git('add', '-A');
+    s.git('commit', '-qm', 'link');
+    s.remove('gates');
+    expect(s.diff().stderr).toMatch(/HEAD:gates\/b\.md is a symbolic link at BASE \(refused: ledgers are regular files\)/);
+
+    const t = gitRepo({ 'GATES.md': G1, '.gate-check': 'not a folder\n' });
+    t.remove('.gate-check');
+    expect(t.diff().stderr).toMatch(/HEAD:\.gate-check is a file at BASE \(refused: ledger folders are real directories\)/);
+
+    const u = gitRepo({ 'GATES.md': G1, 'app': 'a file\n' });
+    u.remove('app');
+    u.write({ 'app/GATES.md': G1 });
+    expect(u.diff(['HEAD', '--root', 'app']).stderr).toMatch(/HEAD:app\/ is a file at BASE, not a directory \(refused\)/);
+  });
+
+  it('a ledger name that is not UTF-8 at BASE is refused (two such names could look alike)', () => {
+    const s = gitRepo({ 'GATES.md': G1 });
+    const blob = s.gitIn(B1, 'hash-object', '-w', '--stdin');
+    const entry = (mode: string, name: Buffer, oid: string) => Buffer.concat([Buffer.from(`${mode} `), name, Buffer.from('\0'), Buffer.from(oid, 'hex')]);
+    const gates = s.gitIn(entry('100644', Buffer.from([0x61, 0xff, 0x2e, 0x6d, 0x64]), blob), 'hash-object', '-t', 'tree', '-w', '--literally', '--stdin');
+    const top = s.gitIn(Buffer.concat([entry('100644', Buffer.from('GATES.md'), s.git('rev-parse', 'HEAD:GATES.md').trim()), entry('40000', Buffer.from('gates'), gates)]), 'hash-object', '-t', 'tree', '-w', '--literally', '--stdin');
+    const commit = s.gitIn('', '-c', 'user.email=t@t', '-c', 'user.name=t', 'commit-tree', top, '-m', 'odd');
+    const r = s.diff([commit]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/:gates\/a\ufffd\.md: a name that is not valid UTF-8 \(refused\)/);
+  });
+
+  it('dot entries and plain files in .gate-check/ hold no ledgers, at BASE and now; other entries now are refused', () => {
+    const s = gitRepo({ 'GATES.md': G1, '.gate-check/.state/x.md': B1, '.gate-check/README.md': 'about scopes\n', '.gate-check/s1/x.md': S1 });
+    s.remove('.gate-check/.state', '.gate-check/README.md');
+    expect(s.json().changes).toEqual([]);
+    s.write({ '.gate-check/.state/y.md': 'not a ledger at all', '.gate-check/notes.md': 'nor this' });
+    expect(s.diff().code).toBe(0);
+    execFileSync('mkfifo', [join(s.repo, '.gate-check/pipe')]);
+    const r = s.diff();
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/\.gate-check\/pipe is not a directory \(refused\)/);
+    const t = gitRepo({ 'GATES.md': G1 });
+    mkdirSync(join(t.home, 'scopes'));
+    symlinkSync(join(t.home, 'scopes'), join(t.repo, '.gate-check'));
+    expect(t.diff().stderr).toMatch(/\.gate-check is a symbolic link \(refused/);
+  });
+
+  it('more than 64 MiB of ledgers at BASE in all is refused (exit 2)', () => {
+    const big = G1 + `  ${'y'.repeat(7 * 1024 * 1024)}\n`;
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 10; i++) files[`gates/l${i}.md`] = big.replace('G1', `G${i}`);
+    const s = gitRepo(files);
+    s.remove('gates');
+    s.write({ 'GATES.md': G1 });
+    const r = s.diff();
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/reading it would pass 67108864 bytes read from BASE in all \(refused\)/);
   });
 
   it('a ledger over 8 MiB at BASE is refused at its header, not read (exit 2)', () => {

@@ -1,7 +1,7 @@
 // Reading a revision through git (gate-check diff): one cat-file --batch for many reads,
 // every answer bounded, requests only ever hex object ids; raw tree objects parsed strictly.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../lib/errors.js';
@@ -100,9 +100,71 @@ describe('resolveRevision', () => {
   it('a revision that starts with "-" is never passed to git; one git cannot resolve is a usage error', async () => {
     const s = repo({ 'a.txt': 'a' });
     await expect(resolveRevision(s.repo, '--output=x', s.env)).rejects.toThrow(UsageError);
+    await expect(resolveRevision(s.repo, '--output=x', s.env)).rejects.toThrow(/not a revision: "--output=x"/);
     await expect(resolveRevision(s.repo, '', s.env)).rejects.toThrow(/not a revision/);
     await expect(resolveRevision(s.repo, 'nope', s.env)).rejects.toThrow(/cannot resolve BASE "nope" to a commit/);
     await expect(resolveRevision(s.repo, s.git('rev-parse', 'HEAD:a.txt'), s.env)).rejects.toThrow(/cannot resolve/);
+  });
+});
+
+describe('an answer git would never give is refused, not guessed at (a stand-in git on PATH)', () => {
+  const FAKE = `#!/bin/sh
+for a in "$@"; do case "$a" in cat-file) mode=cat;; --show-prefix) mode=prefix;; esac; done
+case "$FAKE_GIT:$mode" in
+  bad-prefix:prefix) printf 'abc\\n'; exit 0;;
+  latin1-prefix:prefix) printf '\\377/\\n'; exit 0;;
+  bad-header:cat) read l; printf 'garbage here\\n'; sleep 1;;
+  no-lf:cat) read l; printf '%s blob 3\\nabcX' "$l"; sleep 1;;
+  extra:cat) read l; printf '%s missing\\n%s missing\\n' "$l" "$l"; sleep 1;;
+  long-header:cat) read l; head -c 300 /dev/zero | tr '\\0' a; sleep 1;;
+  exit:cat) read l; echo boom >&2; exit 3;;
+esac
+`;
+  function fake(mode: string) {
+    const s = sandbox();
+    const bin = join(s.home, 'bin');
+    mkdirSync(bin);
+    writeFileSync(join(bin, 'git'), FAKE);
+    chmodSync(join(bin, 'git'), 0o755);
+    return { dir: s.repo, env: { ...s.env, PATH: `${bin}:${s.env.PATH}`, FAKE_GIT: mode } };
+  }
+  const OID = 'ab'.repeat(20);
+
+  it('a prefix that is not a directory path, or not UTF-8', async () => {
+    const a = fake('bad-prefix');
+    await expect(resolveRevision(a.dir, 'HEAD', a.env)).rejects.toThrow(/unexpected answer from git rev-parse --show-prefix: "abc"/);
+    const b = fake('latin1-prefix');
+    await expect(resolveRevision(b.dir, 'HEAD', b.env)).rejects.toThrow(/not valid UTF-8/);
+  });
+
+  for (const [mode, message] of [
+    ['bad-header', /unexpected answer from git cat-file: "garbage here"/],
+    ['no-lf', /did not end where its header said/],
+    ['long-header', /header line too long/],
+    ['exit', /git cat-file ended before answering: boom/],
+  ] as const) {
+    it(`cat-file: ${mode}`, async () => {
+      const f = fake(mode);
+      const reader = openObjectReader(f.dir, f.env, LIMITS);
+      await expect(reader.read(OID)).rejects.toThrow(message);
+      reader.close();
+    });
+  }
+
+  it('cat-file: an answer to a request never made ends the reader', async () => {
+    const f = fake('extra');
+    const reader = openObjectReader(f.dir, f.env, LIMITS);
+    expect(await reader.read(OID)).toEqual({ kind: 'missing' });
+    await new Promise((r) => setTimeout(r, 200));
+    await expect(reader.read(OID)).rejects.toThrow(/answered a request that was never made/);
+    reader.close();
+  });
+
+  it('a closed reader reads nothing', async () => {
+    const s = repo({ 'a.txt': 'a' });
+    const reader = openObjectReader(s.repo, s.env, LIMITS);
+    reader.close();
+    await expect(reader.read(s.git('rev-parse', 'HEAD:a.txt'))).rejects.toThrow(/reader is closed/);
   });
 });
 
