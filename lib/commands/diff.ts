@@ -57,17 +57,9 @@ export async function diffCommand(args: string[], io: Io): Promise<number> {
   }
   const options = parsed.options;
   const rev = parsed.args[0]!;
+  let report: Awaited<ReturnType<typeof diff>>;
   try {
-    const report = await diff(rev, options, io);
-    io.stdout(options.json ? renderDiffJson(report.doc) : renderDiffText(report.doc));
-    if (io.env.GITHUB_ACTIONS === 'true') {
-      // With --json, stdout carries the document: annotations go to stderr (the runner reads both).
-      const lines = diffAnnotations(report.doc, report.nowFiles, report.prefix);
-      if (lines.length > 0) (options.json ? io.stderr : io.stdout)(lines.join('\n') + '\n');
-      const summary = io.env.GITHUB_STEP_SUMMARY;
-      if (summary) appendNoFollow(resolve(io.cwd, summary), diffStepSummary(report.doc));
-    }
-    return report.doc.exitCode;
+    report = await diff(rev, options, io);
   } catch (error) {
     // With --json, stdout still gets one document; main prints the error and exits 2.
     if (options.json) {
@@ -77,6 +69,15 @@ export async function diffCommand(args: string[], io: Io): Promise<number> {
     }
     throw error;
   }
+  io.stdout(options.json ? renderDiffJson(report.doc) : renderDiffText(report.doc));
+  if (io.env.GITHUB_ACTIONS === 'true') {
+    // With --json, stdout carries the document: annotations go to stderr (the runner reads both).
+    const lines = diffAnnotations(report.doc, report.nowFiles, report.prefix);
+    if (lines.length > 0) (options.json ? io.stderr : io.stdout)(lines.join('\n') + '\n');
+    const summary = io.env.GITHUB_STEP_SUMMARY;
+    if (summary) appendNoFollow(resolve(io.cwd, summary), diffStepSummary(report.doc));
+  }
+  return report.doc.exitCode;
 }
 
 async function diff(rev: string, options: DiffOptions, io: Io): Promise<{ doc: DiffReport; nowFiles: Set<string>; prefix: string }> {

@@ -78,9 +78,10 @@ export function gitTracks(root: string, rel: string, env: NodeJS.ProcessEnv, tim
 // What could make these commands run something or show something other than the revision's
 // own objects, and what turns it off (checked against git 2.39's code paths):
 // - A partial clone's lazy fetch: reading a missing object from a "promisor" remote starts
-//   `git fetch`, whose remote URL may be `ext::<command>` (repository config). Refused by
-//   GIT_ALLOW_PROTOCOL set to nothing (it overrides every protocol.*.allow setting) and, on git
-//   2.44 and later, GIT_NO_LAZY_FETCH. A missing object is then an error, not a download.
+//   `git fetch`, whose remote URL may be `ext::<command>` (repository config). Two layers:
+//   GIT_NO_LAZY_FETCH keeps the fetch from starting (documented since git 2.44, honored by
+//   2.39 too), and GIT_ALLOW_PROTOCOL set to nothing refuses every transport should one start
+//   (it overrides every protocol.*.allow setting). A missing object is an error, not a download.
 // - core.fsmonitor (index reads; cat-file and rev-parse do not refresh the index): off anyway.
 // - Hooks: none of these commands runs one; core.hooksPath points nowhere anyway.
 // - A pager: --no-pager (and stdout is a pipe).
@@ -99,7 +100,6 @@ export function gitReadEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
     ...env,
     GIT_ALLOW_PROTOCOL: '',
     GIT_NO_LAZY_FETCH: '1',
-    GIT_NO_REPLACE_OBJECTS: '1',
     GIT_TERMINAL_PROMPT: '0',
     GIT_OPTIONAL_LOCKS: '0',
     GIT_PAGER: 'cat',
@@ -282,7 +282,6 @@ export function openObjectReader(root: string, env: NodeJS.ProcessEnv, limits: O
       const line = Buffer.concat([head, chunk.subarray(at, nl)]).toString('latin1');
       head = Buffer.alloc(0);
       at = nl + 1;
-      if (line.length > MAX_HEADER_BYTES) return fail(new RunSetupError('git cat-file: a header line too long'));
       onHeader(line);
     }
   });

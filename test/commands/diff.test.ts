@@ -297,6 +297,17 @@ describe('gate-check diff: what BASE holds is read as discovery would read it, b
     expect(u.diff(['HEAD', '--root', 'app']).stderr).toMatch(/HEAD:app\/ is a file at BASE, not a directory \(refused\)/);
   });
 
+  it('an entry whose mode says file but whose object is a tree (or the reverse) is refused, not guessed at', () => {
+    const s = gitRepo({ 'GATES.md': G1, 'gates/b.md': B1 });
+    const entry = (mode: string, name: string, oid: string) => Buffer.concat([Buffer.from(`${mode} ${name}\0`), Buffer.from(oid, 'hex')]);
+    const tree = (...entries: Buffer[]) => s.gitIn(Buffer.concat(entries), 'hash-object', '-t', 'tree', '-w', '--literally', '--stdin');
+    const commit = (t: string) => s.gitIn('', '-c', 'user.email=t@t', '-c', 'user.name=t', 'commit-tree', t, '-m', 'odd');
+    const gatesTree = s.git('rev-parse', 'HEAD:gates').trim();
+    const ledger = s.git('rev-parse', 'HEAD:GATES.md').trim();
+    expect(s.diff([commit(tree(entry('100644', 'GATES.md', gatesTree)))]).stderr).toMatch(/:GATES\.md is a tree, not a file/);
+    expect(s.diff([commit(tree(entry('100644', 'GATES.md', ledger), entry('40000', 'gates', ledger)))]).stderr).toMatch(/:gates is a blob, not a directory/);
+  });
+
   it('a ledger name that is not UTF-8 at BASE is refused (two such names could look alike)', () => {
     const s = gitRepo({ 'GATES.md': G1 });
     const blob = s.gitIn(B1, 'hash-object', '-w', '--stdin');
@@ -319,6 +330,9 @@ describe('gate-check diff: what BASE holds is read as discovery would read it, b
     const r = s.diff();
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/\.gate-check\/pipe is not a directory \(refused\)/);
+    const f = gitRepo({ 'GATES.md': G1 });
+    writeFileSync(join(f.repo, '.gate-check'), 'a file\n');
+    expect(f.diff().stderr).toMatch(/\.gate-check is not a directory/);
     const t = gitRepo({ 'GATES.md': G1 });
     mkdirSync(join(t.home, 'scopes'));
     symlinkSync(join(t.home, 'scopes'), join(t.repo, '.gate-check'));
@@ -534,6 +548,9 @@ describe('gate-check diff: hostile titles, commands and paths are data', () => {
       'error gate-check diff: P1 -',
       'warning gate-check diff: H1 GATES.md',
     ]);
+    // Values are escaped data: the runner decodes the message back to the sanitized text.
+    const h1 = commands.find((c) => c.properties.title === 'gate-check diff: H1')!;
+    expect(h1.data).toBe(sanitizeLine(`H1 (${TITLE}): changed CHECK: a person must judge whether it still proves the outcome. CHECK: ${CHECK} -> ${CHECK} ::error::now`, 1000).replace(/##\[/g, '##\\u005b'));
     // Every text line starts with gate-check's own words, never with "::".
     for (const line of r.stdout.split('\n')) if (!line.startsWith('::error ') && !line.startsWith('::warning ')) expect(line.trimStart().startsWith('::')).toBe(false);
     expect(r.stdout).not.toContain('\u001b');
