@@ -111,8 +111,12 @@ function byCodeUnit(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+function sortedOrNull(list: readonly string[] | null): string[] | null {
+  return list === null ? null : [...list].sort(byCodeUnit);
+}
+
 function listText(list: readonly string[] | null): string | null {
-  return list === null ? null : [...list].sort(byCodeUnit).join(', ');
+  return list === null ? null : sortedOrNull(list)!.join(', ');
 }
 
 /** Runs of blanks are not a different title. */
@@ -137,17 +141,20 @@ function obligationKey(gate: Gate): string {
 /** CHECK, EXPECT, CWD, DEPENDS, INPUTS and TIMEOUT of two runnable gates, each that differs. */
 export function definitionChanges(base: Gate, now: Gate): FieldChange[] {
   const out: FieldChange[] = [];
-  const field = (name: FieldName, a: string | null, b: string | null, line: number | undefined) => {
-    if (a !== b) out.push({ field: name, base: a, now: b, line: b === null ? null : (line ?? now.line) });
+  const field = (name: FieldName, a: string | null, b: string | null, line: number | undefined, same = a === b) => {
+    if (!same) out.push({ field: name, base: a, now: b, line: b === null ? null : (line ?? now.line) });
   };
+  // Lists are compared exactly (as sets) and shown joined: ["a, b"] and ["a", "b"] differ.
+  const list = (name: FieldName, a: readonly string[] | null, b: readonly string[] | null, line: number | undefined) =>
+    field(name, listText(a), listText(b), line, JSON.stringify(sortedOrNull(a)) === JSON.stringify(sortedOrNull(b)));
   field('CHECK', base.check, now.check, now.attributeLines.CHECK);
   field('EXPECT', base.expectRaw, now.expectRaw, now.attributeLines.EXPECT);
   field('CWD', base.cwd, now.cwd, now.attributeLines.CWD);
-  field('DEPENDS', listText(base.depends), listText(now.depends), now.attributeLines.DEPENDS);
-  field('INPUTS', listText(base.inputs), listText(now.inputs), now.attributeLines.INPUTS);
+  list('DEPENDS', base.depends, now.depends, now.attributeLines.DEPENDS);
+  list('INPUTS', base.inputs, now.inputs, now.attributeLines.INPUTS);
   field('TIMEOUT', base.timeoutSeconds === null ? null : String(base.timeoutSeconds), now.timeoutSeconds === null ? null : String(now.timeoutSeconds), now.attributeLines.TIMEOUT);
   // Fail closed: should the definition ever gain a part this list does not name, a
-  // difference in it is still a change.
+  // difference in it is still a change. (Unreachable while the list names every part.)
   if (out.length === 0 && definitionText(base) !== definitionText(now)) out.push({ field: 'definition', base: definitionText(base), now: definitionText(now), line: now.line });
   return out;
 }

@@ -166,15 +166,12 @@ describe('compareLedgers: ledgers and moves', () => {
   });
 });
 
-describe('definitionChanges fails closed', () => {
-  it('a definition that differs in no named field is still a change', () => {
+describe('definitionChanges compares exactly what the definition digest covers', () => {
+  it('no DEPENDS and an empty DEPENDS differ; one glob "a, b" and two globs a and b differ, though they print alike', () => {
     const a = parseOk(G1).gates[0]!;
-    const b = { ...a, depends: null, inputs: [] as string[] };
-    const c = { ...a, depends: [] as string[], inputs: null };
-    // null and [] print alike once sorted and joined, yet the definition digests differ.
-    expect(definitionChanges(b, c).map((f) => f.field)).toEqual(['DEPENDS', 'INPUTS']);
-    const same = { ...a };
-    expect(definitionChanges(a, same)).toEqual([]);
+    expect(definitionChanges({ ...a, depends: null, inputs: [] }, { ...a, depends: [], inputs: null }).map((f) => f.field)).toEqual(['DEPENDS', 'INPUTS']);
+    expect(definitionChanges({ ...a, depends: ['a, b'] }, { ...a, depends: ['a', 'b'] })).toEqual([{ field: 'DEPENDS', base: 'a, b', now: 'a, b', line: 4 }]);
+    expect(definitionChanges(a, { ...a, depends: ['b.js', 'a.js'] })).toEqual([]);
   });
 });
 
