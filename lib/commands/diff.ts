@@ -3,7 +3,8 @@
 // checkout, nothing from the repository runs); the working tree's as discovery finds them.
 // Lists removed gates, gates turned manual, changed definitions, new hand-offs, removed or
 // renamed ledgers; exit 1 when anything was weakened or needs a person's review. Runs no
-// CHECK, approves nothing, writes nothing but the step summary on GitHub Actions.
+// CHECK, approves nothing, writes nothing but the step summary on GitHub Actions (a report
+// target like any other: never a ledger, never in the private store).
 import { resolve } from 'node:path';
 import type { Io } from '../cli/io.js';
 import { parseSubcommand, subcommandProgram } from '../cli/subcommand-program.js';
@@ -15,6 +16,7 @@ import { exitCodeFor } from '../cli/exit-codes.js';
 import { findUnsafeChar } from '../text/sanitize.js';
 import { loadRevisionLedgers } from '../workspace/revision-ledgers.js';
 import { loadTreeLedgers } from '../workspace/tree-ledgers.js';
+import { reportTargetGuard } from './report-targets.js';
 
 interface DiffOptions {
   root?: string;
@@ -75,7 +77,13 @@ export async function diffCommand(args: string[], io: Io): Promise<number> {
     const lines = diffAnnotations(report.doc, report.nowFiles, report.prefix);
     if (lines.length > 0) (options.json ? io.stderr : io.stdout)(lines.join('\n') + '\n');
     const summary = io.env.GITHUB_STEP_SUMMARY;
-    if (summary) appendNoFollow(resolve(io.cwd, summary), diffStepSummary(report.doc));
+    if (summary) {
+      // Never over a ledger, never into the private store (as for every report).
+      const target = resolve(io.cwd, summary);
+      const guard = reportTargetGuard({ root: report.doc.root, files: [...report.nowFiles] }, io.env);
+      guard.checkPath(target);
+      appendNoFollow(target, diffStepSummary(report.doc), { refuse: guard.refuse });
+    }
   }
   return report.doc.exitCode;
 }

@@ -114,14 +114,17 @@ function firstLine(text: string): string {
   return text.trim().split('\n')[0] ?? '';
 }
 
-/** Runs one short git read command; its stdout as bytes, or the failure's first stderr line. */
+/** Runs one short git read command; its stdout as bytes, or the failure's first stderr line. An interrupt kills it. */
 function gitRead(root: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<{ ok: true; stdout: Buffer } | { ok: false; reason: string }> {
-  return new Promise((resolve) => {
+  const signal = interruptSignal();
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(interruptedError('BASE not read'));
     execFile(
       'git',
       [...READ_ARGS, ...args],
-      { cwd: root, env: gitReadEnv(env), timeout: timeoutMs, maxBuffer: SMALL_OUTPUT, encoding: 'buffer', windowsHide: true },
+      { cwd: root, env: gitReadEnv(env), timeout: timeoutMs, maxBuffer: SMALL_OUTPUT, encoding: 'buffer', windowsHide: true, signal },
       (error, stdout, stderr) => {
+        if (error && signal.aborted) return reject(interruptedError('BASE not read'));
         if (!error) return resolve({ ok: true, stdout });
         const code = (error as NodeJS.ErrnoException).code;
         if (code === 'ENOENT') return resolve({ ok: false, reason: 'git is not installed (not found on PATH)' });
@@ -226,6 +229,7 @@ export function openObjectReader(root: string, env: NodeJS.ProcessEnv, limits: O
     if (closed) return;
     closed = true;
     clearTimeout(timer);
+    signal.removeEventListener('abort', onInterrupt);
     child.stdin.end();
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   };
@@ -236,6 +240,11 @@ export function openObjectReader(root: string, env: NodeJS.ProcessEnv, limits: O
   };
   const timer = setTimeout(() => fail(new RunSetupError(`git cat-file did not finish within ${Math.round(limits.timeoutMs / 1000)} s (refused: reading BASE is bounded in time)`)), limits.timeoutMs);
   timer.unref?.();
+  // An interrupt ends git like the time limit does, and every read waiting on it.
+  const signal = interruptSignal();
+  const onInterrupt = () => fail(interruptedError('BASE not read'));
+  signal.addEventListener('abort', onInterrupt, { once: true });
+  if (signal.aborted) onInterrupt();
 
   const answer = (r: ObjectRead) => {
     const w = waiting.shift();

@@ -4,12 +4,13 @@
 import { Ajv } from 'ajv';
 import fc from 'fast-check';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sanitizeLine } from '../../lib/text/sanitize.js';
 import { runnerCommands } from '../helpers/actions-runner.js';
-import { runCli, sandbox, writeFiles, type CliResult } from '../helpers/cli.js';
+import { runCli, sandbox, startCli, writeFiles, type CliResult } from '../helpers/cli.js';
+import { pidFrom, waitDead } from '../helpers/process.js';
 import { applyCosmetic, applyWeakening, cosmeticEditArb, renderTree, treeArb, weakeningEditArb, type TreeModel } from '../helpers/ledger-model.js';
 
 const schema = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../references/diff.schema.json'), 'utf8'));
@@ -429,6 +430,38 @@ describe('gate-check diff: repository state cannot make git run a command or sho
     expect(kinds(changes)).toEqual(['weakened removed G2']);
   });
 
+});
+
+describe('gate-check diff: interrupted, and its one file write', () => {
+  it('an interrupt while git reads BASE kills git and exits 130', async () => {
+    const s = gitRepo();
+    const bin = join(s.home, 'bin');
+    mkdirSync(bin);
+    const pidFile = join(s.home, 'git.pid');
+    // A stand-in git that answers rev-parse and then hangs in cat-file, as a slow disk would.
+    writeFileSync(
+      join(bin, 'git'),
+      `#!/bin/sh\nfor a in "$@"; do case "$a" in cat-file) mode=cat;; --show-prefix) mode=prefix;; --verify) mode=verify;; esac; done\ncase "$mode" in\n  prefix) printf '\\n';;\n  verify) echo ${'ab'.repeat(20)};;\n  cat) echo $$ > '${pidFile}'; exec sleep 30;;\nesac\n`,
+    );
+    chmodSync(join(bin, 'git'), 0o755);
+    const cli = startCli(['diff', 'HEAD'], { cwd: s.repo, env: { ...s.env, PATH: `${bin}:${s.env.PATH}` } });
+    const pid = await pidFrom(pidFile);
+    cli.child.kill('SIGINT');
+    const r = await cli.done;
+    expect(r.code).toBe(130);
+    expect(r.stderr).toMatch(/interrupted \(SIGINT\): BASE not read/);
+    expect(await waitDead(pid)).toBe(true);
+  });
+
+  it('GITHUB_STEP_SUMMARY naming a ledger is refused (exit 2) and the ledger is untouched', () => {
+    const s = gitRepo();
+    const before = readFileSync(join(s.repo, 'GATES.md'), 'utf8');
+    const r = s.diff(['HEAD'], { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: join(s.repo, 'gates/b.md') });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/gates\/b\.md: is the ledger .* \(refused: a report never replaces or extends a ledger\)/);
+    expect(readFileSync(join(s.repo, 'GATES.md'), 'utf8')).toBe(before);
+    expect(readFileSync(join(s.repo, 'gates/b.md'), 'utf8')).toBe(B1);
+  });
 });
 
 describe('gate-check diff: scopes and roots', () => {

@@ -79,7 +79,7 @@ export const gateArb = (id: string): fc.Arbitrary<GateModel> =>
   });
 
 export const styleArb: fc.Arbitrary<Style> = fc.record({
-  indent: fc.constantFrom('  ', '    ', '\t', ' '),
+  indent: fc.constantFrom('  ', '    ', '\t'),
   eol: fc.constantFrom('\n' as const, '\r\n' as const),
   blankBetween: fc.boolean(),
   heading: fc.boolean(),
