@@ -42,7 +42,7 @@ export const OPTIONS: readonly OptionSpec[] = [
 export const OPTION_BY_FLAG: ReadonlyMap<string, OptionSpec> = new Map(OPTIONS.map((o) => [o.flag, o]));
 
 /** Subcommands are dispatched by name (the first argument) before any option is parsed. */
-export const SUBCOMMANDS: ReadonlySet<string> = new Set(['init', 'lint', 'approvals', 'history', 'merge', 'hook']);
+export const SUBCOMMANDS: ReadonlySet<string> = new Set(['init', 'lint', 'approvals', 'history', 'merge', 'hook', 'diff']);
 
 export const ROOT_DESCRIPTION = 'Fail-closed, approval-bound checker for completion gates written as code.';
 export const FILES_ARGUMENT = 'ledger files (default: GATES.md and gates/*.md under --root)';
@@ -55,6 +55,7 @@ Commands (gate-check <command> --help for each):
   history [ID]         recent attempts of a gate, labelled flaky or stuck
   merge report...      combine --json reports of --shard runs into one verdict
   hook claude-stop|install|uninstall   the Claude Code Stop hook
+  diff BASE            gates removed, weakened or changed since BASE (exit 1), for pull requests
 
 Exit codes:
   0    every gate met

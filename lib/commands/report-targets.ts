@@ -52,7 +52,7 @@ function discoverableLedgers(root: string): string[] {
   return out;
 }
 
-export function reportTargetGuard(report: Report, env: NodeJS.ProcessEnv): ReportTargetGuard {
+export function reportTargetGuard(report: Pick<Report, 'root' | 'files'>, env: NodeJS.ProcessEnv): ReportTargetGuard {
   const ledgers = new Map<string, string>();
   const root = report.root !== '' ? resolve(report.root) : null;
   const candidates = root ? [...report.files.map((f) => resolve(root, f)), ...discoverableLedgers(root)] : [];
