@@ -1,6 +1,7 @@
 // Subcommands. This module is part of the lazily loaded half of the CLI (cli/lazy.ts): the
 // status path never loads it.
 import { approvalsCommand } from '../commands/approvals.js';
+import { dispatchCommand } from '../commands/dispatch.js';
 import { historyCommand } from '../commands/history.js';
 import { hookCommand } from '../commands/hook.js';
 import { initCommand } from '../commands/init.js';
@@ -22,6 +23,8 @@ export async function runSubcommand(name: string, args: string[], io: Io): Promi
       return mergeCommand(args, io);
     case 'hook':
       return hookCommand(args, io);
+    case 'dispatch':
+      return dispatchCommand(args, io);
     default:
       throw new Error(`unknown subcommand ${name}`);
   }
