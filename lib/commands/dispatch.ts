@@ -11,6 +11,7 @@ import { UsageError } from '../errors.js';
 import { resolveRoot } from '../fsx/discover.js';
 import { lockTimeoutFromEnv } from '../fsx/lock.js';
 import { lstatOrNull } from '../fsx/safe-read.js';
+import { dispatchDirPath } from '../dispatch/location.js';
 import { loadDispatchState, transitionDispatch } from '../dispatch/store.js';
 import type { Wave } from '../dispatch/state.js';
 import type { Transition } from '../dispatch/transition.js';
@@ -153,6 +154,11 @@ export async function dispatchCommand(args: string[], io: Io): Promise<number> {
     if (options.wave !== undefined && waves.length === 0) throw new UsageError(`scope ${scope} has no wave ${sanitizeLine(options.wave, 80)}`);
     const exitCode = waves.every((w) => w.state === 'complete') ? 0 : 1;
     io.stdout(options.json ? terminalSafeJson({ schema: DISPATCH_STATUS_SCHEMA, scope, exitCode, waves }) + '\n' : statusText(scope, waves));
+    if (!options.json && waves.some((w) => w.state === 'abandoned')) {
+      // No command clears a hand-off (an agent could run it); a person who took the work over removes the state.
+      const path = join(dispatchDirPath(locations, root.path), `${scope}.json`);
+      io.stderr(`note: an abandoned wave stays a hand-off until a person takes it over and removes this scope's dispatch state by hand (every wave of scope ${scope}): rm '${path.replace(/'/g, `'\\''`)}'\n`);
+    }
     return exitCode;
   }
   if (action === 'open') {

@@ -71,7 +71,9 @@ export function readLeases(dir: PrivateDir): HeldLease[] {
     const parsed = parseLease(name, text);
     out.push(parsed.ok ? { path, name, lease: parsed.lease, untrusted: null } : { path, name, lease: null, untrusted: parsed.reason });
   }
-  return out;
+  // Untrusted files first, then leases in the order they were claimed: conflicts read as a history.
+  const key = (h: HeldLease) => (h.lease === null ? '' : h.lease.claimedAt);
+  return out.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : a.name < b.name ? -1 : 1));
 }
 
 function quote(path: string): string {

@@ -102,6 +102,15 @@ describe('--claim', () => {
     expect(r.stderr).toContain('absolute path not allowed');
   });
 
+  it('--help documents exit 3 and the lease options', () => {
+    const h = runCli(['--help'], { cwd: sandbox().repo });
+    expect(h.stdout).toMatch(/^  3    lease conflict: --claim overlaps a live lease/m);
+    expect(h.stdout).toContain('--claim');
+    expect(h.stdout).toContain('--release');
+    expect(h.stdout).toContain('--list-scopes');
+    expect(h.stdout).toMatch(/dispatch open\|start\|seal\|return\|abandon\|status/);
+  });
+
   it('--claim and --release take only --scope, --leaf and --root', () => {
     const s = repo(TWO);
     for (const extra of [['--status'], ['--json'], ['--approve'], ['--jobs', '2'], ['GATES.md'], ['--release'], ['--list-scopes']]) {
