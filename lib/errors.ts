@@ -96,6 +96,30 @@ export class DeadlineError extends GateCheckError {
   }
 }
 
+/** A dispatch transition that the wave's lifecycle does not allow (seal before every leaf started, return before the seal, …). */
+export class DispatchRefusedError extends GateCheckError {
+  readonly kind = 'dispatch';
+  constructor(message: string, hint?: string) {
+    super(message);
+    if (hint !== undefined) this.hint = hint;
+  }
+}
+
+/** One conflict of a refused claim, as printed (already worded; the command sanitizes it). */
+export interface LeaseConflict {
+  message: string;
+  /** What the user can do about it once the holder is gone, or null. */
+  remedy: string | null;
+}
+
+/** A claim overlaps a live lease (or one that cannot be trusted): refused, exit 3. Leases are never stolen. */
+export class LeaseConflictError extends GateCheckError {
+  readonly kind = 'lease-conflict';
+  constructor(readonly conflicts: LeaseConflict[], message: string) {
+    super(message);
+  }
+}
+
 /** SIGINT or SIGTERM arrived; running checks were killed. */
 export class InterruptedError extends GateCheckError {
   readonly kind = 'interrupted';

@@ -1,15 +1,16 @@
 // The one place where failures become exit codes (DESIGN §4).
-import { InterruptedError } from '../errors.js';
+import { InterruptedError, LeaseConflictError } from '../errors.js';
 
-// Outcomes (0 met, 1 unmet) are returned by the commands; 3 (lease conflict) is reserved for
-// the OWNS lease protocol, which no command implements yet.
+// Outcomes (0 met, 1 unmet) are returned by the commands; failures are mapped here.
 export const EXIT = {
   failure: 2,
+  leaseConflict: 3,
   interrupted: 130,
 } as const;
 
 export function exitCodeFor(error: unknown): number {
   if (error instanceof InterruptedError) return EXIT.interrupted;
+  if (error instanceof LeaseConflictError) return EXIT.leaseConflict;
   // Every other failure, typed or unexpected, fails closed.
   return EXIT.failure;
 }

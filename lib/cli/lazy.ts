@@ -6,3 +6,5 @@ export { runCommand } from '../commands/run.js';
 export { markNotRunnableYet, readOnlyContext, verifyMetGates } from '../commands/verification.js';
 export { writeCiOutputs } from '../commands/ci-outputs.js';
 export { runSubcommand } from './subcommands.js';
+export { claimCommand, releaseCommand } from '../commands/claim.js';
+export { listScopesCommand } from '../commands/scopes.js';

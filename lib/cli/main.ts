@@ -4,7 +4,7 @@
 // stdout) during a command makes its exit code 130, whatever the command returned; except
 // for `hook`, whose exit code is its answer to the host (exit 2 blocks the stop, 130 would
 // be read as a non-blocking error and let the agent stop).
-import { GateCheckError, ParseError, type Diagnostic } from '../errors.js';
+import { GateCheckError, LeaseConflictError, ParseError, type Diagnostic } from '../errors.js';
 import { errorReport, type Mode } from '../report/model.js';
 import { renderJson } from '../report/json.js';
 import { formatDiagnostic } from '../report/text.js';
@@ -69,6 +69,11 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
     }
     options = parsed.options;
     if (options.status) return await statusCommand(options, io);
+    if (options.listScopes || options.claim || options.release) {
+      const lazy = await import('./lazy.js');
+      if (options.listScopes) return lazy.listScopesCommand(options, io);
+      return await (options.claim ? lazy.claimCommand : lazy.releaseCommand)(options, io);
+    }
     const { runCommand } = await import('./lazy.js');
     return await runCommand(options, io);
   } catch (error) {
@@ -94,6 +99,13 @@ export function reportFailure(error: unknown, io: Io, options?: RunOptions): num
     for (const d of diagnostics.slice(0, MAX_ERRORS_SHOWN)) lines.push(formatDiagnostic(d, 'error'));
     if (diagnostics.length > MAX_ERRORS_SHOWN) lines.push(`error: … and ${diagnostics.length - MAX_ERRORS_SHOWN} more`);
     lines.push(`gate-check: ${diagnostics.length} error${diagnostics.length === 1 ? '' : 's'}; nothing was checked`);
+  } else if (error instanceof LeaseConflictError) {
+    diagnostics = error.conflicts.map((c) => ({ message: c.message }));
+    for (const c of error.conflicts.slice(0, MAX_ERRORS_SHOWN)) {
+      lines.push(`conflict: ${sanitizeLine(c.message, 600)}`);
+      if (c.remedy) lines.push(`  ${sanitizeLine(c.remedy, 600)}`);
+    }
+    lines.push(`gate-check: ${sanitizeLine(error.message, 200)}`);
   } else if (error instanceof GateCheckError) {
     diagnostics = [{ message: error.message }];
     lines.push(`gate-check: ${sanitizeLine(error.message, 600)}`);

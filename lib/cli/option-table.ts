@@ -31,7 +31,16 @@ export const OPTIONS: readonly OptionSpec[] = [
   { flag: '--shell', kind: 'value', valueName: 'path', help: 'shell for CHECK (default: $GATE_CHECK_SHELL, then /bin/sh)' },
   { flag: '--cwd', kind: 'value', valueName: 'dir', help: 'default working directory for CHECK (default: the ledger folder for named ledgers, else --root)' },
   { flag: '--root', kind: 'value', valueName: 'dir', help: 'repository root (default: the current directory)' },
-  { flag: '--scope', kind: 'value', valueName: 'id', help: 'use the ledgers of .gate-check/<id>/ instead of GATES.md and gates/' },
+  {
+    flag: '--scope',
+    kind: 'value',
+    valueName: 'id',
+    help: 'use the ledgers of .gate-check/<id>/ (default: $GATE_CHECK_SCOPE; then GATES.md and gates/, whose verdict covers every scope; without them, the only scope)',
+  },
+  { flag: '--list-scopes', kind: 'flag', help: 'print the scopes of .gate-check/, one per line (or --json), and exit' },
+  { flag: '--claim', kind: 'flag', help: "take a lease on the OWNS: globs of a scope's ledger (--scope, --leaf); exit 3 when it overlaps a live lease" },
+  { flag: '--release', kind: 'flag', help: "give back a scope's leases (--scope, --leaf); works when its folder is gone or its ledger does not parse" },
+  { flag: '--leaf', kind: 'value', valueName: 'stem', help: "with --claim or --release: which ledger of the scope (its file name without .md)" },
   { flag: '--json', kind: 'flag', help: 'print one JSON document (schema: references/report.schema.json)' },
   { flag: '--junit', kind: 'value', valueName: 'file', help: 'also write a JUnit XML report' },
   { flag: '--shard', kind: 'value', valueName: 'i/n', help: 'run only the i-th of n deterministic shares of the runnable gates' },
@@ -42,7 +51,7 @@ export const OPTIONS: readonly OptionSpec[] = [
 export const OPTION_BY_FLAG: ReadonlyMap<string, OptionSpec> = new Map(OPTIONS.map((o) => [o.flag, o]));
 
 /** Subcommands are dispatched by name (the first argument) before any option is parsed. */
-export const SUBCOMMANDS: ReadonlySet<string> = new Set(['init', 'lint', 'approvals', 'history', 'merge', 'hook', 'diff']);
+export const SUBCOMMANDS: ReadonlySet<string> = new Set(['init', 'lint', 'approvals', 'history', 'merge', 'hook', 'diff', 'dispatch']);
 
 export const ROOT_DESCRIPTION = 'Fail-closed, approval-bound checker for completion gates written as code.';
 export const FILES_ARGUMENT = 'ledger files (default: GATES.md and gates/*.md under --root)';
@@ -56,15 +65,18 @@ Commands (gate-check <command> --help for each):
   merge report...      combine --json reports of --shard runs into one verdict
   hook claude-stop|install|uninstall   the Claude Code Stop hook
   diff BASE            gates removed, weakened or changed since BASE (exit 1), for pull requests
+  dispatch open|start|seal|return|abandon|status   waves of sub-agents for a scope
 
 Exit codes:
   0    every gate met
   1    something unmet, not run, awaiting approval, or handed off
   2    usage, parse or infrastructure failure (unsafe store, lock timeout, unsafe write)
-  3    lease conflict (reserved for the OWNS: lease protocol)
+  3    lease conflict: --claim overlaps a live lease (or one that cannot be trusted)
   130  interrupted (every running check's process group is killed first)
 
-Without files: GATES.md and gates/*.md under --root, or .gate-check/<scope>/*.md with --scope.
+Without files: --scope, else $GATE_CHECK_SCOPE, else GATES.md and gates/*.md under --root (their
+verdict also covers every scope of .gate-check/), else the only scope; several: refused.
+Scopes, leases and waves: references/parallel.md.
 Nothing in a ledger runs until a person approved that exact oracle (see SECURITY.md).
 `;
 

@@ -38,6 +38,11 @@ export interface RunOptions {
   shard: Shard | undefined;
   failFast: boolean;
   assertClean: boolean;
+  /** --list-scopes, --claim, --release: actions of their own, not a run or a report. */
+  listScopes: boolean;
+  claim: boolean;
+  release: boolean;
+  leaf: string | undefined;
   files: string[];
 }
 
@@ -90,6 +95,28 @@ function classifyApproveValue(value: string, pins: ApprovalPin[], files: string[
   files.push(value);
 }
 
+/** The options each action takes; anything else with it is a usage error, never ignored. */
+const ACTION_OPTIONS: ReadonlyMap<string, readonly string[]> = new Map([
+  ['--list-scopes', ['--root', '--json']],
+  ['--claim', ['--scope', '--leaf', '--root']],
+  ['--release', ['--scope', '--leaf', '--root']],
+]);
+
+function checkActions(raw: RawArgs, files: readonly string[]): void {
+  const actions = [...ACTION_OPTIONS.keys()].filter((a) => raw.occurrences.has(a));
+  if (actions.length > 1) throw new UsageError(`${actions.join(' and ')} cannot be combined`);
+  const action = actions[0];
+  if (action === undefined) {
+    if (raw.occurrences.has('--leaf')) throw new UsageError('--leaf applies to --claim and --release');
+    return;
+  }
+  const allowed = ACTION_OPTIONS.get(action)!;
+  for (const flag of raw.occurrences.keys()) {
+    if (flag !== action && !allowed.includes(flag)) throw new UsageError(`${flag} does not apply to ${action} (it takes ${allowed.join(', ')})`);
+  }
+  if (files.length > 0) throw new UsageError(`${action} takes no ledger files${action === '--list-scopes' ? '' : ': a lease is taken for a scope (--scope, --leaf)'}`);
+}
+
 /**
  * The root command line. Well-formed ones are read by the small parser; help, version and
  * everything it declines go to commander (loaded only then), built from the same table.
@@ -140,8 +167,13 @@ export function optionsFrom(raw: RawArgs): RunOptions {
     shard: str('--shard') === undefined ? undefined : parseShard(str('--shard')!),
     failFast: one('--fail-fast') === true,
     assertClean: one('--assert-clean') === true,
+    listScopes: one('--list-scopes') === true,
+    claim: one('--claim') === true,
+    release: one('--release') === true,
+    leaf: nonEmpty('--leaf', str('--leaf')),
     files,
   };
+  checkActions(raw, files);
   for (const f of files) if (f === '' || f.includes('\u0000')) throw new UsageError('empty ledger file name');
 
   if (options.status && options.approve) throw new UsageError('--status never approves: drop --approve, or drop --status to run');

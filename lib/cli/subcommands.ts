@@ -2,6 +2,7 @@
 // status path never loads it.
 import { approvalsCommand } from '../commands/approvals.js';
 import { diffCommand } from '../commands/diff.js';
+import { dispatchCommand } from '../commands/dispatch.js';
 import { historyCommand } from '../commands/history.js';
 import { hookCommand } from '../commands/hook.js';
 import { initCommand } from '../commands/init.js';
@@ -25,6 +26,8 @@ export async function runSubcommand(name: string, args: string[], io: Io): Promi
       return hookCommand(args, io);
     case 'diff':
       return diffCommand(args, io);
+    case 'dispatch':
+      return dispatchCommand(args, io);
     default:
       throw new Error(`unknown subcommand ${name}`);
   }

@@ -53,7 +53,7 @@ export async function lintCommand(args: string[], io: Io): Promise<number> {
   }
   const options = parsed.options;
   try {
-    const ws = loadWorkspace({ root: options.root, scope: options.scope, files: parsed.args, cwd: io.cwd });
+    const ws = loadWorkspace({ root: options.root, scope: options.scope, files: parsed.args, cwd: io.cwd, env: io.env });
     const report = await lint(ws, options.strict === true);
     io.stdout(options.json ? renderLintJson(report) : renderLintText(report));
     return report.exitCode;

@@ -8,13 +8,14 @@ import { parseSubcommand, subcommandProgram } from '../cli/subcommand-program.js
 import { UnsafeFileError, UsageError } from '../errors.js';
 import { safeReadFile } from '../fsx/safe-read.js';
 import { mergeReports, type LedgerTruth } from '../report/merge.js';
-import { gateReport, ledgerRevisions } from '../report/model.js';
+import { gateReport, ledgerRevisions, treeMet } from '../report/model.js';
 import { parseReport } from '../report/parse-report.js';
 import { resultLine } from '../report/run-text.js';
-import { cappedIds, summaryLines } from '../report/text.js';
+import { cappedIds, summaryLines, treeItems, treeLines } from '../report/text.js';
 import { sanitizeLine } from '../text/sanitize.js';
 import { loadWorkspace } from '../workspace/load.js';
 import { emitReport } from './emit.js';
+import { treeVerdict } from './scopes.js';
 
 const MAX_REPORT_BYTES = 64 * 1024 * 1024;
 /** Lines naming gates without a fresh result; the rest are counted. */
@@ -60,7 +61,7 @@ export async function mergeCommand(args: string[], io: Io): Promise<number> {
     if (!r.ok) throw new UnsafeFileError(name, `not a gate-check report: ${r.reason}`);
     return { name, report: r.report };
   });
-  const ws = loadWorkspace({ root: options.root, scope: options.scope, files: options.ledger ?? [], cwd: io.cwd });
+  const ws = loadWorkspace({ root: options.root, scope: options.scope, files: options.ledger ?? [], cwd: io.cwd, env: io.env });
   const truth: LedgerTruth = {
     root: ws.root.path,
     files: ws.ledgers.map((l) => l.location.display),
@@ -72,14 +73,17 @@ export async function mergeCommand(args: string[], io: Io): Promise<number> {
   if (!merged.ok) {
     throw new UsageError(`cannot merge: ${merged.reason}`, 'merge the reports of one sharded run, in a checkout of the commit the shards ran on: same ledger revision, each shard once');
   }
-  const report = merged.report;
+  // The shards answer for their ledgers; the other scopes and the waves are read here, as --status reads them.
+  const tree = await treeVerdict(ws, io, false);
+  const report = { ...merged.report, ...tree, exitCode: merged.report.exitCode === 0 && treeMet(tree) ? 0 : 1 };
   await emitReport(report, { json: parsed.options.json === true, junit: parsed.options.junit, strict: false }, io, () => {
     const out: string[] = [];
     for (const g of report.gates) if (g.result && g.result.status === 'fail') out.push(resultLine(g));
     for (const l of merged.lacking.slice(0, LACK_LINES)) out.push(`NO RESULT ${sanitizeLine(l.qualified, 120)}: ${sanitizeLine(l.why, 300)}`);
     if (merged.lacking.length > LACK_LINES) out.push(`NO RESULT: ${merged.lacking.length - LACK_LINES} more gates`);
     if (merged.missing.length > 0) out.push(`missing shard reports: ${cappedIds(merged.missing.map((i) => `${i}/${merged.count}`))}`);
-    out.push(...summaryLines(report.gates));
+    out.push(...treeLines(tree));
+    out.push(...summaryLines(report.gates, undefined, treeItems(tree)));
     out.push(`merged ${reports.length} report${reports.length === 1 ? '' : 's'}: ${cappedIds(reports.map((r) => sanitizeLine(r.name, 100)))}`);
     return out.join('\n') + '\n';
   });

@@ -13,10 +13,10 @@ import { lockTimeoutFromEnv } from '../fsx/lock.js';
 import { HistoryLog } from '../history/log.js';
 import { gateState } from '../ledger/state.js';
 import { changedFields, sha256Hex, shortSignature } from '../oracle/oracle.js';
-import { approvalViewOf, effectivelyMet, emptyResult, gateReport, ledgerRevisions, reranBy, REPORT_SCHEMA, summarize, type Mode, type Report } from '../report/model.js';
+import { approvalViewOf, effectivelyMet, emptyResult, gateReport, ledgerRevisions, reranBy, REPORT_SCHEMA, summarize, treeMet, type Mode, type Report } from '../report/model.js';
 import { ProgressLine, wantsProgress } from '../report/progress.js';
 import { approvalRequestText, approvalSuggestion, diagnosticLines, resultLine, type ApprovalRequest } from '../report/run-text.js';
-import { cappedIds, formatDiagnostic, summaryLines } from '../report/text.js';
+import { cappedIds, formatDiagnostic, summaryLines, treeItems, treeLines } from '../report/text.js';
 import { onInterrupt, throwIfInterrupted } from '../run/interrupts.js';
 import { runInOrder } from '../run/scheduler.js';
 import { shardOf } from '../run/shard.js';
@@ -29,6 +29,7 @@ import { loadWorkspace } from '../workspace/load.js';
 import { attemptGate, ownFilesMatcher, type Attempt, type Entry, type RunContext } from './attempt.js';
 import { emitReport } from './emit.js';
 import { preflight, type PreflightContext } from './preflight.js';
+import { treeVerdict } from './scopes.js';
 import { runSettings } from './settings.js';
 import { verifyMetGates } from './verification.js';
 
@@ -41,7 +42,9 @@ function modeOf(o: RunOptions): Mode {
 
 export async function runCommand(options: RunOptions, io: Io): Promise<number> {
   const mode = modeOf(options);
-  const ws = loadWorkspace({ root: options.root, scope: options.scope, files: options.files, cwd: io.cwd });
+  const ws = loadWorkspace({ root: options.root, scope: options.scope, files: options.files, cwd: io.cwd, env: io.env });
+  // The chosen scope's waves and, for the root ledgers, every scope: read (never run) before anything runs.
+  const tree = await treeVerdict(ws, io, false);
   const repoKey = sha256Hex(ws.root.path).slice(0, 16);
   if (options.approve) assertMayApprove(io.env, repoKey);
   // From here on this process may start checks: the title lets a nested --approve inside one
@@ -308,7 +311,7 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
 
   const gates = entries.map((e) => e.report);
   const scoped = scope.map((e) => e.report);
-  const exitCode = interrupted ? 130 : scoped.every(effectivelyMet) ? 0 : 1;
+  const exitCode = interrupted ? 130 : scoped.every(effectivelyMet) && treeMet(tree) ? 0 : 1;
   const report: Report = {
     schema: REPORT_SCHEMA,
     mode,
@@ -317,6 +320,7 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
     files: ws.ledgers.map((l) => l.location.display),
     ledgers: ledgerRevisions(ws.ledgers.map((l) => ({ display: l.location.display, source: l.source }))),
     shard: shard ? { index: shard.index, count: shard.count, reran: reranBy(options) } : null,
+    ...tree,
     summary: summarize(scoped),
     warnings: ws.warnings,
     errors: [],
@@ -329,7 +333,8 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
     if (shard && scope.length === 0) out.push(`shard ${shard.index}/${shard.count} has no gates; nothing to run`);
     if (options.onlyStale && candidates.length === 0) out.push('no stale, mismatched or unverified evidence; nothing to re-run');
     if (interrupted && unfinished.length > 0) out.push(`NOT FINISHED: ${cappedIds(unfinished)}`);
-    out.push(...summaryLines(scoped, (g) => !effectivelyMet(g)));
+    out.push(...treeLines(tree));
+    out.push(...summaryLines(scoped, (g) => !effectivelyMet(g), treeItems(tree)));
     const pending = scope.filter((e) => e.report.result?.status === 'approval-required');
     if (pending.length > 0) {
       const pins = pending.map((e) => `${e.qualified}@${shortSignature(e.report.result!.signature ?? e.oracle!.signature)}`);

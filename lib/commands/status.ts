@@ -3,13 +3,25 @@
 // files and the private store is not executing.
 import type { Io } from '../cli/io.js';
 import type { RunOptions } from '../cli/options.js';
-import { gateReport, ledgerRevisions, outcomeExitCode, REPORT_SCHEMA, summarize, type Report } from '../report/model.js';
+import { mayHaveDispatchState } from '../dispatch/location.js';
+import { gateReport, ledgerRevisions, NO_TREE, outcomeExitCode, REPORT_SCHEMA, summarize, treeMet, type Report, type TreeVerdict } from '../report/model.js';
 import { renderStatusText } from '../report/text.js';
-import { loadWorkspace } from '../workspace/load.js';
+import { storeLocations } from '../store/locations.js';
+import { loadWorkspace, type Workspace } from '../workspace/load.js';
 import { emitReport } from './emit.js';
 
+/** Waves and other scopes: loaded only when the tree has scopes or dispatch state (the common status path stays lean). */
+async function treeOf(ws: Workspace, io: Io, strict: boolean): Promise<TreeVerdict> {
+  const selection = ws.selection;
+  if (selection === undefined || selection.kind === 'files') return NO_TREE;
+  const needed = selection.kind === 'scope' || selection.scopes.length > 0 || mayHaveDispatchState(storeLocations(io.env), ws.root.path);
+  if (!needed) return NO_TREE;
+  const { treeVerdict } = await import('./scopes.js');
+  return treeVerdict(ws, io, strict);
+}
+
 export async function statusCommand(options: RunOptions, io: Io): Promise<number> {
-  const ws = loadWorkspace({ root: options.root, scope: options.scope, files: options.files, cwd: io.cwd });
+  const ws = loadWorkspace({ root: options.root, scope: options.scope, files: options.files, cwd: io.cwd, env: io.env });
   const entries = ws.ledgers.flatMap((loaded) => loaded.ledger.gates.map((gate) => ({ loaded, gate, report: gateReport(loaded.location.display, loaded.stem, gate) })));
   if (entries.some((e) => e.report.state === 'met')) {
     const { readOnlyContext, verifyMetGates } = await import('../cli/lazy.js');
@@ -20,14 +32,16 @@ export async function statusCommand(options: RunOptions, io: Io): Promise<number
     await markNotRunnableYet(entries, ws.root.path);
   }
   const gates = entries.map((e) => e.report);
+  const tree = await treeOf(ws, io, options.strict);
   const report: Report = {
     schema: REPORT_SCHEMA,
     mode: 'status',
-    exitCode: outcomeExitCode(gates, options.strict),
+    exitCode: outcomeExitCode(gates, options.strict) === 0 && treeMet(tree) ? 0 : 1,
     root: ws.root.path,
     files: ws.ledgers.map((l) => l.location.display),
     ledgers: ledgerRevisions(ws.ledgers.map((l) => ({ display: l.location.display, source: l.source }))),
     shard: null,
+    ...tree,
     summary: summarize(gates),
     warnings: ws.warnings,
     errors: [],

@@ -1,5 +1,5 @@
 // Finding ledgers: the repository root, GATES.md and gates/*.md under it, one scope's
-// .gate-check/<scope>/*.md, or explicit files. Fails closed: a symlinked location, a
+// .gate-check/<scope>/*.md, the list of scopes, or explicit files. Fails closed: a symlinked location, a
 // non-regular entry or a file outside the root is an error, never silently skipped.
 import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
@@ -66,27 +66,71 @@ function markdownEntries(dir: string, label: string): string[] {
   return found.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
+/** GATE_CHECK_SCOPE and --scope name a scope by id; nothing else is ever read as a scope. */
+export function checkScopeId(scope: string): void {
+  if (!SCOPE_PATTERN.test(scope)) throw new DiscoveryError(`invalid scope id "${scope}": scope ids match [A-Za-z0-9][A-Za-z0-9._-]{0,63}`);
+}
+
+/** The root ledgers (GATES.md, gates/*.md); empty when there are none. An unsafe one throws. */
+export function rootLedgerPaths(root: Root): string[] {
+  const found: string[] = [];
+  const top = join(root.path, 'GATES.md');
+  const st = lstatOrNull(top);
+  if (st) {
+    if (st.isSymbolicLink()) throw new DiscoveryError('GATES.md is a symbolic link (refused)');
+    if (!st.isFile()) throw new DiscoveryError('GATES.md is not a regular file (refused)');
+    found.push(top);
+  }
+  const dir = join(root.path, 'gates');
+  if (requireRealDirectory(dir, 'gates')) for (const name of markdownEntries(dir, 'gates')) found.push(join(dir, name));
+  return found;
+}
+
+/**
+ * The scopes of the tree: every folder of .gate-check/ that holds a ledger, sorted. Dot
+ * names are skipped, and so is a folder without a ledger (it hides nothing, as in the Stop
+ * hook); anything else that is not a scope folder (a link, a file, a name that is not a scope
+ * id) is an error, never a silent skip, so that no scope can be made to go unread.
+ */
+export function listScopes(root: Root): string[] {
+  const base = join(root.path, '.gate-check');
+  if (!requireRealDirectory(base, '.gate-check')) return [];
+  const scopes: string[] = [];
+  for (const entry of readdirSync(base, { withFileTypes: true })) {
+    if (entry.name.startsWith('.')) continue;
+    const label = `.gate-check/${entry.name}`;
+    if (!SCOPE_PATTERN.test(entry.name)) throw new DiscoveryError(`${label}: not a scope id (scope folders match [A-Za-z0-9][A-Za-z0-9._-]{0,63}; refused rather than left unread)`);
+    if (entry.isSymbolicLink()) throw new DiscoveryError(`${label} is a symbolic link (refused: ledgers are read only from inside the repository)`);
+    if (!entry.isDirectory()) throw new DiscoveryError(`${label} is not a directory (every entry of .gate-check/ is a scope folder; refused rather than left unread)`);
+    if (markdownEntries(join(base, entry.name), label).length > 0) scopes.push(entry.name);
+  }
+  return scopes.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** For messages: the scopes there are, or that there are none. */
+export function scopesHere(root: Root): string {
+  let scopes: string[];
+  try {
+    scopes = listScopes(root);
+  } catch {
+    return 'the scopes cannot be listed';
+  }
+  return scopes.length === 0 ? 'there are no scopes' : `scopes here: ${scopes.join(', ')}`;
+}
+
 export function discoverLedgers(root: Root, scope: string | undefined): LedgerLocation[] {
   const found: string[] = [];
   if (scope !== undefined) {
-    if (!SCOPE_PATTERN.test(scope)) throw new DiscoveryError(`invalid scope id "${scope}": scope ids match [A-Za-z0-9][A-Za-z0-9._-]{0,63}`);
+    checkScopeId(scope);
     const base = join(root.path, '.gate-check');
     if (!requireRealDirectory(base, '.gate-check')) throw new DiscoveryError(`scope ${scope} not found: ${base} does not exist`);
     const dir = join(base, scope);
     const label = `.gate-check/${scope}`;
-    if (!requireRealDirectory(dir, label)) throw new DiscoveryError(`scope ${scope} not found: ${label} does not exist`);
+    if (!requireRealDirectory(dir, label)) throw new DiscoveryError(`scope ${scope} not found: ${label} does not exist (${scopesHere(root)})`);
     for (const name of markdownEntries(dir, label)) found.push(join(dir, name));
     if (found.length === 0) throw new DiscoveryError(`scope ${scope} has no ledgers (${label}/*.md)`, 'an empty scope is an error, not a pass');
   } else {
-    const top = join(root.path, 'GATES.md');
-    const st = lstatOrNull(top);
-    if (st) {
-      if (st.isSymbolicLink()) throw new DiscoveryError('GATES.md is a symbolic link (refused)');
-      if (!st.isFile()) throw new DiscoveryError('GATES.md is not a regular file (refused)');
-      found.push(top);
-    }
-    const dir = join(root.path, 'gates');
-    if (requireRealDirectory(dir, 'gates')) for (const name of markdownEntries(dir, 'gates')) found.push(join(dir, name));
+    found.push(...rootLedgerPaths(root));
     if (found.length === 0) {
       throw new DiscoveryError(`no ledger found under ${root.path} (GATES.md or gates/*.md)`, "run 'gate-check init' to create one, or name ledger files explicitly");
     }

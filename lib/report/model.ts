@@ -7,6 +7,9 @@ import { gateStatus, type GateState } from '../ledger/state.js';
 import type { Gate } from '../ledger/types.js';
 import type { Verification } from '../evidence/verify.js';
 import type { OracleFields } from '../oracle/oracle.js';
+import type { WaveReport } from '../dispatch/verdict.js';
+
+export type { WaveReport };
 
 export const REPORT_SCHEMA = 'gate-check/report@1';
 
@@ -116,6 +119,24 @@ export function reranBy(options: { reverify: boolean; onlyStale: boolean }): Rer
   return options.onlyStale ? 'stale' : options.reverify ? 'all' : 'unverified';
 }
 
+/**
+ * The verdict of one scope that a report covers without listing its gates (the tree-wide view:
+ * the root ledgers were chosen, and the tree has scopes). Met (exit 0) only when every gate of
+ * the scope is met (strict: verified) and every wave of it complete.
+ */
+export interface ScopeReport {
+  scope: string;
+  /** The scope's ledgers, relative to the root; empty when only its dispatch state is left. */
+  files: string[];
+  exitCode: 0 | 1;
+  summary: Summary;
+  /** Qualified ids (STEM:ID) of gates not met, then the labels of open or sealed waves. */
+  unmet: string[];
+  /** Qualified ids of abandoned gates, then the labels of abandoned waves. */
+  handoff: string[];
+  waves: WaveReport[];
+}
+
 export interface Report {
   schema: typeof REPORT_SCHEMA;
   mode: Mode;
@@ -125,10 +146,30 @@ export interface Report {
   ledgers: LedgerRevision[];
   /** For --shard runs: which share this report covers (results only for its gates). */
   shard: ShardInfo | null;
+  /** The scope whose ledgers `gates` lists; null for the root ledgers or named files. */
+  scope: string | null;
+  /** The waves of that scope (empty without one); an open or sealed wave keeps the verdict unmet. */
+  waves: WaveReport[];
+  /** Every other scope the verdict covers (the tree-wide view); each must be met for exit 0. */
+  scopes: ScopeReport[];
   summary: Summary;
   warnings: Diagnostic[];
   errors: Diagnostic[];
   gates: GateReport[];
+}
+
+/** The part of a verdict beyond the report's own gates: its scope's waves, and the other scopes. */
+export interface TreeVerdict {
+  scope: string | null;
+  waves: WaveReport[];
+  scopes: ScopeReport[];
+}
+
+export const NO_TREE: TreeVerdict = { scope: null, waves: [], scopes: [] };
+
+/** True when the waves and scopes of a verdict hold nothing open: every wave complete, every scope met. */
+export function treeMet(tree: TreeVerdict): boolean {
+  return tree.waves.every((w) => w.state === 'complete') && tree.scopes.every((s) => s.exitCode === 0);
 }
 
 export function ledgerRevisions(ledgers: readonly { display: string; source: string }[]): LedgerRevision[] {
@@ -187,6 +228,9 @@ export function errorReport(mode: Mode, root: string, errors: Diagnostic[], warn
     files: [],
     ledgers: [],
     shard: null,
+    scope: null,
+    waves: [],
+    scopes: [],
     summary: summarize([]),
     warnings,
     errors,

@@ -6,11 +6,15 @@ import { hasExactKeys, isPlainObject } from '../json/hostile.js';
 import type { Diagnostic } from '../errors.js';
 import type { Verification } from '../evidence/verify.js';
 import type { GateState } from '../ledger/state.js';
-import { REPORT_SCHEMA, type GateReport, type ApprovalView, type GateResult, type LedgerRevision, type Mode, type Report, type Reran, type ResultStatus, type ShardInfo, type Summary } from './model.js';
+import { REPORT_SCHEMA, type ApprovalView, type GateReport, type GateResult, type LedgerRevision, type Mode, type Report, type Reran, type ResultStatus, type ScopeReport, type ShardInfo, type Summary, type WaveReport } from './model.js';
 
 type Obj = Record<string, unknown>;
 
-const REPORT_KEYS = ['schema', 'mode', 'exitCode', 'root', 'files', 'ledgers', 'shard', 'summary', 'warnings', 'errors', 'gates'] as const;
+const REPORT_KEYS = ['schema', 'mode', 'exitCode', 'root', 'files', 'ledgers', 'shard', 'scope', 'waves', 'scopes', 'summary', 'warnings', 'errors', 'gates'] as const;
+const WAVE_KEYS = ['id', 'state', 'leaves', 'started', 'returned'] as const;
+const SCOPE_KEYS = ['scope', 'files', 'exitCode', 'summary', 'unmet', 'handoff', 'waves'] as const;
+const SCOPE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+const WAVE_STATES = ['open', 'sealed', 'complete', 'abandoned'] as const;
 const SUMMARY_KEYS = ['total', 'met', 'unmet', 'claimed', 'abandoned', 'verified', 'unverified', 'mismatched', 'stale', 'manual'] as const;
 const GATE_KEYS = ['file', 'line', 'id', 'qualified', 'title', 'kind', 'definition', 'state', 'stateReason', 'checked', 'verification', 'verificationReason', 'result'] as const;
 const RESULT_KEYS = ['status', 'exit', 'outputSha256', 'bytes', 'durationMs', 'error', 'signature', 'changed', 'request'] as const;
@@ -137,9 +141,31 @@ function shard(v: unknown): ShardInfo {
   return { index, count: n, reran: oneOf(o.reran, RERAN, 'shard.reran') };
 }
 
-function summary(v: unknown): Summary {
-  const s = obj(v, SUMMARY_KEYS, 'summary');
-  return Object.fromEntries(SUMMARY_KEYS.map((k) => [k, count(s[k], `summary.${k}`)])) as unknown as Summary;
+function summary(v: unknown, where = 'summary'): Summary {
+  const s = obj(v, SUMMARY_KEYS, where);
+  return Object.fromEntries(SUMMARY_KEYS.map((k) => [k, count(s[k], `${where}.${k}`)])) as unknown as Summary;
+}
+
+function wave(v: unknown, where: string): WaveReport {
+  const w = obj(v, WAVE_KEYS, where);
+  const leaves = int(w.leaves, 1, `${where}.leaves`);
+  const started = count(w.started, `${where}.started`);
+  const returned = count(w.returned, `${where}.returned`);
+  if (started > leaves || returned > started) throw new Invalid(`${where}: returned <= started <= leaves does not hold`);
+  return { id: matching(w.id, SCOPE_ID, 'a wave id', `${where}.id`), state: oneOf(w.state, WAVE_STATES, `${where}.state`), leaves, started, returned };
+}
+
+function scopeReport(v: unknown, where: string): ScopeReport {
+  const s = obj(v, SCOPE_KEYS, where);
+  return {
+    scope: matching(s.scope, SCOPE_ID, 'a scope id', `${where}.scope`),
+    files: list(s.files, str, `${where}.files`),
+    exitCode: oneOf(s.exitCode, [0, 1] as const, `${where}.exitCode`),
+    summary: summary(s.summary, `${where}.summary`),
+    unmet: list(s.unmet, str, `${where}.unmet`),
+    handoff: list(s.handoff, str, `${where}.handoff`),
+    waves: list(s.waves, wave, `${where}.waves`),
+  };
 }
 
 function revision(v: unknown, where: string): LedgerRevision {
@@ -169,6 +195,9 @@ export function parseReport(text: string): ReportParse {
         files: list(r.files, str, 'files'),
         ledgers: list(r.ledgers, revision, 'ledgers'),
         shard: nullable(r.shard, shard, 'shard'),
+        scope: nullable(r.scope, (x, w) => matching(x, SCOPE_ID, 'a scope id', w), 'scope'),
+        waves: list(r.waves, wave, 'waves'),
+        scopes: list(r.scopes, scopeReport, 'scopes'),
         summary: summary(r.summary),
         warnings: list(r.warnings, diagnostic, 'warnings'),
         errors: list(r.errors, diagnostic, 'errors'),

@@ -2,7 +2,8 @@
 import type { Diagnostic } from '../errors.js';
 import { sanitizeLine } from '../text/sanitize.js';
 import { guardLineStart } from '../text/workflow-commands.js';
-import { strictlyMet, type GateReport, type Report } from './model.js';
+import { waveLabel, wavesVerdictOf } from '../dispatch/verdict.js';
+import { strictlyMet, type GateReport, type Report, type ScopeReport, type TreeVerdict } from './model.js';
 
 const LIST_CAP = 10;
 
@@ -32,11 +33,55 @@ export function gateLine(g: GateReport, label = stateLabel(g)): string {
   return `${guardLineStart(sanitizeLine(g.qualified, 100))}  ${label}  ${sanitizeLine(g.title, 160)}`;
 }
 
-/** The closing summary: ALL MET, or UNMET and/or HANDOFF REQUIRED with the ids. */
-export function summaryLines(gates: readonly GateReport[], notMet: (g: GateReport) => boolean = (g) => g.state !== 'met'): string[] {
+/** What a verdict holds beyond its own gates: open waves and unmet scopes, qualified by scope (`task-7/leaf:L1`). */
+export interface TreeItems {
+  unmet: string[];
+  handoff: string[];
+  /** Met gates of the other scopes, for the ALL MET count. */
+  met: number;
+}
+
+export function treeItems(tree: TreeVerdict): TreeItems {
+  const own = wavesVerdictOf(tree.waves);
+  const unmet = [...own.open];
+  const handoff = [...own.handoff];
+  let met = 0;
+  for (const s of tree.scopes) {
+    for (const id of s.unmet) unmet.push(`${s.scope}/${id}`);
+    for (const id of s.handoff) handoff.push(`${s.scope}/${id}`);
+    met += s.summary.met;
+  }
+  return { unmet, handoff, met };
+}
+
+const NO_ITEMS: TreeItems = { unmet: [], handoff: [], met: 0 };
+
+function scopeLine(s: ScopeReport): string {
+  const name = `scope ${sanitizeLine(s.scope, 80)}`;
+  const ledgers = s.files.length === 0 ? ' (its folder has no ledgers; its dispatch state remains)' : '';
+  if (s.exitCode === 0) return `${name}: ALL MET (${s.summary.met} met)${ledgers}`;
+  const parts: string[] = [];
+  if (s.unmet.length > 0) parts.push(`UNMET: ${cappedIds(s.unmet)}`);
+  if (s.handoff.length > 0) parts.push(`HANDOFF REQUIRED: ${cappedIds(s.handoff)}`);
+  if (parts.length === 0) parts.push('UNMET');
+  return `${name}: ${parts.join('; ')}${ledgers}`;
+}
+
+/** Lines for the waves of the report's scope that are not complete, then one verdict line per other scope. */
+export function treeLines(tree: TreeVerdict): string[] {
+  const out: string[] = [];
+  for (const w of tree.waves) if (w.state !== 'complete') out.push(guardLineStart(sanitizeLine(waveLabel(w), 200)));
+  for (const s of tree.scopes) out.push(scopeLine(s));
+  return out;
+}
+
+/** The closing summary: ALL MET, or UNMET and/or HANDOFF REQUIRED with the ids (and the open waves and scopes of `tree`). */
+export function summaryLines(gates: readonly GateReport[], notMet: (g: GateReport) => boolean = (g) => g.state !== 'met', tree: TreeItems = NO_ITEMS): string[] {
   const unmet = gates.filter((g) => g.state !== 'abandoned' && notMet(g)).map((g) => g.qualified);
   const handoff = gates.filter((g) => g.state === 'abandoned').map((g) => g.qualified);
-  if (unmet.length === 0 && handoff.length === 0) return [`ALL MET (${gates.length} met)`];
+  unmet.push(...tree.unmet);
+  handoff.push(...tree.handoff);
+  if (unmet.length === 0 && handoff.length === 0) return [`ALL MET (${gates.length + tree.met} met)`];
   const out: string[] = [];
   if (unmet.length > 0) out.push(`UNMET: ${cappedIds(unmet)}`);
   if (handoff.length > 0) out.push(`HANDOFF REQUIRED: ${cappedIds(handoff)}`);
@@ -58,8 +103,9 @@ export function renderStatusText(report: Report, strict = false): string {
       flagged++;
     }
   }
+  out.push(...treeLines(report));
   for (const w of report.warnings) out.push(formatDiagnostic(w, 'warning'));
   if (flagged > 0 && !strict) out.push(`note: ${flagged} met gate${flagged === 1 ? '' : 's'} with evidence that is not verified here; --strict counts ${flagged === 1 ? 'it' : 'them'} as unmet`);
-  out.push(...summaryLines(report.gates, strict ? (g) => !strictlyMet(g) : undefined));
+  out.push(...summaryLines(report.gates, strict ? (g) => !strictlyMet(g) : undefined, treeItems(report)));
   return out.join('\n') + '\n';
 }

@@ -1,9 +1,10 @@
-// Loads the ledgers a command works on: locate (discovery or explicit files), read safely,
-// decode strictly, parse. Every parse error of every file is collected before failing.
+// Loads the ledgers a command works on: select (explicit files, --scope, GATE_CHECK_SCOPE,
+// the root ledgers, the only scope), read safely, decode strictly, parse. Every parse error
+// of every file is collected before failing.
 import { basename, extname } from 'node:path';
-import { ParseError, UsageError, type Diagnostic } from '../errors.js';
+import { DiscoveryError, ParseError, UsageError, type Diagnostic } from '../errors.js';
 import { captureDirectoryChain, type DirectoryChain } from '../fsx/dir-chain.js';
-import { discoverLedgers, locateExplicitLedgers, resolveRoot, type LedgerLocation, type Root } from '../fsx/discover.js';
+import { checkScopeId, discoverLedgers, listScopes, locateExplicitLedgers, resolveRoot, rootLedgerPaths, type LedgerLocation, type Root } from '../fsx/discover.js';
 import { safeReadFile, type FileIdentity } from '../fsx/safe-read.js';
 import { parseLedger } from '../ledger/parse.js';
 import { GATE_ID_PATTERN, type Ledger } from '../ledger/types.js';
@@ -27,13 +28,37 @@ export interface Workspace {
   explicit: boolean;
   ledgers: LoadedLedger[];
   warnings: Diagnostic[];
+  /** How the ledgers were chosen (absent when a caller assembles a workspace itself). */
+  selection?: Selection;
 }
+
+/**
+ * Which ledgers a command works on. `root`: GATES.md and gates/*.md, and a verdict over them
+ * also covers every scope (`scopes`), so that no unmet scope hides behind a met root ledger.
+ * `scope`: one scope's ledgers, chosen by --scope, by GATE_CHECK_SCOPE, or because it is the
+ * only scope and there is no root ledger. `files`: exactly the ledgers named.
+ */
+export type Selection =
+  | { kind: 'files' }
+  | { kind: 'root'; scopes: string[] }
+  | { kind: 'scope'; scope: string; via: ScopeChoice };
+
+export type ScopeChoice = 'option' | 'environment' | 'only';
+
+/** The environment variable that chooses a scope when --scope is not given. */
+export const SCOPE_ENV = 'GATE_CHECK_SCOPE';
 
 export interface LoadOptions {
   root?: string | undefined;
   scope?: string | undefined;
   files: readonly string[];
   cwd: string;
+  /**
+   * The caller's environment: when given, GATE_CHECK_SCOPE chooses a scope, and without a root
+   * ledger the only scope stands in (several: refused). Without it (the Stop hook, which reads
+   * every part itself), only --scope or the root ledgers.
+   */
+  env?: NodeJS.ProcessEnv;
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -59,11 +84,66 @@ export function decodeLedger(bytes: Uint8Array): string | null {
   }
 }
 
+/** The scope GATE_CHECK_SCOPE names, if it names one (an empty value names none). */
+export function environmentScope(env: NodeJS.ProcessEnv | undefined): string | undefined {
+  const value = env?.[SCOPE_ENV];
+  if (value === undefined || value === '') return undefined;
+  try {
+    checkScopeId(value);
+  } catch (e) {
+    throw new DiscoveryError(`${SCOPE_ENV}: ${(e as Error).message}`);
+  }
+  return value;
+}
+
+/** Several scopes, no root ledger and none chosen: the error that names them. */
+export function refuseToGuess(scopes: readonly string[]): DiscoveryError {
+  return new DiscoveryError(
+    `${scopes.length} scopes present (${scopes.join(', ')}) and no root ledger; pass --scope ID or set ${SCOPE_ENV}. Refusing to guess.`,
+    "'gate-check --list-scopes' lists them",
+  );
+}
+
+/** Chooses the ledgers (DESIGN §4 and issue 12 §1): files, --scope, GATE_CHECK_SCOPE, root ledgers, the only scope. */
+export function selectLedgers(root: Root, options: LoadOptions): { selection: Selection; locations: LedgerLocation[] } {
+  if (options.files.length > 0) {
+    if (options.scope !== undefined) throw new UsageError('--scope selects discovered ledgers; it cannot be combined with ledger files');
+    return { selection: { kind: 'files' }, locations: locateExplicitLedgers(root, options.files, options.cwd) };
+  }
+  if (options.scope !== undefined) return { selection: { kind: 'scope', scope: options.scope, via: 'option' }, locations: discoverLedgers(root, options.scope) };
+  if (options.env === undefined) return { selection: { kind: 'root', scopes: [] }, locations: discoverLedgers(root, undefined) };
+  const fromEnv = environmentScope(options.env);
+  if (fromEnv !== undefined) return { selection: { kind: 'scope', scope: fromEnv, via: 'environment' }, locations: discoverLedgers(root, fromEnv) };
+  const scopes = listScopes(root);
+  if (rootLedgerPaths(root).length > 0) return { selection: { kind: 'root', scopes }, locations: discoverLedgers(root, undefined) };
+  if (scopes.length === 1) return { selection: { kind: 'scope', scope: scopes[0]!, via: 'only' }, locations: discoverLedgers(root, scopes[0]) };
+  if (scopes.length > 1) throw refuseToGuess(scopes);
+  return { selection: { kind: 'root', scopes: [] }, locations: discoverLedgers(root, undefined) };
+}
+
+/**
+ * The scope a scope-only action (a lease, a wave) is for: --scope, GATE_CHECK_SCOPE, or the only
+ * scope when there is no root ledger. Only the id is checked: the folder may be gone.
+ */
+export function chooseScopeId(root: Root, optionScope: string | undefined, env: NodeJS.ProcessEnv, action: string): string {
+  if (optionScope !== undefined) {
+    checkScopeId(optionScope);
+    return optionScope;
+  }
+  const fromEnv = environmentScope(env);
+  if (fromEnv !== undefined) return fromEnv;
+  const scopes = listScopes(root);
+  const rootLedgers = rootLedgerPaths(root).length > 0;
+  if (!rootLedgers && scopes.length === 1) return scopes[0]!;
+  if (!rootLedgers && scopes.length > 1) throw refuseToGuess(scopes);
+  const here = scopes.length === 0 ? 'there are no scopes' : `scopes here: ${scopes.join(', ')}`;
+  throw new UsageError(`${action} is for a scope: pass --scope ID or set ${SCOPE_ENV} (${here})`, 'see references/parallel.md');
+}
+
 export function loadWorkspace(options: LoadOptions): Workspace {
   const root = resolveRoot(options.root, options.cwd);
   const explicit = options.files.length > 0;
-  if (explicit && options.scope !== undefined) throw new UsageError('--scope selects discovered ledgers; it cannot be combined with ledger files');
-  const locations = explicit ? locateExplicitLedgers(root, options.files, options.cwd) : discoverLedgers(root, options.scope);
+  const { selection, locations } = selectLedgers(root, options);
 
   const errors: Diagnostic[] = [];
   const warnings: Diagnostic[] = [];
@@ -99,5 +179,5 @@ export function loadWorkspace(options: LoadOptions): Workspace {
     ledgers.push({ location, stem, ledger: result.ledger, source, identity: read.identity, directories });
   }
   if (errors.length > 0) throw new ParseError(errors, warnings);
-  return { root, explicit, ledgers, warnings };
+  return { root, explicit, ledgers, warnings, selection };
 }

@@ -73,7 +73,7 @@ describe('inputs', () => {
 });
 
 function report(over: Partial<Report> = {}): Report {
-  return { schema: REPORT_SCHEMA, mode: 'status', exitCode: 0, root: '/r', files: ['GATES.md'], ledgers: [], shard: null, summary: summarize([]), warnings: [], errors: [], gates: [], ...over };
+  return { schema: REPORT_SCHEMA, mode: 'status', exitCode: 0, root: '/r', files: ['GATES.md'], ledgers: [], shard: null, scope: null, waves: [], scopes: [], summary: summarize([]), warnings: [], errors: [], gates: [], ...over };
 }
 const json = (r: Report) => JSON.stringify(r);
 

@@ -240,7 +240,7 @@ describe('the job summary renders titles as text', () => {
 
   it('stays under its cap in bytes, also for multi-byte titles', () => {
     const gates = Array.from({ length: 5000 }, (_, i) => ({ file: 'GATES.md', line: i + 1, id: `G${i}`, qualified: `GATES:G${i}`, title: '日'.repeat(300), kind: 'manual' as const, definition: null, state: 'unmet' as const, stateReason: null, checked: false, verification: null, verificationReason: null, result: null }));
-    const md = githubStepSummary({ schema: 'gate-check/report@1', mode: 'status', exitCode: 1, root: '/r', files: [], ledgers: [], shard: null, summary: { total: 0, met: 0, unmet: 0, claimed: 0, abandoned: 0, verified: 0, unverified: 0, mismatched: 0, stale: 0, manual: 0 }, warnings: [], errors: [], gates }, false);
+    const md = githubStepSummary({ schema: 'gate-check/report@1', mode: 'status', exitCode: 1, root: '/r', files: [], ledgers: [], shard: null, scope: null, waves: [], scopes: [], summary: { total: 0, met: 0, unmet: 0, claimed: 0, abandoned: 0, verified: 0, unverified: 0, mismatched: 0, stale: 0, manual: 0 }, warnings: [], errors: [], gates }, false);
     expect(Buffer.byteLength(md)).toBeLessThanOrEqual(256 * 1024);
     expect(md).toMatch(/more gates not shown/);
   });

@@ -6,7 +6,7 @@ function gate(id: string, over: Partial<GateReport> = {}): GateReport {
   return { file: 'GATES.md', line: 3, id, qualified: `GATES:${id}`, title: `${id} works`, kind: 'runnable', definition: null, state: 'unmet', stateReason: null, checked: false, verification: null, verificationReason: null, result: { ...emptyResult('fail', 'exit 1'), exit: 1 }, ...over };
 }
 function report(gates: GateReport[]): Report {
-  return { schema: 'gate-check/report@1', mode: 'run', exitCode: 1, root: '/r', files: [], ledgers: [], shard: null, summary: { total: 0, met: 0, unmet: 0, claimed: 0, abandoned: 0, verified: 0, unverified: 0, mismatched: 0, stale: 0, manual: 0 }, warnings: [], errors: [], gates };
+  return { schema: 'gate-check/report@1', mode: 'run', exitCode: 1, root: '/r', files: [], ledgers: [], shard: null, scope: null, waves: [], scopes: [], summary: { total: 0, met: 0, unmet: 0, claimed: 0, abandoned: 0, verified: 0, unverified: 0, mismatched: 0, stale: 0, manual: 0 }, warnings: [], errors: [], gates };
 }
 
 describe('workflow command escaping', () => {

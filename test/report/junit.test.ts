@@ -8,7 +8,7 @@ function gate(id: string, over: Partial<GateReport> = {}): GateReport {
 }
 
 function report(gates: GateReport[], mode: Report['mode'] = 'run'): Report {
-  return { schema: 'gate-check/report@1', mode, exitCode: 1, root: '/r', files: [], ledgers: [], shard: null, summary: { total: 0, met: 0, unmet: 0, claimed: 0, abandoned: 0, verified: 0, unverified: 0, mismatched: 0, stale: 0, manual: 0 }, warnings: [], errors: [], gates };
+  return { schema: 'gate-check/report@1', mode, exitCode: 1, root: '/r', files: [], ledgers: [], shard: null, scope: null, waves: [], scopes: [], summary: { total: 0, met: 0, unmet: 0, claimed: 0, abandoned: 0, verified: 0, unverified: 0, mismatched: 0, stale: 0, manual: 0 }, warnings: [], errors: [], gates };
 }
 
 const pass = { ...emptyResult('pass', null), exit: 0, durationMs: 1500 };

@@ -50,7 +50,7 @@ export async function listApprovals(files: string[], options: ListOptions, io: I
   const seconds = timeoutSeconds(options.timeout);
 
   // Exactly the settings a run with these options would use (shared with runs and --status).
-  const ws = loadWorkspace({ root, scope, files, cwd: io.cwd });
+  const ws = loadWorkspace({ root, scope, files, cwd: io.cwd, env: io.env });
   const { resolver } = runSettings({ shell: shellArg, cwd: cwdArg, timeoutSeconds: seconds }, io, ws);
 
   const entries: { gate: Gate; entry: ListEntry; oracle: Oracle | null }[] = [];

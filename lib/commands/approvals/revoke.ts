@@ -56,7 +56,7 @@ export async function revokeApprovals(targets: string[], options: RevokeOptions,
   // ledger go too.
   const rootWide = options.all === true && files.length === 0 && scope === undefined;
   const namesOnly = ids.length === 0 && !options.all && files.length === 0 && scope === undefined;
-  const ws: Workspace | null = rootWide || namesOnly ? null : loadWorkspace({ root: rootArg, scope, files, cwd: io.cwd });
+  const ws: Workspace | null = rootWide || namesOnly ? null : loadWorkspace({ root: rootArg, scope, files, cwd: io.cwd, env: io.env });
   const root = ws ? ws.root : resolveRoot(rootArg, io.cwd);
 
   const opened = openExistingStore(io, root);

@@ -1,0 +1,88 @@
+// The part of a verdict beyond the report's own gates (issue 12 §1, §3): the waves of the
+// chosen scope, and, unless a scope was chosen (--scope, GATE_CHECK_SCOPE) or files were
+// named, every other scope of the tree: its gates (read and verified as --status does,
+// never run) and its waves, including the waves of a scope whose folder is gone. A verdict
+// over the root ledgers can then never say ALL MET while a scope is unmet. Read-only.
+import type { Io } from '../cli/io.js';
+import { dispatchScopes, loadDispatchState } from '../dispatch/store.js';
+import { waveReports, wavesVerdictOf, type WaveReport } from '../dispatch/verdict.js';
+import { listScopes, resolveRoot, type Root } from '../fsx/discover.js';
+import { gateReport, outcomeExitCode, strictlyMet, summarize, type GateReport, type ScopeReport, type TreeVerdict } from '../report/model.js';
+import { storeLocations } from '../store/locations.js';
+import { loadWorkspace, selectLedgers, type Workspace } from '../workspace/load.js';
+import { readOnlyContext, verifyMetGates, type GateEntry } from './verification.js';
+import type { RunOptions } from '../cli/options.js';
+import { terminalSafeJson, sanitizeLine } from '../text/sanitize.js';
+
+async function scopeReport(ws: Workspace | null, scope: string, waves: WaveReport[], strict: boolean, io: Io): Promise<ScopeReport> {
+  let gates: GateReport[] = [];
+  if (ws !== null) {
+    const entries: GateEntry[] = ws.ledgers.flatMap((loaded) => loaded.ledger.gates.map((gate) => ({ loaded, gate, report: gateReport(loaded.location.display, loaded.stem, gate) })));
+    if (entries.some((e) => e.report.state === 'met')) await verifyMetGates(entries, readOnlyContext(ws, io));
+    gates = entries.map((e) => e.report);
+  }
+  const met = (g: GateReport) => (strict ? strictlyMet(g) : g.state === 'met');
+  const w = wavesVerdictOf(waves);
+  const unmet = [...gates.filter((g) => g.state !== 'abandoned' && !met(g)).map((g) => g.qualified), ...w.open];
+  const handoff = [...gates.filter((g) => g.state === 'abandoned').map((g) => g.qualified), ...w.handoff];
+  const gatesMet = ws === null || outcomeExitCode(gates, strict) === 0;
+  return {
+    scope,
+    files: ws?.ledgers.map((l) => l.location.display) ?? [],
+    exitCode: gatesMet && unmet.length === 0 && handoff.length === 0 ? 0 : 1,
+    summary: summarize(gates),
+    unmet,
+    handoff,
+    waves,
+  };
+}
+
+/** The waves and other scopes a verdict over `ws` covers (nothing for named files). */
+export async function treeVerdict(ws: Workspace, io: Io, strict: boolean): Promise<TreeVerdict> {
+  const selection = ws.selection;
+  if (selection === undefined || selection.kind === 'files') return { scope: null, waves: [], scopes: [] };
+  const locations = storeLocations(io.env);
+  const root = ws.root.path;
+  const chosen = selection.kind === 'scope' ? selection.scope : null;
+  const waves = chosen === null ? [] : waveReports(loadDispatchState(locations, root, chosen));
+  // A scope chosen by name is a view of that scope. Otherwise the verdict claims the tree.
+  if (selection.kind === 'scope' && selection.via !== 'only') return { scope: chosen, waves, scopes: [] };
+  const folders = selection.kind === 'root' ? selection.scopes : [];
+  const others = [...new Set([...folders, ...dispatchScopes(locations, root)])].filter((s) => s !== chosen).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const scopes: ScopeReport[] = [];
+  for (const scope of others) {
+    const scopeWaves = waveReports(loadDispatchState(locations, root, scope));
+    const hasFolder = folders.includes(scope);
+    if (!hasFolder && scopeWaves.length === 0) continue;
+    const scopeWs = hasFolder ? loadWorkspace({ root, scope, files: [], cwd: io.cwd }) : null;
+    scopes.push(await scopeReport(scopeWs, scope, scopeWaves, strict, io));
+  }
+  return { scope: chosen, waves, scopes };
+}
+
+/** `--list-scopes`: one scope id per line (or JSON), and which one a command would choose. */
+export function listScopesCommand(options: RunOptions, io: Io): number {
+  const root: Root = resolveRoot(options.root, io.cwd);
+  const scopes = listScopes(root);
+  let chosen: string | null = null;
+  let note: string;
+  try {
+    const { selection } = selectLedgers(root, { root: options.root, files: [], cwd: io.cwd, env: io.env });
+    if (selection.kind === 'scope') {
+      chosen = selection.scope;
+      note = selection.via === 'environment' ? `GATE_CHECK_SCOPE chooses ${selection.scope}` : `${selection.scope} is the only scope and there is no root ledger, so commands use it`;
+    } else {
+      note = scopes.length === 0 ? 'no scopes' : `commands use the root ledgers; --status and runs also require every scope to be met`;
+    }
+  } catch (e) {
+    note = `commands refuse to guess: ${(e as Error).message}`;
+  }
+  if (options.json) {
+    io.stdout(terminalSafeJson({ schema: 'gate-check/scopes@1', root: root.path, scopes, chosen }) + '\n');
+  } else {
+    io.stdout(scopes.map((s) => `${sanitizeLine(s, 80)}\n`).join(''));
+    io.stderr(`${sanitizeLine(note, 400)}\n`);
+  }
+  return 0;
+}
+

@@ -1,0 +1,52 @@
+// Which repository a checkout belongs to, for the lease registry: the git repository's common
+// directory when the root is the top of a git checkout (so that parallel sessions in worktrees
+// of one repository see each other's leases), else the root itself. Read from files (.git,
+// gitdir, commondir), never by running git. A file that cannot be read, or says something
+// unexpected, falls back to the root: leases then cover this checkout only, as without git.
+import { realpathSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { lstatOrNull, safeReadFile } from '../fsx/safe-read.js';
+
+const MAX_GIT_FILE = 4096;
+
+function readSmall(path: string): string | null {
+  try {
+    return safeReadFile(path, MAX_GIT_FILE, 'git file').bytes.toString('utf8');
+  } catch {
+    return null;
+  }
+}
+
+function real(path: string): string | null {
+  try {
+    return realpathSync(path);
+  } catch {
+    return null;
+  }
+}
+
+/** `git:<common dir>` or `dir:<root>`: worktrees of one repository give the same answer. */
+export function leaseRepository(root: string): string {
+  const dotGit = join(root, '.git');
+  let st;
+  try {
+    st = lstatOrNull(dotGit);
+  } catch {
+    st = null;
+  }
+  if (st?.isDirectory()) {
+    const common = real(dotGit);
+    if (common !== null) return `git:${common}`;
+  } else if (st?.isFile()) {
+    // A linked worktree: ".git" says "gitdir: <repo>/.git/worktrees/<name>", whose commondir names <repo>/.git.
+    const m = /^gitdir: *(.+?)\s*$/m.exec(readSmall(dotGit) ?? '');
+    if (m) {
+      const gitDir = isAbsolute(m[1]!) ? m[1]! : resolve(root, m[1]!);
+      const commonText = readSmall(join(gitDir, 'commondir'));
+      const common = real(commonText === null ? gitDir : resolve(gitDir, commonText.trim()));
+      // A commondir that names nothing real, or a gitdir that is not under it, is not trusted to merge registries.
+      if (common !== null && (commonText === null || real(dirname(dirname(gitDir))) === common)) return `git:${common}`;
+    }
+  }
+  return `dir:${root}`;
+}
