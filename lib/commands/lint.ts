@@ -106,7 +106,7 @@ async function gateContexts(ws: Workspace): Promise<Map<Gate, GateContext>> {
   for (const l of ws.ledgers) {
     for (const gate of l.ledger.gates) {
       contexts.set(gate, {
-        workdir: gateWorkdir(l.location.display, ws.explicit, gate.cwd),
+        workdir: gateWorkdir(gate.cwd),
         dependsMatched: expand && gate.depends ? expand(gate.depends) : new Set(),
       });
     }

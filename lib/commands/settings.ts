@@ -40,7 +40,6 @@ export function runSettings(options: OracleOptions, io: Io, ws: Workspace): RunS
   const shell = resolveShell(options.shell, io.env, io.cwd);
   const resolver = new OracleResolver({
     root: ws.root.path,
-    explicit: ws.explicit,
     shell: shell.path,
     timeoutMs: options.timeoutSeconds * 1000,
     outputCap: DEFAULT_OUTPUT_CAP,

@@ -3,7 +3,8 @@
 // non-regular entry or a file outside the root is an error, never silently skipped.
 import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { DiscoveryError, UnsafeFileError } from '../errors.js';
+import { DiscoveryError, UnsafeFileError, UsageError } from '../errors.js';
+import { discoveryRoot, impliedRoot } from './repo-root.js';
 import { lstatOrNull } from './safe-read.js';
 
 export interface LedgerLocation {
@@ -20,8 +21,21 @@ export interface Root {
 
 export const SCOPE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
-export function resolveRoot(rootArg: string | undefined, cwd: string): Root {
-  const lexical = resolve(cwd, rootArg ?? '.');
+/**
+ * The repository root: --root when given; otherwise found from where the user stands, as
+ * git finds a work tree (repo-root.ts): for named ledgers the root their location implies
+ * (all of them must agree), else the nearest directory holding ledgers up to the work-tree
+ * top level, else that top level, else the current directory.
+ */
+export function resolveRoot(rootArg: string | undefined, cwd: string, files: readonly string[] = []): Root {
+  let lexical: string;
+  if (rootArg !== undefined) lexical = resolve(cwd, rootArg);
+  else if (files.length > 0) {
+    const implied = new Set<string>();
+    for (const f of files) implied.add(impliedRoot(resolve(cwd, f), cwd));
+    if (implied.size > 1) throw new UsageError(`these ledgers belong to different roots (${[...implied].join(', ')}): name the ledgers of one root at a time, or pass --root`);
+    lexical = [...implied][0]!;
+  } else lexical = discoveryRoot(cwd);
   let real: string;
   try {
     real = realpathSync(lexical);

@@ -59,10 +59,9 @@ const INTERPRETERS: Record<string, Interpreter> = {
 };
 
 /** The working directory of a gate, repository-relative; null when it lies outside the repository. */
-export function gateWorkdir(ledgerDisplay: string, explicit: boolean, cwd: string | null): string | null {
-  // Discovered ledgers anchor relative CWD at the root, explicit ones beside the ledger (as oracle/resolve.ts does).
-  const anchor = explicit ? posix.dirname(ledgerDisplay) : '.';
-  const dir = posix.normalize(posix.join(anchor, cwd ?? '.'));
+export function gateWorkdir(cwd: string | null): string | null {
+  // CWD: is relative to the repository root, for discovered and named ledgers alike (as oracle/resolve.ts does).
+  const dir = posix.normalize(posix.join('.', cwd ?? '.'));
   return dir === '..' || dir.startsWith('../') ? null : dir;
 }
 

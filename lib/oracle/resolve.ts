@@ -8,7 +8,7 @@
 // (oracle.ts). Across passes, a stat cache (fsx/stat-cache.ts), when the caller gives one,
 // skips re-reading files whose device, inode, size, mtime and ctime did not change.
 import { realpathSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { NotRunnableYetError, RunSetupError } from '../errors.js';
 import { isInside } from '../fsx/discover.js';
 import type { Gate } from '../ledger/types.js';
@@ -24,8 +24,6 @@ export { DEPENDS_MAX_FILE_BYTES } from './file-digests.js';
 export type OracleSettings = Pick<OracleFields, 'shell' | 'timeoutMs' | 'outputCap' | 'regexCapMs' | 'platform' | 'path'> & {
   /** Canonical repository root. */
   root: string;
-  /** Ledgers named on the command line anchor relative CWD beside themselves. */
-  explicit: boolean;
   /** Canonical --cwd, the working directory of gates without CWD; null for the anchor. */
   defaultCwd: string | null;
 };
@@ -48,14 +46,15 @@ export class OracleResolver {
     this.files.setCheckpoint(checkpoint);
   }
 
-  private anchor(loaded: LoadedLedger): string {
-    return this.settings.explicit ? dirname(loaded.location.path) : this.settings.root;
+  /** CWD: is relative to the repository root, for discovered and named ledgers alike (like DEPENDS). */
+  private anchor(): string {
+    return this.settings.root;
   }
 
   /** The canonical directory a gate's CHECK runs in; exit 2 if it is missing, not a directory, or (from the ledger) outside the root. */
   resolveCwd(loaded: LoadedLedger, gate: Gate, pass: ResolutionPass = this.initial): string {
     const label = `${loaded.stem}:${gate.id}`;
-    const lexical = gate.cwd !== null ? resolve(this.anchor(loaded), gate.cwd) : (this.settings.defaultCwd ?? this.anchor(loaded));
+    const lexical = gate.cwd !== null ? resolve(this.anchor(), gate.cwd) : (this.settings.defaultCwd ?? this.anchor());
     let real = pass.cwds.get(lexical);
     if (real === undefined) {
       try {

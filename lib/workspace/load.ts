@@ -141,7 +141,7 @@ export function chooseScopeId(root: Root, optionScope: string | undefined, env: 
 }
 
 export function loadWorkspace(options: LoadOptions): Workspace {
-  const root = resolveRoot(options.root, options.cwd);
+  const root = resolveRoot(options.root, options.cwd, options.files);
   const explicit = options.files.length > 0;
   const { selection, locations } = selectLedgers(root, options);
 

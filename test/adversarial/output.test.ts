@@ -255,7 +255,7 @@ describe('JUnit and annotations carry hostile values exactly, as data', () => {
     writeFiles(s.repo, { [`${dir}/GATES.md`]: `- [ ] A: ${title}\n  CHECK: echo nope\n  EXPECT: yes\n` });
     const file = `${dir}/GATES.md`;
     const env = { ...s.env, GITHUB_ACTIONS: 'true' };
-    const r = runCli(['--approve', '--junit', 'j.xml', file], { cwd: s.repo, env });
+    const r = runCli(['--approve', '--root', '.', '--junit', 'j.xml', file], { cwd: s.repo, env });
     expect(r.code).toBe(1);
     const xml = readFileSync(join(s.repo, 'j.xml'), 'utf8');
     expect(XMLValidator.validate(xml)).toBe(true);

@@ -118,14 +118,15 @@ describe('gate-check lint', () => {
     expect(r.stdout).toMatch(/^1 finding \(undeclared-script: 1\)$/m);
   });
 
-  it('anchors CWD beside an explicit ledger when resolving scripts', () => {
+  it('a named package ledger is linted from its own root, like a discovered one', () => {
     const s = repoWith({
       'pkg/tools/check.mjs': '',
-      'pkg/GATES.md': '- [ ] P: the package checks out\n  CHECK: node tools/check.mjs\n  EXPECT: /package ok \\(\\d+\\)/\n  DEPENDS: pkg/tools/check.mjs\n',
+      'pkg/GATES.md': '- [ ] P: the package checks out\n  CHECK: node tools/check.mjs\n  EXPECT: /package ok \\(\\d+\\)/\n  DEPENDS: tools/check.mjs\n',
       'GATES.md': '- [ ] R: the root checks out\n  CHECK: node tools/check.mjs\n  EXPECT: /root ok \\(\\d+\\)/\n  DEPENDS: pkg/tools/check.mjs\n',
     });
+    // pkg/GATES.md implies the root pkg/: its CHECK and DEPENDS are relative to it.
     expect(s.run(['pkg/GATES.md']).stdout).toBe('lint: no findings in 1 gate\n');
-    // Discovered, the root ledger's CHECK runs at the root: tools/check.mjs is not the declared file.
+    // Discovered at the top, the root ledger's CHECK runs at the top: tools/check.mjs is not the declared file.
     expect(s.run([]).stdout).toMatch(/CHECK runs tools\/check\.mjs, which no DEPENDS glob covers/);
   });
 

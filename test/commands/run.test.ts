@@ -136,14 +136,40 @@ describe('shells', () => {
 });
 
 describe('working directories', () => {
-  it('discovered ledgers anchor relative CWD at the root; explicit ones beside the ledger', () => {
-    const s = repo({ 'GATES.md': gate('A', 'pwd -P', 'sub', '  CWD: sub\n'), 'docs/L.md': gate('B', 'pwd -P', 'docs/sub', '  CWD: sub\n') });
+  it('CWD is relative to the repository root, whether the ledger is discovered or named', () => {
+    const s = repo({ 'GATES.md': gate('A', 'pwd -P', '/repo/sub', '  CWD: sub\n'), 'gates/web.md': gate('B', 'pwd -P', '/repo/web', '  CWD: web\n') });
     mkdirSync(join(s.repo, 'sub'));
-    mkdirSync(join(s.repo, 'docs', 'sub'));
-    expect(s.run(['--approve']).code).toBe(0);
-    const r = s.run(['--approve', 'docs/L.md']);
-    expect(r.code).toBe(0);
-    expect(s.ledger('docs/L.md')).toMatch(/^- \[x\] B:/m);
+    mkdirSync(join(s.repo, 'web'));
+    // Discovered: both run in root-relative folders.
+    const discovered = s.run(['--approve', '--json']);
+    expect(discovered.code, discovered.stderr).toBe(0);
+    // Named, as pre-commit passes file names: the same root, the same folders, the same oracles.
+    writeFiles(s.repo, { 'GATES.md': gate('A', 'pwd -P', '/repo/sub', '  CWD: sub\n'), 'gates/web.md': gate('B', 'pwd -P', '/repo/web', '  CWD: web\n') });
+    const named = s.run(['--json', 'gates/web.md', 'GATES.md']);
+    expect(named.code, named.stdout).toBe(0);
+    expect(JSON.parse(named.stdout).gates.map((g: { result: { status: string } }) => g.result.status)).toEqual(['pass', 'pass']);
+  });
+
+  it('from a subdirectory, the root is found as git finds a work tree', () => {
+    const s = repo({ 'GATES.md': gate('A', 'echo ok', 'ok'), 'src/deep/x.txt': '' });
+    execFileSync('git', ['init', '-q'], { cwd: s.repo });
+    const here = join(s.repo, 'src', 'deep');
+    const status = runCli(['--status'], { cwd: here, env: s.env });
+    expect(status.code).toBe(1);
+    expect(status.stdout).toMatch(/^GATES:A {2}unchecked/m);
+    // A package with its own ledger is its own root.
+    writeFiles(s.repo, { 'packages/api/GATES.md': gate('P', 'echo ok', 'ok'), 'packages/api/src/y.txt': '' });
+    const pkg = runCli(['--status', '--json'], { cwd: join(s.repo, 'packages/api/src'), env: s.env });
+    expect(JSON.parse(pkg.stdout)).toMatchObject({ root: join(s.repo, 'packages/api'), files: ['GATES.md'] });
+    // Without a ledger anywhere up to the top level, the top level is the root: init writes there.
+    const t = repo({ 'src/z.txt': '' });
+    execFileSync('git', ['init', '-q'], { cwd: t.repo });
+    const none = runCli(['--status'], { cwd: join(t.repo, 'src'), env: t.env });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain(t.repo);
+    expect(runCli(['init'], { cwd: join(t.repo, 'src'), env: t.env }).code).toBe(0);
+    expect(existsSync(join(t.repo, 'GATES.md'))).toBe(true);
+    expect(existsSync(join(t.repo, 'src', 'GATES.md'))).toBe(false);
   });
 
   it('uses --cwd for gates without CWD', () => {

@@ -158,11 +158,11 @@ describe('scripts', () => {
   });
 
   it('anchors the working directory like the oracle does', () => {
-    expect(gateWorkdir('GATES.md', false, null)).toBe('.');
-    expect(gateWorkdir('gates/a.md', false, 'pkg')).toBe('pkg');
-    expect(gateWorkdir('docs/GATES.md', true, null)).toBe('docs');
-    expect(gateWorkdir('docs/GATES.md', true, '../pkg')).toBe('pkg');
-    expect(gateWorkdir('GATES.md', true, '..')).toBeNull();
+    // CWD: is relative to the repository root, whether the ledger was discovered or named.
+    expect(gateWorkdir(null)).toBe('.');
+    expect(gateWorkdir('pkg')).toBe('pkg');
+    expect(gateWorkdir('pkg/../tools')).toBe('tools');
+    expect(gateWorkdir('..')).toBeNull();
   });
 });
 

@@ -11,7 +11,7 @@ import { DEPENDS_MAX_FILE_BYTES, OracleResolver, ResolutionPass } from '../../li
 import { tempDir } from '../helpers/cli.js';
 
 function resolver(root: string): OracleResolver {
-  return new OracleResolver({ root, explicit: false, shell: '/bin/sh', timeoutMs: 1000, outputCap: 1024, regexCapMs: 10, platform: 'linux', path: '/bin', defaultCwd: null });
+  return new OracleResolver({ root, shell: '/bin/sh', timeoutMs: 1000, outputCap: 1024, regexCapMs: 10, platform: 'linux', path: '/bin', defaultCwd: null });
 }
 const gate = (id: string, depends: string[]) => ({ id, depends }) as unknown as Gate;
 

@@ -1,0 +1,120 @@
+// Where a repository's gates live when no --root is given, found the way git finds a work
+// tree: from where the user stands, upwards, never by running git (which would run hooks and
+// configuration the repository controls). Reads only.
+//
+// - Discovery: the nearest directory at or above the current one that holds ledgers
+//   (GATES.md, gates/ or .gate-check/), looking no further than the work-tree top level;
+//   without one, the top level itself (so "no ledger" and `init` name the repository, not
+//   the subdirectory). Outside any work tree: the current directory, nothing above it.
+// - Named ledgers: the root their location implies (the folder of a GATES.md, the parent of
+//   gates/ or of .gate-check/<scope>/), else the work-tree top level, else the current
+//   directory; so `gate-check gates/web.md` (as pre-commit passes it) and discovery agree on
+//   the root, and on every CWD: that anchors there.
+import { lstatSync, realpathSync, type Stats } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { safeReadFile } from './safe-read.js';
+
+const MAX_GIT_FILE_BYTES = 4096;
+
+function lstatQuiet(path: string): Stats | null {
+  try {
+    return lstatSync(path);
+  } catch {
+    return null;
+  }
+}
+
+function readSmall(path: string): string | null {
+  try {
+    return safeReadFile(path, MAX_GIT_FILE_BYTES, 'git file').bytes.toString('utf8');
+  } catch {
+    return null;
+  }
+}
+
+function isDirectory(path: string): boolean {
+  return lstatQuiet(path)?.isDirectory() ?? false;
+}
+
+/** git's is_git_directory: a HEAD that names a ref or an object, and objects/ and refs/ (in the common directory of a linked worktree). */
+function isGitDirectory(gitDir: string): boolean {
+  const head = readSmall(join(gitDir, 'HEAD'));
+  if (head === null || !/^(ref:[ \t]*refs\/\S+|[0-9a-f]{40}|[0-9a-f]{64})[ \t]*\r?\n?$/.test(head)) return false;
+  let common = gitDir;
+  if (lstatQuiet(join(gitDir, 'commondir')) !== null) {
+    const text = readSmall(join(gitDir, 'commondir'));
+    if (text === null || text.trim() === '' || text.includes('\0')) return false;
+    common = resolve(gitDir, text.trim());
+  }
+  return isDirectory(join(common, 'objects')) && isDirectory(join(common, 'refs'));
+}
+
+/** Is `dir` a work-tree top level? (`.git` a valid git directory, or a `gitdir:` file naming one.) */
+export function isGitTopLevel(dir: string): boolean {
+  const dotGit = join(dir, '.git');
+  const st = lstatQuiet(dotGit);
+  if (st === null) return false;
+  if (st.isDirectory()) return isGitDirectory(dotGit);
+  const text = readSmall(dotGit); // null for a link, a FIFO or anything but a small regular file
+  const m = text === null ? null : /^gitdir:[ \t]*(.+?)[ \t]*\r?\n?$/.exec(text);
+  if (!m || m[1]!.includes('\0')) return false;
+  return isGitDirectory(resolve(dir, m[1]!));
+}
+
+/** Does `dir` hold ledgers (or something in their place that loading refuses)? */
+export function hasLedgerMarker(dir: string): boolean {
+  if (lstatQuiet(join(dir, 'GATES.md')) !== null) return true;
+  for (const name of ['gates', '.gate-check']) {
+    const st = lstatQuiet(join(dir, name));
+    if (st !== null && (st.isDirectory() || st.isSymbolicLink())) return true;
+  }
+  return false;
+}
+
+function canonical(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+/** The directories from `start` up to its work-tree top level (inclusive); just `start` outside a work tree. */
+function upToTopLevel(start: string): { chain: string[]; top: string | null } {
+  const chain: string[] = [];
+  for (let dir = start; ; dir = dirname(dir)) {
+    chain.push(dir);
+    if (isGitTopLevel(dir)) return { chain, top: dir };
+    if (dirname(dir) === dir) return { chain: [start], top: null };
+  }
+}
+
+/** The root discovery uses when no --root is given (see the header). */
+export function discoveryRoot(cwd: string): string {
+  const start = canonical(resolve(cwd));
+  const { chain, top } = upToTopLevel(start);
+  return chain.find(hasLedgerMarker) ?? top ?? start;
+}
+
+function inside(root: string, path: string): boolean {
+  return path === root || path.startsWith(root.endsWith('/') ? root : `${root}/`);
+}
+
+/**
+ * The root a named ledger implies (see the header), from the path as named (a symlinked
+ * folder is judged by its name here and refused when the ledger is located). It never
+ * leaves the work tree (or, outside one, the directory) the user stands in: a ledger named
+ * outside it keeps that root, and is then refused as outside the repository.
+ */
+export function impliedRoot(namedPath: string, cwd: string): string {
+  const start = canonical(resolve(cwd));
+  const base = upToTopLevel(start).top ?? start;
+  const dir = dirname(namedPath);
+  let candidate: string;
+  if (basename(namedPath) === 'GATES.md') candidate = dir;
+  else if (basename(dir) === 'gates') candidate = dirname(dir);
+  else if (basename(dirname(dir)) === '.gate-check') candidate = dirname(dirname(dir));
+  else return base;
+  const real = canonical(candidate);
+  return inside(base, real) ? real : base;
+}
