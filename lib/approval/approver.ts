@@ -23,8 +23,8 @@ export interface ProcessProbe {
   ancestorRun: () => number | null;
   /** Start time of this process's session (null: its leader is gone). */
   sessionStart: () => number | null;
-  /** Live runs in the repository with this key. */
-  liveRuns: (repoKey: string) => { pid: number; start: number | null }[];
+  /** Live gate-check runs of this user, in any repository. */
+  liveRuns: () => { pid: number; start: number | null }[];
   terminal: () => boolean;
 }
 
@@ -38,31 +38,28 @@ export function announcedAgent(env: NodeJS.ProcessEnv): string | null {
 
 const PERSON_HINT = 'a person approves by running gate-check --approve in a terminal of their own, after reading every command';
 
-/**
- * Why this process must not approve in the repository with this key, or null. A run under
- * way in another repository is no reason: parallel jobs in other checkouts may approve.
- */
-export function approvalRefusal(env: NodeJS.ProcessEnv, repoKey: string, probe: ProcessProbe): string | null {
+/** Why this process must not approve, or null. */
+export function approvalRefusal(env: NodeJS.ProcessEnv, probe: ProcessProbe): string | null {
   const marker = env[ACTIVE_CHECK_ENV];
   if (marker) return `--approve refused inside a running check (${ACTIVE_CHECK_ENV}=${sanitizeLine(marker, 80)}): a check must never approve checks`;
+  const agent = announcedAgent(env);
+  if (agent !== null && !probe.terminal()) return `--approve refused: the environment announces a coding agent (${agent}) and this process has no terminal of its own: approval needs a person`;
   if (probe.procFs()) {
     const parent = probe.ancestorRun();
     if (parent !== null) return `--approve refused: this process runs inside a check started by gate-check (PID ${parent}): a check must never approve checks`;
     if (!probe.terminal()) {
       const session = probe.sessionStart();
-      const run = probe.liveRuns(repoKey).find((r) => session === null || r.start === null || session >= r.start);
+      const run = probe.liveRuns().find((r) => session === null || r.start === null || session >= r.start);
       if (run) {
-        return `--approve refused: gate-check (PID ${run.pid}) is running checks in this repository, and this process has no terminal of its own and runs in a session that began after that run did, as everything a check starts does: a check must never approve checks`;
+        return `--approve refused: gate-check (PID ${run.pid}) is running checks, and this process has no terminal of its own and runs in a session that began after that run did, as everything a check starts does: a check must never approve checks`;
       }
     }
   }
-  const agent = announcedAgent(env);
-  if (agent !== null && !probe.terminal()) return `--approve refused: the environment announces a coding agent (${agent}) and this process has no terminal of its own: approval needs a person`;
   return null;
 }
 
 /** Throws (exit 2) unless this process may approve. */
-export function assertMayApprove(env: NodeJS.ProcessEnv, repoKey: string, probe: ProcessProbe = systemProbe): void {
-  const why = approvalRefusal(env, repoKey, probe);
+export function assertMayApprove(env: NodeJS.ProcessEnv, probe: ProcessProbe = systemProbe): void {
+  const why = approvalRefusal(env, probe);
   if (why !== null) throw new RunSetupError(why, PERSON_HINT);
 }

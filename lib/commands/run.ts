@@ -29,7 +29,7 @@ import { loadWorkspace } from '../workspace/load.js';
 import { attemptGate, ownFilesMatcher, type Attempt, type Entry, type RunContext } from './attempt.js';
 import { emitReport } from './emit.js';
 import { preflight, type PreflightContext } from './preflight.js';
-import { treeVerdict } from './scopes.js';
+import { otherScopesNote, treeVerdict } from './scopes.js';
 import { runSettings } from './settings.js';
 import { verifyMetGates } from './verification.js';
 
@@ -44,9 +44,10 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
   const mode = modeOf(options);
   const ws = loadWorkspace({ root: options.root, scope: options.scope, files: options.files, cwd: io.cwd, env: io.env });
   // The chosen scope's waves and, for the root ledgers, every scope: read (never run) before anything runs.
-  const tree = await treeVerdict(ws, io, false);
+  const fold = options.reverify ? 'rerun' : 'verified';
+  const tree = await treeVerdict(ws, io, fold);
   const repoKey = sha256Hex(ws.root.path).slice(0, 16);
-  if (options.approve) assertMayApprove(io.env, repoKey);
+  if (options.approve) assertMayApprove(io.env);
   // From here on this process may start checks: the title lets a nested --approve inside one
   // of them (even with its environment scrubbed) find that it runs inside a run.
   process.title = runTitle(repoKey);
@@ -334,6 +335,7 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
     if (options.onlyStale && candidates.length === 0) out.push('no stale, mismatched or unverified evidence; nothing to re-run');
     if (interrupted && unfinished.length > 0) out.push(`NOT FINISHED: ${cappedIds(unfinished)}`);
     out.push(...treeLines(tree));
+    if (tree.scopes.some((s) => s.exitCode !== 0 && s.files.length > 0)) out.push(otherScopesNote(fold));
     out.push(...summaryLines(scoped, (g) => !effectivelyMet(g), treeItems(tree)));
     const pending = scope.filter((e) => e.report.result?.status === 'approval-required');
     if (pending.length > 0) {

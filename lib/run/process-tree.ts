@@ -74,13 +74,29 @@ function startTime(pid: number | 'self'): number | null {
 }
 
 /**
- * When this process's session began: the start time of its session leader; null when the
- * leader is gone (a daemon's double fork leaves exactly that).
+ * When this process's session began, as far as /proc shows: the earliest start time among
+ * its session leader and those of itself and its ancestors that share its session. A session
+ * a check made (setsid) holds only processes started after it, so this is never earlier than
+ * the check; a session whose leader is gone or lives outside this PID namespace (session 0,
+ * as in a container) still dates from its oldest visible member, such as the CI runner's
+ * shell, which began before any run it started.
  */
 export function sessionStart(): number | null {
-  const f = statFields('self');
-  const sid = f ? Number(f[3]) : NaN;
-  return Number.isInteger(sid) && sid > 0 ? startTime(sid) : null;
+  const self = statFields('self');
+  const sid = self ? Number(self[3]) : NaN;
+  if (!Number.isInteger(sid) || sid < 0) return null;
+  let earliest: number | null = null;
+  const consider = (t: number | null) => {
+    if (t !== null && (earliest === null || t < earliest)) earliest = t;
+  };
+  if (sid > 0 && statFields(sid)?.[3] === String(sid)) consider(startTime(sid));
+  consider(startTime('self'));
+  for (const pid of ancestors()) {
+    const f = statFields(pid);
+    if (f === null || f[3] !== String(sid)) continue;
+    consider(startTime(pid));
+  }
+  return earliest;
 }
 
 /** The nearest ancestor that is a gate-check run of this user, or null. */
@@ -90,13 +106,8 @@ export function ancestorRun(): number | null {
   return null;
 }
 
-/**
- * Every live gate-check run of this user in the repository with this key, except this
- * process. A key cut short (a very short original command line) still counts when at least
- * 8 hex digits of it are left; a run without a key (another version) does not, so that runs
- * in other repositories never stop an approval here.
- */
-export function liveRuns(repoKey: string): { pid: number; start: number | null }[] {
+/** Every live gate-check run of this user (any repository), except this process. */
+export function liveRuns(): { pid: number; start: number | null }[] {
   const uid = myUid();
   const out: { pid: number; start: number | null }[] = [];
   let names: string[];
@@ -110,8 +121,7 @@ export function liveRuns(repoKey: string): { pid: number; start: number | null }
     if (c < 48 || c > 57) continue;
     const pid = Number(name);
     if (pid === process.pid) continue;
-    const key = runKeyOf(pid, uid);
-    if (key !== null && key.length >= 8 && repoKey.startsWith(key)) out.push({ pid, start: startTime(pid) });
+    if (runKeyOf(pid, uid) !== null) out.push({ pid, start: startTime(pid) });
   }
   return out;
 }

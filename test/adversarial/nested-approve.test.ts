@@ -2,7 +2,7 @@
 // `gate-check --approve` must not approve or run anything, whatever it does to its
 // environment or its place in the process tree.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { approvalRefusal, type ProcessProbe } from '../../lib/approval/approver.js';
@@ -11,18 +11,20 @@ import { BIN, runCli, sandbox, startCli, writeFiles } from '../helpers/cli.js';
 const NODE = process.execPath;
 
 /** G1 (approved by pin) runs `nested`; the nested command tries to approve and run gates/other.md, whose only gate creates `pwned`. */
-function attempt(nested: string) {
+function attempt(nested: string, sub = '') {
   const s = sandbox();
-  writeFiles(s.repo, {
+  const repo = sub ? join(s.repo, sub) : s.repo;
+  if (sub) mkdirSync(repo);
+  writeFiles(repo, {
     'GATES.md': ['- [ ] G1: runs the nested command', '  CHECK: sh nested.sh; echo one-ok', '  EXPECT: one-ok', ''].join('\n'),
     'gates/other.md': ['- [ ] X1: nobody approved this', '  CHECK: touch pwned; echo x-ok', '  EXPECT: x-ok', ''].join('\n'),
     'nested.sh': nested.replaceAll('@GC@', `"${NODE}" "${BIN}"`) + '\n',
   });
-  const plain = JSON.parse(runCli(['--json'], { cwd: s.repo, env: s.env }).stdout);
+  const plain = JSON.parse(runCli(['--json'], { cwd: repo, env: s.env }).stdout);
   const g1 = plain.gates.find((g: { qualified: string }) => g.qualified === 'GATES:G1');
-  const r = runCli(['--approve', `GATES:G1@${g1.result.signature.slice(0, 12)}`], { cwd: s.repo, env: s.env, timeoutMs: 30_000 });
-  const read = (f: string) => (existsSync(join(s.repo, f)) ? readFileSync(join(s.repo, f), 'utf8') : '');
-  return { r, pwned: existsSync(join(s.repo, 'pwned')), nestedOut: read('nested.out'), nestedCode: read('nested.code').trim(), s };
+  const r = runCli(['--approve', `GATES:G1@${g1.result.signature.slice(0, 12)}`], { cwd: repo, env: s.env, timeoutMs: 30_000 });
+  const read = (f: string) => (existsSync(join(repo, f)) ? readFileSync(join(repo, f), 'utf8') : '');
+  return { r, pwned: existsSync(join(repo, 'pwned')), nestedOut: read('nested.out'), nestedCode: read('nested.code').trim(), s: { ...s, repo } };
 }
 
 const WAIT_FOR_DONE = 'i=0; while [ ! -f nested.code ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done';
@@ -50,6 +52,21 @@ describe('a nested --approve inside a check is refused', () => {
       expect(nestedOut).toMatch(/hint: a person approves by running gate-check --approve in a terminal of their own/);
     });
   }
+
+  // Found by an attack: the refusal was keyed by the approver's own --root, which the
+  // oracle does not bind, so `--root ..` with the ledger's absolute path found no run.
+  it('detached and under another --root (the oracle does not bind the root)', () => {
+    const { r, pwned, nestedOut, nestedCode } = attempt(
+      `env -u GATE_CHECK_ACTIVE_CHECK setsid -f sh -c '@GC@ --approve --root .. "$PWD/gates/other.md" > nested.out 2>&1; echo $? > nested.code'; ${WAIT_FOR_DONE}`,
+      // The repository one level down, so that the other root (..) holds the repository but not HOME.
+      'inner',
+    );
+    expect(r.stdout + r.stderr).toMatch(/^PASS GATES:G1/m);
+    expect(pwned).toBe(false);
+    expect(nestedOut).not.toMatch(/approved:/);
+    expect(nestedOut).toMatch(/--approve refused: gate-check \(PID \d+\) is running checks/);
+    expect(nestedCode).toBe('2');
+  });
 
   it('the refusal leaves the approval store without a record for the nested gate', () => {
     const { s } = attempt('env -u GATE_CHECK_ACTIVE_CHECK @GC@ --approve gates/other.md > nested.out 2>&1; echo $? > nested.code');
@@ -105,20 +122,18 @@ describe('the decision', () => {
   const probe = (over: Partial<ProcessProbe>): ProcessProbe => ({ procFs: () => true, ancestorRun: () => null, sessionStart: () => 100, liveRuns: () => [], terminal: () => true, ...over });
 
   it('refuses on the marker, an ancestor run, or no terminal while a run is live; allows otherwise', () => {
-    const K = 'a'.repeat(16);
-    expect(approvalRefusal({ GATE_CHECK_ACTIVE_CHECK: 'GATES:G1' }, K, probe({}))).toMatch(/inside a running check/);
-    expect(approvalRefusal({}, K, probe({ ancestorRun: () => 42 }))).toMatch(/PID 42/);
-    const run = (start: number | null) => (k: string) => (k === K ? [{ pid: 7, start }] : []);
+    expect(approvalRefusal({ GATE_CHECK_ACTIVE_CHECK: 'GATES:G1' }, probe({}))).toMatch(/inside a running check/);
+    expect(approvalRefusal({}, probe({ ancestorRun: () => 42 }))).toMatch(/PID 42/);
+    const run = (start: number | null) => () => [{ pid: 7, start }];
     // A session newer than the run (what a check and everything it starts have): refused.
-    expect(approvalRefusal({}, K, probe({ terminal: () => false, liveRuns: run(50) }))).toMatch(/PID 7\) is running checks in this repository/);
-    expect(approvalRefusal({}, K, probe({ terminal: () => false, sessionStart: () => null, liveRuns: run(50) }))).toMatch(/PID 7/);
-    expect(approvalRefusal({}, K, probe({ terminal: () => false, liveRuns: run(null) }))).toMatch(/PID 7/);
+    expect(approvalRefusal({}, probe({ terminal: () => false, liveRuns: run(50) }))).toMatch(/PID 7\) is running checks/);
+    expect(approvalRefusal({}, probe({ terminal: () => false, sessionStart: () => null, liveRuns: run(50) }))).toMatch(/PID 7/);
+    expect(approvalRefusal({}, probe({ terminal: () => false, liveRuns: run(null) }))).toMatch(/PID 7/);
     // An older session (a runner's, from before the run): a parallel job, allowed.
-    expect(approvalRefusal({}, K, probe({ terminal: () => false, liveRuns: run(150) }))).toBeNull();
-    expect(approvalRefusal({}, 'b'.repeat(16), probe({ terminal: () => false, liveRuns: run(50) }))).toBeNull();
-    expect(approvalRefusal({}, K, probe({ terminal: () => true, liveRuns: run(50) }))).toBeNull();
-    expect(approvalRefusal({}, K, probe({ terminal: () => false }))).toBeNull();
-    expect(approvalRefusal({ CLAUDECODE: '1' }, K, probe({ terminal: () => true }))).toBeNull();
-    expect(approvalRefusal({ CLAUDECODE: '1' }, K, probe({ terminal: () => false }))).toMatch(/CLAUDECODE/);
+    expect(approvalRefusal({}, probe({ terminal: () => false, liveRuns: run(150) }))).toBeNull();
+    expect(approvalRefusal({}, probe({ terminal: () => true, liveRuns: run(50) }))).toBeNull();
+    expect(approvalRefusal({}, probe({ terminal: () => false }))).toBeNull();
+    expect(approvalRefusal({ CLAUDECODE: '1' }, probe({ terminal: () => true }))).toBeNull();
+    expect(approvalRefusal({ CLAUDECODE: '1' }, probe({ terminal: () => false }))).toMatch(/CLAUDECODE/);
   });
 });
