@@ -86,10 +86,14 @@ export class BatchWriter {
       {
         lockTimeoutMs: this.lockTimeoutMs,
         directories: loaded.directories,
-        // Only the run records of results that are written: a stale result leaves none.
+        // The records of results that are written, and of every failure: a stale pass proves
+        // nothing and leaves none, but a failure under the definition and DEPENDS the run
+        // started with is the newest result for them, even when a file changed meanwhile
+        // (restoring the file must not bring an older pass back).
         beforeWrite: (gateIds) => {
           const kept = new Set(gateIds);
-          this.receipts.addUnderLedgerLock(loaded.location.path, records.filter((r) => kept.has(r.gate)));
+          const keep = records.filter((r) => kept.has(r.gate) || r.status === 'fail');
+          if (keep.length > 0) this.receipts.addUnderLedgerLock(loaded.location.path, keep);
         },
       },
     );

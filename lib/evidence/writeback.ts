@@ -45,8 +45,7 @@ export interface WriteContext {
   directories: DirectoryChain;
   /**
    * Runs under the ledger's lock after the stale checks, right before the ledger is replaced,
-   * with the ids of the results that will be written (never a stale one; not called when
-   * there are none). Files that only this ledger's writers touch (its receipts) are written
+   * with the ids of the results that will be written (never a stale one; possibly none). Files that only this ledger's writers touch (its receipts) are written
    * here without a lock of their own.
    */
   beforeWrite?: (gateIds: readonly string[]) => void;
@@ -102,8 +101,8 @@ export async function writeResults(ledgerPath: string, writes: readonly PendingW
       );
     }
     const expect = { ...read.identity, stamp: read.stamp, bytes: read.bytes };
-    if (outcome.written.length > 0 && context.beforeWrite) {
-      // Edited during the stale checks: refuse before the receipts of results never written.
+    if (context.beforeWrite) {
+      // Edited during the stale checks: refuse before the records of results never written.
       checkUnchanged(ledgerPath, expect);
       context.beforeWrite(outcome.written);
     }

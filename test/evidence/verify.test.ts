@@ -1,6 +1,6 @@
 // Evidence you can trust, through the real CLI: verified / unverified / mismatched / stale,
 // --status --strict, stale gates in plain runs, --reverify --only-stale, receipts store.
-import { mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, sandbox, writeFiles } from '../helpers/cli.js';
@@ -153,6 +153,24 @@ describe('verification states', () => {
     writeFileSync(join(s.repo, 'other.txt'), 'other-ok\n');
     expect(s.run([]).code).toBe(0);
     expect(s.run(['--status', '--strict']).code).toBe(0);
+  });
+
+  // Found by an attack: a failing re-run whose DEPENDS changed while it ran was thrown away as
+  // stale with no record, so restoring the file brought the older pass back as verified.
+  it('a failure discarded as stale still outlives the pass before it once DEPENDS is restored', () => {
+    const ledger = ['- [ ] G: file a exists', '  CHECK: if test -f a; then echo present; else echo v2 > dep.txt; exit 1; fi', '  EXPECT: present', '  DEPENDS: dep.txt', ''].join('\n');
+    const s = repo({ 'GATES.md': ledger, 'dep.txt': 'v1\n', a: '' });
+    expect(s.run(['--approve']).code).toBe(0);
+    expect(s.run(['--status', '--strict']).code).toBe(0);
+    rmSync(join(s.repo, 'a')); // the work regresses; the failing check also perturbs its DEPENDS file
+    const re = s.run(['--reverify']);
+    expect(re.code).toBe(1);
+    expect(re.stdout).toMatch(/^STALE GATES:G: its oracle changed while it ran/m);
+    writeFileSync(join(s.repo, 'dep.txt'), 'v1\n'); // and the file is put back
+    const r = s.run(['--status', '--strict']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^GATES:G {2}met, stale .*the latest run of this gate here failed/m);
+    expect(s.run([]).code).toBe(1); // a plain run runs it again: it still fails
   });
 
   it('a claimed gate is unmet under --strict and reported as claimed', () => {
