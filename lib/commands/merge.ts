@@ -15,7 +15,7 @@ import { cappedIds, summaryLines, treeItems, treeLines } from '../report/text.js
 import { sanitizeLine } from '../text/sanitize.js';
 import { loadWorkspace } from '../workspace/load.js';
 import { emitReport } from './emit.js';
-import { treeVerdict } from './scopes.js';
+import { otherScopesNote, treeVerdict } from './scopes.js';
 
 const MAX_REPORT_BYTES = 64 * 1024 * 1024;
 /** Lines naming gates without a fresh result; the rest are counted. */
@@ -73,8 +73,9 @@ export async function mergeCommand(args: string[], io: Io): Promise<number> {
   if (!merged.ok) {
     throw new UsageError(`cannot merge: ${merged.reason}`, 'merge the reports of one sharded run, in a checkout of the commit the shards ran on: same ledger revision, each shard once');
   }
-  // The shards answer for their ledgers; the other scopes and the waves are read here, as --status reads them.
-  const tree = await treeVerdict(ws, io, false);
+  // The shards answer for their ledgers; the other scopes and the waves are read here, and
+  // no shard ran another scope's gates: only its manual gates can be met in this verdict.
+  const tree = await treeVerdict(ws, io, 'rerun');
   const report = { ...merged.report, ...tree, exitCode: merged.report.exitCode === 0 && treeMet(tree) ? 0 : 1 };
   await emitReport(report, { json: parsed.options.json === true, junit: parsed.options.junit, strict: false }, io, () => {
     const out: string[] = [];
@@ -83,6 +84,7 @@ export async function mergeCommand(args: string[], io: Io): Promise<number> {
     if (merged.lacking.length > LACK_LINES) out.push(`NO RESULT: ${merged.lacking.length - LACK_LINES} more gates`);
     if (merged.missing.length > 0) out.push(`missing shard reports: ${cappedIds(merged.missing.map((i) => `${i}/${merged.count}`))}`);
     out.push(...treeLines(tree));
+    if (tree.scopes.some((s) => s.exitCode !== 0 && s.files.length > 0)) out.push(otherScopesNote('rerun'));
     out.push(...summaryLines(report.gates, undefined, treeItems(tree)));
     out.push(`merged ${reports.length} report${reports.length === 1 ? '' : 's'}: ${cappedIds(reports.map((r) => sanitizeLine(r.name, 100)))}`);
     return out.join('\n') + '\n';

@@ -3,29 +3,50 @@
 // named, every other scope of the tree: its gates (read and verified as --status does,
 // never run) and its waves, including the waves of a scope whose folder is gone. A verdict
 // over the root ledgers can then never say ALL MET while a scope is unmet. Read-only.
+//
+// How strictly the other scopes' gates are read follows the command: --status as the ledger
+// says, --status --strict and plain runs by evidence verified here, and the commands whose
+// verdict is a re-run (--reverify, merge) not at all: a runnable gate that this command did
+// not run is unmet there, since hand-written evidence would otherwise pass a CI re-run.
 import type { Io } from '../cli/io.js';
 import { dispatchScopes, loadDispatchState } from '../dispatch/store.js';
 import { waveReports, wavesVerdictOf, type WaveReport } from '../dispatch/verdict.js';
 import { listScopes, resolveRoot, type Root } from '../fsx/discover.js';
-import { gateReport, outcomeExitCode, strictlyMet, summarize, type GateReport, type ScopeReport, type TreeVerdict } from '../report/model.js';
+import { gateReport, strictlyMet, summarize, type GateReport, type ScopeReport, type TreeVerdict } from '../report/model.js';
 import { storeLocations } from '../store/locations.js';
 import { loadWorkspace, selectLedgers, type Workspace } from '../workspace/load.js';
 import { readOnlyContext, verifyMetGates, type GateEntry } from './verification.js';
 import type { RunOptions } from '../cli/options.js';
 import { terminalSafeJson, sanitizeLine } from '../text/sanitize.js';
 
-async function scopeReport(ws: Workspace | null, scope: string, waves: WaveReport[], strict: boolean, io: Io): Promise<ScopeReport> {
+/** How the other scopes' gates count: as the ledger says, by evidence verified here, or only when manual (a re-run's verdict). */
+export type ScopeFold = 'ledger' | 'verified' | 'rerun';
+
+/** Why another scope can be unmet in a run's verdict, for the text report. */
+export function otherScopesNote(fold: ScopeFold): string {
+  return fold === 'rerun'
+    ? 'note: this command does not run the gates of other scopes, and only a run counts here: re-run each scope with gate-check --reverify --scope ID'
+    : 'note: this command does not run the gates of other scopes, and counts only evidence verified here: run each scope with gate-check --scope ID';
+}
+
+function metUnder(fold: ScopeFold): (g: GateReport) => boolean {
+  if (fold === 'ledger') return (g) => g.state === 'met';
+  if (fold === 'verified') return strictlyMet;
+  return (g) => g.state === 'met' && g.verification === 'manual';
+}
+
+async function scopeReport(ws: Workspace | null, scope: string, waves: WaveReport[], fold: ScopeFold, io: Io): Promise<ScopeReport> {
   let gates: GateReport[] = [];
   if (ws !== null) {
     const entries: GateEntry[] = ws.ledgers.flatMap((loaded) => loaded.ledger.gates.map((gate) => ({ loaded, gate, report: gateReport(loaded.location.display, loaded.stem, gate) })));
     if (entries.some((e) => e.report.state === 'met')) await verifyMetGates(entries, readOnlyContext(ws, io));
     gates = entries.map((e) => e.report);
   }
-  const met = (g: GateReport) => (strict ? strictlyMet(g) : g.state === 'met');
+  const met = metUnder(fold);
   const w = wavesVerdictOf(waves);
   const unmet = [...gates.filter((g) => g.state !== 'abandoned' && !met(g)).map((g) => g.qualified), ...w.open];
   const handoff = [...gates.filter((g) => g.state === 'abandoned').map((g) => g.qualified), ...w.handoff];
-  const gatesMet = ws === null || outcomeExitCode(gates, strict) === 0;
+  const gatesMet = ws === null || (gates.length > 0 && gates.every(met));
   return {
     scope,
     files: ws?.ledgers.map((l) => l.location.display) ?? [],
@@ -38,7 +59,7 @@ async function scopeReport(ws: Workspace | null, scope: string, waves: WaveRepor
 }
 
 /** The waves and other scopes a verdict over `ws` covers (nothing for named files). */
-export async function treeVerdict(ws: Workspace, io: Io, strict: boolean): Promise<TreeVerdict> {
+export async function treeVerdict(ws: Workspace, io: Io, fold: ScopeFold): Promise<TreeVerdict> {
   const selection = ws.selection;
   if (selection === undefined || selection.kind === 'files') return { scope: null, waves: [], scopes: [] };
   const locations = storeLocations(io.env);
@@ -55,7 +76,7 @@ export async function treeVerdict(ws: Workspace, io: Io, strict: boolean): Promi
     const hasFolder = folders.includes(scope);
     if (!hasFolder && scopeWaves.length === 0) continue;
     const scopeWs = hasFolder ? loadWorkspace({ root, scope, files: [], cwd: io.cwd }) : null;
-    scopes.push(await scopeReport(scopeWs, scope, scopeWaves, strict, io));
+    scopes.push(await scopeReport(scopeWs, scope, scopeWaves, fold, io));
   }
   return { scope: chosen, waves, scopes };
 }

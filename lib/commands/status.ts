@@ -17,7 +17,7 @@ async function treeOf(ws: Workspace, io: Io, strict: boolean): Promise<TreeVerdi
   const needed = selection.kind === 'scope' || selection.scopes.length > 0 || mayHaveDispatchState(storeLocations(io.env), ws.root.path);
   if (!needed) return NO_TREE;
   const { treeVerdict } = await import('./scopes.js');
-  return treeVerdict(ws, io, strict);
+  return treeVerdict(ws, io, strict ? 'verified' : 'ledger');
 }
 
 export async function statusCommand(options: RunOptions, io: Io): Promise<number> {

@@ -178,6 +178,29 @@ describe('the tree-wide verdict: a root ledger and scopes', () => {
     expect(s.run(['--status']).stdout).toBe('scope t: ALL MET (1 met)\nALL MET (2 met)\n');
   });
 
+  // Found by an attack: a hand-written line in a scope passed the sharded CI re-run and merge.
+  it('runs count a scope gate only by evidence verified here; --reverify, its shards and merge only by a run', () => {
+    const s = repo({ 'GATES.md': '- [ ] G: root\n  CHECK: echo ok\n  EXPECT: ok\n', '.gate-check/t/work.md': handWrittenMet('T1', 'the importer keeps every row', 'node check.mjs', 'passed') });
+    const plain = s.run(['--approve']);
+    expect(plain.stdout).toContain('PASS GATES:G');
+    expect(plain.code).toBe(1);
+    expect(s.run(['--status']).code).toBe(0); // as the ledger says, on any machine
+    expect(plain.stdout).toContain('scope t: UNMET: work:T1');
+    expect(plain.stdout).toContain('note: this command does not run the gates of other scopes, and counts only evidence verified here: run each scope with gate-check --scope ID');
+    for (const args of [['--reverify'], ['--reverify', '--approve', '--shard', '1/2'], ['--reverify', '--approve', '--shard', '2/2']]) {
+      const r = s.run([...args, '--json']);
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(JSON.parse(r.stdout).scopes[0]).toMatchObject({ scope: 't', exitCode: 1, unmet: ['work:T1'] });
+    }
+    writeFileSync(join(s.repo, 'r1.json'), s.run(['--reverify', '--approve', '--shard', '1/2', '--json']).stdout);
+    writeFileSync(join(s.repo, 'r2.json'), s.run(['--reverify', '--approve', '--shard', '2/2', '--json']).stdout);
+    const merged = s.run(['merge', 'r1.json', 'r2.json']);
+    expect(merged.code).toBe(1);
+    expect(merged.stdout).toContain('scope t: UNMET: work:T1');
+    expect(merged.stdout).toContain('only a run counts here: re-run each scope with gate-check --reverify --scope ID');
+    expect(merged.stdout).not.toMatch(/^ALL MET/m);
+  });
+
   it('a scope chosen by name is a view of that scope only', () => {
     const s = repo(TREE);
     expect(s.run(['--status', '--scope', 'task-8']).stdout).toBe('ALL MET (1 met)\n');
