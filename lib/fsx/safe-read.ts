@@ -55,7 +55,28 @@ export function lstatOrNull(path: string): Stats | null {
   }
 }
 
+/** The file was atomically replaced (renamed over) around the read: a new read sees the new file. */
+class ReplacedDuringRead extends UnsafeFileError {}
+
+/** Reads taken before a file that keeps being replaced is refused. */
+const REPLACED_RETRIES = 5;
+
+/**
+ * Reads an untrusted file under the rules above. A file renamed over while it was opened or
+ * read (as every atomic writer, gate-check's included, replaces files) is read again: each
+ * read is whole and checked on its own, and only the last one counts.
+ */
 export function safeReadFile(path: string, maxBytes: number, what = 'file'): SafeReadResult {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return readOnce(path, maxBytes, what);
+    } catch (e) {
+      if (!(e instanceof ReplacedDuringRead) || attempt >= REPLACED_RETRIES) throw e;
+    }
+  }
+}
+
+function readOnce(path: string, maxBytes: number, what: string): SafeReadResult {
   let before: Stats;
   try {
     before = lstatSync(path);
@@ -73,7 +94,8 @@ export function safeReadFile(path: string, maxBytes: number, what = 'file'): Saf
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) throw new UnsafeFileError(path, `${what} is ${describeType(st)} (refused)`);
-    if (st.dev !== before.dev || st.ino !== before.ino) throw new UnsafeFileError(path, `${what} was replaced while it was opened (refused)`);
+    if (st.dev !== before.dev || st.ino !== before.ino) throw new ReplacedDuringRead(path, `${what} was replaced while it was opened (refused)`);
+    if (st.nlink === 0) throw new ReplacedDuringRead(path, `${what} was replaced while it was opened (refused)`);
     if (st.nlink !== 1) throw new UnsafeFileError(path, `${what} has ${st.nlink} hard links (refused: a hard link can alias a file outside the repository)`);
     if (st.size > maxBytes) throw new UnsafeFileError(path, `${what} is ${st.size} bytes (at most ${maxBytes})`);
 
@@ -93,6 +115,7 @@ export function safeReadFile(path: string, maxBytes: number, what = 'file'): Saf
     }
     if (total > maxBytes) throw new UnsafeFileError(path, `${what} grew past ${maxBytes} bytes while being read (refused)`);
     const after = fstatSync(fd);
+    if (after.size === total && after.mtimeMs === st.mtimeMs && after.nlink === 0) throw new ReplacedDuringRead(path, `${what} was replaced while being read (refused)`);
     if (after.size !== total || after.mtimeMs !== st.mtimeMs || after.nlink !== 1) {
       throw new UnsafeFileError(path, `${what} changed while being read (refused)`);
     }
@@ -102,7 +125,7 @@ export function safeReadFile(path: string, maxBytes: number, what = 'file'): Saf
     } catch (e) {
       throw new UnsafeFileError(path, `${what} disappeared while being read (${systemReason(e)})`);
     }
-    if (again.dev !== st.dev || again.ino !== st.ino) throw new UnsafeFileError(path, `${what} was replaced while being read (refused)`);
+    if (again.dev !== st.dev || again.ino !== st.ino) throw new ReplacedDuringRead(path, `${what} was replaced while being read (refused)`);
     return {
       bytes: Buffer.concat(chunks, total),
       identity: { dev: st.dev, ino: st.ino },
