@@ -19,11 +19,14 @@ import { gateReport, strictlyMet, type GateReport } from '../report/model.js';
 import { loadStatCache, saveStatCache } from '../store/stat-cache-file.js';
 import { storeLocations, type StoreLocations } from '../store/locations.js';
 import { sanitizeLine } from '../text/sanitize.js';
-import { loadWorkspace, type Workspace } from '../workspace/load.js';
+import { ledgerBudget, loadWorkspace, type LedgerBudget, type Workspace } from '../workspace/load.js';
 import { Deadline, hookDeadlineMs } from './deadline.js';
 import { hasLedgerMarker, sessionRoots, startDirectory } from './find-root.js';
 import { readLedgerMemory, writeLedgerMemory } from './ledger-memory.js';
 import { updateStopState } from './stop-state.js';
+
+/** Ledger bytes one Stop-hook call reads, over every repository and scope: two ledgers at the per-file limit. */
+export const HOOK_LEDGER_BYTES = 16 * 1024 * 1024;
 
 /** Consecutive blocks without semantic progress before the hook lets the session stop. */
 export const MAX_NO_PROGRESS = 6;
@@ -55,7 +58,7 @@ interface Held {
 }
 
 /** Root ledgers plus every scope's: an empty or decoy scope directory hides nothing. */
-function loadAll(root: string, cwd: string, checkpoint: () => void): Workspace | null {
+function loadAll(root: string, cwd: string, checkpoint: () => void, budget: LedgerBudget): Workspace | null {
   const hasRootLedger = lstatOrNull(join(root, 'GATES.md')) !== null || lstatOrNull(join(root, 'gates')) !== null;
   const scopes: string[] = [];
   const scopeBase = join(root, '.gate-check');
@@ -63,17 +66,17 @@ function loadAll(root: string, cwd: string, checkpoint: () => void): Workspace |
   if (st?.isDirectory()) {
     for (const e of readdirSync(scopeBase, { withFileTypes: true })) if (!e.name.startsWith('.')) scopes.push(e.name);
   } else if (st?.isSymbolicLink()) {
-    loadWorkspace({ root, scope: 'x', files: [], cwd }); // throws: symlinked .gate-check
+    loadWorkspace({ root, scope: 'x', files: [], cwd, budget }); // throws: symlinked .gate-check
   }
   const parts: Workspace[] = [];
-  if (hasRootLedger) parts.push(loadWorkspace({ root, files: [], cwd }));
+  if (hasRootLedger) parts.push(loadWorkspace({ root, files: [], cwd, budget }));
   for (const scope of scopes.sort()) {
     checkpoint();
     const dir = lstatOrNull(join(scopeBase, scope));
     if (dir?.isDirectory() && readdirSync(join(scopeBase, scope)).some((n) => n.endsWith('.md') && !n.startsWith('.'))) {
-      parts.push(loadWorkspace({ root, scope, files: [], cwd }));
+      parts.push(loadWorkspace({ root, scope, files: [], cwd, budget }));
     } else if (!dir?.isDirectory()) {
-      parts.push(loadWorkspace({ root, scope, files: [], cwd })); // a symlinked scope throws
+      parts.push(loadWorkspace({ root, scope, files: [], cwd, budget })); // a symlinked scope throws
     }
   }
   if (parts.length === 0) return null;
@@ -222,6 +225,9 @@ function gather(input: StopInput, io: Io, locations: StoreLocations, checkpoint:
   const loaded: Array<{ root: string; ws: Workspace | null; remembered: string[] | null }> = [];
   let unreadable: Verdict | null = null;
   let unreadableRoot: string | null = null;
+  // One budget for every ledger of every repository this call reads: any number of files at
+  // the per-file limit would otherwise outlast the deadline the host waits for.
+  const budget = ledgerBudget(HOOK_LEDGER_BYTES, checkpoint);
   for (const root of found.candidates) {
     checkpoint();
     // A directory that holds the private store is not a repository (every command refuses
@@ -230,7 +236,7 @@ function gather(input: StopInput, io: Io, locations: StoreLocations, checkpoint:
     let ws: Workspace | null = null;
     if (hasLedgerMarker(root)) {
       try {
-        ws = loadAll(root, io.cwd, checkpoint);
+        ws = loadAll(root, io.cwd, checkpoint, budget);
       } catch (e) {
         unreadable = errorVerdict(e, root === found.gitTop || found.gitTop === null ? '' : `in ${sanitizeLine(root, ITEM_CAP)}: `);
         if (unreadable === null) throw e;

@@ -2,7 +2,7 @@
 // the root ledgers, the only scope), read safely, decode strictly, parse. Every parse error
 // of every file is collected before failing.
 import { basename, extname } from 'node:path';
-import { DiscoveryError, ParseError, UsageError, type Diagnostic } from '../errors.js';
+import { DiscoveryError, ParseError, UnsafeFileError, UsageError, type Diagnostic } from '../errors.js';
 import { captureDirectoryChain, type DirectoryChain } from '../fsx/dir-chain.js';
 import { checkScopeId, discoverLedgers, listScopes, locateExplicitLedgers, resolveRoot, rootLedgerPaths, type LedgerLocation, type Root } from '../fsx/discover.js';
 import { safeReadFile, type FileIdentity } from '../fsx/safe-read.js';
@@ -59,6 +59,27 @@ export interface LoadOptions {
    * every part itself), only --scope or the root ledgers.
    */
   env?: NodeJS.ProcessEnv;
+  /** Shared by several loads (the Stop hook reads every scope): what they may read together. */
+  budget?: LedgerBudget;
+}
+
+/**
+ * How many ledger bytes one command reads, over every file and every load that shares the
+ * budget, and what to call before each parse (the Stop hook's deadline check). Parsing is
+ * linear, but a repository can hold any number of files at the per-file limit: past the
+ * budget a command stops with exit 2 (the Stop hook blocks) instead of running for minutes.
+ */
+export interface LedgerBudget {
+  bytesLeft: number;
+  readonly total: number;
+  checkpoint?: () => void;
+}
+
+/** The budget of a command that does not share one: four ledgers at the per-file limit. */
+export const MAX_WORKSPACE_LEDGER_BYTES = 4 * 8 * 1024 * 1024;
+
+export function ledgerBudget(total: number, checkpoint?: () => void): LedgerBudget {
+  return checkpoint ? { bytesLeft: total, total, checkpoint } : { bytesLeft: total, total };
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -149,6 +170,7 @@ export function loadWorkspace(options: LoadOptions): Workspace {
   const warnings: Diagnostic[] = [];
   const ledgers: LoadedLedger[] = [];
   const stems = new Map<string, string>();
+  const budget = options.budget ?? ledgerBudget(MAX_WORKSPACE_LEDGER_BYTES);
   for (const location of locations) {
     const stem = ledgerStem(location.path);
     if (!LEDGER_STEM_PATTERN.test(stem)) {
@@ -162,7 +184,16 @@ export function loadWorkspace(options: LoadOptions): Workspace {
     }
     stems.set(stem, location.display);
     const directories = captureDirectoryChain(root.path, location.path);
+    budget.checkpoint?.();
     const read = safeReadFile(location.path, MAX_LEDGER_BYTES, 'ledger');
+    budget.bytesLeft -= read.bytes.length;
+    if (budget.bytesLeft < 0) {
+      throw new UnsafeFileError(
+        location.path,
+        `the ledgers read so far hold more than ${budget.total} bytes together, which is what one command reads (refused; nothing was parsed past this file)`,
+        'keep the ledgers small: split finished work out of the repository, or remove generated gates',
+      );
+    }
     const source = decodeLedger(read.bytes);
     if (source === null) {
       errors.push({ file: location.display, message: 'ledger is not valid UTF-8' });

@@ -188,6 +188,25 @@ describe('a fixed deadline, even while hashing runs', () => {
   }, 60_000);
 });
 
+// Found by an attack: ten ledgers just under the per-file limit kept the hook busy for 77 s,
+// long after the host stopped waiting (and let the agent stop).
+describe('a budget on the ledger bytes one call reads', () => {
+  it('ledgers over 16 MiB together block at once, naming the budget; --status stops at 32 MiB (exit 2)', () => {
+    const s = bigSandbox();
+    writeFiles(s.repo, { 'GATES.md': '- [ ] G1: the real work\n  CHECK: node verify.mjs\n  EXPECT: verified\n' });
+    mkdirSync(join(s.repo, 'gates'));
+    // Read whole, they count; NUL bytes keep each file's parse short for the test.
+    for (const n of ['a', 'b', 'c']) sparse(join(s.repo, 'gates', `pad-${n}.md`), 8 * 1024 * 1024 - 4096);
+    const { r, ms } = timedHook(s);
+    expect(expectBlock(outcome(r))).toMatch(/cannot read the gates \(.*pad-c\.md: the ledgers read so far hold more than 16777216 bytes together/);
+    expect(ms).toBeLessThan(5_000);
+    for (const n of ['d', 'e']) sparse(join(s.repo, 'gates', `pad-${n}.md`), 8 * 1024 * 1024 - 4096);
+    const st = runCli(['--status'], { cwd: s.repo, env: s.env });
+    expect(st.code).toBe(2);
+    expect(st.stderr).toMatch(/pad-e\.md: the ledgers read so far hold more than 33554432 bytes together/);
+  });
+});
+
 describe('the stat cache in the private store', () => {
   const BIG = 300 * 1024; // over PERSIST_MIN_BYTES
 
