@@ -4,7 +4,11 @@
 // rebuilds, runs the tests, and records whether a test failed (killed) or not (survived).
 //
 //   node scripts/mutation.mjs [--folders fsx,approval,...] [--file lib/x.ts] [--full]
+//                             [--tests test/a,test/b] [--quick-only]
 //                             [--timeout SECONDS] [--json report.json] [--list]
+//
+// --tests replaces the folder's first tests; --quick-only reports a mutant those tests miss
+// as surviving them, without trying the whole suite (for a quick score of one area: say so).
 //
 // Operators (one per mutant, each on one line of source):
 //   guard   `if (COND) throw …` / `if (COND) return <refusal>` / `if (COND) {` + throw
@@ -34,6 +38,8 @@ const DEFAULT_FOLDERS = ['fsx', 'approval', 'evidence', 'report/parse-report.ts'
 const folders = (opt('--folders', DEFAULT_FOLDERS.join(',')) ?? '').split(',').filter(Boolean);
 const onlyFile = opt('--file', null);
 const timeoutMs = Number(opt('--timeout', '600')) * 1000;
+const chosenTests = opt('--tests', null)?.split(',').filter(Boolean) ?? null;
+const quickOnly = flag('--quick-only');
 
 /** Which tests exercise each folder first (a survivor is always re-run against everything). */
 const QUICK_TESTS = {
@@ -105,7 +111,7 @@ function folderOf(file) {
 
 function makeWorkspace() {
   const dir = mkdtempSync(join(tmpdir(), 'gc-mutation-'));
-  for (const entry of ['lib', 'test', 'bin', 'scripts', 'references', 'examples', 'package.json', 'tsconfig.json', 'vitest.config.ts']) {
+  for (const entry of ['lib', 'test', 'bin', 'scripts', 'references', 'examples', 'package.json', 'tsconfig.json', 'vitest.config.ts', 'vitest.serial.config.ts', 'README.md', 'SECURITY.md', 'action.yml']) {
     if (existsSync(join(ROOT, entry))) cpSync(join(ROOT, entry), join(dir, entry), { recursive: true });
   }
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
@@ -154,8 +160,8 @@ try {
     let outcome;
     if (!build(work)) outcome = 'invalid';
     else {
-      const quick = flag('--full') ? 'passed' : runTests(work, QUICK_TESTS[folderOf(m.file)] ?? ['test']);
-      outcome = quick !== 'passed' ? 'killed' : runTests(work, []) !== 'passed' ? 'killed' : 'survived';
+      const quick = flag('--full') ? 'passed' : runTests(work, chosenTests ?? QUICK_TESTS[folderOf(m.file)] ?? ['test']);
+      outcome = quick !== 'passed' ? 'killed' : quickOnly ? 'survived' : runTests(work, []) !== 'passed' ? 'killed' : 'survived';
     }
     writeFileSync(copy, original);
     results.push({ file: rel, line: m.line, operator: m.operator, source: m.source, outcome });

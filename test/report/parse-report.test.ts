@@ -50,6 +50,8 @@ describe('parseReport', () => {
 
   const cases: [string, (r: Record<string, any>) => void, string][] = [
     ['an extra top-level field', (r) => (r.extra = 1), 'report: unexpected or missing fields'],
+    ['a wave that returned more leaves than it started', (r) => (r.waves = [{ id: 'w1', state: 'sealed', leaves: 2, started: 1, returned: 2 }]), 'waves[0]: returned <= started <= leaves does not hold'],
+    ['a wave that started more leaves than it has', (r) => (r.waves = [{ id: 'w1', state: 'open', leaves: 1, started: 2, returned: 0 }]), 'waves[0]: returned <= started <= leaves does not hold'],
     ['a missing top-level field', (r) => delete r.summary, 'report: unexpected or missing fields'],
     ['a __proto__ key', (r) => Object.defineProperty(r, '__proto__', { value: {}, enumerable: true }), 'report: unexpected or missing fields'],
     ['another schema', (r) => (r.schema = 'gate-check/report@2'), 'schema: expected gate-check/report@1'],
