@@ -286,7 +286,9 @@ async function gather(found: SessionRoots, session: string, bound: Bound | null,
         ws = ledgers.length > 0 ? { ...ws, ledgers } : null;
       }
       waves = await loadWaves(locations, dispatchRoot(root, ws, io.cwd), bound);
-      if (ws !== null) baseline = readBaseline(locations, root, session);
+      // Read even when no ledger is left: deleting every ledger removes every gate of the baseline.
+      baseline = readBaseline(locations, root, session);
+      if (baseline !== null && bound !== null) baseline = { ...baseline, gates: baseline.gates.filter((g) => g.scope === bound.scope) };
     } catch (e) {
       unreadable = errorVerdict(e, root === found.gitTop || found.gitTop === null ? '' : `in ${sanitizeLine(root, ITEM_CAP)}: `);
       if (unreadable === null) throw e;
@@ -295,7 +297,7 @@ async function gather(found: SessionRoots, session: string, bound: Bound | null,
     }
     let remembered = readLedgerMemory(locations, root);
     if (remembered !== null && bound !== null) remembered = remembered.filter((d) => inScope(d, bound));
-    if (ws !== null || (remembered !== null && remembered.length > 0) || waves.length > 0) loaded.push({ root, ws, remembered, waves, baseline });
+    if (ws !== null || (remembered !== null && remembered.length > 0) || waves.length > 0 || (baseline?.gates.length ?? 0) > 0) loaded.push({ root, ws, remembered, waves, baseline });
   }
   const primary = found.gitTop ?? unreadableRoot ?? loaded.find((l) => l.ws !== null)?.root ?? loaded[0]?.root ?? found.candidates[0]!;
   return { primary, held: loaded.map((l) => ({ ...l, prefix: prefixFor(l.root, primary) })), unreadable };
@@ -331,10 +333,10 @@ async function verdictFor(gathered: Gathered, io: Io, locations: StoreLocations,
   // Weakening since the session's baseline, before anything is hashed: it needs only the ledgers.
   const weakenedOf = new Map<Held, { present: Map<string, Weakening>; removed: Weakening[] }>();
   for (const { h, entries } of perRoot) {
-    if (h.ws === null) continue;
+    if (h.ws === null && h.baseline === null) continue;
     verifyBy.check();
     const now: BaselineGate[] = entries.map((e) => projectGate(e.loaded.location.display, scopeOf(e.loaded), e.gate));
-    const base = h.baseline === null ? null : bound === null ? h.baseline.gates : h.baseline.gates.filter((g) => g.scope === bound.scope);
+    const base = h.baseline === null ? null : h.baseline.gates; // only the bound scope's, for a bound sub-agent (gather)
     const cmp = base === null ? { weakened: [], added: now } : compareWithBaseline(base, now);
     const present = new Map<string, Weakening>();
     const removed: Weakening[] = [];
@@ -438,7 +440,10 @@ async function verdictFor(gathered: Gathered, io: Io, locations: StoreLocations,
 /** The bound scope of a sub-agent's stop: its agent id's binding, else its session's, in the nearest candidate that has one. */
 function findBinding(locations: StoreLocations, found: SessionRoots, event: StopEvent): Bound | null {
   const ids = [event.subagent?.agentId ?? null, event.sessionId].filter((id): id is string => id !== null);
+  const store = canonical(locations.base);
   for (const root of found.candidates) {
+    // As in gather(): a directory that holds the private store is not a repository.
+    if (root !== found.gitTop && isInside(root, store)) continue;
     for (const id of ids) {
       const scope = readBinding(locations, root, id);
       if (scope !== null) return { root, scope };
