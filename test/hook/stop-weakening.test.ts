@@ -90,7 +90,7 @@ describe('weakened since the session began', () => {
     expect(r).toEqual({ kind: 'allow', note: expect.stringMatching(/^gate-check: released: 1 gate still open: GATES:A \(weakened since the session began: turned manual: a person must approve\)\./) });
   });
 
-  it('cosmetic edits are not weakening: reordered gates, blank lines, trailing spaces, new titles', () => {
+  it('cosmetic edits are not weakening: reordered gates, blank lines, trailing spaces, new titles, a gate moved to another ledger', () => {
     const s = passed();
     expect(s.stop()).toEqual({ kind: 'allow', note: null });
     const a = s.original.slice(0, s.original.indexOf('\n\n') + 1);
@@ -101,9 +101,12 @@ describe('weakened since the session began', () => {
       s.original.replace('greets\n', 'greets   \n'),
       s.original.replace('the greeting script greets', 'the greeting script says hello'),
       s.original.replace('wording approved', 'the wording was approved by a person'),
+      a, // M moved to gates/m.md (below)
     ];
     for (const text of cosmetic) {
+      rmSync(join(s.repo, 'gates'), { recursive: true, force: true });
       s.setLedger(text);
+      if (text === a) writeFiles(s.repo, { 'gates/m.md': rest });
       expect(s.run(['--status', '--strict']).code).toBe(0); // still met and verified
       expect(s.stop()).toEqual({ kind: 'allow', note: null });
     }
