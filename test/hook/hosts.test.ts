@@ -183,6 +183,22 @@ describe('a payload that does not match the host is refused: a block that says s
     });
   }
 
+  it("another event of the same host (the hook installed under the wrong event) is refused", () => {
+    const s = repo({ 'GATES.md': MET });
+    const other: Array<[Host, Record<string, unknown>, RegExp]> = [
+      ['claude', { ...claudePayload(s.repo), hook_event_name: 'PreToolUse' }, /its hook_event_name is not Stop or SubagentStop/],
+      ['codex', { ...codexPayload(s.repo), hook_event_name: 'UserPromptSubmit' }, /its hook_event_name is not Stop or SubagentStop/],
+      ['copilot', { ...copilotPascalPayload(s.repo), hook_event_name: 'PreToolUse' }, /its hook_event_name is not Stop or SubagentStop/],
+      ['gemini', { ...geminiPayload(s.repo), hook_event_name: 'BeforeAgent' }, /its hook_event_name is not AfterAgent/],
+      ['cursor', { ...cursorPayload([s.repo]), hook_event_name: 'afterAgentResponse' }, /its hook_event_name is not stop or subagentStop/],
+    ];
+    for (const [host, payload, problem] of other) {
+      const reason = blockOf(answerOf(host, s.stop(host, JSON.stringify(payload))));
+      expect(reason).toContain(`the hook input is not a ${TITLE[host]} stop event`);
+      expect(reason).toMatch(problem);
+    }
+  });
+
   it('a hook command without --host, or with one it does not know, blocks in the shape Claude Code, Codex, Copilot and Gemini read', () => {
     const s = repo({ 'GATES.md': MET });
     for (const [args, problem] of [
