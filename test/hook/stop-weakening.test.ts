@@ -136,6 +136,20 @@ describe('gate-check hook accept: a person approves the new definition', () => {
     expect(blockOf(s.stop())).toMatch(/GATES:A \(weakened since the session began: removed/);
   });
 
+  it.skipIf(ptyDriver() === null)('refuses on a terminal too where --approve would: inside a running check', async () => {
+    const s = passed();
+    expect(s.stop()).toEqual({ kind: 'allow', note: null });
+    s.setLedger(WEAKENINGS[0]![1](s.original));
+    const t = startInPty([process.execPath, BIN, 'hook', 'accept'], { cwd: s.repo, env: { ...s.env, GATE_CHECK_ACTIVE_CHECK: 'GATES:A' } });
+    // Were it to ask, the answer would be yes.
+    void t.waitForOutput(/\[y\/N\] /, 20_000).then(() => t.type('y\r'), () => {});
+    const done = await t.done;
+    expect(done.code).toBe(2);
+    expect(done.output).toMatch(/hook accept refused inside a running check \(GATE_CHECK_ACTIVE_CHECK=GATES:A\): a check must never approve checks/);
+    expect(done.output).not.toMatch(/\[y\/N\]/);
+    expect(blockOf(s.stop())).toMatch(/GATES:A \(weakened since the session began: removed/);
+  }, 60_000);
+
   it('nothing weakened: nothing to approve (exit 0)', () => {
     const s = passed();
     expect(s.run(['hook', 'accept']).stdout).toMatch(/keeps no session baseline for .*; nothing to approve/);
