@@ -93,14 +93,14 @@ describe('each host gets its own answer format, always with exit 0', () => {
 
   it('the hook answers within its own deadline, well inside the shortest host timeout (Copilot: 30 s, and a timeout fails open)', () => {
     expect(HOOK_DEADLINE_MS).toBeLessThanOrEqual(30_000 / 2);
-    // 7 GiB (hard links of one sparse file) to hash: far more than the deadline allows.
+    // 18 GiB (hard links of one sparse file) to hash: far more than the deadline allows.
     const s = repo({});
     onTestFinished(() => rmSync(dirname(s.repo), { recursive: true, force: true }));
     mkdirSync(join(s.repo, 'big'));
     const fd = openSync(join(s.repo, 'big', 'f000.bin'), 'w');
     ftruncateSync(fd, 60 * 2 ** 20);
     closeSync(fd);
-    for (let i = 1; i < 120; i++) linkSync(join(s.repo, 'big', 'f000.bin'), join(s.repo, 'big', `f${String(i).padStart(3, '0')}.bin`));
+    for (let i = 1; i < 300; i++) linkSync(join(s.repo, 'big', 'f000.bin'), join(s.repo, 'big', `f${String(i).padStart(3, '0')}.bin`));
     const body = '- [x] A: t\n  CHECK: echo ok\n  EXPECT: ok\n  DEPENDS: big/*\n';
     writeFileSync(join(s.repo, 'GATES.md'), `${body}  EVIDENCE: exit=0; def=${defOf(body, 'A')}; match=${'0'.repeat(12)}; receipt=${'0'.repeat(12)}\n`);
     const t0 = Date.now();
