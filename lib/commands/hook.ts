@@ -1,14 +1,23 @@
-// gate-check hook claude-stop | install | uninstall | forget
+// gate-check hook stop | claude-stop | bind | accept | install | uninstall | forget
 import type { Io } from '../cli/io.js';
 import { UsageError } from '../errors.js';
+import { hookAcceptCommand } from '../hook/accept-command.js';
+import { hookBindCommand } from '../hook/bind-command.js';
 import { claudeStopCommand } from '../hook/claude-stop.js';
 import { hookForgetCommand } from '../hook/forget-command.js';
 import { hookInstallCommand } from '../hook/install-command.js';
+import { hookStopCommand } from '../hook/stop-command.js';
 
 const USAGE = `Usage: gate-check hook <command>
 
 Commands:
-  claude-stop              the Claude Code Stop hook (reads the hook JSON on stdin)
+  stop --host HOST         the Stop hook for HOST (claude, codex, copilot, gemini, cursor):
+                           reads the host's stop payload on stdin, answers on stdout
+  claude-stop              the same as stop --host claude
+  bind --session S --scope ID
+                           route sub-agent S's SubagentStop to scope ID's gates and waves
+  accept [--root DIR]      approve gates weakened since a Stop-hook session began
+                           (asks on a terminal)
   install [--shared | --global]    add the Stop hook to .claude/settings.local.json
                            (--shared: .claude/settings.json, --global: ~/.claude/settings.json)
   uninstall [--shared | --global]  remove exactly what install added (also: install --uninstall)
@@ -19,8 +28,14 @@ Commands:
 export async function hookCommand(args: string[], io: Io): Promise<number> {
   const [sub, ...rest] = args;
   switch (sub) {
+    case 'stop':
+      return hookStopCommand(rest, io);
     case 'claude-stop':
       return claudeStopCommand(rest, io);
+    case 'bind':
+      return hookBindCommand(rest, io);
+    case 'accept':
+      return hookAcceptCommand(rest, io);
     case 'install':
       return hookInstallCommand(rest, io, false);
     case 'uninstall':

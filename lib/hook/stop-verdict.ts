@@ -1,17 +1,22 @@
-// The Stop hook's decision, independent of the host that asks: may the agent stop now?
-// Hosts differ in how they send the question and read the answer (claude-stop.ts is the
-// Claude Code adapter); this module only needs the session's id and directory.
+// The Stop hook's decision, independent of the host that asks: may the agent stop now? The
+// host's adapter (host-*.ts) turns its payload into a StopEvent and the decision into its
+// answer format; this module never sees either.
 //
-// Block while any gate is open in the strict view; fail closed when the gates cannot be
-// read, when a remembered ledger is gone, when verification cannot finish within the
-// deadline, and on any unexpected error. Never execute a CHECK, approve, or write the ledger.
-// After MAX_NO_PROGRESS consecutive blocks without semantic progress, release.
-import { readdirSync, realpathSync } from 'node:fs';
-import { isAbsolute, join, relative } from 'node:path';
+// Block while any gate is open in the strict view, any gate was weakened since the session's
+// baseline (issue 12 §4), or any dispatch wave is open or sealed (issue 12 §3); fail closed when
+// the gates, the waves or the baseline cannot be read, when a remembered ledger is gone, when
+// verification cannot finish within the deadline, on a payload that does not match the host,
+// and on any unexpected error. Never execute a CHECK, approve, or write the ledger. After
+// MAX_NO_PROGRESS consecutive blocks without semantic progress, release, saying so; let the
+// stop through (with a note) while the host says background work will wake the session.
+import { isAbsolute, relative } from 'node:path';
+import { realpathSync } from 'node:fs';
 import type { Io } from '../cli/io.js';
 import { readOnlyContext, verifyMetGates, type GateEntry } from '../commands/verification.js';
-import { DeadlineError, GateCheckError, ParseError } from '../errors.js';
-import { isInside } from '../fsx/discover.js';
+import { mayHaveDispatchState } from '../dispatch/location.js';
+import type { DispatchState } from '../dispatch/state.js';
+import { DeadlineError, GateCheckError, LockTimeoutError, ParseError } from '../errors.js';
+import { isInside, resolveRoot } from '../fsx/discover.js';
 import { lockTimeoutFromEnv } from '../fsx/lock.js';
 import { lstatOrNull } from '../fsx/safe-read.js';
 import { sha256Hex } from '../oracle/oracle.js';
@@ -19,35 +24,39 @@ import { gateReport, strictlyMet, type GateReport } from '../report/model.js';
 import { loadStatCache, saveStatCache } from '../store/stat-cache-file.js';
 import { storeLocations, type StoreLocations } from '../store/locations.js';
 import { sanitizeLine } from '../text/sanitize.js';
-import { ledgerBudget, loadWorkspace, type LedgerBudget, type Workspace } from '../workspace/load.js';
+import { ledgerBudget, ledgerStem, type Workspace } from '../workspace/load.js';
 import { Deadline, hookDeadlineMs } from './deadline.js';
-import { hasLedgerMarker, sessionRoots, startDirectory } from './find-root.js';
+import { hasLedgerMarker, sessionRoots, startDirectory, type SessionRoots } from './find-root.js';
+import { HOOK_LEDGER_BYTES, loadHookLedgers, scopeOf } from './hook-ledgers.js';
 import { readLedgerMemory, writeLedgerMemory } from './ledger-memory.js';
+import { readBinding } from './scope-binding.js';
+import { extendBaseline, readBaseline, type Baseline } from './session-baseline.js';
 import { updateStopState } from './stop-state.js';
+import type { HostAdapter, StopDecision, StopEvent, StopRequest } from './stop-types.js';
+import { compareWithBaseline, describeWeakening, gateKey, projectGate, type BaselineGate, type Weakening } from './weakening.js';
 
-/** Ledger bytes one Stop-hook call reads, over every repository and scope: two ledgers at the per-file limit. */
-export const HOOK_LEDGER_BYTES = 16 * 1024 * 1024;
+export type { StopDecision } from './stop-types.js';
 
-/** Consecutive blocks without semantic progress before the hook lets the session stop. */
+/** Consecutive blocks without semantic progress before the hook lets the session stop: below every host's own cap (Claude Code and Copilot end a turn after 8). */
 export const MAX_NO_PROGRESS = 6;
 /** Every reason and message is at most this many characters (sanitized). */
 export const REASON_CAP = 2000;
 const MAX_IDS = 5;
 const ITEM_CAP = 200;
 
-export interface StopInput {
-  /** The host's session id; 'unknown' when it sent none. */
-  sessionId: string;
-  /** The session's absolute working directory as the host reports it, or null. */
-  cwd: string | null;
+/**
+ * A block carries a summary of what is open (for the release and the background-work notes)
+ * and a fingerprint (progress means it changed).
+ */
+type Verdict = { block: string; summary: string; fingerprint: string } | { allow: string | null; fingerprint: string | null };
+
+/** A sub-agent's stop routed to one scope of one repository (`gate-check hook bind`). */
+interface Bound {
+  root: string;
+  scope: string;
 }
 
-export type StopDecision = { kind: 'block'; reason: string } | { kind: 'allow'; message: string | null };
-
-/** A block carries what to say when it is released instead (after MAX_NO_PROGRESS stops without progress). */
-type Verdict = { block: string; release: string; fingerprint: string } | { allow: string | null; fingerprint: string | null };
-
-/** One directory whose ledgers hold the session. */
+/** One directory whose ledgers or waves hold the session. */
 interface Held {
   root: string;
   /** How its ids are prefixed: null for the session's repository itself. */
@@ -55,32 +64,9 @@ interface Held {
   ws: Workspace | null;
   /** Ledgers remembered with open gates (null: nothing remembered). */
   remembered: string[] | null;
-}
-
-/** Root ledgers plus every scope's: an empty or decoy scope directory hides nothing. */
-function loadAll(root: string, cwd: string, checkpoint: () => void, budget: LedgerBudget): Workspace | null {
-  const hasRootLedger = lstatOrNull(join(root, 'GATES.md')) !== null || lstatOrNull(join(root, 'gates')) !== null;
-  const scopes: string[] = [];
-  const scopeBase = join(root, '.gate-check');
-  const st = lstatOrNull(scopeBase);
-  if (st?.isDirectory()) {
-    for (const e of readdirSync(scopeBase, { withFileTypes: true })) if (!e.name.startsWith('.')) scopes.push(e.name);
-  } else if (st?.isSymbolicLink()) {
-    loadWorkspace({ root, scope: 'x', files: [], cwd, budget }); // throws: symlinked .gate-check
-  }
-  const parts: Workspace[] = [];
-  if (hasRootLedger) parts.push(loadWorkspace({ root, files: [], cwd, budget }));
-  for (const scope of scopes.sort()) {
-    checkpoint();
-    const dir = lstatOrNull(join(scopeBase, scope));
-    if (dir?.isDirectory() && readdirSync(join(scopeBase, scope)).some((n) => n.endsWith('.md') && !n.startsWith('.'))) {
-      parts.push(loadWorkspace({ root, scope, files: [], cwd, budget }));
-    } else if (!dir?.isDirectory()) {
-      parts.push(loadWorkspace({ root, scope, files: [], cwd, budget })); // a symlinked scope throws
-    }
-  }
-  if (parts.length === 0) return null;
-  return { root: parts[0]!.root, explicit: false, ledgers: parts.flatMap((p) => p.ledgers), warnings: parts.flatMap((p) => p.warnings) };
+  waves: DispatchState[];
+  /** The session's baseline of this directory's gates (null: this is the session's first look). */
+  baseline: Baseline | null;
 }
 
 function openLabel(g: GateReport): string {
@@ -90,18 +76,20 @@ function openLabel(g: GateReport): string {
 }
 
 /** At most MAX_IDS items, each capped, so the count and the next steps always fit. */
-function capList(items: string[]): string {
+function capList(items: readonly string[]): string {
   const shown = items.slice(0, MAX_IDS).map((i) => sanitizeLine(i, ITEM_CAP));
   return items.length > MAX_IDS ? `${shown.join('; ')} (+${items.length - MAX_IDS} more)` : shown.join('; ');
+}
+
+function plural(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
 }
 
 const NEXT_STEPS =
   'Next: run `gate-check --status` to see every gate. Checks run only after a person reviews and approves them, so ask your user to review and run `gate-check --approve`; once approved, `gate-check` runs them. Write `ABANDON: ID reason` only for a gate that is truly impossible.';
 
-/** The strict view as an order-independent fingerprint: progress means it changed. */
-function strictFingerprint(gates: readonly GateReport[]): string {
-  const view = gates.map((g) => `${g.qualified}=${g.state === 'abandoned' ? 'abandoned' : strictlyMet(g) ? 'met' : 'open'}`).sort();
-  return sha256Hex(view.join('\n'));
+function releaseText(summary: string): string {
+  return `gate-check: released: ${summary}. The hook let the agent stop after ${MAX_NO_PROGRESS} stops without progress; a person needs to look at this.`;
 }
 
 /** Qualified ids that stay unambiguous when a root ledger and a scope ledger share a name. */
@@ -125,14 +113,18 @@ function canonical(path: string): string {
   }
 }
 
-/** $CLAUDE_PROJECT_DIR when the host names the project; else what find-root.ts finds from the session's directory. */
-function candidates(input: StopInput, io: Io): { gitTop: string | null; candidates: string[] } {
-  const project = io.env.CLAUDE_PROJECT_DIR;
-  if (project && isAbsolute(project) && !project.includes('\0') && lstatOrNull(project)?.isDirectory()) {
+/** The project directory the host names, when it is one; else what find-root.ts finds from each of the session's directories. */
+function sessionCandidates(event: StopEvent, io: Io): SessionRoots {
+  const project = event.projectDir;
+  if (project !== null && isAbsolute(project) && !project.includes('\0') && lstatOrNull(project)?.isDirectory()) {
     const root = canonical(project);
     return { gitTop: root, candidates: [root] };
   }
-  return sessionRoots(startDirectory(input.cwd, io.cwd));
+  const all = event.cwds.map((cwd) => sessionRoots(startDirectory(cwd, io.cwd)));
+  if (all.length === 1) return all[0]!;
+  const candidates: string[] = [];
+  for (const r of all) for (const c of r.candidates) if (!candidates.includes(c)) candidates.push(c);
+  return { gitTop: all.find((r) => r.gitTop !== null)?.gitTop ?? null, candidates };
 }
 
 function errorVerdict(e: unknown, where: string): Verdict | null {
@@ -142,15 +134,26 @@ function errorVerdict(e: unknown, where: string): Verdict | null {
     const problem = `${where}the ledger does not parse: ${errs.join('; ')}${more}`;
     return {
       block: `gate-check: ${problem.replace('does not parse:', 'does not parse, so no gate can be checked:')}. Fix the ledger (see \`gate-check --status\`).`,
-      release: `${problem}. A person needs to look at the ledger.`,
+      summary: problem,
       fingerprint: `error:${sha256Hex(e.message + errs.join())}`,
     };
   }
   if (e instanceof GateCheckError && !(e instanceof DeadlineError)) {
     const problem = `${where}cannot read the gates (${sanitizeLine(e.message, ITEM_CAP)})`;
-    return { block: `gate-check: ${problem}; fix this before stopping.`, release: `${problem}. A person needs to look at this.`, fingerprint: `error:${sha256Hex(e.message)}` };
+    return { block: `gate-check: ${problem}; fix this before stopping.`, summary: problem, fingerprint: `error:${sha256Hex(e.message)}` };
   }
   return null;
+}
+
+function refusalVerdict(problem: string, host: HostAdapter): Verdict {
+  const said = sanitizeLine(problem, 400);
+  return {
+    block:
+      `gate-check: ${said}. This hook is installed as \`gate-check hook stop --host ${host.name}\` (${host.title}), so no gate was checked and the stop is not let through. ` +
+      'If another host runs this hook, install the hook for that host instead (see `gate-check hook stop --help`).',
+    summary: `the hook input could not be used (${said})`,
+    fingerprint: `refused:${sha256Hex(problem)}`,
+  };
 }
 
 function goneVerdict(held: readonly Held[]): Verdict | null {
@@ -173,7 +176,7 @@ function goneVerdict(held: readonly Held[]): Verdict | null {
     block:
       `gate-check: ${list} had open gates when the Stop hook last looked, and ${verb} gone (removed or moved). Restore ${gone.length === 1 ? 'it' : 'them'} (for example \`git checkout -- ${sanitizeLine(gone[0]!, ITEM_CAP)}\`): removing or moving a ledger does not meet its gates. ` +
       `If a person retired ${gone.length === 1 ? 'it' : 'them'} on purpose, they run \`gate-check hook forget\` in ${sanitizeLine(where, ITEM_CAP)}.`,
-    release: `${list} had open gates and ${verb} gone. A person needs to look at this.`,
+    summary: `${list} had open gates and ${verb} gone`,
     fingerprint: `error:ledger-gone:${sha256Hex(gone.sort().join('\n'))}`,
   };
 }
@@ -187,21 +190,40 @@ function incompleteVerdict(gates: readonly GateReport[], why: string): Verdict {
     block:
       `gate-check: verification was incomplete: ${why} after checking ${done} of ${met.length} met gate${met.length === 1 ? '' : 's'}, and a gate that is not verified is not met.${open} ` +
       'Run `gate-check --status --strict` to see every gate; if this keeps happening, fewer or smaller DEPENDS files make verification faster.',
-    release: `verification was incomplete (${why}).${open} A person needs to look at these gates.`,
+    summary: `verification was incomplete (${why})${known.length > 0 ? `; not met so far: ${capList(known)}` : ''}`,
     fingerprint: `incomplete:${sha256Hex(gates.map((g) => g.qualified).sort().join('\n'))}`,
   };
 }
 
-function openVerdict(gates: readonly GateReport[]): Verdict {
-  const open = gates.filter((g) => g.state !== 'abandoned' && !strictlyMet(g));
-  const handoff = gates.filter((g) => g.state === 'abandoned').map((g) => g.qualified);
-  const handoffNote = handoff.length > 0 ? ` HANDOFF REQUIRED for ${capList(handoff)}: a person must take these over.` : '';
-  const fingerprint = strictFingerprint(gates);
-  if (open.length === 0) return { allow: handoffNote ? `gate-check:${handoffNote}` : null, fingerprint };
-  const listed = capList(open.map((g) => `${g.qualified} (${openLabel(g)})`));
+/** What the verdict is made of: open gates, weakened ones, open waves, hand-offs, and the progress fingerprint items. */
+interface Tally {
+  gates: string[];
+  waves: string[];
+  handoff: string[];
+  /** Where a person accepts weakened gates (the first such directory), or null when none was weakened. */
+  weakenedIn: string | null;
+  fingerprint: string[];
+}
+
+function openVerdict(t: Tally): Verdict {
+  const handoffNote = t.handoff.length > 0 ? ` HANDOFF REQUIRED for ${capList(t.handoff)}: a person must take these over.` : '';
+  const fingerprint = sha256Hex([...t.fingerprint].sort().join('\n'));
+  const g = t.gates.length;
+  const w = t.waves.length;
+  if (g === 0 && w === 0) return { allow: handoffNote ? `gate-check:${handoffNote}` : null, fingerprint };
+  const listed = capList([...t.gates, ...t.waves]);
+  const gatesPart = g > 0 ? `${plural(g, 'gate', 'gates')} ${g === 1 ? 'is' : 'are'} not met` : '';
+  const wavesPart = w > 0 ? `${plural(w, 'dispatch wave', 'dispatch waves')} ${w === 1 ? 'is' : 'are'} open` : '';
+  const head = [gatesPart, wavesPart].filter((p) => p !== '').join(' and ');
+  const weakenedNote =
+    t.weakenedIn === null
+      ? ''
+      : ` A gate weakened since the session began stays open until its definition is put back, or a person approves the new one by running \`gate-check hook accept\` on a terminal in ${sanitizeLine(t.weakenedIn, ITEM_CAP)}.`;
+  const wavesNote = w > 0 ? ' A dispatch wave stays open until every leaf has started, the wave is sealed and every leaf has returned (`gate-check dispatch status`).' : '';
+  const stillOpen = [g > 0 ? plural(g, 'gate', 'gates') : '', w > 0 ? plural(w, 'dispatch wave', 'dispatch waves') : ''].filter((p) => p !== '').join(' and ');
   return {
-    block: `gate-check: ${open.length} gate${open.length === 1 ? ' is' : 's are'} not met: ${listed}. ${NEXT_STEPS}${handoffNote}`,
-    release: `still not met: ${listed}. A person needs to look at these gates.${handoffNote}`,
+    block: `gate-check: ${head}: ${listed}.${g > 0 ? ` ${NEXT_STEPS}` : ''}${weakenedNote}${wavesNote}${handoffNote}`,
+    summary: `${stillOpen} still open: ${listed}${handoffNote ? `;${handoffNote.replace(/\.$/, '')}` : ''}`,
     fingerprint,
   };
 }
@@ -211,18 +233,42 @@ function prefixFor(root: string, primary: string): string | null {
   return isInside(primary, root) ? relative(primary, root) : root;
 }
 
+function withPrefix(prefix: string | null, item: string): string {
+  return prefix === null ? item : `${prefix}/${item}`;
+}
+
+/** Root of the dispatch store's key: the repository's canonical root, as `gate-check dispatch` computes it. */
+function dispatchRoot(root: string, ws: Workspace | null, cwd: string): string {
+  if (ws !== null) return ws.root.path;
+  try {
+    return resolveRoot(root, cwd).path;
+  } catch {
+    return root;
+  }
+}
+
+async function loadWaves(locations: StoreLocations, root: string, bound: Bound | null): Promise<DispatchState[]> {
+  if (!mayHaveDispatchState(locations, root)) return [];
+  const { loadAllDispatchStates } = await import('../dispatch/store.js');
+  const states = loadAllDispatchStates(locations, root); // an invalid state throws: it blocks
+  return bound === null ? states : states.filter((s) => s.scope === bound.scope);
+}
+
+function inScope(display: string, bound: Bound | null): boolean {
+  return bound === null || display.startsWith(`.gate-check/${bound.scope}/`);
+}
+
 interface Gathered {
   primary: string;
   held: Held[];
-  /** A ledger that cannot be read: the verdict, whatever the rest holds. */
+  /** Something that cannot be read: the verdict, whatever the rest holds. */
   unreadable: Verdict | null;
 }
 
-/** Loads every candidate's ledgers and memory. */
-function gather(input: StopInput, io: Io, locations: StoreLocations, checkpoint: () => void): Gathered {
-  const found = candidates(input, io);
+/** Loads every candidate's ledgers, waves, baseline and memory (only the bound scope's, for a bound sub-agent). */
+async function gather(found: SessionRoots, session: string, bound: Bound | null, io: Io, locations: StoreLocations, checkpoint: () => void): Promise<Gathered> {
   const store = canonical(locations.base);
-  const loaded: Array<{ root: string; ws: Workspace | null; remembered: string[] | null }> = [];
+  const loaded: Array<Omit<Held, 'prefix'>> = [];
   let unreadable: Verdict | null = null;
   let unreadableRoot: string | null = null;
   // One budget for every ledger of every repository this call reads: any number of files at
@@ -234,44 +280,93 @@ function gather(input: StopInput, io: Io, locations: StoreLocations, checkpoint:
     // to use a store inside its repository); only the session's own repository goes on to fail closed.
     if (root !== found.gitTop && isInside(root, store)) continue;
     let ws: Workspace | null = null;
-    if (hasLedgerMarker(root)) {
-      try {
-        ws = loadAll(root, io.cwd, checkpoint, budget);
-      } catch (e) {
-        unreadable = errorVerdict(e, root === found.gitTop || found.gitTop === null ? '' : `in ${sanitizeLine(root, ITEM_CAP)}: `);
-        if (unreadable === null) throw e;
-        unreadableRoot = root;
-        break;
+    let waves: DispatchState[] = [];
+    let baseline: Baseline | null = null;
+    try {
+      if (hasLedgerMarker(root)) ws = loadHookLedgers(root, io.cwd, checkpoint, budget);
+      if (ws !== null && bound !== null) {
+        const ledgers = ws.ledgers.filter((l) => scopeOf(l) === bound.scope);
+        ws = ledgers.length > 0 ? { ...ws, ledgers } : null;
       }
+      waves = await loadWaves(locations, dispatchRoot(root, ws, io.cwd), bound);
+      // Read even when no ledger is left: deleting every ledger removes every gate of the baseline.
+      baseline = readBaseline(locations, root, session);
+      if (baseline !== null && bound !== null) baseline = { ...baseline, gates: baseline.gates.filter((g) => g.scope === bound.scope) };
+    } catch (e) {
+      unreadable = errorVerdict(e, root === found.gitTop || found.gitTop === null ? '' : `in ${sanitizeLine(root, ITEM_CAP)}: `);
+      if (unreadable === null) throw e;
+      unreadableRoot = root;
+      break;
     }
-    const remembered = readLedgerMemory(locations, root);
-    if (ws !== null || remembered !== null) loaded.push({ root, ws, remembered });
+    let remembered = readLedgerMemory(locations, root);
+    if (remembered !== null && bound !== null) remembered = remembered.filter((d) => inScope(d, bound));
+    if (ws !== null || (remembered !== null && remembered.length > 0) || waves.length > 0 || (baseline?.gates.length ?? 0) > 0) loaded.push({ root, ws, remembered, waves, baseline });
   }
   const primary = found.gitTop ?? unreadableRoot ?? loaded.find((l) => l.ws !== null)?.root ?? loaded[0]?.root ?? found.candidates[0]!;
   return { primary, held: loaded.map((l) => ({ ...l, prefix: prefixFor(l.root, primary) })), unreadable };
 }
 
-async function verdictFor(gathered: Gathered, io: Io, locations: StoreLocations, verifyBy: Deadline, lockTimeoutMs: number): Promise<Verdict> {
+interface Context {
+  session: string;
+  bound: Bound | null;
+  verifyBy: Deadline;
+  lockTimeoutMs: number;
+}
+
+async function verdictFor(gathered: Gathered, io: Io, locations: StoreLocations, ctx: Context): Promise<Verdict> {
   const gone = goneVerdict(gathered.held);
   if (gone !== null) return gone;
-  const withLedgers = gathered.held.filter((h): h is Held & { ws: Workspace } => h.ws !== null);
-  if (withLedgers.length === 0) return { allow: null, fingerprint: null };
+  const { verifyBy, lockTimeoutMs, bound } = ctx;
+  const lockMs = () => Math.min(lockTimeoutMs, verifyBy.remaining() + 100);
+  if (gathered.held.length === 0) {
+    if (bound === null) return { allow: null, fingerprint: null };
+    const problem = `this sub-agent is bound to scope ${bound.scope}, which has no ledger and no dispatch wave in ${sanitizeLine(bound.root, ITEM_CAP)}`;
+    return {
+      block: `gate-check: ${problem}: nothing says its work is done. Write its gates in .gate-check/${bound.scope}/, or remove the binding (\`gate-check hook bind --session ID --remove\`).`,
+      summary: problem,
+      fingerprint: `bound-empty:${sha256Hex(bound.scope)}`,
+    };
+  }
 
-  const perRoot = withLedgers.map((h) => {
-    const entries: GateEntry[] = h.ws.ledgers.flatMap((loaded) => loaded.ledger.gates.map((gate) => ({ loaded, gate, report: gateReport(loaded.location.display, loaded.stem, gate) })));
+  const perRoot = gathered.held.map((h) => {
+    const entries: GateEntry[] = (h.ws?.ledgers ?? []).flatMap((loaded) => loaded.ledger.gates.map((gate) => ({ loaded, gate, report: gateReport(loaded.location.display, loaded.stem, gate) })));
     return { h, entries };
   });
+
+  // Weakening since the session's baseline, before anything is hashed: it needs only the ledgers.
+  const weakenedOf = new Map<Held, { present: Map<string, Weakening>; removed: Weakening[] }>();
+  for (const { h, entries } of perRoot) {
+    if (h.ws === null && h.baseline === null) continue;
+    verifyBy.check();
+    const now: BaselineGate[] = entries.map((e) => projectGate(e.loaded.location.display, scopeOf(e.loaded), e.gate));
+    const base = h.baseline === null ? null : h.baseline.gates; // only the bound scope's, for a bound sub-agent (gather)
+    const cmp = base === null ? { weakened: [], added: now } : compareWithBaseline(base, now);
+    const present = new Map<string, Weakening>();
+    const removed: Weakening[] = [];
+    for (const w of cmp.weakened) {
+      if (w.file === null) removed.push(w);
+      else present.set(gateKey(w.file, w.id), w);
+    }
+    weakenedOf.set(h, { present, removed });
+    try {
+      if (!verifyBy.expired()) await extendBaseline(locations, h.root, ctx.session, cmp.added, h.baseline === null && now.length > 0, lockMs(), new Date());
+    } catch (e) {
+      // A busy baseline only delays when new gates join it (the next look adds them); it weakens nothing.
+      if (!(e instanceof LockTimeoutError)) throw e;
+    }
+  }
+
   let incomplete: string | null = null;
   try {
     for (const { h, entries } of perRoot) {
-      if (!entries.some((e) => e.report.state === 'met')) continue;
+      if (h.ws === null || !entries.some((e) => e.report.state === 'met')) continue;
       verifyBy.check();
-      const ctx = readOnlyContext(h.ws, io);
+      const vctx = readOnlyContext(h.ws, io);
       const saved = loadStatCache(locations, h.ws.root.path);
-      ctx.resolver.useStatCache(saved.cache);
-      ctx.resolver.setCheckpoint(verifyBy.check);
+      vctx.resolver.useStatCache(saved.cache);
+      vctx.resolver.setCheckpoint(verifyBy.check);
       try {
-        await verifyMetGates(entries, ctx, verifyBy.check);
+        await verifyMetGates(entries, vctx, verifyBy.check);
       } finally {
         // What was hashed before the deadline is worth keeping; a save is skipped when time is short.
         if (!verifyBy.expired()) saveStatCache(locations, h.ws.root.path, saved);
@@ -283,52 +378,153 @@ async function verdictFor(gathered: Gathered, io: Io, locations: StoreLocations,
   }
   const complete = incomplete === null;
 
-  const gates: GateReport[] = [];
+  const tally: Tally = { gates: [], waves: [], handoff: [], weakenedIn: null, fingerprint: [] };
+  const reports: GateReport[] = [];
+  const openLedgers = new Map<Held, Set<string>>();
   for (const { h, entries } of perRoot) {
-    const reports = entries.map((e) => e.report);
-    disambiguate(reports);
-    if (h.prefix !== null) for (const g of reports) g.qualified = `${h.prefix}/${g.qualified}`;
-    for (const g of reports) gates.push(g);
+    const rootReports = entries.map((e) => e.report);
+    disambiguate(rootReports);
+    if (h.prefix !== null) for (const g of rootReports) g.qualified = `${h.prefix}/${g.qualified}`;
+    const weak = weakenedOf.get(h);
+    const open = new Set<string>();
+    entries.forEach((e) => {
+      const g = e.report;
+      reports.push(g);
+      const w = weak?.present.get(gateKey(e.loaded.location.display, e.gate.id));
+      if (w !== undefined) {
+        tally.gates.push(`${g.qualified} (weakened since the session began: ${describeWeakening(w)}: a person must approve)`);
+        // Open, as far as progress goes: weakening a gate is no step towards done.
+        tally.fingerprint.push(`${g.qualified}=open`);
+        tally.weakenedIn ??= h.root;
+        open.add(e.loaded.location.display);
+      } else if (g.state === 'abandoned') {
+        tally.handoff.push(g.qualified);
+        tally.fingerprint.push(`${g.qualified}=abandoned`);
+      } else if (strictlyMet(g)) {
+        tally.fingerprint.push(`${g.qualified}=met`);
+      } else {
+        tally.gates.push(`${g.qualified} (${openLabel(g)})`);
+        tally.fingerprint.push(`${g.qualified}=open`);
+        open.add(e.loaded.location.display);
+      }
+    });
+    for (const w of weak?.removed ?? []) {
+      const name = withPrefix(h.prefix, `${ledgerStem(w.baseFile)}:${w.id}`);
+      tally.gates.push(`${name} (weakened since the session began: removed: a person must approve)`);
+      tally.fingerprint.push(`${name}=open`);
+      tally.weakenedIn ??= h.root;
+    }
+    if (h.waves.length > 0) {
+      const { wavesVerdict, wavesFingerprint } = await import('../dispatch/verdict.js');
+      for (const state of h.waves) {
+        const v = wavesVerdict(state);
+        for (const label of v.open) tally.waves.push(withPrefix(h.prefix, `${state.scope}/${label}`));
+        for (const label of v.handoff) tally.handoff.push(withPrefix(h.prefix, `${state.scope}/${label}`));
+        for (const item of wavesFingerprint(state)) tally.fingerprint.push(withPrefix(h.prefix, item));
+      }
+    }
+    openLedgers.set(h, open);
   }
 
-  // Remember the ledgers that have open gates (on an incomplete pass: every ledger, and what was remembered).
-  for (const { h, entries } of perRoot) {
-    const open = new Set<string>(complete ? [] : (h.remembered ?? []));
-    for (const e of entries) {
-      if (!complete || (e.report.state !== 'abandoned' && !strictlyMet(e.report))) open.add(e.loaded.location.display);
+  // Remember the ledgers that have open gates (on an incomplete pass: every ledger, and what was
+  // remembered). A bound sub-agent sees only its scope, so it leaves the memory as it is.
+  if (bound === null) {
+    for (const { h, entries } of perRoot) {
+      if (h.ws === null) continue;
+      const open = new Set<string>(complete ? [] : (h.remembered ?? []));
+      for (const display of openLedgers.get(h) ?? []) open.add(display);
+      if (!complete) for (const e of entries) open.add(e.loaded.location.display);
+      await writeLedgerMemory(locations, h.root, [...open], h.remembered, lockMs());
     }
-    await writeLedgerMemory(locations, h.root, [...open], h.remembered, Math.min(lockTimeoutMs, verifyBy.remaining() + 100));
   }
-  return incomplete === null ? openVerdict(gates) : incompleteVerdict(gates, incomplete);
+  return complete ? openVerdict(tally) : incompleteVerdict(reports, incomplete!);
 }
 
-async function decide(input: StopInput, io: Io, deadline: Deadline): Promise<StopDecision> {
-  const locations = storeLocations(io.env);
-  const verifyBy = deadline.forVerifying();
-  const lockTimeoutMs = lockTimeoutFromEnv(io.env);
-  let gathered: Gathered;
-  try {
-    gathered = gather(input, io, locations, verifyBy.check);
-  } catch (e) {
-    if (!(e instanceof DeadlineError)) throw e;
-    gathered = { primary: startDirectory(input.cwd, io.cwd), held: [], unreadable: incompleteVerdict([], e.message) };
+/** The bound scope of a sub-agent's stop: its agent id's binding, else its session's, in the nearest candidate that has one. */
+function findBinding(locations: StoreLocations, found: SessionRoots, event: StopEvent): Bound | null {
+  const ids = [event.subagent?.agentId ?? null, event.sessionId].filter((id): id is string => id !== null);
+  const store = canonical(locations.base);
+  for (const root of found.candidates) {
+    // As in gather(): a directory that holds the private store is not a repository.
+    if (root !== found.gitTop && isInside(root, store)) continue;
+    for (const id of ids) {
+      const scope = readBinding(locations, root, id);
+      if (scope !== null) return { root, scope };
+    }
   }
-  const verdict = gathered.unreadable ?? (await verdictFor(gathered, io, locations, verifyBy, lockTimeoutMs));
-  const root = gathered.primary;
-  // The counter waits for its lock only as long as the answer can still be given in time.
-  const lockMs = Math.min(lockTimeoutMs, Math.max(0, deadline.remaining() - 200));
+  return null;
+}
+
+function pendingText(p: StopEvent['pending']): string | null {
+  const parts: string[] = [];
+  if (p.backgroundTasks > 0) parts.push(plural(p.backgroundTasks, 'background task', 'background tasks'));
+  if (p.sessionCrons > 0) parts.push(plural(p.sessionCrons, 'scheduled session prompt', 'scheduled session prompts'));
+  if (parts.length === 0) return null;
+  const many = p.backgroundTasks + p.sessionCrons > 1;
+  return `${parts.join(' and ')} ${many ? 'are' : 'is'} pending (the session wakes again when ${many ? 'they finish' : 'it finishes'}, and the hook looks again then)`;
+}
+
+async function counted(verdict: Verdict, root: string, session: string, pending: string | null, locations: StoreLocations, lockMs: number): Promise<StopDecision> {
   if ('allow' in verdict) {
-    if (verdict.fingerprint !== null) await updateStopState(locations, root, input.sessionId, lockMs, () => ({ fingerprint: verdict.fingerprint!, blocks: 0 }));
+    if (verdict.fingerprint !== null) await updateStopState(locations, root, session, lockMs, () => ({ fingerprint: verdict.fingerprint!, blocks: 0 }));
     return { kind: 'allow', message: verdict.allow };
   }
+  // Not the end of the session's work: let it through, saying what is still open, without counting.
+  if (pending !== null) return { kind: 'allow', message: `gate-check: not holding this stop while ${pending}; ${verdict.summary}.` };
   // Every block is counted, errors included, so that no block holds a session forever.
-  const state = await updateStopState(locations, root, input.sessionId, lockMs, (prev) =>
+  const state = await updateStopState(locations, root, session, lockMs, (prev) =>
     prev && prev.fingerprint === verdict.fingerprint ? { fingerprint: verdict.fingerprint, blocks: prev.blocks + 1 } : { fingerprint: verdict.fingerprint, blocks: 1 },
   );
-  if (state.blocks > MAX_NO_PROGRESS) {
-    return { kind: 'allow', message: `gate-check: released after ${MAX_NO_PROGRESS} stops without progress; ${verdict.release}` };
-  }
+  if (state.blocks > MAX_NO_PROGRESS) return { kind: 'allow', message: releaseText(verdict.summary) };
   return { kind: 'block', reason: verdict.block };
+}
+
+async function decide(request: StopRequest, host: HostAdapter, io: Io, deadline: Deadline): Promise<StopDecision> {
+  const locations = storeLocations(io.env);
+  const lockTimeoutMs = lockTimeoutFromEnv(io.env);
+  // The counter waits for its lock only as long as the answer can still be given in time.
+  const lockMs = () => Math.min(lockTimeoutMs, Math.max(0, deadline.remaining() - 200));
+  if (!request.ok) {
+    // Counted in the hook's own directory, for no session: a refusal must not hold anyone forever either.
+    const start = startDirectory(null, io.cwd);
+    return counted(refusalVerdict(request.problem, host), sessionRoots(start).gitTop ?? start, 'unknown', null, locations, lockMs());
+  }
+  const event = request.event;
+  if (event.letThrough !== null) return { kind: 'allow', message: null };
+  const verifyBy = deadline.forVerifying();
+  const pending = pendingText(event.pending);
+  let found = sessionCandidates(event, io);
+  let bound: Bound | null = null;
+  // A sub-agent's stops are counted apart from its parent's.
+  const counter = event.subagent === null ? event.sessionId : `${event.sessionId}\u0000agent\u0000${event.subagent.agentId ?? ''}`;
+  if (event.subagent !== null) {
+    try {
+      bound = findBinding(locations, found, event);
+    } catch (e) {
+      const verdict = errorVerdict(e, '');
+      if (verdict === null) throw e;
+      return counted(verdict, found.gitTop ?? found.candidates[0]!, counter, pending, locations, lockMs());
+    }
+    // Not bound to a scope: the main agent's stop answers for every gate.
+    if (bound === null) return { kind: 'allow', message: null };
+    found = { gitTop: bound.root, candidates: [bound.root] };
+  }
+  let gathered: Gathered;
+  try {
+    gathered = await gather(found, event.sessionId, bound, io, locations, verifyBy.check);
+  } catch (e) {
+    if (!(e instanceof DeadlineError)) throw e;
+    gathered = { primary: found.gitTop ?? found.candidates[0]!, held: [], unreadable: incompleteVerdict([], e.message) };
+  }
+  let verdict: Verdict;
+  try {
+    verdict = gathered.unreadable ?? (await verdictFor(gathered, io, locations, { session: event.sessionId, bound, verifyBy, lockTimeoutMs }));
+  } catch (e) {
+    const v = e instanceof DeadlineError ? incompleteVerdict([], e.message) : null;
+    if (v === null) throw e;
+    verdict = v;
+  }
+  return counted(verdict, gathered.primary, counter, pending, locations, lockMs());
 }
 
 function clean(decision: StopDecision): StopDecision {
@@ -340,10 +536,10 @@ function clean(decision: StopDecision): StopDecision {
  * The decision for one stop. Never throws: an unexpected error blocks, with the reason (an
  * error in the hook is not evidence that the work is done). Text is sanitized and capped.
  */
-export async function decideStop(input: StopInput, io: Io): Promise<StopDecision> {
+export async function decideStop(request: StopRequest, host: HostAdapter, io: Io): Promise<StopDecision> {
   const deadline = Deadline.fromProcessStart(hookDeadlineMs(io.env));
   try {
-    return clean(await decide(input, io, deadline));
+    return clean(await decide(request, host, io, deadline));
   } catch (e) {
     return clean({ kind: 'block', reason: `gate-check: the Stop hook could not check the gates (${e instanceof Error ? e.message : String(e)}). Fix this before stopping; \`gate-check --status --strict\` shows the gates.` });
   }

@@ -83,7 +83,7 @@ describe('forged progress does not reset the count', () => {
       expect(reason).toMatch(label);
       expect(reason).toMatch(/^gate-check: 1 gate is not met: GATES:B /);
     }
-    expect(expectMessage(s.hook())).toMatch(/released after 6 stops without progress/);
+    expect(expectMessage(s.hook())).toMatch(/^gate-check: released: 1 gate still open: GATES:B \(unchecked\)\. The hook let the agent stop after 6 stops without progress/);
   });
 });
 
@@ -225,39 +225,47 @@ describe('repository text is sanitized and capped', () => {
   });
 });
 
-describe('malformed stdin never crashes the hook', () => {
-  const cases: Array<[string, string]> = [
-    ['not JSON', 'this is not json {'],
-    ['empty', ''],
-    ['a JSON array', '[{"session_id":"s","cwd":"/"}]'],
-    ['null', 'null'],
-    ['a string', '"Stop"'],
-    ['a relative cwd', JSON.stringify({ session_id: 's', cwd: 'some/relative/dir', hook_event_name: 'Stop' })],
-    ['wrong types', JSON.stringify({ session_id: 42, cwd: ['/'], stop_hook_active: 'yes' })],
-    ['a __proto__ key', '{"__proto__":{"cwd":"/"},"session_id":"s"}'],
-    ['no cwd', JSON.stringify({ session_id: 's', hook_event_name: 'Stop' })],
-    ['truncated', '{"session_id":"s","cwd":"/'],
-    ['binary', '\u0000\u00ff\ufffd\u001b[2J'],
+describe('malformed stdin never crashes the hook, and is refused', () => {
+  const cases: Array<[string, string, RegExp]> = [
+    ['not JSON', 'this is not json {', /the hook input is not JSON/],
+    ['empty', '', /the hook input is empty \(no JSON on stdin\)/],
+    ['a JSON array', '[{"session_id":"s","cwd":"/"}]', /the hook input is a JSON array, not an object/],
+    ['null', 'null', /the hook input is null, not an object/],
+    ['a string', '"Stop"', /the hook input is a JSON string, not an object/],
+    ['a relative cwd', JSON.stringify({ session_id: 's', cwd: 'some/relative/dir', hook_event_name: 'Stop' }), /its cwd is not an absolute path/],
+    ['wrong types', JSON.stringify({ session_id: 42, cwd: ['/'], stop_hook_active: 'yes', hook_event_name: 'Stop' }), /its session_id is not a string/],
+    ['a __proto__ key', '{"__proto__":{"cwd":"/"},"session_id":"s","hook_event_name":"Stop"}', /it has no cwd/],
+    ['no cwd', JSON.stringify({ session_id: 's', hook_event_name: 'Stop' }), /it has no cwd/],
+    ['no event name', JSON.stringify({ session_id: 's', cwd: '/' }), /it has no hook_event_name/],
+    ['truncated', '{"session_id":"s","cwd":"/', /the hook input is not JSON/],
+    ['binary', '\u0000\u00ff\ufffd\u001b[2J', /the hook input is not JSON/],
   ];
-  for (const [label, input] of cases) {
-    it(`${label}: exit 0, falls back to the process cwd, and blocks on its unmet gate`, () => {
+  for (const [label, input, problem] of cases) {
+    it(`${label}: exit 0 and a block that says what is wrong (no gate was checked), counted like any block`, () => {
       const s = hookRepo({ 'GATES.md': '- [ ] A: root work\n' });
-      expect(expectBlock(outcome(s.raw(input)))).toContain('GATES:A (unchecked)');
+      const reason = expectBlock(outcome(s.raw(input)));
+      expect(reason).toMatch(/^gate-check: the hook input is not a Claude Code stop event: /);
+      expect(reason).toMatch(problem);
+      expect(reason).toContain('so no gate was checked and the stop is not let through');
+      expect(reason).not.toContain('GATES:A');
     });
   }
 
-  it('more than 1 MiB of stdin: exit 0 and a decision', async () => {
-    const s = hookRepo({ 'GATES.md': '- [ ] A: root work\n' });
-    const big = JSON.stringify({ session_id: 's', cwd: s.repo, padding: 'x'.repeat(2 * 1024 * 1024) });
-    // The hook stops reading after 1 MiB, so the rest of the write may fail with EPIPE.
-    const run = startCli(['hook', 'claude-stop'], { cwd: s.repo, env: s.env, input: big });
-    run.child.stdin.on('error', () => {});
-    expect(expectBlock(outcome(await run.done))).toContain('GATES:A (unchecked)');
+  it('a refusal is counted (for no session, in the hook\'s own directory) and released after six', () => {
+    const s = hookRepo({});
+    for (let i = 0; i < 6; i++) expect(expectBlock(outcome(s.raw('garbage')))).toMatch(/the hook input is not JSON/);
+    expect(expectMessage(outcome(s.raw('garbage')))).toMatch(/^gate-check: released: the hook input could not be used \(the hook input is not a Claude Code stop event: the hook input is not JSON\)\. /);
   });
 
-  it('malformed stdin in a directory without a ledger prints nothing', () => {
-    const s = hookRepo({});
-    for (const input of ['', 'garbage', '[]']) expect(outcome(s.raw(input))).toEqual({ kind: 'allow' });
+  it('up to 16 MiB of input is read (a long last_assistant_message); more is refused, exit 0', async () => {
+    const s = hookRepo({ 'GATES.md': '- [ ] A: root work\n' });
+    const big = JSON.stringify({ session_id: 's', cwd: s.repo, hook_event_name: 'Stop', last_assistant_message: 'x'.repeat(2 * 1024 * 1024) });
+    expect(expectBlock(outcome(await startCli(['hook', 'claude-stop'], { cwd: s.repo, env: s.env, input: big }).done))).toContain('GATES:A (unchecked)');
+    const huge = JSON.stringify({ session_id: 's', cwd: s.repo, hook_event_name: 'Stop', last_assistant_message: 'x'.repeat(17 * 1024 * 1024) });
+    // The hook stops reading past the cap, so the rest of the write may fail with EPIPE.
+    const run = startCli(['hook', 'claude-stop'], { cwd: s.repo, env: s.env, input: huge });
+    run.child.stdin.on('error', () => {});
+    expect(expectBlock(outcome(await run.done))).toMatch(/the hook input is larger than 16 MiB/);
   });
 
   it('an absolute cwd in the input wins over the process cwd', () => {
@@ -284,11 +292,11 @@ describe('concurrency', () => {
     expect(outcomes.filter((o) => o.kind === 'block' && !gaveUp.includes(o)).map((o) => (o.kind === 'block' ? o.reason : ''))).toEqual(
       Array.from({ length: 6 }, () => expect.stringMatching(/^gate-check: 1 gate is not met: GATES:A \(unchecked\)/)),
     );
-    expect(outcomes.filter((o) => o.kind === 'message' && /released after 6 stops/.test(o.message))).toHaveLength(counted - 6);
+    expect(outcomes.filter((o) => o.kind === 'message' && /^gate-check: released: 1 gate still open: .*after 6 stops without progress/.test(o.message))).toHaveLength(counted - 6);
 
     const dir = s.hooksDir();
     expect(readdirSync(dir).filter((f) => f.endsWith('.lock'))).toEqual([]); // no lock left behind
-    const files = readdirSync(dir).filter((f) => !f.startsWith('ledgers-'));
+    const files = readdirSync(dir).filter((f) => /^[0-9a-f]{16}-[0-9a-f]{16}\.json$/.test(f));
     expect(files).toHaveLength(1);
     const state = JSON.parse(readFileSync(join(dir, files[0]!), 'utf8')) as { fingerprint: string; blocks: number };
     expect(state.blocks).toBe(counted);

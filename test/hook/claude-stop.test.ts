@@ -31,9 +31,9 @@ function hookRepo(files: Record<string, string>) {
   };
 }
 
-/** The counters (one per repository and session), without the ledger memory (one per repository). */
+/** The counters (one per repository and session), without the ledger memory and the session baselines. */
 function counterFiles(hooksDir: string): string[] {
-  return readdirSync(hooksDir).filter((f) => f.endsWith('.json') && !f.startsWith('ledgers-'));
+  return readdirSync(hooksDir).filter((f) => /^[0-9a-f]{16}-[0-9a-f]{16}\.json$/.test(f));
 }
 
 /** The only state file of the sandbox (there is one repository and one session in it). */
@@ -160,9 +160,9 @@ describe('release after six blocks without progress', () => {
       expect(stateOf(s.hooksDir()).blocks).toBe(i);
     }
     const released = expectMessage(s.hook());
-    expect(released).toMatch(/released after 6 stops without progress/);
-    expect(released).toContain('GATES:A (unchecked); GATES:B (unchecked)');
-    expect(released).toContain('A person needs to look at these gates');
+    expect(released).toBe(
+      'gate-check: released: 2 gates still open: GATES:A (unchecked); GATES:B (unchecked). The hook let the agent stop after 6 stops without progress; a person needs to look at this.',
+    );
     expect(stateOf(s.hooksDir()).blocks).toBe(7);
     // Still released while nothing changes.
     expect(expectMessage(s.hook())).toMatch(/released/);
@@ -220,7 +220,7 @@ describe('release after six blocks without progress', () => {
         expect(s.ledger()).not.toBe(before);
       }
     }
-    expect(expectMessage(s.hook())).toMatch(/released after 6 stops without progress/);
+    expect(expectMessage(s.hook())).toMatch(/^gate-check: released: 2 gates still open: .* after 6 stops without progress/);
   });
 
   it('a gate that becomes met through a real run is progress: the count starts again', () => {
@@ -236,28 +236,39 @@ describe('release after six blocks without progress', () => {
     expect(expectMessage(s.hook())).toMatch(/released/);
   });
 
-  it('a gate that is abandoned is progress: the count starts again', () => {
+  it('a gate abandoned during the session is weakened, not progress: the count goes on, and the release says so', () => {
     const s = hookRepo({ 'GATES.md': '- [ ] A: first\n- [ ] B: second\n' });
-    for (let i = 1; i <= 5; i++) expectBlock(s.hook());
+    for (let i = 1; i <= 3; i++) expectBlock(s.hook());
     s.setLedger(s.ledger() + '\nABANDON: B the decision owner is unavailable\n');
+    for (let i = 4; i <= 6; i++) {
+      const reason = expectBlock(s.hook());
+      expect(reason).toMatch(/^gate-check: 2 gates are not met: GATES:A \(unchecked\); GATES:B \(weakened since the session began: newly abandoned: a person must approve\)\./);
+      expect(reason).not.toContain('HANDOFF REQUIRED');
+      expect(stateOf(s.hooksDir()).blocks).toBe(i);
+    }
+    const released = expectMessage(s.hook());
+    expect(released).toMatch(/^gate-check: released: 2 gates still open: GATES:A \(unchecked\); GATES:B \(weakened since the session began: newly abandoned/);
+  });
+
+  it('a gate abandoned before the session began is a hand-off: in the block, and in the release', () => {
+    const s = hookRepo({ 'GATES.md': '- [ ] A: first\n- [ ] B: second\n\nABANDON: B the decision owner is unavailable\n' });
     for (let i = 1; i <= 6; i++) {
       const reason = expectBlock(s.hook());
       expect(reason).toMatch(/^gate-check: 1 gate is not met: GATES:A \(unchecked\)\./);
       expect(reason).toContain('HANDOFF REQUIRED for GATES:B');
-      expect(stateOf(s.hooksDir()).blocks).toBe(i);
     }
     const released = expectMessage(s.hook());
-    expect(released).toMatch(/released/);
-    expect(released).toContain('HANDOFF REQUIRED for GATES:B');
+    expect(released).toMatch(/^gate-check: released: 1 gate still open: GATES:A \(unchecked\); HANDOFF REQUIRED for GATES:B/);
   });
 
-  it('a gate that disappears is progress; when nothing is open any more the stop is allowed and the count cleared', () => {
+  it('a gate that appears is progress; when nothing is open any more the stop is allowed and the count cleared', () => {
     const s = hookRepo({ 'GATES.md': '- [x] M: done\n  EVIDENCE: reviewed\n- [ ] A: first\n' });
     for (let i = 1; i <= 6; i++) expectBlock(s.hook());
     s.setLedger(s.ledger() + '- [ ] C: third\n');
     expect(expectBlock(s.hook())).toContain('GATES:A (unchecked); GATES:C (unchecked)');
     expect(stateOf(s.hooksDir()).blocks).toBe(1);
-    s.setLedger('- [x] M: done\n  EVIDENCE: reviewed\n');
+    // Both manual gates met by a person's evidence: nothing is open.
+    s.setLedger('- [x] M: done\n  EVIDENCE: reviewed\n- [x] A: first\n  EVIDENCE: seen by Ada\n- [x] C: third\n  EVIDENCE: seen by Ada\n');
     expect(s.hook()).toEqual({ kind: 'allow' });
     expect(stateOf(s.hooksDir()).blocks).toBe(0);
   });
@@ -276,9 +287,16 @@ describe('where the state lives', () => {
     expect(readdirSync(base)).toEqual(['hooks']);
     expect(lstatSync(base).mode & 0o777).toBe(0o700);
     expect(lstatSync(s.hooksDir()).mode & 0o777).toBe(0o700);
-    // The counter and the ledger memory; the locks are gone.
+    // The counter, the session's baseline and the ledger memory; the locks are gone.
     const files = readdirSync(s.hooksDir()).sort();
-    expect(files).toEqual([expect.stringMatching(/^[0-9a-f]{16}-[0-9a-f]{16}\.json$/), expect.stringMatching(/^ledgers-[0-9a-f]{16}\.json$/)]);
+    expect(files).toHaveLength(3);
+    expect(files).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^baseline-[0-9a-f]{16}-[0-9a-f]{16}\.json$/),
+        expect.stringMatching(/^[0-9a-f]{16}-[0-9a-f]{16}\.json$/),
+        expect.stringMatching(/^ledgers-[0-9a-f]{16}\.json$/),
+      ]),
+    );
     for (const f of files) {
       const st = lstatSync(join(s.hooksDir(), f));
       expect(st.isFile()).toBe(true);
@@ -318,7 +336,7 @@ describe('where the hook looks, and blocks that must not hold forever', () => {
   it('a parse-error block is counted and released after 6 stops without progress', () => {
     const s = hookRepo({ 'GATES.md': '- [ ] A: t\nCHECK: oops\n' });
     for (let i = 0; i < 6; i++) expect(expectBlock(s.hook())).toMatch(/does not parse/);
-    expect(expectMessage(s.hook())).toMatch(/released after 6 stops without progress; the ledger does not parse/);
+    expect(expectMessage(s.hook())).toMatch(/^gate-check: released: the ledger does not parse: GATES\.md:2: .*The hook let the agent stop after 6 stops without progress/);
   });
 
   it('a ledger removed blocks (counted), in this session and in a fresh one; one never there allows', () => {

@@ -59,7 +59,8 @@ describe('nothing planted in the session directory moves the root', () => {
       expect(reason).toContain(`1 gate is not met: ${s.repo}/GATES:A (unchecked).`);
       // An open gate of the nested repository blocks too, under its own name.
       writeFileSync(join(pkg, 'GATES.md'), '- [ ] N: nested work\n');
-      expect(expectBlock(s.hook(pkg))).toContain(`2 gates are not met: GATES:N (unchecked); ${s.repo}/GATES:A (unchecked).`);
+      // (Another session: in this one, M was removed, which weakens it; see weakening.test.ts.)
+      expect(expectBlock(s.hook(pkg, `other-${git}`))).toContain(`2 gates are not met: GATES:N (unchecked); ${s.repo}/GATES:A (unchecked).`);
     }
   });
 
@@ -102,16 +103,17 @@ describe('nothing planted in the session directory moves the root', () => {
     const proj = join(s.home, 'proj');
     writeFiles(proj, { 'GATES.md': MET });
     // Something in the store already: HOME now has a .gate-check directory.
-    expect(runCli(['hook', 'claude-stop'], { cwd: proj, env: s.env, input: stopInput(proj, 'x') }).code).toBe(0);
+    // One session per ledger: within one, replacing a gate by another weakens it (weakening.test.ts).
+    expect(runCli(['hook', 'claude-stop'], { cwd: proj, env: s.env, input: stopInput(proj, 'x1') }).code).toBe(0);
     writeFileSync(join(proj, 'GATES.md'), OPEN);
-    expect(expectBlock(outcome(runCli(['hook', 'claude-stop'], { cwd: proj, env: s.env, input: stopInput(proj, 'x') })))).toMatch(/^gate-check: 1 gate is not met: GATES:A /);
+    expect(expectBlock(outcome(runCli(['hook', 'claude-stop'], { cwd: proj, env: s.env, input: stopInput(proj, 'x2') })))).toMatch(/^gate-check: 1 gate is not met: GATES:A /);
     writeFileSync(join(proj, 'GATES.md'), MET);
-    expect(outcome(runCli(['hook', 'claude-stop'], { cwd: proj, env: s.env, input: stopInput(proj, 'x') }))).toEqual({ kind: 'allow' });
+    expect(outcome(runCli(['hook', 'claude-stop'], { cwd: proj, env: s.env, input: stopInput(proj, 'x3') }))).toEqual({ kind: 'allow' });
   });
 
-  it('a cwd with a NUL byte falls back to the hook\'s own directory; one that does not exist is searched upwards', () => {
+  it('a cwd with a NUL byte is refused (a block that says so); one that does not exist is searched upwards', () => {
     const s = hookRepo({ 'GATES.md': OPEN });
-    expect(expectBlock(s.hook('/nonexistent/\u0000x'))).toContain('GATES:A (unchecked)');
+    expect(expectBlock(s.hook('/nonexistent/\u0000x'))).toMatch(/^gate-check: the hook input is not a Claude Code stop event: its cwd holds a NUL byte\./);
     expect(expectBlock(s.hook(join(s.repo, 'no', 'such', 'dir')))).toContain('GATES:A (unchecked)');
   });
 });
@@ -148,9 +150,10 @@ describe('a repository remembers that it had ledgers', () => {
     const s = hookRepo({ 'GATES.md': MET, 'gates/b.md': OPEN });
     expectBlock(s.hook());
     rmSync(join(s.repo, 'GATES.md'));
-    expect(expectBlock(s.hook())).toMatch(/^gate-check: 1 gate is not met: b:A /);
+    // A new session each time: within one, a gate removed is weakened (weakening.test.ts).
+    expect(expectBlock(s.hook(s.repo, 'second'))).toMatch(/^gate-check: 1 gate is not met: b:A /);
     writeFileSync(join(s.repo, 'gates', 'b.md'), MET);
-    expect(s.hook()).toEqual({ kind: 'allow' });
+    expect(s.hook(s.repo, 'third')).toEqual({ kind: 'allow' });
     rmSync(join(s.repo, 'gates'), { recursive: true });
     expect(s.hook(s.repo, 'later')).toEqual({ kind: 'allow' });
   });
@@ -209,6 +212,9 @@ describe('gate-check hook forget', () => {
     expect(expectBlock(s.hook())).toMatch(/had open gates when the Stop hook last looked/);
     const yes = onTerminal('y\n');
     expect(yes.stdout).toMatch(/forgot the ledgers of /);
-    expect(s.hook()).toEqual({ kind: 'allow' });
+    // In this session the ledger's gate was removed: that a person approves apart (`hook accept`,
+    // stop-weakening.test.ts). A new session starts from the tree without that ledger.
+    expect(expectBlock(s.hook())).toMatch(/^gate-check: 1 gate is not met: GATES:A \(weakened since the session began: removed: a person must approve\)/);
+    expect(s.hook(s.repo, 'next-session')).toEqual({ kind: 'allow' });
   });
 });

@@ -1,0 +1,64 @@
+// Which scope a sub-agent works for (issue 12 §3): `gate-check hook bind --session S --scope ID`
+// routes the SubagentStop verdict of S to that scope's gates and waves. Routing, not
+// authentication: anyone running as the user can bind or unbind, and binding can only make a
+// sub-agent's stop stricter (an unbound sub-agent's stop is let through; the main agent's stop
+// still answers for every gate).
+//
+// <store>/hooks/bind-<16 hex of the root>-<16 hex of the session>.json = {"root","session","scope"},
+// one file per binding, read as hostile JSON, written atomically.
+import { join } from 'node:path';
+import { UnsafeStoreError } from '../errors.js';
+import { atomicWriteFile } from '../fsx/atomic-write.js';
+import { removeFile } from '../fsx/create.js';
+import { SCOPE_PATTERN } from '../fsx/discover.js';
+import { openPrivateDir, privateDirExists } from '../fsx/private-dir.js';
+import { hasExactKeys, isPlainObject } from '../json/hostile.js';
+import { sha256Hex } from '../oracle/oracle.js';
+import type { StoreLocations } from '../store/locations.js';
+import { readPrivateFile } from '../store/private-file.js';
+
+const MAX_BINDING_BYTES = 16 * 1024;
+
+export function bindingName(root: string, session: string): string {
+  return `bind-${sha256Hex(root).slice(0, 16)}-${sha256Hex(session).slice(0, 16)}.json`;
+}
+
+export function bindingPath(locations: StoreLocations, root: string, session: string): string {
+  return join(locations.hooks, bindingName(root, session));
+}
+
+/** The scope `session` is bound to in `root`, or null. Creates nothing; an invalid file throws. */
+export function readBinding(locations: StoreLocations, root: string, session: string): string | null {
+  if (!privateDirExists(locations.hooks)) return null;
+  openPrivateDir(locations.base, { repoRoot: root, create: false });
+  const dir = openPrivateDir(locations.hooks, { repoRoot: root, create: false });
+  const name = bindingName(root, session);
+  const text = readPrivateFile(dir, name, MAX_BINDING_BYTES, true);
+  if (text === null) return null;
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    v = null;
+  }
+  if (!isPlainObject(v) || !hasExactKeys(v, ['root', 'session', 'scope']) || v.root !== root || v.session !== session || typeof v.scope !== 'string' || !SCOPE_PATTERN.test(v.scope)) {
+    throw new UnsafeStoreError(join(dir.path, name), 'invalid scope binding', 'remove it by hand, or bind again with `gate-check hook bind`');
+  }
+  return v.scope;
+}
+
+export function writeBinding(locations: StoreLocations, root: string, session: string, scope: string): void {
+  openPrivateDir(locations.base, { repoRoot: root, create: true });
+  const dir = openPrivateDir(locations.hooks, { repoRoot: root, create: true });
+  dir.verify();
+  atomicWriteFile(join(dir.path, bindingName(root, session)), JSON.stringify({ root, session, scope }) + '\n', { mode: 0o600, create: true });
+}
+
+/** False when there was no binding. */
+export function removeBinding(locations: StoreLocations, root: string, session: string): boolean {
+  if (!privateDirExists(locations.hooks)) return false;
+  openPrivateDir(locations.base, { repoRoot: root, create: false });
+  const dir = openPrivateDir(locations.hooks, { repoRoot: root, create: false });
+  dir.verify();
+  return removeFile(join(dir.path, bindingName(root, session)));
+}

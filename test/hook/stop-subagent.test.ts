@@ -1,0 +1,154 @@
+// Claude Code's current Stop contract and sub-agents, through the real CLI: a stop while
+// background_tasks or session_crons are pending is let through (the session wakes again) and
+// not counted; SubagentStop of a sub-agent bound to a scope (`gate-check hook bind --session S
+// --scope ID`) blocks until that scope's gates are met, in every host that has a sub-agent
+// stop; an unbound sub-agent's stop is left to the main agent's.
+import { readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli, sandbox, writeFiles, type CliResult } from '../helpers/cli.js';
+import { answerOf, blockOf, claudePayload, codexPayload, copilotPascalPayload, copilotPayload, cursorPayload, noteOf, type Host } from './host-fixtures.js';
+
+const MET = '- [x] M: wording approved\n  EVIDENCE: approved by Ada on 2026-11-02\n';
+
+function repo(files: Record<string, string>) {
+  const s = sandbox();
+  writeFiles(s.repo, files);
+  return {
+    ...s,
+    stop: (host: Host, payload: Record<string, unknown>): CliResult => runCli(['hook', 'stop', '--host', host], { cwd: s.repo, env: s.env, input: JSON.stringify(payload) }),
+    run: (args: string[]) => runCli(args, { cwd: s.repo, env: s.env }),
+  };
+}
+
+describe('Claude Code: background work that will wake the session', () => {
+  it('pending background_tasks or session_crons let the stop through with a note of what is open, and are not counted', () => {
+    const s = repo({ 'GATES.md': '- [ ] A: open\n' });
+    const cases: Array<[Record<string, unknown>, RegExp]> = [
+      [{ backgroundTasks: [{ id: 'bash_1', command: 'npm test' }] }, /^gate-check: not holding this stop while 1 background task is pending \(the session wakes again when it finishes, and the hook looks again then\); 1 gate still open: GATES:A \(unchecked\)\.$/],
+      [{ sessionCrons: [{ id: 'c1' }, { id: 'c2' }] }, /^gate-check: not holding this stop while 2 scheduled session prompts are pending \(the session wakes again when they finish/],
+      [{ backgroundTasks: [{}], sessionCrons: [{}] }, /while 1 background task and 1 scheduled session prompt are pending/],
+    ];
+    for (let i = 0; i < 8; i++) {
+      const [extra, note] = cases[i % cases.length]!;
+      expect(noteOf(answerOf('claude', s.stop('claude', claudePayload(s.repo, extra))))).toMatch(note);
+    }
+    // Eight let through, none counted: the next stop without pending work blocks, and so do five more.
+    for (let i = 1; i <= 6; i++) expect(blockOf(answerOf('claude', s.stop('claude', claudePayload(s.repo, { active: i > 1 }))))).toMatch(/^gate-check: 1 gate is not met: GATES:A/);
+    expect(noteOf(answerOf('claude', s.stop('claude', claudePayload(s.repo, { active: true }))))).toMatch(/^gate-check: released: 1 gate still open: GATES:A \(unchecked\)\./);
+  });
+
+  it('with nothing open, pending work changes nothing: a silent allow', () => {
+    const s = repo({ 'GATES.md': MET });
+    expect(s.stop('claude', claudePayload(s.repo, { backgroundTasks: [{ id: 'x' }] })).stdout).toBe('');
+  });
+
+  it('empty or null lists are no pending work; anything but a list is refused', () => {
+    const s = repo({ 'GATES.md': '- [ ] A: open\n' });
+    expect(blockOf(answerOf('claude', s.stop('claude', { ...claudePayload(s.repo), background_tasks: null, session_crons: [] })))).toMatch(/GATES:A/);
+    const noLists = claudePayload(s.repo);
+    delete noLists.background_tasks;
+    delete noLists.session_crons;
+    expect(blockOf(answerOf('claude', s.stop('claude', noLists)))).toMatch(/GATES:A/); // before 2.1.145
+    for (const bad of [{ background_tasks: 1 }, { session_crons: { id: 'c' } }]) {
+      expect(blockOf(answerOf('claude', s.stop('claude', { ...claudePayload(s.repo), ...bad })))).toMatch(/not a Claude Code stop event: its (background_tasks|session_crons) is not a list/);
+    }
+  });
+});
+
+describe('SubagentStop: a sub-agent bound to a scope', () => {
+  const files = {
+    'GATES.md': '- [ ] R: root work\n',
+    '.gate-check/api/GATES.md': '- [ ] X: the api scope\n',
+    '.gate-check/web/GATES.md': '- [ ] W: the web scope\n',
+  };
+
+  it('an unbound sub-agent stop is let through (the main agent answers for every gate); the main stop still blocks', () => {
+    const s = repo(files);
+    expect(blockOf(answerOf('claude', s.stop('claude', claudePayload(s.repo))))).toMatch(/^gate-check: 3 gates are not met/);
+    // The private store now exists, in $HOME next to the repository: the directory above both
+    // holds it, and is no repository to look for bindings in.
+    expect(s.stop('claude', claudePayload(s.repo, { agent: 'agent-1' })).stdout).toBe('');
+  });
+
+  it('`hook bind --session AGENT --scope api` holds that sub-agent until the api gates are met, whatever else is open', () => {
+    const s = repo(files);
+    const bound = s.run(['hook', 'bind', '--session', 'agent-1', '--scope', 'api']);
+    expect(bound.code).toBe(0);
+    expect(bound.stdout).toMatch(/^bound agent-1 to scope api in .*: its SubagentStop now waits for that scope's gates and dispatch waves\n$/);
+    const reason = blockOf(answerOf('claude', s.stop('claude', claudePayload(s.repo, { agent: 'agent-1' }))));
+    expect(reason).toMatch(/^gate-check: 1 gate is not met: GATES:X \(unchecked\)\./);
+    expect(reason).not.toMatch(/GATES:R|GATES:W/);
+    // Another sub-agent of the same session is not bound.
+    expect(s.stop('claude', claudePayload(s.repo, { agent: 'agent-2' })).stdout).toBe('');
+    writeFileSync(join(s.repo, '.gate-check', 'api', 'GATES.md'), '- [x] X: the api scope\n  EVIDENCE: reviewed by Ada on 2026-11-02\n');
+    expect(s.stop('claude', claudePayload(s.repo, { agent: 'agent-1' })).stdout).toBe('');
+    expect(blockOf(answerOf('claude', s.stop('claude', claudePayload(s.repo))))).toMatch(/^gate-check: 2 gates are not met/);
+  });
+
+  it('a sub-agent with a session of its own is bound by that session id', () => {
+    const s = repo(files);
+    expect(s.run(['hook', 'bind', '--session', 'child-session', '--scope', 'web']).code).toBe(0);
+    expect(blockOf(answerOf('claude', s.stop('claude', claudePayload(s.repo, { session: 'child-session', agent: 'whatever' }))))).toMatch(/^gate-check: 1 gate is not met: GATES:W/);
+  });
+
+  for (const [host, payload] of [
+    ['codex', (cwd: string) => codexPayload(cwd, { agent: 'agent-1' })],
+    ['copilot', (cwd: string) => copilotPayload(cwd, { agent: 'agent-1' })],
+    ['copilot', (cwd: string) => copilotPascalPayload(cwd, { agent: 'agent-1' })],
+    ['cursor', (cwd: string) => cursorPayload([cwd], { agent: 'agent-1' })],
+  ] as Array<[Host, (cwd: string) => Record<string, unknown>]>) {
+    it(`${host}: the same binding holds its sub-agent stop (${String(payload('/x').hook_event_name ?? 'subagentStop')}), in ${host}'s format`, () => {
+      const s = repo(files);
+      expect(answerOf(host, s.stop(host, payload(s.repo)))).toEqual({ kind: 'allow', note: null });
+      expect(s.run(['hook', 'bind', '--session', 'agent-1', '--scope', 'api']).code).toBe(0);
+      expect(blockOf(answerOf(host, s.stop(host, payload(s.repo))))).toMatch(/^gate-check: 1 gate is not met: GATES:X/);
+    });
+  }
+
+  it("a sub-agent's blocks are counted apart from its parent's, and released after six of its own", () => {
+    const s = repo(files);
+    expect(s.run(['hook', 'bind', '--session', 'agent-1', '--scope', 'api']).code).toBe(0);
+    for (let i = 0; i < 6; i++) {
+      blockOf(answerOf('claude', s.stop('claude', claudePayload(s.repo, { agent: 'agent-1' }))));
+      blockOf(answerOf('claude', s.stop('claude', claudePayload(s.repo))));
+    }
+    expect(noteOf(answerOf('claude', s.stop('claude', claudePayload(s.repo, { agent: 'agent-1' }))))).toMatch(/^gate-check: released: 1 gate still open: GATES:X/);
+    expect(noteOf(answerOf('claude', s.stop('claude', claudePayload(s.repo))))).toMatch(/^gate-check: released: 3 gates still open/);
+  });
+
+  it('a bound scope whose ledgers are gone blocks (nothing says its work is done); --remove unbinds', () => {
+    const s = repo(files);
+    expect(s.run(['hook', 'bind', '--session', 'agent-1', '--scope', 'api']).code).toBe(0);
+    rmSync(join(s.repo, '.gate-check', 'api'), { recursive: true });
+    expect(blockOf(answerOf('claude', s.stop('claude', claudePayload(s.repo, { agent: 'agent-1' }))))).toMatch(
+      /^gate-check: this sub-agent is bound to scope api, which has no ledger and no dispatch wave in .*: nothing says its work is done\./,
+    );
+    const removed = s.run(['hook', 'bind', '--session', 'agent-1', '--remove']);
+    expect(removed.stdout).toMatch(/^removed the binding of agent-1 \(to scope api\)/);
+    expect(s.stop('claude', claudePayload(s.repo, { agent: 'agent-1' })).stdout).toBe('');
+  });
+
+  it('a binding file that cannot be trusted blocks the sub-agent stop', () => {
+    const s = repo(files);
+    expect(s.run(['hook', 'bind', '--session', 'agent-1', '--scope', 'api']).code).toBe(0);
+    const hooks = join(s.home, '.gate-check', 'hooks');
+    const [file] = readdirSync(hooks).filter((f) => f.startsWith('bind-'));
+    for (const text of ['{"root":"/elsewhere","session":"agent-1","scope":"api"}', 'nope', JSON.stringify({ root: s.repo, session: 'agent-1', scope: '../web' })]) {
+      writeFileSync(join(hooks, file!), text, { mode: 0o600 });
+      expect(blockOf(answerOf('claude', s.stop('claude', claudePayload(s.repo, { agent: 'agent-1' }))))).toMatch(/invalid scope binding/);
+    }
+  });
+
+  it('bind refuses a scope that does not exist, and needs --session and one of --scope or --remove (exit 2)', () => {
+    const s = repo(files);
+    const none = s.run(['hook', 'bind', '--session', 'a', '--scope', 'nope']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/there is no scope nope in .* \(no \.gate-check\/nope\/ and no dispatch wave\)/);
+    expect(s.run(['hook', 'bind', '--scope', 'api']).code).toBe(2);
+    expect(s.run(['hook', 'bind', '--session', 'a']).code).toBe(2);
+    expect(s.run(['hook', 'bind', '--session', 'a', '--scope', 'api', '--remove']).code).toBe(2);
+    expect(s.run(['hook', 'bind', '--session', 'a', '--scope', '../api']).code).toBe(2);
+    expect(readdirSync(join(s.home)).includes('.gate-check') ? readdirSync(join(s.home, '.gate-check', 'hooks')).filter((f) => f.startsWith('bind-')) : []).toEqual([]);
+  });
+});

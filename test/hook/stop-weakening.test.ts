@@ -1,0 +1,183 @@
+// Gates weakened during a session (issue 12 §4), through the real CLI with real files: the Stop
+// hook keeps the definitions it first saw in the session (in the private store), and a gate
+// removed, turned manual, with CHECK/EXPECT/CWD/DEPENDS/TIMEOUT changed, or newly ABANDONed since
+// then stays open as "weakened since the session began: a person must approve", even where the
+// strict view would let it pass, until a person runs `gate-check hook accept` on a terminal.
+// Cosmetic edits (order, whitespace, titles) are not weakening.
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN, runCli, sandbox, writeFiles } from '../helpers/cli.js';
+import { ptyDriver, startInPty } from '../helpers/process.js';
+import { answerOf, blockOf, claudePayload } from './host-fixtures.js';
+
+const A = ['- [ ] A: the greeting script greets', '  CHECK: node greet.mjs', '  EXPECT: hello', '  CWD: scripts', '  DEPENDS: scripts/greet.mjs', '  TIMEOUT: 30', ''].join('\n');
+const M = '- [x] M: wording approved\n  EVIDENCE: approved by Ada on 2026-11-02\n';
+
+/** A repository whose runnable gate A passed through a real `gate-check --approve` run, and a met manual gate M. */
+function passed() {
+  const s = sandbox();
+  writeFiles(s.repo, { 'GATES.md': A + '\n' + M, 'scripts/greet.mjs': "console.log('hello');\n" });
+  const run = (args: string[]) => runCli(args, { cwd: s.repo, env: s.env });
+  expect(run(['--approve']).code).toBe(0);
+  expect(run(['--status', '--strict']).code).toBe(0);
+  const original = readFileSync(join(s.repo, 'GATES.md'), 'utf8');
+  const stop = (session = 'session-1') => answerOf('claude', runCli(['hook', 'stop', '--host', 'claude'], { cwd: s.repo, env: s.env, input: JSON.stringify(claudePayload(s.repo, { session })) }));
+  const setLedger = (text: string) => writeFileSync(join(s.repo, 'GATES.md'), text);
+  return { ...s, run, stop, original, setLedger };
+}
+
+/** The ledger with gate A's block (from its line to the blank line after it) replaced. */
+function withGateA(ledger: string, edit: (block: string) => string): string {
+  const start = ledger.indexOf('- [x] A:');
+  const end = ledger.indexOf('\n\n', start);
+  return ledger.slice(0, start) + edit(ledger.slice(start, end + 1)) + ledger.slice(end + 1);
+}
+
+const WEAKENINGS: Array<[string, (ledger: string) => string, string]> = [
+  ['removed', (l) => withGateA(l, () => ''), 'removed'],
+  ['turned manual (and ticked by hand: met in the strict view)', (l) => withGateA(l, () => '- [x] A: the greeting script greets\n  EVIDENCE: looked at it, it greets\n'), 'turned manual'],
+  ['CHECK changed', (l) => l.replace('CHECK: node greet.mjs', 'CHECK: node greet.mjs || true'), 'CHECK changed'],
+  ['EXPECT changed', (l) => l.replace('EXPECT: hello', 'EXPECT: hell'), 'EXPECT changed'],
+  ['CWD changed', (l) => l.replace('CWD: scripts', 'CWD: .'), 'CWD changed'],
+  ['DEPENDS changed', (l) => l.replace('DEPENDS: scripts/greet.mjs', 'DEPENDS: scripts/*.txt'), 'DEPENDS changed'],
+  ['TIMEOUT changed', (l) => l.replace('TIMEOUT: 30', 'TIMEOUT: 3600'), 'TIMEOUT changed'],
+  ['newly ABANDONed (a hand-off otherwise)', (l) => `${l}\nABANDON: A the greeting cannot be tested here\n`, 'newly abandoned'],
+];
+
+describe('weakened since the session began', () => {
+  it('each way of weakening gate A keeps it open in this session; a new session starts from the edited ledger', () => {
+    const s = passed();
+    expect(s.stop()).toEqual({ kind: 'allow', note: null }); // the session's first look: its baseline
+    for (const [what, edit, label] of WEAKENINGS) {
+      s.setLedger(edit(s.original));
+      const reason = blockOf(s.stop());
+      expect(reason, what).toMatch(new RegExp(`^gate-check: 1 gate is not met: GATES:A \\(weakened since the session began: ${label}: a person must approve\\)\\.`));
+      expect(reason, what).toContain('A gate weakened since the session began stays open until its definition is put back, or a person approves the new one by running `gate-check hook accept` on a terminal in');
+      expect(reason, what).not.toContain('cannot be tested here');
+      // Another session's first look is this ledger: nothing weakened there (whatever else it says).
+      expect(JSON.stringify(s.stop(`fresh-${label}`)), what).not.toContain('weakened');
+      s.setLedger(s.original); // put back: nothing is weakened any more
+      expect(s.stop(), what).toEqual({ kind: 'allow', note: null });
+    }
+  });
+
+  it('deleting every ledger removes every gate of the baseline: both stay open', () => {
+    const s = passed();
+    expect(s.stop()).toEqual({ kind: 'allow', note: null });
+    rmSync(join(s.repo, 'GATES.md'));
+    expect(blockOf(s.stop())).toMatch(
+      /^gate-check: 2 gates are not met: GATES:A \(weakened since the session began: removed: a person must approve\); GATES:M \(weakened since the session began: removed: a person must approve\)\./,
+    );
+    expect(s.stop('another-session')).toEqual({ kind: 'allow', note: null });
+  });
+
+  it('a gate added during the session joins the baseline: removing it again is weakening', () => {
+    const s = passed();
+    expect(s.stop()).toEqual({ kind: 'allow', note: null });
+    s.setLedger(s.original + '- [x] N: new docs reviewed\n  EVIDENCE: reviewed by Ada\n');
+    expect(s.stop()).toEqual({ kind: 'allow', note: null });
+    s.setLedger(s.original);
+    expect(blockOf(s.stop())).toMatch(/^gate-check: 1 gate is not met: GATES:N \(weakened since the session began: removed: a person must approve\)/);
+  });
+
+  it('weakening is no progress: the count goes on, and the release names the weakened gate', () => {
+    const s = passed();
+    expect(s.stop()).toEqual({ kind: 'allow', note: null });
+    s.setLedger(WEAKENINGS[1]![1](s.original));
+    for (let i = 0; i < 6; i++) blockOf(s.stop());
+    const r = s.stop();
+    expect(r).toEqual({ kind: 'allow', note: expect.stringMatching(/^gate-check: released: 1 gate still open: GATES:A \(weakened since the session began: turned manual: a person must approve\)\./) });
+  });
+
+  it('cosmetic edits are not weakening: reordered gates, blank lines, trailing spaces, new titles, a gate moved to another ledger', () => {
+    const s = passed();
+    expect(s.stop()).toEqual({ kind: 'allow', note: null });
+    const a = s.original.slice(0, s.original.indexOf('\n\n') + 1);
+    const rest = s.original.slice(s.original.indexOf('\n\n') + 2);
+    const cosmetic = [
+      `${rest}\n${a}`, // M before A
+      s.original.replace('\n\n', '\n\n\n\n'),
+      s.original.replace('greets\n', 'greets   \n'),
+      s.original.replace('the greeting script greets', 'the greeting script says hello'),
+      s.original.replace('wording approved', 'the wording was approved by a person'),
+      a, // M moved to gates/m.md (below)
+    ];
+    for (const text of cosmetic) {
+      rmSync(join(s.repo, 'gates'), { recursive: true, force: true });
+      s.setLedger(text);
+      if (text === a) writeFiles(s.repo, { 'gates/m.md': rest });
+      expect(s.run(['--status', '--strict']).code).toBe(0); // still met and verified
+      expect(s.stop()).toEqual({ kind: 'allow', note: null });
+    }
+  });
+
+  it('a session baseline that cannot be trusted blocks', () => {
+    const s = passed();
+    expect(s.stop()).toEqual({ kind: 'allow', note: null });
+    const hooks = join(s.home, '.gate-check', 'hooks');
+    const [file] = readdirSync(hooks).filter((f) => f.startsWith('baseline-'));
+    const doc = JSON.parse(readFileSync(join(hooks, file!), 'utf8')) as Record<string, unknown>;
+    for (const bad of ['nope', JSON.stringify({ ...doc, extra: 1 }), JSON.stringify({ ...doc, root: '/elsewhere' }), JSON.stringify({ ...doc, gates: [{}] })]) {
+      writeFileSync(join(hooks, file!), bad, { mode: 0o600 });
+      expect(blockOf(s.stop())).toMatch(/^gate-check: cannot read the gates \(.*invalid session baseline/);
+    }
+  });
+});
+
+describe('gate-check hook accept: a person approves the new definition', () => {
+  it('refuses without a terminal (exit 2), and the gate stays open', () => {
+    const s = passed();
+    expect(s.stop()).toEqual({ kind: 'allow', note: null });
+    s.setLedger(WEAKENINGS[0]![1](s.original));
+    const r = s.run(['hook', 'accept']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/hook accept asks a person to confirm on a terminal, and this is not one \(1 weakened gate in /);
+    expect(blockOf(s.stop())).toMatch(/GATES:A \(weakened since the session began: removed/);
+  });
+
+  it.skipIf(ptyDriver() === null)('refuses on a terminal too where --approve would: inside a running check', async () => {
+    const s = passed();
+    expect(s.stop()).toEqual({ kind: 'allow', note: null });
+    s.setLedger(WEAKENINGS[0]![1](s.original));
+    const t = startInPty([process.execPath, BIN, 'hook', 'accept'], { cwd: s.repo, env: { ...s.env, GATE_CHECK_ACTIVE_CHECK: 'GATES:A' } });
+    // Were it to ask, the answer would be yes.
+    void t.waitForOutput(/\[y\/N\] /, 20_000).then(() => t.type('y\r'), () => {});
+    const done = await t.done;
+    expect(done.code).toBe(2);
+    expect(done.output).toMatch(/hook accept refused inside a running check \(GATE_CHECK_ACTIVE_CHECK=GATES:A\): a check must never approve checks/);
+    expect(done.output).not.toMatch(/\[y\/N\]/);
+    expect(blockOf(s.stop())).toMatch(/GATES:A \(weakened since the session began: removed/);
+  }, 60_000);
+
+  it('nothing weakened: nothing to approve (exit 0)', () => {
+    const s = passed();
+    expect(s.run(['hook', 'accept']).stdout).toMatch(/keeps no session baseline for .*; nothing to approve/);
+    expect(s.stop()).toEqual({ kind: 'allow', note: null });
+    expect(s.run(['hook', 'accept']).stdout).toMatch(/no gate of .* was weakened since a Stop-hook session began; nothing to approve/);
+  });
+
+  it.skipIf(ptyDriver() === null)('on a terminal: "n" keeps the gate open; "y" approves the new definitions, which become that gate\'s baseline', async () => {
+    const s = passed();
+    expect(s.stop()).toEqual({ kind: 'allow', note: null });
+    s.setLedger(WEAKENINGS[1]![1](s.original)); // A turned manual, ticked by hand
+    const accept = async (answer: string) => {
+      const t = startInPty([process.execPath, BIN, 'hook', 'accept'], { cwd: s.repo, env: s.env });
+      await t.waitForOutput(/approve these definitions as the new baseline of every session\? \[y\/N\] /, 20_000);
+      t.type(`${answer}\r`);
+      return t.done;
+    };
+    const no = await accept('n');
+    expect(no.output).toMatch(/GATES:A \(GATES\.md\): turned manual/);
+    expect(no.output).toMatch(/turned manual \(its CHECK was "node greet\.mjs", its EXPECT "hello"\)/);
+    expect(no.code).toBe(1);
+    expect(blockOf(s.stop())).toMatch(/GATES:A \(weakened since the session began: turned manual/);
+    const yes = await accept('y');
+    expect(yes.code).toBe(0);
+    expect(yes.output).toMatch(/approved 1 gate of .*: the Stop hook now holds their current definitions as the baseline/);
+    expect(s.stop()).toEqual({ kind: 'allow', note: null });
+    // The approved definition is the baseline now: removing that gate is weakening again.
+    s.setLedger(WEAKENINGS[0]![1](s.original));
+    expect(blockOf(s.stop())).toMatch(/^gate-check: 1 gate is not met: GATES:A \(weakened since the session began: removed: a person must approve\)/);
+  }, 60_000);
+});
