@@ -82,7 +82,8 @@ export function missingAfterChange(settingsFile: string, rt: Runtime, root: stri
   const read = readJsonFile(settingsFile);
   if (read.status !== 'ok') return [read.status === 'missing' ? `${settingsFile} itself (it is gone)` : `a readable ${settingsFile} (${read.reason})`];
   const missing: string[] = [];
-  if (!groupsHold(read.value, 'Stop', claudeStopEntry(rt))) missing.push('the gate-check Stop hook');
+  // Either form install writes (exec in the user's file, shell in the repository's) runs the same hook.
+  if (!groupsHold(read.value, 'Stop', claudeStopEntry(rt, 'exec')) && !groupsHold(read.value, 'Stop', claudeStopEntry(rt, 'shell'))) missing.push('the gate-check Stop hook');
   if (!groupsHold(read.value, 'ConfigChange', claudeConfigChangeEntry(rt, settingsFile))) missing.push('the gate-check ConfigChange hook');
   const deny = denyRules(read.value);
   const gone = STATIC_DENY_RULES.filter((r) => !deny.includes(r));

@@ -105,6 +105,12 @@ function assessEntry(host: HostAdapter, f: ScannedFile, e: FoundEntry): DoctorEn
   const run = runnable(e.command);
   const problems: string[] = [];
   if (run.problem) problems.push(`cannot run: ${run.problem}`);
+  if (f.borrowed !== undefined && host.id === 'copilot' && e.command.form === 'exec' && !Object.hasOwn(e.entry, 'exec')) {
+    // Copilot documents `command` as a shell string and `args` only next to `exec`.
+    problems.push(
+      `may not run under ${host.name}: it documents "args" only next to "exec" and runs "command" as a shell command, so this entry may start ${e.command.executable} without its arguments and let the agent stop (gate-check hook install --host claude rewrites it as a shell command both hosts run)`,
+    );
+  }
   if (timeout.seconds !== null && timeout.seconds * 1000 <= HOOK_DEADLINE_MS) {
     problems.push(
       `its timeout (${timeout.seconds} s${timeout.explicit ? '' : ', the host default'}) is not longer than the hook's own ${HOOK_DEADLINE_MS / 1000} s deadline: ${host.name} may cut the hook off and let the agent stop`,

@@ -13,7 +13,9 @@ import { BIN, runCli, sandbox, writeFiles } from '../helpers/cli.js';
 import { snapshotTree } from '../helpers/tree.js';
 
 const RT = { node: process.execPath, bin: realpathSync(BIN) };
-const ENTRY = claudeStopEntry(RT);
+/** The Stop entry in the repository's .claude files (shell form: Copilot CLI runs them too), and in ~/.claude/settings.json (exec form). */
+const ENTRY = claudeStopEntry(RT, 'shell');
+const GLOBAL_ENTRY = claudeStopEntry(RT, 'exec');
 const DENY_RULES = STATIC_DENY_RULES;
 const LOCAL = '.claude/settings.local.json';
 const SHARED = '.claude/settings.json';
@@ -21,13 +23,14 @@ const HAS_GIT = spawnSync('git', ['--version']).status === 0;
 const BAK = '.gate-check.bak';
 
 const shell = (host: string) => stopShellCommand(RT.node, RT.bin, host);
-const display = `${RT.node} ${RT.bin} hook stop --host claude`;
+const display = shell('claude');
 
 /** What a first install writes into a new file, per host and target. */
 function expectedNew(host: string, file: string): unknown {
   switch (host) {
     case 'claude':
-      return { hooks: { Stop: [{ hooks: [ENTRY] }], ConfigChange: [{ hooks: [claudeConfigChangeEntry(RT, file)] }] }, permissions: { deny: DENY_RULES } };
+    case 'claude-global':
+      return { hooks: { Stop: [{ hooks: [host === 'claude' ? ENTRY : GLOBAL_ENTRY] }], ConfigChange: [{ hooks: [claudeConfigChangeEntry(RT, file)] }] }, permissions: { deny: DENY_RULES } };
     case 'codex':
       return { hooks: { Stop: [{ hooks: [{ type: 'command', command: shell('codex'), timeout: 30 }] }] } };
     case 'copilot-local':
@@ -46,7 +49,7 @@ function expectedNew(host: string, file: string): unknown {
 const TARGETS: Array<{ name: string; args: string[]; rel: string; expect: string }> = [
   { name: 'claude local', args: [], rel: LOCAL, expect: 'claude' },
   { name: 'claude shared', args: ['--shared'], rel: SHARED, expect: 'claude' },
-  { name: 'claude global', args: ['--global'], rel: '~/.claude/settings.json', expect: 'claude' },
+  { name: 'claude global', args: ['--global'], rel: '~/.claude/settings.json', expect: 'claude-global' },
   { name: 'codex', args: ['--host', 'codex'], rel: '.codex/hooks.json', expect: 'codex' },
   { name: 'codex global', args: ['--host', 'codex', '--global'], rel: '~/.codex/hooks.json', expect: 'codex' },
   { name: 'copilot local', args: ['--host', 'copilot'], rel: '.github/copilot/settings.local.json', expect: 'copilot-local' },
@@ -63,6 +66,7 @@ function unrelated(expect: string): Record<string, unknown> {
   const base = { $schema: 'https://example.com/schema.json', model: 'opus', env: { FOO: 'bar', '10': 'x' }, zzz: [1, 2.5, null, true, { nested: ['a'] }] };
   switch (expect) {
     case 'claude':
+    case 'claude-global':
       return {
         ...base,
         hooks: {
@@ -295,23 +299,32 @@ describe('hook install (Claude Code)', () => {
     expect(existsSync(join(s.repo, SHARED))).toBe(false);
   });
 
-  it('the installed entries run this CLI, without a shell', () => {
+  it('the exec-form entries (ConfigChange; Stop in ~/.claude/settings.json) run this CLI without a shell', () => {
     const s = repo();
     s.run(['install']);
-    const settings = s.json(LOCAL);
-    for (const entry of [settings.hooks.Stop[0].hooks[0], settings.hooks.ConfigChange[0].hooks[0]]) {
+    const local = s.json(LOCAL);
+    const g = repo();
+    g.run(['install', '--global']);
+    const global = g.json('~/.claude/settings.json');
+    for (const entry of [local.hooks.ConfigChange[0].hooks[0], global.hooks.Stop[0].hooks[0], global.hooks.ConfigChange[0].hooks[0]]) {
       const r = spawnSync(entry.command, [entry.args[0], '--version'], { encoding: 'utf8' });
       expect(r.status).toBe(0);
       expect(r.stdout).toMatch(/\d+\.\d+\.\d+/);
     }
-    expect(settings.hooks.ConfigChange[0].hooks[0].args).toEqual([RT.bin, 'hook', 'config-change', '--settings', join(s.repo, LOCAL)]);
+    expect(local.hooks.ConfigChange[0].hooks[0].args).toEqual([RT.bin, 'hook', 'config-change', '--settings', join(s.repo, LOCAL)]);
   });
 
-  it('the shell-form entries (Codex, Gemini CLI, Cursor) run this CLI through sh; the marker is a comment', () => {
+  it.each([
+    ['claude', LOCAL, (x: any) => x.hooks.Stop[0].hooks[0].command],
+    ['codex', '.codex/hooks.json', (x: any) => x.hooks.Stop[0].hooks[0].command],
+    ['gemini', '.gemini/settings.json', (x: any) => x.hooks.AfterAgent[0].hooks[0].command],
+    ['cursor', '.cursor/hooks.json', (x: any) => x.hooks.stop[0].command],
+  ] as Array<[string, string, (x: any) => string]>)('the shell-form entry of %s runs this CLI through sh; the marker is a comment', (host, rel, pick) => {
     const s = repo();
-    s.run(['install', '--host', 'codex']);
-    const command: string = s.json('.codex/hooks.json').hooks.Stop[0].hooks[0].command;
-    const r = spawnSync('/bin/sh', ['-c', command.replace(' hook stop --host codex ', ' --version ')], { encoding: 'utf8' });
+    expect(s.run(['install', '--host', host]).code).toBe(0);
+    const command = pick(s.json(rel));
+    expect(command).toBe(shell(host));
+    const r = spawnSync('/bin/sh', ['-c', command.replace(` hook stop --host ${host} `, ' --version ')], { encoding: 'utf8' });
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/\d+\.\d+\.\d+/);
   });
@@ -326,7 +339,7 @@ describe('hook install (Claude Code)', () => {
     const g = repo();
     const before = snapshotTree(g.repo);
     expect(g.run(['install', '--global']).code).toBe(0);
-    expect(oursIn(g.json('~/.claude/settings.json'))).toEqual([ENTRY]);
+    expect(oursIn(g.json('~/.claude/settings.json'))).toEqual([GLOBAL_ENTRY]);
     expect(snapshotTree(g.repo)).toEqual(before);
   });
 
@@ -404,7 +417,7 @@ describe('hook install (Claude Code)', () => {
     expect(existsSync(s.path(LOCAL + BAK))).toBe(false);
   });
 
-  it('repairs the shell-form entry of earlier versions to the exec form', () => {
+  it('repairs the entry of earlier versions (hook claude-stop) to the current one', () => {
     const legacy = { type: 'command', command: `'${RT.node}' '${RT.bin}' hook claude-stop ${STOP_HOOK_MARKER}`, timeout: 30 };
     const s = repo({ [LOCAL]: JSON.stringify({ hooks: { Stop: [{ hooks: [legacy] }] }, permissions: { deny: DENY_RULES.slice(0, 5) } }, null, 2) + '\n' });
     const r = s.run(['install']);
