@@ -3,8 +3,8 @@
 // uninstall gives the file back byte for byte (or removes the file install created), what it
 // refuses (without changing a byte), and that no host is made to run the hook twice.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, linkSync, lstatSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, cpSync, existsSync, linkSync, lstatSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { STOP_HOOK_MARKER, stopShellCommand } from '../../lib/hook/hook-entry.js';
 import { claudeConfigChangeEntry, claudeStopEntry } from '../../lib/hook/hosts/claude.js';
@@ -446,6 +446,35 @@ describe('hook install (Claude Code)', () => {
     expect(existsSync(s.path(LOCAL))).toBe(false);
   });
 
+  it('refuses to write a hook command for a CLI whose path holds a control character; a quote is quoted', () => {
+    for (const [name, ok] of [['gc\tcopy', false], ['gc\u001bcopy', false], ["gc'copy", true]] as Array<[string, boolean]>) {
+      const s = repo();
+      // A copy of the CLI (bin/ and dist/) in a directory whose name holds the character.
+      const copy = join(s.home, name);
+      for (const part of ['bin', 'dist', 'package.json']) cpSync(join(dirname(BIN), '..', part), join(copy, part), { recursive: true });
+      const before = s.snapshot();
+      for (const host of ['claude', 'codex']) {
+        const r = spawnSync(process.execPath, [join(copy, 'bin/gate-check.js'), 'hook', 'install', '--host', host], { cwd: s.repo, env: s.env, encoding: 'utf8' });
+        if (ok) {
+          expect(r.status, r.stderr).toBe(0);
+          continue;
+        }
+        expect(r.status).toBe(2);
+        expect(r.stderr).toMatch(/the path of gate-check contains a control character; refusing to write it into a hook command/);
+        expect(r.stderr).not.toMatch(/[\t\u001b]/);
+      }
+      if (!ok) {
+        // A snapshot of HOME includes the copy; nothing else may have changed.
+        expect(s.snapshot()).toEqual(before);
+        continue;
+      }
+      // The quote survives the shell: the entry runs the copied CLI.
+      const command: string = s.json(LOCAL).hooks.Stop[0].hooks[0].command;
+      const v = spawnSync('/bin/sh', ['-c', command.replace(' hook stop --host claude ', ' --version ')], { encoding: 'utf8' });
+      expect(v.status, v.stderr).toBe(0);
+    }
+  });
+
   it('sanitizes the paths it prints', () => {
     const s = repo();
     const evil = join(s.repo, 'evil\u001b[2J\u202edir');
@@ -670,7 +699,14 @@ describe('refusals (exit 2, no byte changed)', () => {
       expect(r.stderr).toMatch(/^gate-check: /);
     }
     expect(s.run(['install', '--shared', '--global']).stderr).toMatch(/--shared and --global cannot be combined/);
-    expect(s.run(['install', '--global'], { ...s.env, HOME: '' }).code).toBe(2);
+    for (const home of ['', 'relative/home']) {
+      const r = s.run(['install', '--global'], { ...s.env, HOME: home });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/--global needs HOME set to an absolute path/);
+    }
+    const missing = s.run(['install', '--global'], { ...s.env, HOME: join(s.home, 'gone') });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/HOME does not exist/);
     expect(s.snapshot()).toEqual(before);
   });
 
