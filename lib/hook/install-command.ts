@@ -51,8 +51,10 @@ Hosts and targets (--host claude when not given):
   cursor   (default, --shared) .cursor/hooks.json      --global ~/.cursor/hooks.json
 
 Each entry runs "gate-check hook stop --host H" by the absolute paths of this node and this
-CLI (exec form where the host has one; else single-quoted, ending with the shell comment
-"# gate-check:stop-hook"), with an explicit timeout. For Claude Code, install also adds a
+CLI, with an explicit timeout: in exec form where only a host that runs one reads the file
+(Copilot's files, ~/.claude/settings.json); else single-quoted, ending with the shell comment
+"# gate-check:stop-hook" (Codex, Gemini CLI, Cursor, and the repository's .claude files,
+which Copilot CLI runs too). For Claude Code, install also adds a
 ConfigChange hook and permissions.deny rules (defense in depth, not a boundary).
 The first install saves the previous file as <file>.gate-check.bak; uninstall restores it
 byte for byte when only gate-check's entries changed since, removes a file install created,

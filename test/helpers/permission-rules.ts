@@ -14,7 +14,8 @@
 //   wrappers timeout, time, nice, nohup, stdbuf, command, builtin, noglob (with their own
 //   options) and a bare xargs (no flags) are stripped.
 // Edit(path) / Read(path): gitignore patterns. `//p` is absolute, `~/p` is in HOME, `/p` is
-// relative to the project root, `p` and `./p` to the current directory; `*` and `?` stay
+// relative to the project root (earlier versions of the page: to the settings file; the
+// rules gate-check writes use only `//` and `~/`), `p` and `./p` to the current directory; `*` and `?` stay
 // within one path segment, `**` spans segments; a pattern without a slash (but a trailing
 // one) matches at any depth below its base.
 
