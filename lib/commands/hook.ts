@@ -1,9 +1,11 @@
-// gate-check hook stop | claude-stop | bind | accept | install | uninstall | forget
+// gate-check hook stop | claude-stop | bind | accept | install | uninstall | doctor | config-change | forget
 import type { Io } from '../cli/io.js';
 import { UsageError } from '../errors.js';
 import { hookAcceptCommand } from '../hook/accept-command.js';
 import { hookBindCommand } from '../hook/bind-command.js';
 import { claudeStopCommand } from '../hook/claude-stop.js';
+import { configChangeCommand } from '../hook/config-change.js';
+import { hookDoctorCommand } from '../hook/doctor-command.js';
 import { hookForgetCommand } from '../hook/forget-command.js';
 import { hookInstallCommand } from '../hook/install-command.js';
 import { hookStopCommand } from '../hook/stop-command.js';
@@ -18,9 +20,14 @@ Commands:
                            route sub-agent S's SubagentStop to scope ID's gates and waves
   accept [--root DIR]      approve gates weakened since a Stop-hook session began
                            (asks on a terminal)
-  install [--shared | --global]    add the Stop hook to .claude/settings.local.json
-                           (--shared: .claude/settings.json, --global: ~/.claude/settings.json)
-  uninstall [--shared | --global]  remove exactly what install added (also: install --uninstall)
+  install [--host H] [--shared | --global]
+                           add the Stop hook to a host's settings (H: claude, codex, copilot,
+                           gemini, cursor; default claude: .claude/settings.local.json)
+  uninstall [--host H] [--shared | --global]
+                           remove exactly what install added (also: install --uninstall)
+  doctor [--json]          check the Stop hook of every host used here (exit 1: something is wrong)
+  config-change --settings FILE
+                           the Claude Code ConfigChange hook that install writes
   forget [--root DIR]      forget which ledgers had open gates, after retiring one on purpose
                            (asks on a terminal)
 `;
@@ -40,6 +47,10 @@ export async function hookCommand(args: string[], io: Io): Promise<number> {
       return hookInstallCommand(rest, io, false);
     case 'uninstall':
       return hookInstallCommand(rest, io, true);
+    case 'doctor':
+      return hookDoctorCommand(rest, io);
+    case 'config-change':
+      return configChangeCommand(rest, io);
     case 'forget':
       return hookForgetCommand(rest, io);
     case '-h':

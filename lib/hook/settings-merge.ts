@@ -1,58 +1,67 @@
-// The Claude Code settings edits of `gate-check hook install` and `uninstall`, on parsed
-// JSON: validate the parts that are touched, add or repair the one Stop hook entry that
-// carries our marker, add the permissions.deny rules, and remove exactly those again.
-// Never mutates its input: touched objects are copied (key order kept, new keys appended);
-// everything else is shared. Pure.
+// The edits of `gate-check hook install` and `uninstall` on a parsed host settings file, for
+// every host: an install plan names the hook entries (each in an array at a JSON path, either
+// inside groups `{hooks: [...]}` or directly) and the strings (permissions.deny rules) that
+// gate-check owns. Install adds or repairs to exactly one entry of ours per place and adds the
+// missing strings; uninstall removes every entry and string of ours, then the containers that
+// this emptied. Only the parts a plan touches are validated. Never mutates its input: touched
+// objects are copied (key order kept, new keys appended), everything else is shared. Pure.
 import { isPlainObject } from '../json/hostile.js';
 
-/** A shell comment at the end of our hook command: it identifies the entry as ours. */
-export const STOP_HOOK_MARKER = '# gate-check:stop-hook';
-export const STOP_HOOK_TIMEOUT_SECONDS = 30;
+export type JsonObject = Record<string, unknown>;
 
-/**
- * Added to permissions.deny so that the agent is not allowed to run `gate-check --approve`
- * through its Bash tool. Defense in depth, not a boundary: patterns can be evaded.
- */
-export const DENY_RULES: readonly string[] = [
-  'Bash(gate-check --approve*)',
-  'Bash(gate-check * --approve*)',
-  'Bash(npx gate-check *--approve*)',
-  'Bash(node *gate-check.js *--approve*)',
-  'Bash(*gate-check*--approve*)',
-];
-
-export interface StopHookEntry {
-  type: 'command';
-  command: string;
-  timeout: number;
+/** Hook entries of ours in the array at `path`. */
+export interface EntryOp {
+  kind: 'entry';
+  /** Object keys from the top level to the array, e.g. ['hooks', 'Stop']. */
+  path: readonly string[];
+  /** 'grouped': the array holds groups `{hooks: [entry…]}`; 'flat': it holds the entries. */
+  layout: 'grouped' | 'flat';
+  /** The entry install writes; null in a plan made for uninstall or inspection only. */
+  entry: JsonObject | null;
+  /** True for an entry of ours, whatever else it says (a drifted one is repaired). */
+  isOurs: (entry: unknown) => boolean;
 }
 
-type JsonObject = Record<string, unknown>;
-
-/** Quotes one word for a POSIX shell: single quotes, each embedded ' as '\''. */
-export function shellQuote(word: string): string {
-  return `'${word.replace(/'/g, `'\\''`)}'`;
+/** Strings of ours in the array of strings at `path` (deny rules). */
+export interface StringsOp {
+  kind: 'strings';
+  path: readonly string[];
+  /** What install adds (when missing), in this order. */
+  values: readonly string[];
+  /** What uninstall removes (the values, and those of earlier versions). */
+  owned: readonly string[];
 }
 
-export function stopHookCommand(nodePath: string, binPath: string): string {
-  return `${shellQuote(nodePath)} ${shellQuote(binPath)} hook claude-stop ${STOP_HOOK_MARKER}`;
+export type PlanOp = EntryOp | StringsOp;
+
+export interface InstallPlan {
+  ops: readonly PlanOp[];
+  /** What a file that install creates starts as ({} or {"version": 1}). */
+  base: JsonObject;
+  /** A host-specific check of the whole document: null when fine, else the reason. */
+  check?: (settings: JsonObject) => string | null;
 }
 
-export function stopHookEntry(nodePath: string, binPath: string): StopHookEntry {
-  return { type: 'command', command: stopHookCommand(nodePath, binPath), timeout: STOP_HOOK_TIMEOUT_SECONDS };
+export interface EntryChange {
+  path: readonly string[];
+  /** added: none of ours before; repaired: ours differed or was repeated; unchanged: exactly right. */
+  state: 'added' | 'repaired' | 'unchanged';
+  /** Entries of ours removed because they repeated the first one. */
+  duplicatesRemoved: number;
 }
 
-const MARKER_AT_END = new RegExp(`(?:^|\\s)${STOP_HOOK_MARKER.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
-
-/** True for a hook entry whose command ends with our marker, whatever else it says. */
-export function isOurHook(hook: unknown): boolean {
-  return isPlainObject(hook) && Object.hasOwn(hook, 'command') && typeof hook.command === 'string' && MARKER_AT_END.test(hook.command);
+export interface InstallResult {
+  settings: JsonObject;
+  changed: boolean;
+  entries: EntryChange[];
+  stringsAdded: string[];
 }
 
-function sameEntry(hook: unknown, entry: StopHookEntry): boolean {
-  if (!isPlainObject(hook)) return false;
-  const keys = Object.keys(hook);
-  return keys.length === 3 && hook.type === entry.type && hook.command === entry.command && hook.timeout === entry.timeout && keys.every((k) => k === 'type' || k === 'command' || k === 'timeout');
+export interface UninstallResult {
+  settings: JsonObject;
+  changed: boolean;
+  entriesRemoved: number;
+  stringsRemoved: number;
 }
 
 function get(o: JsonObject, key: string): unknown {
@@ -63,174 +72,251 @@ function protoKey(o: JsonObject, where: string): string | null {
   return Object.hasOwn(o, '__proto__') ? `${where} has a "__proto__" key (refused)` : null;
 }
 
+function dotted(path: readonly string[]): string {
+  return path.join('.');
+}
+
+function validateEntries(list: unknown[], where: string): string | null {
+  for (let h = 0; h < list.length; h++) {
+    const hook = list[h];
+    if (!isPlainObject(hook)) return `${where}[${h}] is not an object`;
+    const hp = protoKey(hook, `${where}[${h}]`);
+    if (hp) return hp;
+  }
+  return null;
+}
+
+function validateOp(settings: JsonObject, op: PlanOp): string | null {
+  let node: JsonObject = settings;
+  for (let i = 0; i < op.path.length - 1; i++) {
+    const key = op.path[i]!;
+    if (!Object.hasOwn(node, key)) return null;
+    const next = node[key];
+    const where = `"${dotted(op.path.slice(0, i + 1))}"`;
+    if (!isPlainObject(next)) return `${where} is not an object`;
+    const p = protoKey(next, where);
+    if (p) return p;
+    node = next;
+  }
+  const leaf = op.path[op.path.length - 1]!;
+  if (!Object.hasOwn(node, leaf)) return null;
+  const list = node[leaf];
+  const name = dotted(op.path);
+  if (op.kind === 'strings') {
+    if (!Array.isArray(list)) return `"${name}" is not an array of strings`;
+    const i = list.findIndex((r) => typeof r !== 'string');
+    return i >= 0 ? `${name}[${i}] is not a string ("${name}" must be an array of strings)` : null;
+  }
+  if (!Array.isArray(list)) return `"${name}" is not an array`;
+  if (op.layout === 'flat') return validateEntries(list, name);
+  for (let g = 0; g < list.length; g++) {
+    const group: unknown = list[g];
+    if (!isPlainObject(group)) return `${name}[${g}] is not an object`;
+    const gp = protoKey(group, `${name}[${g}]`);
+    if (gp) return gp;
+    const hooks = get(group, 'hooks');
+    if (!Array.isArray(hooks)) return `${name}[${g}].hooks is not an array`;
+    const bad = validateEntries(hooks, `${name}[${g}].hooks`);
+    if (bad) return bad;
+  }
+  return null;
+}
+
 /**
- * Checks every part of a settings document that install or uninstall touches. Null when
- * valid, else the reason (naming the JSON path). Unrelated keys are not looked into.
+ * Checks every part of a settings document that the plan touches. Null when valid, else
+ * the reason (naming the JSON path). Unrelated keys are not looked into.
  */
-export function validateSettings(settings: unknown): string | null {
+export function validateSettings(settings: unknown, plan: InstallPlan): string | null {
   if (!isPlainObject(settings)) return 'the top level is not a JSON object';
   const top = protoKey(settings, 'the top level');
   if (top) return top;
-  if (Object.hasOwn(settings, 'hooks')) {
-    const hooks = settings.hooks;
-    if (!isPlainObject(hooks)) return '"hooks" is not an object';
-    const p = protoKey(hooks, '"hooks"');
-    if (p) return p;
-    if (Object.hasOwn(hooks, 'Stop')) {
-      const stop = hooks.Stop;
-      if (!Array.isArray(stop)) return '"hooks.Stop" is not an array';
-      for (let g = 0; g < stop.length; g++) {
-        const group: unknown = stop[g];
-        if (!isPlainObject(group)) return `hooks.Stop[${g}] is not an object`;
-        const gp = protoKey(group, `hooks.Stop[${g}]`);
-        if (gp) return gp;
-        const list = get(group, 'hooks');
-        if (!Array.isArray(list)) return `hooks.Stop[${g}].hooks is not an array`;
-        for (let h = 0; h < list.length; h++) {
-          const hook: unknown = list[h];
-          if (!isPlainObject(hook)) return `hooks.Stop[${g}].hooks[${h}] is not an object`;
-          const hp = protoKey(hook, `hooks.Stop[${g}].hooks[${h}]`);
-          if (hp) return hp;
-        }
-      }
-    }
+  for (const op of plan.ops) {
+    const bad = validateOp(settings, op);
+    if (bad) return bad;
   }
-  if (Object.hasOwn(settings, 'permissions')) {
-    const permissions = settings.permissions;
-    if (!isPlainObject(permissions)) return '"permissions" is not an object';
-    const p = protoKey(permissions, '"permissions"');
-    if (p) return p;
-    if (Object.hasOwn(permissions, 'deny')) {
-      const deny = permissions.deny;
-      if (!Array.isArray(deny)) return '"permissions.deny" is not an array of strings';
-      const i = deny.findIndex((r) => typeof r !== 'string');
-      if (i >= 0) return `permissions.deny[${i}] is not a string ("permissions.deny" must be an array of strings)`;
-    }
-  }
-  return null;
+  return plan.check ? plan.check(settings) : null;
 }
 
 /** Thrown only when a caller skipped validateSettings: a programming error. */
 export class InvalidSettingsError extends Error {}
 
-function requireValid(settings: unknown): JsonObject {
-  const reason = validateSettings(settings);
+function requireValid(settings: unknown, plan: InstallPlan): JsonObject {
+  const reason = validateSettings(settings, plan);
   if (reason !== null) throw new InvalidSettingsError(reason);
   return settings as JsonObject;
 }
 
-export interface InstallResult {
-  settings: JsonObject;
-  changed: boolean;
-  /** added: no entry of ours before; repaired: ours differed or was repeated; unchanged: exactly right. */
-  hook: 'added' | 'repaired' | 'unchanged';
-  /** Entries of ours removed because they repeated the first one. */
-  duplicatesRemoved: number;
-  denyAdded: string[];
-}
-
-export interface UninstallResult {
-  settings: JsonObject;
-  changed: boolean;
-  hooksRemoved: number;
-  denyRemoved: number;
-}
-
-/** Adds (or repairs to) exactly one entry of ours, and the deny rules that are missing. */
-export function installStopHook(input: unknown, entry: StopHookEntry): InstallResult {
-  const settings = requireValid(input);
-  let out = settings;
-  let hookState: InstallResult['hook'] = 'unchanged';
-  let duplicatesRemoved = 0;
-
-  const hooks = (get(settings, 'hooks') as JsonObject | undefined) ?? {};
-  const stop = (get(hooks, 'Stop') as JsonObject[] | undefined) ?? [];
-  const found: Array<[number, number]> = [];
-  stop.forEach((group, g) => (group.hooks as unknown[]).forEach((hook, h) => isOurHook(hook) && found.push([g, h])));
-
-  let newStop: JsonObject[] | null = null;
-  if (found.length === 0) {
-    newStop = [...stop, { hooks: [entry] }];
-    hookState = 'added';
-  } else {
-    const [firstGroup, firstHook] = found[0]!;
-    const firstRight = sameEntry((stop[firstGroup]!.hooks as unknown[])[firstHook], entry);
-    if (!firstRight || found.length > 1) {
-      hookState = 'repaired';
-      duplicatesRemoved = found.length - 1;
-      newStop = [];
-      for (let g = 0; g < stop.length; g++) {
-        const group = stop[g]!;
-        if (!found.some(([fg]) => fg === g)) {
-          newStop.push(group);
-          continue;
-        }
-        const kept: unknown[] = [];
-        (group.hooks as unknown[]).forEach((hook, h) => {
-          if (!isOurHook(hook)) kept.push(hook);
-          else if (g === firstGroup && h === firstHook) kept.push(firstRight ? hook : entry);
-        });
-        // A group that held only duplicates of ours is left empty by their removal: dropped.
-        if (kept.length > 0) newStop.push({ ...group, hooks: kept });
-      }
-    }
+/** Structural equality of JSON values: object keys in any order, arrays in order. */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => sameJson(x, b[i]));
+  if (isPlainObject(a) && isPlainObject(b)) {
+    const ka = Object.keys(a);
+    if (ka.length !== Object.keys(b).length) return false;
+    return ka.every((k) => Object.hasOwn(b, k) && sameJson(a[k], b[k]));
   }
-  if (newStop !== null) out = { ...out, hooks: { ...hooks, Stop: newStop } };
-
-  const permissions = (get(settings, 'permissions') as JsonObject | undefined) ?? {};
-  const deny = (get(permissions, 'deny') as string[] | undefined) ?? [];
-  const denyAdded = DENY_RULES.filter((rule) => !deny.includes(rule));
-  if (denyAdded.length > 0) out = { ...out, permissions: { ...permissions, deny: [...deny, ...denyAdded] } };
-
-  return { settings: out, changed: out !== settings, hook: hookState, duplicatesRemoved, denyAdded };
+  return false;
 }
 
-function without(o: JsonObject, key: string): JsonObject {
-  const copy = { ...o };
-  delete copy[key];
-  return copy;
+/** The value at `path`, or undefined when a step is missing. */
+function readPath(settings: JsonObject, path: readonly string[]): unknown {
+  let node: unknown = settings;
+  for (const key of path) {
+    if (!isPlainObject(node) || !Object.hasOwn(node, key)) return undefined;
+    node = node[key];
+  }
+  return node;
 }
 
 /**
- * Removes every entry of ours from hooks.Stop (a group emptied by that is removed, then
- * Stop and hooks if they became empty) and every deny rule of ours (then deny and
- * permissions if they became empty). Containers that were empty before are left alone.
+ * A copy of `settings` with the value at `path` replaced (undefined: the key removed, then
+ * every parent object this left empty, never the top level). Missing objects are created.
  */
-export function uninstallStopHook(input: unknown): UninstallResult {
-  const settings = requireValid(input);
-  let out = settings;
-  let hooksRemoved = 0;
-  let denyRemoved = 0;
+function writePath(settings: JsonObject, path: readonly string[], value: unknown): JsonObject {
+  const [key, ...rest] = path as [string, ...string[]];
+  const current = get(settings, key);
+  let next: unknown;
+  if (rest.length === 0) next = value;
+  else {
+    const child = isPlainObject(current) ? current : {};
+    const written = writePath(child, rest, value);
+    next = Object.keys(written).length === 0 && value === undefined ? undefined : written;
+  }
+  if (next === undefined) {
+    const copy = { ...settings };
+    delete copy[key];
+    return copy;
+  }
+  return { ...settings, [key]: next };
+}
 
-  const hooks = get(settings, 'hooks') as JsonObject | undefined;
-  const stop = hooks && (get(hooks, 'Stop') as JsonObject[] | undefined);
-  if (hooks && stop) {
-    const newStop: JsonObject[] = [];
-    for (const group of stop) {
-      const list = group.hooks as unknown[];
-      const kept = list.filter((hook) => !isOurHook(hook));
-      if (kept.length === list.length) newStop.push(group);
-      else {
-        hooksRemoved += list.length - kept.length;
-        if (kept.length > 0) newStop.push({ ...group, hooks: kept });
+function entryLists(list: unknown[], layout: EntryOp['layout']): unknown[][] {
+  return layout === 'flat' ? [list] : list.map((g) => (g as JsonObject).hooks as unknown[]);
+}
+
+/**
+ * A copy without the containers on the plan's paths that are empty (an empty `"hooks": {}`
+ * or `"deny": []`): the document as uninstall would leave it had they held something of
+ * ours. Used to tell whether a file differs from its backup only in gate-check's parts.
+ */
+export function withoutEmptyContainers(settings: JsonObject, plan: InstallPlan): JsonObject {
+  let out = settings;
+  for (const op of plan.ops) {
+    for (let n = op.path.length; n >= 1; n--) {
+      const prefix = op.path.slice(0, n);
+      const v = readPath(out, prefix);
+      const empty = (Array.isArray(v) && v.length === 0) || (isPlainObject(v) && Object.keys(v).length === 0);
+      if (empty) out = writePath(out, prefix, undefined);
+    }
+  }
+  return out;
+}
+
+/** True when any entry of ours is in the document (a first install finds none). */
+export function hasOurEntries(settings: JsonObject, plan: InstallPlan): boolean {
+  return plan.ops.some((op) => {
+    if (op.kind !== 'entry') return false;
+    const list = readPath(settings, op.path);
+    return Array.isArray(list) && entryLists(list, op.layout).some((l) => l.some(op.isOurs));
+  });
+}
+
+function installEntry(list: unknown[], op: EntryOp, entry: JsonObject): { list: unknown[] | null; change: EntryChange } {
+  const found: Array<[number, number]> = [];
+  entryLists(list, op.layout).forEach((hooks, g) => hooks.forEach((hook, h) => op.isOurs(hook) && found.push([g, h])));
+  const change: EntryChange = { path: op.path, state: 'unchanged', duplicatesRemoved: 0 };
+  if (found.length === 0) {
+    change.state = 'added';
+    return { list: [...list, op.layout === 'flat' ? entry : { hooks: [entry] }], change };
+  }
+  const [firstGroup, firstHook] = found[0]!;
+  const first = entryLists(list, op.layout)[firstGroup]![firstHook];
+  const firstRight = sameJson(first, entry);
+  if (firstRight && found.length === 1) return { list: null, change };
+  change.state = 'repaired';
+  change.duplicatesRemoved = found.length - 1;
+  const keep = (hooks: unknown[], g: number) => {
+    const kept: unknown[] = [];
+    hooks.forEach((hook, h) => {
+      if (!op.isOurs(hook)) kept.push(hook);
+      else if (g === firstGroup && h === firstHook) kept.push(firstRight ? hook : entry);
+    });
+    return kept;
+  };
+  if (op.layout === 'flat') return { list: keep(list, 0), change };
+  const out: unknown[] = [];
+  list.forEach((group, g) => {
+    if (!found.some(([fg]) => fg === g)) {
+      out.push(group);
+      return;
+    }
+    const kept = keep((group as JsonObject).hooks as unknown[], g);
+    // A group that held only repeats of ours is left empty by their removal: dropped.
+    if (kept.length > 0) out.push({ ...(group as JsonObject), hooks: kept });
+  });
+  return { list: out, change };
+}
+
+/** Adds (or repairs to) exactly one entry of ours per entry op, and the strings that are missing. */
+export function installPlan(input: unknown, plan: InstallPlan): InstallResult {
+  let out = requireValid(input, plan);
+  const entries: EntryChange[] = [];
+  const stringsAdded: string[] = [];
+  for (const op of plan.ops) {
+    const current = readPath(out, op.path);
+    const list = Array.isArray(current) ? current : [];
+    if (op.kind === 'entry') {
+      if (op.entry === null) throw new InvalidSettingsError(`the plan for ${dotted(op.path)} has no entry to install`);
+      const r = installEntry(list, op, op.entry);
+      entries.push(r.change);
+      if (r.list !== null) out = writePath(out, op.path, r.list);
+    } else {
+      const strings = list as string[];
+      const added = op.values.filter((v, i) => !strings.includes(v) && op.values.indexOf(v) === i);
+      if (added.length > 0) {
+        stringsAdded.push(...added);
+        out = writePath(out, op.path, [...strings, ...added]);
       }
     }
-    if (hooksRemoved > 0) {
-      const newHooks = newStop.length > 0 ? { ...hooks, Stop: newStop } : without(hooks, 'Stop');
-      out = Object.keys(newHooks).length > 0 ? { ...out, hooks: newHooks } : without(out, 'hooks');
-    }
   }
+  return { settings: out, changed: out !== input, entries, stringsAdded };
+}
 
-  const permissions = get(settings, 'permissions') as JsonObject | undefined;
-  const deny = permissions && (get(permissions, 'deny') as string[] | undefined);
-  if (permissions && deny) {
-    const kept = deny.filter((rule) => !DENY_RULES.includes(rule));
-    denyRemoved = deny.length - kept.length;
-    if (denyRemoved > 0) {
-      const newPermissions = kept.length > 0 ? { ...permissions, deny: kept } : without(permissions, 'deny');
-      out = Object.keys(newPermissions).length > 0 ? { ...out, permissions: newPermissions } : without(out, 'permissions');
+/**
+ * Removes every entry of ours (a group emptied by that is removed) and every string of ours,
+ * then each container this emptied. Containers that were empty before are left alone.
+ */
+export function uninstallPlan(input: unknown, plan: InstallPlan): UninstallResult {
+  let out = requireValid(input, plan);
+  let entriesRemoved = 0;
+  let stringsRemoved = 0;
+  for (const op of plan.ops) {
+    const current = readPath(out, op.path);
+    if (!Array.isArray(current)) continue;
+    let next: unknown[];
+    let removed = 0;
+    if (op.kind === 'strings') {
+      next = (current as string[]).filter((s) => !op.owned.includes(s));
+      removed = current.length - next.length;
+      stringsRemoved += removed;
+    } else if (op.layout === 'flat') {
+      next = current.filter((h) => !op.isOurs(h));
+      removed = current.length - next.length;
+      entriesRemoved += removed;
+    } else {
+      next = [];
+      for (const group of current as JsonObject[]) {
+        const hooks = group.hooks as unknown[];
+        const kept = hooks.filter((h) => !op.isOurs(h));
+        if (kept.length === hooks.length) next.push(group);
+        else {
+          removed += hooks.length - kept.length;
+          if (kept.length > 0) next.push({ ...group, hooks: kept });
+        }
+      }
+      entriesRemoved += removed;
     }
+    if (removed > 0) out = writePath(out, op.path, next.length > 0 ? next : undefined);
   }
-
-  return { settings: out, changed: out !== settings, hooksRemoved, denyRemoved };
+  return { settings: out, changed: out !== input, entriesRemoved, stringsRemoved };
 }

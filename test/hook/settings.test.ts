@@ -6,20 +6,25 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAX_DEPTH, NEW_FILE_STYLE, parseSettingsText, serializeSettings, type TextStyle } from '../../lib/hook/settings-json.js';
-import {
-  DENY_RULES,
-  installStopHook,
-  isOurHook,
-  shellQuote,
-  STOP_HOOK_MARKER,
-  stopHookCommand,
-  stopHookEntry,
-  uninstallStopHook,
-  validateSettings,
-} from '../../lib/hook/settings-merge.js';
+import { gateCheckStopCommand, isOurExecEntry, quotedPaths, shellQuote, STOP_HOOK_MARKER, stopShellCommand } from '../../lib/hook/hook-entry.js';
+import { claudePlan, claudeStopEntry, claudeConfigChangeEntry, isClaudeStopEntry } from '../../lib/hook/hosts/claude.js';
+import { STATIC_DENY_RULES } from '../../lib/hook/hosts/claude-rules.js';
+import { copilotPlan, isCopilotStopEntry } from '../../lib/hook/hosts/copilot.js';
+import { cursorPlan } from '../../lib/hook/hosts/cursor.js';
+import { isCodexStopEntry } from '../../lib/hook/hosts/codex.js';
+import { hasOurEntries, installPlan, sameJson, uninstallPlan, validateSettings, type InstallPlan } from '../../lib/hook/settings-merge.js';
 import { tempDir } from '../helpers/cli.js';
 
-const ENTRY = stopHookEntry('/usr/bin/node', '/opt/gate-check/bin/gate-check.js');
+const RT = { node: '/usr/bin/node', bin: '/opt/gate-check/bin/gate-check.js' };
+const FILE = '/repo/.claude/settings.local.json';
+const ENV = { HOME: '/home/u' };
+const PLAN = claudePlan(RT, FILE, ENV);
+const ENTRY = claudeStopEntry(RT);
+const CONFIG = claudeConfigChangeEntry(RT, FILE);
+const DENY_RULES = STATIC_DENY_RULES;
+const installStopHook = (x: unknown) => installPlan(x, PLAN);
+const uninstallStopHook = (x: unknown) => uninstallPlan(x, PLAN);
+const isOurHook = isClaudeStopEntry;
 
 function parse(text: string): { value: unknown; style: TextStyle } {
   const r = parseSettingsText(Buffer.from(text, 'utf8'));
@@ -35,7 +40,7 @@ function reason(text: string): string {
 /** Text in, text out, as the command does it. */
 function installText(text: string): string {
   const { value, style } = parse(text);
-  return serializeSettings(installStopHook(value, ENTRY).settings, style);
+  return serializeSettings(installStopHook(value).settings, style);
 }
 
 function uninstallText(text: string): string {
@@ -122,38 +127,57 @@ describe('validateSettings', () => {
     ['group without hooks', { hooks: { Stop: [{ matcher: '' }] } }, /hooks.Stop\[0\].hooks is not an array/],
     ['group hooks object', { hooks: { Stop: [{ hooks: [] }, { hooks: {} }] } }, /hooks.Stop\[1\].hooks is not an array/],
     ['hook not object', { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'x' }, 7] }] } }, /hooks.Stop\[0\].hooks\[1\] is not an object/],
+    ['ConfigChange object', { hooks: { ConfigChange: {} } }, /"hooks.ConfigChange" is not an array/],
+    ['ConfigChange hook not object', { hooks: { ConfigChange: [{ hooks: ['x'] }] } }, /hooks.ConfigChange\[0\].hooks\[0\] is not an object/],
     ['permissions array', { permissions: [] }, /"permissions" is not an object/],
     ['deny string', { permissions: { deny: 'Bash(x)' } }, /"permissions.deny" is not an array/],
     ['deny with number', { permissions: { deny: ['a', 1] } }, /permissions.deny\[1\] is not a string/],
     ['__proto__ in a group', JSON.parse('{"hooks": {"Stop": [{"hooks": [], "__proto__": {}}]}}'), /__proto__/],
   ];
   it.each(cases)('refuses %s', (_name, value, message) => {
-    expect(validateSettings(value)).toMatch(message);
-    expect(() => installStopHook(value, ENTRY)).toThrow(message);
+    expect(validateSettings(value, PLAN)).toMatch(message);
+    expect(() => installStopHook(value)).toThrow(message);
     expect(() => uninstallStopHook(value)).toThrow(message);
   });
 
   it('does not look into unrelated keys or events', () => {
-    expect(validateSettings({ hooks: { PreToolUse: 'anything', Stop: [] }, permissions: { allow: 5 }, env: [1] })).toBeNull();
+    expect(validateSettings({ hooks: { PreToolUse: 'anything', Stop: [] }, permissions: { allow: 5 }, env: [1] }, PLAN)).toBeNull();
+  });
+
+  it('flat layouts (Copilot, Cursor): each entry must be an object, and a hooks file must say version 1', () => {
+    const copilot = copilotPlan(RT, 'shared');
+    expect(validateSettings({ version: 1, hooks: { agentStop: [{ bash: 'x' }, 'y'] } }, copilot)).toMatch(/hooks.agentStop\[1\] is not an object/);
+    expect(validateSettings({ version: 2, hooks: {} }, copilot)).toMatch(/"version" is not 1/);
+    expect(validateSettings({ version: '1' }, cursorPlan(RT))).toMatch(/"version" is not 1/);
+    expect(validateSettings({ hooks: { stop: {} } }, cursorPlan(RT))).toMatch(/"hooks.stop" is not an array/);
+    // The inline block of .github/copilot/settings.local.json has no version.
+    expect(validateSettings({ version: 7 }, copilotPlan(RT, 'local'))).toBeNull();
   });
 });
 
-describe('the hook command', () => {
+describe('the hook commands', () => {
   it('quotes each path for a POSIX shell, and the marker is a harmless comment', () => {
     expect(shellQuote("it's")).toBe(`'it'\\''s'`);
     const dir = join(tempDir('gc-hook-'), `a dir 'with' $quotes; and "more"`);
     mkdirSync(dir);
     const bin = join(dir, "print 'argv'.mjs");
     writeFileSync(bin, 'console.log(JSON.stringify(process.argv.slice(1)))\n');
-    const command = stopHookCommand(process.execPath, bin);
-    expect(command.endsWith(` hook claude-stop ${STOP_HOOK_MARKER}`)).toBe(true);
+    const command = stopShellCommand(process.execPath, bin, 'codex');
+    expect(command.endsWith(` hook stop --host codex ${STOP_HOOK_MARKER}`)).toBe(true);
     const r = spawnSync('/bin/sh', ['-c', command], { encoding: 'utf8' });
     expect(r.status).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual([bin, 'hook', 'claude-stop']);
+    expect(JSON.parse(r.stdout)).toEqual([bin, 'hook', 'stop', '--host', 'codex']);
+    expect(quotedPaths(command)).toEqual({ node: process.execPath, bin });
   });
 
-  it('recognizes our entry by the marker at the end of its command only', () => {
-    expect(isOurHook(ENTRY)).toBe(true);
+  it('the Claude Code entries are in exec form: the argument vector holds the paths, no shell parses them', () => {
+    expect(ENTRY).toEqual({ type: 'command', command: RT.node, args: [RT.bin, 'hook', 'stop', '--host', 'claude'], timeout: 30 });
+    expect(CONFIG).toEqual({ type: 'command', command: RT.node, args: [RT.bin, 'hook', 'config-change', '--settings', FILE], timeout: 15 });
+  });
+
+  it('recognizes our shell-form entry by the marker at the end of its command only', () => {
+    const shell = { type: 'command', command: stopShellCommand(RT.node, RT.bin, 'claude') };
+    expect(isOurHook(shell)).toBe(true);
     expect(isOurHook({ type: 'command', command: `anything else ${STOP_HOOK_MARKER}  ` })).toBe(true);
     expect(isOurHook({ command: STOP_HOOK_MARKER })).toBe(true);
     expect(isOurHook({ command: `echo '${STOP_HOOK_MARKER}'` })).toBe(false);
@@ -161,14 +185,43 @@ describe('the hook command', () => {
     expect(isOurHook({ command: `x ${STOP_HOOK_MARKER} && rm -rf /` })).toBe(false);
     expect(isOurHook({ command: 7 })).toBe(false);
     expect(isOurHook(JSON.parse(`{"__proto__": {"command": "x ${STOP_HOOK_MARKER}"}}`))).toBe(false);
+    expect(isCodexStopEntry({ command: `'n' 'b' hook stop --host codex ${STOP_HOOK_MARKER}` })).toBe(true);
+  });
+
+  it('recognizes our exec-form entry by its argument vector: gate-check\'s CLI, then hook stop (or the old claude-stop)', () => {
+    expect(isOurHook(ENTRY)).toBe(true);
+    expect(isOurHook({ command: '/other/node', args: ['/x/gate-check.js', 'hook', 'claude-stop'] })).toBe(true);
+    expect(isOurHook({ command: 'node', args: ['/x/bin/gate-check', 'hook', 'stop'] })).toBe(true);
+    expect(isOurHook({ command: 'node', args: ['/x/other.js', 'hook', 'stop'] })).toBe(false);
+    expect(isOurHook({ command: 'node', args: ['/x/gate-check.js', 'hook', 'forget'] })).toBe(false);
+    expect(isOurHook({ command: 'node', args: ['/x/gate-check.js', 'hook', 7] })).toBe(false);
+    expect(isOurHook({ args: ['/x/gate-check.js', 'hook', 'stop'] })).toBe(false);
+    expect(isOurHook(CONFIG)).toBe(false);
+    expect(isOurExecEntry(CONFIG, 'command', 'config-change')).toBe(true);
+    // Copilot names the executable `exec`.
+    expect(isCopilotStopEntry({ exec: RT.node, args: [RT.bin, 'hook', 'stop', '--host', 'copilot'] })).toBe(true);
+    expect(isCopilotStopEntry(ENTRY)).toBe(false);
+  });
+
+  it('finds a gate-check Stop hook written by hand too (for a second install), not other hooks', () => {
+    expect(gateCheckStopCommand({ command: 'npx gate-check hook stop --host claude' })).toEqual({ form: 'shell', command: 'npx gate-check hook stop --host claude' });
+    expect(gateCheckStopCommand({ bash: 'gate-check hook claude-stop' })).not.toBeNull();
+    expect(gateCheckStopCommand({ command: 'gate-check', args: ['hook', 'stop', '--host', 'cursor'] })).not.toBeNull();
+    expect(gateCheckStopCommand(ENTRY)).toEqual({ form: 'exec', executable: RT.node, args: ENTRY.args });
+    expect(gateCheckStopCommand({ command: 'gate-check --status' })).toBeNull();
+    expect(gateCheckStopCommand({ command: 'echo hook stop' })).toBeNull();
+    expect(gateCheckStopCommand(CONFIG)).toBeNull();
+    expect(gateCheckStopCommand('gate-check hook stop')).toBeNull();
   });
 });
 
-describe('installStopHook', () => {
-  it('adds one group with our entry, and the deny rules, to an empty object', () => {
-    const r = installStopHook({}, ENTRY);
-    expect(r).toMatchObject({ changed: true, hook: 'added', duplicatesRemoved: 0, denyAdded: DENY_RULES });
-    expect(r.settings).toEqual({ hooks: { Stop: [{ hooks: [ENTRY] }] }, permissions: { deny: DENY_RULES } });
+describe('installPlan (Claude Code)', () => {
+  it('adds one group with our Stop entry, one with our ConfigChange entry, and the deny rules, to an empty object', () => {
+    const r = installStopHook({});
+    expect(r.changed).toBe(true);
+    expect(r.entries.map((e) => e.state)).toEqual(['added', 'added']);
+    expect(r.stringsAdded).toEqual(DENY_RULES);
+    expect(r.settings).toEqual({ hooks: { Stop: [{ hooks: [ENTRY] }], ConfigChange: [{ hooks: [CONFIG] }] }, permissions: { deny: DENY_RULES } });
   });
 
   it('appends after existing Stop groups and deny rules, keeping every other key in place', () => {
@@ -179,26 +232,30 @@ describe('installStopHook', () => {
       env: { A: '1' },
     };
     const frozen = structuredClone(input);
-    const r = installStopHook(input, ENTRY);
+    const r = installStopHook(input);
     expect(input).toEqual(frozen);
     expect(Object.keys(r.settings)).toEqual(['model', 'hooks', 'permissions', 'env']);
-    const hooks = r.settings.hooks as typeof input.hooks;
-    expect(Object.keys(hooks)).toEqual(['PreToolUse', 'Stop', 'PostToolUse']);
+    const hooks = r.settings.hooks as typeof input.hooks & { ConfigChange: unknown };
+    expect(Object.keys(hooks)).toEqual(['PreToolUse', 'Stop', 'PostToolUse', 'ConfigChange']);
     expect(hooks.Stop).toEqual([...input.hooks.Stop, { hooks: [ENTRY] }]);
     expect(hooks.Stop[0]).toBe(input.hooks.Stop[0]);
     const permissions = r.settings.permissions as typeof input.permissions;
     expect(Object.keys(permissions)).toEqual(['allow', 'deny', 'ask']);
     expect(permissions.deny).toEqual(['Bash(rm *)', DENY_RULES[2], ...DENY_RULES.filter((_, i) => i !== 2)]);
-    expect(r.denyAdded).toHaveLength(DENY_RULES.length - 1);
+    expect(r.stringsAdded).toHaveLength(DENY_RULES.length - 1);
   });
 
-  it('changes nothing when exactly our entry and every rule are present (key order of the entry aside)', () => {
-    const installed = installStopHook({ a: 1 }, ENTRY).settings;
-    const again = installStopHook(installed, ENTRY);
-    expect(again).toMatchObject({ changed: false, hook: 'unchanged', denyAdded: [] });
+  it('changes nothing when exactly our entries and every rule are present (key order of an entry aside)', () => {
+    const installed = installStopHook({ a: 1 }).settings;
+    const again = installStopHook(installed);
+    expect(again.changed).toBe(false);
+    expect(again.entries.map((e) => e.state)).toEqual(['unchanged', 'unchanged']);
     expect(again.settings).toBe(installed);
-    const reordered = { hooks: { Stop: [{ hooks: [{ timeout: 30, command: ENTRY.command, type: 'command' }] }] }, permissions: { deny: [...DENY_RULES] } };
-    expect(installStopHook(reordered, ENTRY).changed).toBe(false);
+    const reordered = {
+      hooks: { Stop: [{ hooks: [{ timeout: 30, args: ENTRY.args, command: ENTRY.command, type: 'command' }] }], ConfigChange: [{ hooks: [CONFIG] }] },
+      permissions: { deny: [...DENY_RULES] },
+    };
+    expect(installStopHook(reordered).changed).toBe(false);
   });
 
   it('repairs a changed entry in place, and removes repeated ones (and groups they leave empty)', () => {
@@ -210,42 +267,59 @@ describe('installStopHook', () => {
           { hooks: [{ ...ENTRY }] },
           { hooks: [{ type: 'command', command: 'other' }, { ...ENTRY, timeout: 5 }] },
         ],
+        ConfigChange: [{ hooks: [CONFIG] }],
       },
       permissions: { deny: [...DENY_RULES] },
     };
-    const r = installStopHook(input, ENTRY);
-    expect(r).toMatchObject({ changed: true, hook: 'repaired', duplicatesRemoved: 2, denyAdded: [] });
+    const r = installStopHook(input);
+    expect(r.changed).toBe(true);
+    expect(r.entries[0]).toMatchObject({ state: 'repaired', duplicatesRemoved: 2 });
+    expect(r.entries[1]).toMatchObject({ state: 'unchanged' });
     expect(r.settings).toEqual({
       hooks: {
         Stop: [
           { matcher: '', hooks: [{ type: 'command', command: 'before' }, ENTRY, { type: 'command', command: 'after' }] },
           { hooks: [{ type: 'command', command: 'other' }] },
         ],
+        ConfigChange: [{ hooks: [CONFIG] }],
       },
       permissions: { deny: DENY_RULES },
     });
   });
 
-  it('repairs an entry with an extra key or another timeout', () => {
-    for (const drift of [{ ...ENTRY, timeout: 60 }, { ...ENTRY, extra: true }, { ...ENTRY, type: 'prompt' }, { command: ENTRY.command }]) {
-      const r = installStopHook({ hooks: { Stop: [{ hooks: [drift] }] } }, ENTRY);
-      expect(r.hook).toBe('repaired');
+  it('repairs an entry with an extra key, another timeout, another type, or a changed executable', () => {
+    for (const drift of [{ ...ENTRY, timeout: 60 }, { ...ENTRY, extra: true }, { ...ENTRY, type: 'prompt' }, { ...ENTRY, command: '/bin/true' }, { command: ENTRY.command, args: ENTRY.args }]) {
+      const r = installStopHook({ hooks: { Stop: [{ hooks: [drift] }] } });
+      expect(r.entries[0]!.state).toBe('repaired');
       expect((r.settings.hooks as { Stop: unknown }).Stop).toEqual([{ hooks: [ENTRY] }]);
     }
   });
+
+  it('knows a file with entries of ours (a repair) from one without (a first install)', () => {
+    expect(hasOurEntries({}, PLAN)).toBe(false);
+    expect(hasOurEntries({ permissions: { deny: [...DENY_RULES] } }, PLAN)).toBe(false);
+    expect(hasOurEntries({ hooks: { ConfigChange: [{ hooks: [CONFIG] }] } }, PLAN)).toBe(true);
+    expect(hasOurEntries({ hooks: { Stop: [{ hooks: [{ command: `x ${STOP_HOOK_MARKER}` }] }] } }, PLAN)).toBe(true);
+  });
+
+  it('needs an entry to install: a plan made for uninstall cannot install', () => {
+    expect(() => installPlan({}, claudePlan(null, FILE, ENV))).toThrow(/no entry to install/);
+  });
 });
 
-describe('uninstallStopHook', () => {
+describe('uninstallPlan', () => {
   it('removes only our entries and rules, then containers that became empty', () => {
     const input = {
       hooks: { Stop: [{ hooks: [ENTRY] }, { hooks: [] }, { hooks: [{ command: 'x' }, ENTRY] }] },
       permissions: { deny: [DENY_RULES[0]!, 'Bash(rm *)', DENY_RULES[0]!] },
     };
     const r = uninstallStopHook(input);
-    expect(r).toMatchObject({ changed: true, hooksRemoved: 2, denyRemoved: 2 });
+    expect(r).toMatchObject({ changed: true, entriesRemoved: 2, stringsRemoved: 2 });
     expect(r.settings).toEqual({ hooks: { Stop: [{ hooks: [] }, { hooks: [{ command: 'x' }] }] }, permissions: { deny: ['Bash(rm *)'] } });
-    expect(uninstallStopHook({ hooks: { Stop: [{ hooks: [ENTRY] }] }, permissions: { deny: [...DENY_RULES] }, z: 1 }).settings).toEqual({ z: 1 });
-    expect(uninstallStopHook({ hooks: { Stop: [{ hooks: [ENTRY] }], Pre: [] }, permissions: { deny: [...DENY_RULES], allow: [] } }).settings).toEqual({
+    const full = installStopHook({ z: 1 }).settings;
+    expect(uninstallStopHook(full).settings).toEqual({ z: 1 });
+    expect(uninstallStopHook({ ...full, hooks: { ...(full.hooks as object), Pre: [] }, permissions: { ...(full.permissions as object), allow: [] } }).settings).toEqual({
+      z: 1,
       hooks: { Pre: [] },
       permissions: { allow: [] },
     });
@@ -254,9 +328,19 @@ describe('uninstallStopHook', () => {
   it('changes nothing, and returns the same object, when nothing of ours is there', () => {
     for (const input of [{}, { hooks: {} }, { hooks: { Stop: [] } }, { permissions: { deny: [] } }, { hooks: { Stop: [{ hooks: [{ command: 'x' }] }] } }]) {
       const r = uninstallStopHook(input);
-      expect(r).toMatchObject({ changed: false, hooksRemoved: 0, denyRemoved: 0 });
+      expect(r).toMatchObject({ changed: false, entriesRemoved: 0, stringsRemoved: 0 });
       expect(r.settings).toBe(input);
     }
+  });
+
+  it('a flat layout (Copilot) goes back to the file it started as', () => {
+    const plan: InstallPlan = copilotPlan(RT, 'shared');
+    const installed = installPlan(plan.base, plan).settings;
+    expect(installed).toEqual({ version: 1, hooks: { agentStop: [{ type: 'command', exec: RT.node, args: [RT.bin, 'hook', 'stop', '--host', 'copilot'], timeoutSec: 25 }] } });
+    expect(sameJson(uninstallPlan(installed, plan).settings, plan.base)).toBe(true);
+    const other = { version: 1, hooks: { agentStop: [{ bash: 'echo a' }], preToolUse: [] } };
+    const both = installPlan(other, plan).settings;
+    expect(uninstallPlan(both, plan).settings).toEqual(other);
   });
 });
 
@@ -285,7 +369,7 @@ function build(extra: Entries, special: Array<[string, unknown, number]>): Recor
 }
 
 const hookArb = fc
-  .tuple(entriesArb(['type', 'command']), fc.option(fc.string({ maxLength: 30 }), { nil: undefined }), fc.nat())
+  .tuple(entriesArb(['type', 'command', 'args']), fc.option(fc.string({ maxLength: 30 }), { nil: undefined }), fc.nat())
   .map(([extra, command, pos]) => build(extra, command === undefined ? [] : [['command', command, pos]]))
   .filter((h) => !isOurHook(h));
 
@@ -302,7 +386,7 @@ const settingsArb = fc
   .record({
     extra: entriesArb(['hooks', 'permissions'], 5),
     hooks: fc.option(
-      fc.tuple(entriesArb(['Stop'], 3), fc.option(fc.array(groupArb, { minLength: 1, maxLength: 3 }), { nil: undefined }), fc.nat()).map(([events, stop, pos]) =>
+      fc.tuple(entriesArb(['Stop', 'ConfigChange'], 3), fc.option(fc.array(groupArb, { minLength: 1, maxLength: 3 }), { nil: undefined }), fc.nat()).map(([events, stop, pos]) =>
         build(events, stop === undefined ? [] : [['Stop', stop, pos]]),
       ),
       { nil: undefined },
@@ -331,7 +415,7 @@ describe('settings properties', () => {
   it('install then uninstall is the identity on the text of any valid settings object', () => {
     fc.assert(
       fc.property(settingsArb, (x) => {
-        expect(validateSettings(x)).toBeNull();
+        expect(validateSettings(x, PLAN)).toBeNull();
         const text = JSON.stringify(x, null, 2) + '\n';
         const installed = installText(text);
         expect(installed).not.toBe(text);
@@ -356,7 +440,7 @@ describe('settings properties', () => {
       fc.property(settingsArb, (x) => {
         const once = installText(JSON.stringify(x, null, 2) + '\n');
         const { value } = parse(once);
-        const again = installStopHook(value, ENTRY);
+        const again = installStopHook(value);
         expect(again.changed).toBe(false);
         expect(serializeSettings(again.settings, parse(once).style)).toBe(once);
         expect(ours(value)).toEqual([ENTRY]);
@@ -372,6 +456,7 @@ describe('settings properties', () => {
       fc.constant<unknown>({ ...ENTRY }),
       fc.string({ maxLength: 20 }).map((s) => ({ type: 'command', command: `${s} ${STOP_HOOK_MARKER}`, timeout: 30 })),
       fc.nat({ max: 600 }).map((t) => ({ ...ENTRY, timeout: t })),
+      fc.string({ maxLength: 20 }).map((s) => ({ ...ENTRY, command: s })),
     );
     fc.assert(
       fc.property(settingsArb, fc.array(fc.tuple(driftArb, fc.nat(), fc.nat()), { minLength: 1, maxLength: 4 }), (x, drifts) => {
@@ -395,7 +480,7 @@ describe('settings properties', () => {
           }
           return null;
         };
-        const r = installStopHook(settings, ENTRY);
+        const r = installStopHook(settings);
         expect(ours(r.settings)).toEqual([ENTRY]);
         expect(firstAt(r.settings as typeof settings)).toEqual(firstAt(settings));
         // Everything that is not ours is untouched, and uninstall removes the repaired entry.
