@@ -13,6 +13,7 @@ import { legacyCommandGuard, parsesLogCommands } from '../text/workflow-commands
 import { interrupt, interruptedBy, installSignalHandlers, onInterrupt } from '../run/interrupts.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import { processIo, releaseDeadTerminal, type Io } from './io.js';
+import { refuseMistakenWords } from './mistaken-words.js';
 import { parseCommandLine, type RunOptions } from './options.js';
 import { statusCommand } from '../commands/status.js';
 
@@ -68,6 +69,7 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
       return await runSubcommand(parsed.name, parsed.args, io);
     }
     options = parsed.options;
+    if (options.files.length > 0) refuseMistakenWords(options.files, io.cwd, io.env);
     if (options.status) return await statusCommand(options, io);
     if (options.listScopes || options.claim || options.release) {
       const lazy = await import('./lazy.js');

@@ -29,8 +29,8 @@ export const OPTIONS: readonly OptionSpec[] = [
   { flag: '--jobs', kind: 'value', valueName: 'n', help: `concurrent checks, 1..64 (default ${DEFAULT_JOBS}); reports keep ledger order` },
   { flag: '--timeout', kind: 'value', valueName: 'seconds', help: `per-check timeout for gates without TIMEOUT:, 1..86400 (default ${DEFAULT_TIMEOUT_SECONDS})` },
   { flag: '--shell', kind: 'value', valueName: 'path', help: 'shell for CHECK (default: $GATE_CHECK_SHELL, then /bin/sh)' },
-  { flag: '--cwd', kind: 'value', valueName: 'dir', help: 'default working directory for CHECK (default: the ledger folder for named ledgers, else --root)' },
-  { flag: '--root', kind: 'value', valueName: 'dir', help: 'repository root (default: the current directory)' },
+  { flag: '--cwd', kind: 'value', valueName: 'dir', help: 'working directory of gates without CWD: (default: the repository root; CWD: is always relative to the root)' },
+  { flag: '--root', kind: 'value', valueName: 'dir', help: 'repository root (default: found as git finds a work tree: the nearest folder up with GATES.md, gates/ or .gate-check/, within the git top level; else the top level, else the current directory)' },
   {
     flag: '--scope',
     kind: 'value',

@@ -13,7 +13,8 @@ export function readPrivateFile(dir: PrivateDir, name: string, maxBytes: number,
   try {
     read = safeReadFile(path, maxBytes, 'record');
   } catch (e) {
-    if (missingOk && lstatOrNull(path) === null) return null;
+    // Missing when read (a concurrent writer may have renamed it into place since): missing.
+    if (missingOk && (lstatOrNull(path) === null || (e as Error).message.endsWith(': record: no such file'))) return null;
     throw new UnsafeStoreError(path, (e as Error).message.replace(`${path}: `, ''), 'inspect it, then remove it by hand if it is not yours');
   }
   const uid = typeof process.getuid === 'function' ? process.getuid() : null;

@@ -28,7 +28,8 @@ function consoleBlocks(markdown: string): Step[][] {
 }
 
 describe('references/hook.md', () => {
-  const blocks = consoleBlocks(readFileSync(PAGE, 'utf8'));
+  // The walk-through in /home/me/project shows this machine's paths in the page's place: hook-doc.test.ts runs it.
+  const blocks = consoleBlocks(readFileSync(PAGE, 'utf8')).filter((steps) => !steps.some((s) => s.output.includes('/home/me/project')));
 
   it('has console examples', () => {
     expect(blocks.length).toBeGreaterThan(0);

@@ -1,0 +1,29 @@
+// `gate-check status`, `gate-check help`: a bare word that names an option, not a ledger.
+// Checked only for a word that is not a file, so a ledger really called `status` still works.
+import { UsageError } from '../errors.js';
+import { lstatOrNull } from '../fsx/safe-read.js';
+import { OPTION_BY_FLAG } from './option-table.js';
+import { resolve } from 'node:path';
+
+/** How the user started gate-check, for commands we suggest: npx when npm exec ran it. */
+export function invokedAs(env: NodeJS.ProcessEnv): string {
+  return env.npm_command === 'exec' ? 'npx gate-check' : 'gate-check';
+}
+
+const ALSO = new Map([
+  ['help', '--help'],
+  ['version', '--version'],
+  ['run', ''],
+]);
+
+/** Throws a usage error with a suggestion when a named ledger is a missing file named like an option. */
+export function refuseMistakenWords(files: readonly string[], cwd: string, env: NodeJS.ProcessEnv): void {
+  for (const file of files) {
+    if (!/^[a-z][a-z-]*$/.test(file)) continue;
+    const flag = OPTION_BY_FLAG.has(`--${file}`) ? `--${file}` : ALSO.get(file);
+    if (flag === undefined) continue;
+    if (lstatOrNull(resolve(cwd, file)) !== null) continue;
+    const suggestion = flag === '' ? invokedAs(env) : `${invokedAs(env)} ${flag}`;
+    throw new UsageError(`${file}: no such ledger file, and ${file} is not a command`, `did you mean '${suggestion}'?`);
+  }
+}
