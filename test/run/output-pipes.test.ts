@@ -1,0 +1,270 @@
+// A check's output pipes (lib/run/output-pipes.ts, lib/fsx/fifo.ts), with real FIFOs and
+// real processes: what a check sees on fd 1 and 2 (pipes, blocking, no path, its own), the
+// Node program that prints and calls process.exit(), 64 checks at once, nothing left on
+// disk, stale batches removed, and every refusal of a directory or a FIFO that is not ours.
+import { execFileSync } from 'node:child_process';
+import { chmodSync, chownSync, closeSync, existsSync, linkSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { makeFifos, openFifoReadEnd, privateFifoDir, removeStaleBatches } from '../../lib/fsx/fifo.js';
+import { outputPipeSettings, releaseOutputPipes } from '../../lib/run/output-pipes.js';
+import { superviseCheck, type CheckOutcome, type CheckSpec } from '../../lib/run/supervisor.js';
+import { tempDir } from '../helpers/cli.js';
+
+// The private directory of this test file's process: under a base of its own.
+const base = tempDir('gc-pipes-base-');
+process.env.XDG_RUNTIME_DIR = base;
+const uid = process.getuid!();
+const privateDir = join(base, `gate-check-${uid}`);
+
+function run(cmd: string, over: Partial<CheckSpec> = {}): Promise<CheckOutcome> {
+  return superviseCheck({
+    shell: '/bin/sh',
+    args: ['-c', cmd],
+    cwd: tempDir('gc-pipes-'),
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+    timeoutMs: 20_000,
+    outputCap: 1024 * 1024,
+    ...over,
+  });
+}
+
+const openFds = () => readdirSync('/proc/self/fd').length;
+const mkfifo = (...paths: string[]) => execFileSync('mkfifo', ['-m', '600', ...paths]);
+
+afterEach(() => {
+  outputPipeSettings.socketsOnly = false;
+});
+
+describe('what a check sees on stdout and stderr', () => {
+  beforeAll(async () => {
+    // The first check creates the private directory.
+    expect((await run('true')).exitCode).toBe(0);
+  });
+
+  it('two pipes (FIFOs), not sockets, distinct from each other', async () => {
+    const o = await run('[ -p /dev/stdout ] && [ -p /dev/stderr ] && echo pipes; [ -S /dev/stdout ] && echo socket; stat -L -c %i /proc/$$/fd/1 /proc/$$/fd/2');
+    const [kind, outIno, errIno] = o.output.toString().trim().split('\n');
+    expect(kind).toBe('pipes');
+    expect(outIno).not.toBe(errIno);
+  });
+
+  it('where FIFOs are unavailable, socket pairs as before', async () => {
+    outputPipeSettings.socketsOnly = true;
+    const o = await run('[ -S /dev/stdout ] && [ -S /dev/stderr ] && echo sockets');
+    expect(o.output.toString()).toBe('sockets\n');
+  });
+
+  it('blocking, as pipe(2) makes them (cat and dd would fail with EAGAIN on a non-blocking stdout)', async () => {
+    const o = await run("sed -n 's/^flags:[[:space:]]*//p' /proc/$$/fdinfo/1 /proc/$$/fdinfo/2");
+    const flags = o.output.toString().trim().split('\n').map((f) => parseInt(f, 8));
+    expect(flags).toHaveLength(2);
+    for (const f of flags) {
+      expect(f & 0o3).toBe(0o1); // O_WRONLY: the check cannot read its own output back
+      expect(f & 0o4000).toBe(0); // not O_NONBLOCK
+    }
+  });
+
+  it('with no path left: the FIFOs were unlinked before the shell started, their batch directory is gone', async () => {
+    const o = await run('readlink /proc/$$/fd/1; readlink /proc/$$/fd/2');
+    const links = o.output.toString().trim().split('\n');
+    expect(links).toHaveLength(2);
+    for (const link of links) {
+      expect(link.startsWith(`${privateDir}/`)).toBe(true);
+      expect(link.endsWith(' (deleted)')).toBe(true);
+      const batch = link.slice(0, link.lastIndexOf('/'));
+      expect(existsSync(batch)).toBe(false);
+    }
+  });
+
+  it("a Node program that prints 5,000 lines and calls process.exit() keeps every line, 20 runs of 20", async () => {
+    const cmd = `'${process.execPath}' -e "for (let i=0;i<5000;i++) console.log('line '+i); process.exit(0)"`;
+    const expected = Array.from({ length: 5000 }, (_, i) => `line ${i}\n`).join('');
+    for (let i = 0; i < 20; i++) {
+      const o = await run(cmd);
+      expect(o.exitCode).toBe(0);
+      expect(o.bytes, `run ${i}`).toBe(expected.length);
+      expect(o.output.toString()).toBe(expected);
+    }
+  }, 60_000);
+
+  it('64 checks at once: each reads its own pipes, no check holds another check\'s pipe, nothing is left behind', async () => {
+    const n = 64;
+    // Each prints its id 2,000 times on stdout and once on stderr, its pipes' inodes, and the
+    // fds it holds that lead into the private directory (only 1 and 2 may).
+    const cmd = (id: number) =>
+      `i=0; while [ $i -lt 2000 ]; do echo ${id}; i=$((i+1)); done; echo e${id} >&2; sleep 0.3; ` +
+      `echo ino $(stat -L -c %i /proc/$$/fd/1) $(stat -L -c %i /proc/$$/fd/2); ` +
+      `for f in /proc/$$/fd/*; do case "$(readlink "$f")" in '${privateDir}'/*) echo held \${f##*/};; esac; done`;
+    const outcomes = await Promise.all(Array.from({ length: n }, (_, id) => run(cmd(id))));
+    const inodes = new Set<string>();
+    outcomes.forEach((o, id) => {
+      expect(o.failure).toBeNull();
+      const lines = o.output.toString().trim().split('\n');
+      expect(lines.slice(0, 2000).every((l) => l === String(id))).toBe(true);
+      const ino = lines.find((l) => l.startsWith('ino '))!.split(' ');
+      inodes.add(ino[1]!);
+      inodes.add(ino[2]!);
+      expect(lines.filter((l) => l.startsWith('held ')).sort()).toEqual(['held 1', 'held 2']);
+      expect(lines[lines.length - 1]).toBe(`e${id}`);
+    });
+    expect(inodes.size).toBe(2 * n);
+    expect(readdirSync(privateDir)).toEqual([]);
+  }, 60_000);
+});
+
+describe('the private directory (refused unless it is a real 0700 directory of this user)', () => {
+  it('is created 0700 in the base', () => {
+    const b = tempDir('gc-pipes-new-');
+    const dir = privateFifoDir(b);
+    expect(dir).toBe(join(b, `gate-check-${uid}`));
+    expect(execFileSync('stat', ['-c', '%a', dir], { encoding: 'utf8' }).trim()).toBe('700');
+  });
+
+  it('refuses a symbolic link, a file, and group or other access', () => {
+    const link = tempDir('gc-pipes-link-');
+    symlinkSync(tempDir('gc-pipes-elsewhere-'), join(link, `gate-check-${uid}`));
+    expect(() => privateFifoDir(link)).toThrow(/is a symbolic link \(refused/);
+    const file = tempDir('gc-pipes-file-');
+    writeFileSync(join(file, `gate-check-${uid}`), '');
+    expect(() => privateFifoDir(file)).toThrow(/is not a directory/);
+    const open = tempDir('gc-pipes-open-');
+    mkdirSync(join(open, `gate-check-${uid}`));
+    chmodSync(join(open, `gate-check-${uid}`), 0o755);
+    expect(() => privateFifoDir(open)).toThrow(/has permissions 0755: group or other may access it/);
+  });
+
+  it.skipIf(uid !== 0)("refuses another user's directory (as root: one chowned to nobody)", () => {
+    const other = tempDir('gc-pipes-other-');
+    const dir = join(other, `gate-check-${uid}`);
+    mkdirSync(dir, { mode: 0o700 });
+    chownSync(dir, 65534, 65534);
+    expect(() => privateFifoDir(other)).toThrow(/is owned by uid 65534, not by you \(uid 0\) \(refused/);
+  });
+});
+
+describe('a FIFO is taken only if it is the one made here', () => {
+  it('opens a FIFO of this user with one link, and unlinks it', () => {
+    const dir = tempDir('gc-fifo-');
+    mkfifo(join(dir, 'p'));
+    const fd = openFifoReadEnd(join(dir, 'p'));
+    expect(existsSync(join(dir, 'p'))).toBe(false);
+    closeSync(fd);
+  });
+
+  it('refuses a regular file, a link to a FIFO, and a FIFO with a second name, and leaves no descriptor open', () => {
+    const dir = tempDir('gc-fifo-');
+    const before = openFds();
+    writeFileSync(join(dir, 'file'), 'x');
+    expect(() => openFifoReadEnd(join(dir, 'file'))).toThrow(/is not the FIFO gate-check made/);
+    mkfifo(join(dir, 'real'));
+    symlinkSync(join(dir, 'real'), join(dir, 'link'));
+    expect(() => openFifoReadEnd(join(dir, 'link'))).toThrow(/cannot open the output pipe \(ELOOP/);
+    linkSync(join(dir, 'real'), join(dir, 'second'));
+    expect(() => openFifoReadEnd(join(dir, 'real'))).toThrow(/is not the FIFO gate-check made/);
+    expect(existsSync(join(dir, 'real'))).toBe(true);
+    expect(openFds()).toBe(before);
+  });
+
+  it.skipIf(uid !== 0)("refuses another user's FIFO (as root: one chowned to nobody)", () => {
+    const dir = tempDir('gc-fifo-');
+    mkfifo(join(dir, 'theirs'));
+    chownSync(join(dir, 'theirs'), 65534, 65534);
+    const before = openFds();
+    expect(() => openFifoReadEnd(join(dir, 'theirs'))).toThrow(/is not the FIFO gate-check made/);
+    expect(existsSync(join(dir, 'theirs'))).toBe(true);
+    expect(openFds()).toBe(before);
+  });
+});
+
+describe('batches leave nothing behind', () => {
+  it('a batch returns read ends and removes its directory', () => {
+    const dir = tempDir('gc-batch-');
+    const fds = makeFifos(dir, 6, 2, (paths) => mkfifo(...paths));
+    expect(fds).toHaveLength(6);
+    expect(readdirSync(dir)).toEqual([]);
+    for (const fd of fds) closeSync(fd);
+  });
+
+  it('mkfifo failing half-way: the error, no directory, no FIFO, no descriptor', () => {
+    const dir = tempDir('gc-batch-');
+    const before = openFds();
+    expect(() =>
+      makeFifos(dir, 4, 2, (paths) => {
+        mkfifo(paths[0]!, paths[1]!);
+        throw new Error('mkfifo failed');
+      }),
+    ).toThrow('mkfifo failed');
+    expect(readdirSync(dir)).toEqual([]);
+    expect(openFds()).toBe(before);
+  });
+
+  it('a name in a batch that is not our FIFO: the FIFOs before it are kept when they are enough, else nothing', () => {
+    const dir = tempDir('gc-batch-');
+    const plant = (paths: string[]) => {
+      mkfifo(paths[0]!, paths[1]!, paths[3]!);
+      writeFileSync(paths[2]!, 'planted');
+    };
+    const fds = makeFifos(dir, 4, 2, plant);
+    expect(fds).toHaveLength(2);
+    expect(readdirSync(dir)).toEqual([]);
+    for (const fd of fds) closeSync(fd);
+    const before = openFds();
+    expect(() => makeFifos(dir, 4, 3, plant)).toThrow(/is not the FIFO gate-check made/);
+    expect(readdirSync(dir)).toEqual([]);
+    expect(openFds()).toBe(before);
+  });
+
+  it('the batch of a process that is gone is removed; a live process\'s and any other name are kept', () => {
+    const dir = tempDir('gc-stale-');
+    const dead = execFileSync('sh', ['-c', 'sh -c "echo \\$\\$"'], { encoding: 'utf8' }).trim();
+    const staleBatch = join(dir, `${dead}-0123456789ab`);
+    mkdirSync(staleBatch);
+    mkfifo(join(staleBatch, '0'), join(staleBatch, '1'));
+    const liveBatch = join(dir, `${process.pid}-0123456789ab`);
+    mkdirSync(liveBatch);
+    const parentBatch = join(dir, `${process.ppid}-aaaaaaaaaaaa`);
+    mkdirSync(parentBatch);
+    mkdirSync(join(dir, 'not-a-batch'));
+    removeStaleBatches(dir);
+    expect(readdirSync(dir).sort()).toEqual([`${process.pid}-0123456789ab`, `${process.ppid}-aaaaaaaaaaaa`, 'not-a-batch'].sort());
+  });
+});
+
+describe('a check that cannot have its pipes does not start', () => {
+  afterEach(() => {
+    outputPipeSettings.bases = null;
+    releaseOutputPipes();
+  });
+
+  it('a refused directory is passed over for the next candidate', async () => {
+    releaseOutputPipes();
+    const planted = tempDir('gc-pipes-planted-');
+    const target = tempDir('gc-pipes-target-');
+    symlinkSync(target, join(planted, `gate-check-${uid}`));
+    const good = tempDir('gc-pipes-good-');
+    outputPipeSettings.bases = [planted, good];
+    const o = await run('readlink /proc/$$/fd/1');
+    expect(o.output.toString().startsWith(`${join(good, `gate-check-${uid}`)}/`)).toBe(true);
+    expect(readdirSync(target)).toEqual([]);
+  });
+
+  it('every candidate refused: the check does not start and says why', async () => {
+    releaseOutputPipes();
+    const link = tempDir('gc-pipes-link-');
+    symlinkSync(tempDir('gc-pipes-target-'), join(link, `gate-check-${uid}`));
+    const open = tempDir('gc-pipes-open-');
+    mkdirSync(join(open, `gate-check-${uid}`), { mode: 0o755 });
+    chmodSync(join(open, `gate-check-${uid}`), 0o755);
+    outputPipeSettings.bases = [link, open];
+    const cwd = tempDir('gc-pipes-cwd-');
+    const o = await run('touch ran', { cwd });
+    expect(o.failure).toBe('spawn');
+    expect(o.pid).toBeNull();
+    expect(o.spawnError).toMatch(/^cannot make its output pipes: no private directory for the output pipes: .*: is a symbolic link .*; .*: has permissions 0755/);
+    expect(existsSync(join(cwd, 'ran'))).toBe(false);
+    // And the next check, with a usable directory again, runs.
+    outputPipeSettings.bases = null;
+    expect((await run('echo ok')).output.toString()).toBe('ok\n');
+  });
+});
