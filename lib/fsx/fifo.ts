@@ -10,7 +10,9 @@
 // real directory (not a link), owned by this user, without group or other permission bits;
 // one that is not is refused and the next is tried. A batch directory left by a process that
 // died between mkfifo and the removal (killed) is removed by the next process that uses the
-// directory, once its pid is gone.
+// directory, once its pid is gone. Whatever another user does to the directories, a FIFO is
+// taken only if it is this user's with one link (openFifoReadEnd): at worst a check does
+// not start.
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, rmdirSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
