@@ -113,6 +113,26 @@ describe('what a check sees on stdout and stderr', () => {
   }, 60_000);
 });
 
+describe('gate-check keeps no descriptor of a check once it settles', () => {
+  it('after checks that pass, fail to start (no shell, no working directory, a refused environment), overflow or time out: as many open as before', async () => {
+    releaseOutputPipes();
+    const before = openFds();
+    const outcomes = [
+      await run('echo ok; echo err >&2'),
+      await run('true', { shell: '/nonexistent/sh' }),
+      await run('true', { cwd: '/nonexistent/dir' }),
+      // Refused by spawn() itself, before any process: a NUL in the environment.
+      await run('true', { env: { PATH: '/usr/bin:/bin', BAD: 'a\u0000b' } }),
+      await run('yes', { outputCap: 4096 }),
+      await run('sleep 30', { timeoutMs: 200, graceMs: 100 }),
+    ];
+    expect(outcomes.map((o) => o.failure)).toEqual([null, 'spawn', 'spawn', 'spawn', 'overflow', 'timeout']);
+    // The unused pipes of the batch are gate-check's, not any check's: closed here.
+    releaseOutputPipes();
+    expect(openFds()).toBe(before);
+  }, 30_000);
+});
+
 describe('the private directory (refused unless it is a real 0700 directory of this user)', () => {
   it('is created 0700 in the base', () => {
     const b = tempDir('gc-pipes-new-');
