@@ -61,14 +61,15 @@ function isExecutableFile(path: string): boolean {
   }
 }
 
-function findMkfifo(): string | null {
+/** The first of `candidates` that is an executable regular file, where FIFOs can be used at all (exported for tests). */
+export function findMkfifo(candidates: readonly string[] = MKFIFO_PATHS): string | null {
   if (process.platform !== 'linux') return null;
   try {
     if (!statSync('/proc/self/fd').isDirectory()) return null;
   } catch {
     return null;
   }
-  return MKFIFO_PATHS.find(isExecutableFile) ?? null;
+  return candidates.find(isExecutableFile) ?? null;
 }
 
 /**
@@ -98,8 +99,9 @@ function fifoDir(): string {
   throw new Error(`no private directory for the output pipes: ${refusals.join('; ')}`);
 }
 
-function runMkfifo(paths: string[]): void {
-  const r = spawnSync(mkfifo!, ['-m', '600', '--', ...paths], {
+/** Makes the FIFOs at `paths` with `program` (mkfifo), or throws why it could not (exported for tests). */
+export function runMkfifo(program: string, paths: string[]): void {
+  const r = spawnSync(program, ['-m', '600', '--', ...paths], {
     cwd: '/',
     env: { PATH: '/usr/bin:/bin', LC_ALL: 'C' },
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -111,16 +113,16 @@ function runMkfifo(paths: string[]): void {
     detached: true,
     windowsHide: true,
   } as Parameters<typeof spawnSync>[2]);
-  if (r.error) throw new Error(`${mkfifo}: ${(r.error as NodeJS.ErrnoException).code ?? r.error.message}`);
+  if (r.error) throw new Error(`${program}: ${(r.error as NodeJS.ErrnoException).code ?? r.error.message}`);
   if (r.status !== 0) {
     const why = String(r.stderr ?? '').split('\n')[0]!.slice(0, 200);
-    throw new Error(`${mkfifo} ${r.signal ? `was killed by ${r.signal}` : `exited with status ${r.status}`}${why ? `: ${why}` : ''}`);
+    throw new Error(`${program} ${r.signal ? `was killed by ${r.signal}` : `exited with status ${r.status}`}${why ? `: ${why}` : ''}`);
   }
 }
 
 function refill(): void {
   const count = nextBatch;
-  const fds = makeFifos(fifoDir(), count, 2 - pool.length, runMkfifo);
+  const fds = makeFifos(fifoDir(), count, 2 - pool.length, (paths) => runMkfifo(mkfifo!, paths));
   nextBatch = Math.min(MAX_BATCH, count * 2);
   for (const fd of fds) pool.push(fd);
 }

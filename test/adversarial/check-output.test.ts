@@ -27,7 +27,7 @@ function repo(files: Record<string, string>) {
   const s = sandbox();
   testDirs.push(s.repo);
   const runtime = tempDir('gc-runtime-');
-  const env = { ...s.env, XDG_RUNTIME_DIR: runtime };
+  const env: NodeJS.ProcessEnv = { ...s.env, XDG_RUNTIME_DIR: runtime };
   writeFiles(s.repo, files);
   return { ...s, env, pipesDir: join(runtime, `gate-check-${process.getuid!()}`), file: (name: string) => join(s.repo, name) };
 }

@@ -1,13 +1,12 @@
-// A check's output pipes (lib/run/output-pipes.ts, lib/fsx/fifo.ts), with real FIFOs and
-// real processes: what a check sees on fd 1 and 2 (pipes, blocking, no path, its own), the
-// Node program that prints and calls process.exit(), 64 checks at once, nothing left on
-// disk, stale batches removed, and every refusal of a directory or a FIFO that is not ours.
-import { execFileSync } from 'node:child_process';
-import { chmodSync, chownSync, closeSync, existsSync, linkSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+// A check's output pipes (lib/run/output-pipes.ts), with real FIFOs and real processes:
+// what a check sees on fd 1 and 2 (pipes, blocking, no path, its own), the Node program
+// that prints and calls process.exit(), 64 checks at once, no descriptor kept, nothing left
+// on disk, and a check that cannot have its pipes does not start. The FIFOs themselves
+// (refusals, batches): test/fsx/fifo.test.ts.
+import { chmodSync, existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { makeFifos, openFifoReadEnd, privateFifoDir, removeStaleBatches } from '../../lib/fsx/fifo.js';
-import { outputPipeSettings, releaseOutputPipes } from '../../lib/run/output-pipes.js';
+import { findMkfifo, outputPipeSettings, releaseOutputPipes, runMkfifo } from '../../lib/run/output-pipes.js';
 import { superviseCheck, type CheckOutcome, type CheckSpec } from '../../lib/run/supervisor.js';
 import { tempDir } from '../helpers/cli.js';
 
@@ -30,7 +29,6 @@ function run(cmd: string, over: Partial<CheckSpec> = {}): Promise<CheckOutcome> 
 }
 
 const openFds = () => readdirSync('/proc/self/fd').length;
-const mkfifo = (...paths: string[]) => execFileSync('mkfifo', ['-m', '600', ...paths]);
 
 afterEach(() => {
   outputPipeSettings.socketsOnly = false;
@@ -133,124 +131,6 @@ describe('gate-check keeps no descriptor of a check once it settles', () => {
   }, 30_000);
 });
 
-describe('the private directory (refused unless it is a real 0700 directory of this user)', () => {
-  it('is created 0700 in the base', () => {
-    const b = tempDir('gc-pipes-new-');
-    const dir = privateFifoDir(b);
-    expect(dir).toBe(join(b, `gate-check-${uid}`));
-    expect(execFileSync('stat', ['-c', '%a', dir], { encoding: 'utf8' }).trim()).toBe('700');
-  });
-
-  it('refuses a symbolic link, a file, and group or other access', () => {
-    const link = tempDir('gc-pipes-link-');
-    symlinkSync(tempDir('gc-pipes-elsewhere-'), join(link, `gate-check-${uid}`));
-    expect(() => privateFifoDir(link)).toThrow(/is a symbolic link \(refused/);
-    const file = tempDir('gc-pipes-file-');
-    writeFileSync(join(file, `gate-check-${uid}`), '');
-    expect(() => privateFifoDir(file)).toThrow(/is not a directory/);
-    const open = tempDir('gc-pipes-open-');
-    mkdirSync(join(open, `gate-check-${uid}`));
-    chmodSync(join(open, `gate-check-${uid}`), 0o755);
-    expect(() => privateFifoDir(open)).toThrow(/has permissions 0755: group or other may access it/);
-  });
-
-  it.skipIf(uid !== 0)("refuses another user's directory (as root: one chowned to nobody)", () => {
-    const other = tempDir('gc-pipes-other-');
-    const dir = join(other, `gate-check-${uid}`);
-    mkdirSync(dir, { mode: 0o700 });
-    chownSync(dir, 65534, 65534);
-    expect(() => privateFifoDir(other)).toThrow(/is owned by uid 65534, not by you \(uid 0\) \(refused/);
-  });
-});
-
-describe('a FIFO is taken only if it is the one made here', () => {
-  it('opens a FIFO of this user with one link, and unlinks it', () => {
-    const dir = tempDir('gc-fifo-');
-    mkfifo(join(dir, 'p'));
-    const fd = openFifoReadEnd(join(dir, 'p'));
-    expect(existsSync(join(dir, 'p'))).toBe(false);
-    closeSync(fd);
-  });
-
-  it('refuses a regular file, a link to a FIFO, and a FIFO with a second name, and leaves no descriptor open', () => {
-    const dir = tempDir('gc-fifo-');
-    const before = openFds();
-    writeFileSync(join(dir, 'file'), 'x');
-    expect(() => openFifoReadEnd(join(dir, 'file'))).toThrow(/is not the FIFO gate-check made/);
-    mkfifo(join(dir, 'real'));
-    symlinkSync(join(dir, 'real'), join(dir, 'link'));
-    expect(() => openFifoReadEnd(join(dir, 'link'))).toThrow(/cannot open the output pipe \(ELOOP/);
-    linkSync(join(dir, 'real'), join(dir, 'second'));
-    expect(() => openFifoReadEnd(join(dir, 'real'))).toThrow(/is not the FIFO gate-check made/);
-    expect(existsSync(join(dir, 'real'))).toBe(true);
-    expect(openFds()).toBe(before);
-  });
-
-  it.skipIf(uid !== 0)("refuses another user's FIFO (as root: one chowned to nobody)", () => {
-    const dir = tempDir('gc-fifo-');
-    mkfifo(join(dir, 'theirs'));
-    chownSync(join(dir, 'theirs'), 65534, 65534);
-    const before = openFds();
-    expect(() => openFifoReadEnd(join(dir, 'theirs'))).toThrow(/is not the FIFO gate-check made/);
-    expect(existsSync(join(dir, 'theirs'))).toBe(true);
-    expect(openFds()).toBe(before);
-  });
-});
-
-describe('batches leave nothing behind', () => {
-  it('a batch returns read ends and removes its directory', () => {
-    const dir = tempDir('gc-batch-');
-    const fds = makeFifos(dir, 6, 2, (paths) => mkfifo(...paths));
-    expect(fds).toHaveLength(6);
-    expect(readdirSync(dir)).toEqual([]);
-    for (const fd of fds) closeSync(fd);
-  });
-
-  it('mkfifo failing half-way: the error, no directory, no FIFO, no descriptor', () => {
-    const dir = tempDir('gc-batch-');
-    const before = openFds();
-    expect(() =>
-      makeFifos(dir, 4, 2, (paths) => {
-        mkfifo(paths[0]!, paths[1]!);
-        throw new Error('mkfifo failed');
-      }),
-    ).toThrow('mkfifo failed');
-    expect(readdirSync(dir)).toEqual([]);
-    expect(openFds()).toBe(before);
-  });
-
-  it('a name in a batch that is not our FIFO: the FIFOs before it are kept when they are enough, else nothing', () => {
-    const dir = tempDir('gc-batch-');
-    const plant = (paths: string[]) => {
-      mkfifo(paths[0]!, paths[1]!, paths[3]!);
-      writeFileSync(paths[2]!, 'planted');
-    };
-    const fds = makeFifos(dir, 4, 2, plant);
-    expect(fds).toHaveLength(2);
-    expect(readdirSync(dir)).toEqual([]);
-    for (const fd of fds) closeSync(fd);
-    const before = openFds();
-    expect(() => makeFifos(dir, 4, 3, plant)).toThrow(/is not the FIFO gate-check made/);
-    expect(readdirSync(dir)).toEqual([]);
-    expect(openFds()).toBe(before);
-  });
-
-  it('the batch of a process that is gone is removed; a live process\'s and any other name are kept', () => {
-    const dir = tempDir('gc-stale-');
-    const dead = execFileSync('sh', ['-c', 'sh -c "echo \\$\\$"'], { encoding: 'utf8' }).trim();
-    const staleBatch = join(dir, `${dead}-0123456789ab`);
-    mkdirSync(staleBatch);
-    mkfifo(join(staleBatch, '0'), join(staleBatch, '1'));
-    const liveBatch = join(dir, `${process.pid}-0123456789ab`);
-    mkdirSync(liveBatch);
-    const parentBatch = join(dir, `${process.ppid}-aaaaaaaaaaaa`);
-    mkdirSync(parentBatch);
-    mkdirSync(join(dir, 'not-a-batch'));
-    removeStaleBatches(dir);
-    expect(readdirSync(dir).sort()).toEqual([`${process.pid}-0123456789ab`, `${process.ppid}-aaaaaaaaaaaa`, 'not-a-batch'].sort());
-  });
-});
-
 describe('a check that cannot have its pipes does not start', () => {
   afterEach(() => {
     outputPipeSettings.bases = null;
@@ -286,5 +166,26 @@ describe('a check that cannot have its pipes does not start', () => {
     // And the next check, with a usable directory again, runs.
     outputPipeSettings.bases = null;
     expect((await run('echo ok')).output.toString()).toBe('ok\n');
+  });
+});
+
+describe('mkfifo: found only as an executable file at a fixed path, its failures said', () => {
+  it('a directory or a non-executable file named mkfifo is passed over', () => {
+    const dir = tempDir('gc-mkfifo-');
+    mkdirSync(join(dir, 'dir-mkfifo'));
+    writeFileSync(join(dir, 'plain-mkfifo'), '#!/bin/sh\n', { mode: 0o644 });
+    const real = findMkfifo(['/usr/bin/mkfifo', '/bin/mkfifo']);
+    expect(real).not.toBeNull();
+    expect(findMkfifo([join(dir, 'dir-mkfifo'), join(dir, 'plain-mkfifo'), real!])).toBe(real);
+    expect(findMkfifo([join(dir, 'dir-mkfifo'), join(dir, 'plain-mkfifo')])).toBeNull();
+  });
+
+  it('a program that cannot run, that fails, or that is killed: an error naming it and why', () => {
+    const dir = tempDir('gc-mkfifo-');
+    expect(() => runMkfifo(join(dir, 'missing'), [join(dir, 'p')])).toThrow(new RegExp(`^${join(dir, 'missing')}: ENOENT$`));
+    writeFileSync(join(dir, 'fails'), '#!/bin/sh\necho "mkfifo: cannot create fifo: No space left" >&2\nexit 1\n', { mode: 0o755 });
+    expect(() => runMkfifo(join(dir, 'fails'), [join(dir, 'p')])).toThrow(/fails exited with status 1: mkfifo: cannot create fifo: No space left$/);
+    writeFileSync(join(dir, 'dies'), '#!/bin/sh\nkill -KILL $$\n', { mode: 0o755 });
+    expect(() => runMkfifo(join(dir, 'dies'), [join(dir, 'p')])).toThrow(/dies was killed by SIGKILL$/);
   });
 });
