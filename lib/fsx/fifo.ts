@@ -161,8 +161,10 @@ export function makeFifos(dir: string, count: number, minimum: number, create: (
 
 /**
  * A write end of the pipe whose read end is `readFd`, opened through /proc/self/fd: the
- * same pipe whatever happened to any path, blocking (the check's stdout must not be
- * O_NONBLOCK), and immediate (the read end is open). Close-on-exec.
+ * same pipe whatever happened to any path, immediate (the read end is open), and an open
+ * file description of its own, blocking, not shared with the non-blocking read end (libuv
+ * also makes a child's fds 0-2 blocking; on a shared description that would reach the read
+ * end). Close-on-exec, as every descriptor Node opens.
  */
 export function openPipeWriteEnd(readFd: number): number {
   return openSync(`/proc/self/fd/${readFd}`, constants.O_WRONLY);
