@@ -23,12 +23,19 @@
 // closed, or a bounded drain after that: a descendant that escaped the group (setsid) and
 // holds the pipe cannot hang it.
 //
-// Output: the digested bytes are stdout followed by stderr. stdout is hashed as it streams;
-// stderr is kept (within the cap) and hashed after stdout ends. At most outputCap bytes in
-// total are kept; one byte more fails the check and kills the group.
+// Output: stdout and stderr are two pipes (lib/run/output-pipes.ts), as in a shell, whose
+// write ends only the check holds: end of file on both means every holder is gone. The
+// digested bytes are stdout followed by stderr. stdout is hashed as it streams; stderr is
+// kept (within the cap) and hashed after stdout ends. At most outputCap bytes in total are
+// kept; one byte more fails the check, closes both read ends (a writer then gets EPIPE) and
+// kills the group.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
+import { Socket } from 'node:net';
+import type { Readable } from 'node:stream';
 import { interruptSignal, onInterrupt } from './interrupts.js';
+import { closePipeEnds, takeOutputPipes, type OutputPipes } from './output-pipes.js';
 
 export const DEFAULT_OUTPUT_CAP = 1024 * 1024;
 export const DEFAULT_GRACE_MS = 1000;
@@ -92,6 +99,8 @@ let watching = false;
 function watchProcess(): void {
   if (watching) return;
   watching = true;
+  // Every running check listens to the interrupt signal: --jobs 64 is 64 listeners, not a leak.
+  setMaxListeners(0, interruptSignal());
   process.on('exit', killEveryGroupNow);
   onInterrupt((_, count) => {
     if (count > 1) killEveryGroupNow();
@@ -140,6 +149,11 @@ function groupHasMembers(pid: number): boolean {
       return false;
     }
   });
+}
+
+/** A pipe's read end as a stream, read as the event loop sees it readable (never by a blocked thread). */
+function readEnd(fd: number): Readable {
+  return new Socket({ fd, readable: true, writable: false });
 }
 
 export function superviseCheck(spec: CheckSpec, running?: RunningChecks): Promise<CheckOutcome> {
@@ -206,22 +220,35 @@ export function superviseCheck(spec: CheckSpec, running?: RunningChecks): Promis
       failure = 'interrupted';
       return settle();
     }
+    let pipes: OutputPipes | null;
+    try {
+      pipes = takeOutputPipes();
+    } catch (e) {
+      failure = 'spawn';
+      spawnError = `cannot make its output pipes: ${(e as Error).message}`;
+      return settle();
+    }
     try {
       child = spawn(spec.shell, spec.args, {
         cwd: spec.cwd,
         env: spec.env,
         detached: true,
-        stdio: ['ignore', 'pipe', 'pipe'],
+        stdio: pipes ? ['ignore', pipes.stdout.writeFd, pipes.stderr.writeFd] : ['ignore', 'pipe', 'pipe'],
         windowsHide: true,
       });
     } catch (e) {
+      if (pipes) closePipeEnds(pipes, 'readFd');
       failure = 'spawn';
       spawnError = (e as Error).message;
       return settle();
+    } finally {
+      // The shell has its copies (or there is no shell): the output ends when every holder is gone.
+      if (pipes) closePipeEnds(pipes, 'writeFd');
     }
     const pid = child.pid;
     if (pid === undefined) {
       // The spawn failed (ENOENT, EACCES, EMFILE, ...): no process, no streams; 'error' follows.
+      if (pipes) closePipeEnds(pipes, 'readFd');
       child.once('error', (e) => {
         failure = 'spawn';
         spawnError = e.message;
@@ -233,8 +260,8 @@ export function superviseCheck(spec: CheckSpec, running?: RunningChecks): Promis
     tracked.killNow = () => signalGroup(pid, 'SIGKILL');
     live.add(tracked);
     watchProcess();
-    const stdout = child.stdout!;
-    const stderr = child.stderr!;
+    const stdout: Readable = pipes ? readEnd(pipes.stdout.readFd) : child.stdout!;
+    const stderr: Readable = pipes ? readEnd(pipes.stderr.readFd) : child.stderr!;
 
     const stopWaitingForOutput = () => {
       if (openStreams > 0) {

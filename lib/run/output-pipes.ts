@@ -1,0 +1,171 @@
+// A check's stdout and stderr are pipes, as in a shell (`sh -c CHECK | cat`), not the
+// socket pairs Node's child_process makes for 'pipe' stdio. It matters for Node checks:
+// Node writes to a pipe or a socket without blocking and drops what it queued when the
+// program calls process.exit(), and a socket takes only a few hundred small writes before
+// it queues (each write is a buffer of its own), where a pipe holds 64 KiB of output. So
+// `console.log` 5,000 times then `process.exit()` loses its tail on a socket and never on a
+// pipe. (More than 64 KiB written faster than it is read can still be lost, exactly as in
+// `| cat`: Node is asynchronous on every pipe; only a file or a terminal is synchronous.)
+//
+// Node has no pipe(2), so the pipes are FIFOs (lib/fsx/fifo.ts): made in batches by one
+// mkfifo process (found at an absolute path, run with a fixed environment in a session of
+// its own, so that Ctrl-C reaches gate-check only), opened and unlinked at once, and kept as
+// read ends until a check takes two; its write ends are opened then, handed to the shell
+// and closed here at once, so end of file means that every holder of the output is gone.
+// Batches double from 16 to 64 pipes: a run of a few checks spawns mkfifo once, a long run
+// once per 32 checks (a spawn costs about as much as a check, a FIFO a few microseconds).
+// No more are kept: an open pipe counts 64 KiB against the user's pipe buffer allowance
+// (fs.pipe-user-pages-soft) even unused, and past it every new pipe of the user is smaller.
+//
+// Where FIFOs cannot be had this way (not Linux, no /proc/self/fd, no mkfifo), checks keep
+// socket pairs; that is decided once per process.
+import { spawnSync } from 'node:child_process';
+import { accessSync, closeSync, constants, statSync } from 'node:fs';
+import { fifoBaseCandidates, makeFifos, openPipeWriteEnd, privateFifoDir, removeStaleBatches } from '../fsx/fifo.js';
+
+export interface OutputPipe {
+  readFd: number;
+  writeFd: number;
+}
+
+export interface OutputPipes {
+  stdout: OutputPipe;
+  stderr: OutputPipe;
+}
+
+/**
+ * Test seams: socketsOnly makes every check use socket pairs, as where FIFOs are
+ * unavailable; bases replaces the candidate directories (lib/fsx/fifo.ts). Nothing else
+ * sets them.
+ */
+export const outputPipeSettings: { socketsOnly: boolean; bases: string[] | null } = { socketsOnly: false, bases: null };
+
+const MKFIFO_PATHS = ['/usr/bin/mkfifo', '/bin/mkfifo'];
+const FIRST_BATCH = 16;
+const MAX_BATCH = 64;
+
+let mkfifo: string | null | undefined;
+/** The base whose private directory was usable last time. */
+let base: string | null = null;
+let nextBatch = FIRST_BATCH;
+/** Read ends of fresh pipes that no check has taken yet. */
+const pool: number[] = [];
+
+function isExecutableFile(path: string): boolean {
+  try {
+    if (!statSync(path).isFile()) return false;
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The first of `candidates` that is an executable regular file, where FIFOs can be used at all (exported for tests). */
+export function findMkfifo(candidates: readonly string[] = MKFIFO_PATHS): string | null {
+  if (process.platform !== 'linux') return null;
+  try {
+    if (!statSync('/proc/self/fd').isDirectory()) return null;
+  } catch {
+    return null;
+  }
+  return candidates.find(isExecutableFile) ?? null;
+}
+
+/**
+ * The private directory for the FIFOs, checked again at every batch: the one used last
+ * time, else the first candidate that is (or can be made) private, whose stale batches are
+ * then removed.
+ */
+function fifoDir(): string {
+  if (base !== null) {
+    try {
+      return privateFifoDir(base);
+    } catch {
+      base = null;
+    }
+  }
+  const refusals: string[] = [];
+  for (const candidate of outputPipeSettings.bases ?? fifoBaseCandidates()) {
+    try {
+      const dir = privateFifoDir(candidate);
+      removeStaleBatches(dir);
+      base = candidate;
+      return dir;
+    } catch (e) {
+      refusals.push((e as Error).message);
+    }
+  }
+  throw new Error(`no private directory for the output pipes: ${refusals.join('; ')}`);
+}
+
+/** Makes the FIFOs at `paths` with `program` (mkfifo), or throws why it could not (exported for tests). */
+export function runMkfifo(program: string, paths: string[]): void {
+  const r = spawnSync(program, ['-m', '600', '--', ...paths], {
+    cwd: '/',
+    env: { PATH: '/usr/bin:/bin', LC_ALL: 'C' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+    encoding: 'utf8',
+    timeout: 10_000,
+    killSignal: 'SIGKILL',
+    maxBuffer: 64 * 1024,
+    // Its own session: a Ctrl-C at the terminal interrupts gate-check, never this step.
+    detached: true,
+    windowsHide: true,
+  } as Parameters<typeof spawnSync>[2]);
+  if (r.error) throw new Error(`${program}: ${(r.error as NodeJS.ErrnoException).code ?? r.error.message}`);
+  if (r.status !== 0) {
+    const why = String(r.stderr ?? '').split('\n')[0]!.slice(0, 200);
+    throw new Error(`${program} ${r.signal ? `was killed by ${r.signal}` : `exited with status ${r.status}`}${why ? `: ${why}` : ''}`);
+  }
+}
+
+function refill(): void {
+  const count = nextBatch;
+  const fds = makeFifos(fifoDir(), count, 2 - pool.length, (paths) => runMkfifo(mkfifo!, paths));
+  nextBatch = Math.min(MAX_BATCH, count * 2);
+  for (const fd of fds) pool.push(fd);
+}
+
+function closeQuietly(fd: number | undefined): void {
+  if (fd === undefined) return;
+  try {
+    closeSync(fd);
+  } catch {
+    /* already closed */
+  }
+}
+
+/**
+ * Two fresh pipes for one check (stdout, stderr), or null where checks use socket pairs.
+ * Throws with the reason when the pipes cannot be made (the check then does not start).
+ */
+export function takeOutputPipes(): OutputPipes | null {
+  if (mkfifo === undefined) mkfifo = findMkfifo();
+  if (mkfifo === null || outputPipeSettings.socketsOnly) return null;
+  if (pool.length < 2) refill();
+  const outRead = pool.pop()!;
+  const errRead = pool.pop()!;
+  let outWrite: number | undefined;
+  try {
+    outWrite = openPipeWriteEnd(outRead);
+    const errWrite = openPipeWriteEnd(errRead);
+    return { stdout: { readFd: outRead, writeFd: outWrite }, stderr: { readFd: errRead, writeFd: errWrite } };
+  } catch (e) {
+    for (const fd of [outRead, errRead, outWrite]) closeQuietly(fd);
+    throw e;
+  }
+}
+
+/** Closes the given ends of both pipes (each at most once), ignoring what is already closed. */
+export function closePipeEnds(pipes: OutputPipes, which: 'writeFd' | 'readFd'): void {
+  closeQuietly(pipes.stdout[which]);
+  closeQuietly(pipes.stderr[which]);
+}
+
+/** Closes the unused pipes and forgets the directory: the next check starts afresh (for tests). */
+export function releaseOutputPipes(): void {
+  for (const fd of pool.splice(0)) closeQuietly(fd);
+  base = null;
+  nextBatch = FIRST_BATCH;
+}
