@@ -7,11 +7,12 @@
 // against micromark and parse5). Every scan here is linear in the line or bounded.
 import type { Diagnostic } from '../errors.js';
 import { codePointName, findInvisibleChar, findUnsafeChar } from '../text/sanitize.js';
-import { nearMissAttribute } from './attribute-names.js';
+import { isColonLike, nearMissAttribute, type NearMiss } from './attribute-names.js';
 import { closesFence, containers, fenceAt, isUnderlineRow, leading, taskBoxAt, type FenceRun } from './block-syntax.js';
 import { parseExpect } from './expect.js';
 import { braceExpansionCount, MAX_PATTERNS_PER_ATTRIBUTE } from './globs.js';
 import { findHiddenText } from './hidden-text.js';
+import { findValueMarkup, renderedStart } from './inline-markup.js';
 import { splitLines } from './lines.js';
 import { normalizeGlob, normalizeRelativePath, splitPathList } from './paths.js';
 import { ATTRIBUTE_KEYS, GATE_ID_PATTERN, type AttributeKey, type Gate, type ParseResult } from './types.js';
@@ -47,6 +48,8 @@ interface GateBuilder {
   broken: boolean;
   /** Attributes a near-miss line was probably meant to be (no second error for their absence). */
   misspelt: AttributeKey[] | null;
+  /** 0-based column of each raw value in its line, for messages. */
+  valueColumn: Partial<Record<AttributeKey, number>>;
 }
 
 /** Only spaces and tabs: String#trim would also drop NBSP and U+FEFF, which must be seen and refused. */
@@ -106,12 +109,17 @@ export function parseLedger(source: string): ParseResult {
   // One scan of the whole text decides whether lines need the NUL / bare-CR checks.
   const mayHaveNul = source.includes('\u0000');
   const mayHaveBareCr = /\r(?!\n)/.test(source);
+  const mayHaveBidi = BIDI_CONTROL.test(source);
   for (let i = 0; i < lines.length; i++) {
     const lineNo = i + 1;
     let text = lines[i]!.text;
     if (i === 0 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     if (mayHaveNul && text.includes('\u0000')) err(lineNo, 'NUL byte in the ledger');
     if (mayHaveBareCr && text.includes('\r')) err(lineNo, 'bare carriage return (CR without LF): renderers break the line here, the parser would not');
+    if (mayHaveBidi) {
+      const bidi = BIDI_CONTROL.exec(text);
+      if (bidi) err(lineNo, `bidi control ${codePointName(bidi[0])} at column ${bidi.index + 1}: a browser reorders the text around it, so the page shows it in another order than gate-check reads it (refused anywhere in a ledger)`);
+    }
     if (i === 0 && isFrontMatterFence(text)) {
       err(lineNo, 'a ledger must not start with "---": GitHub renders YAML front matter as a table, and a gate inside it would not show as a task');
     }
@@ -205,7 +213,7 @@ export function parseLedger(source: string): ParseResult {
       // a look-alike of an attribute here reads as part of the gate.
       const body = current as GateBuilder | null;
       if (body && !body.broken && !ATTRIBUTE_SET.has(COLUMN0_KEY.exec(text)?.[1] ?? '')) {
-        const miss = nearMissAttribute(...withoutInvisibleIndent(text));
+        const miss = nearMissOf(text, false);
         if (miss) {
           err(lineNo, miss.message);
           (body.misspelt ??= []).push(miss.attribute);
@@ -245,7 +253,7 @@ export function parseLedger(source: string): ParseResult {
     if (!key || !ATTRIBUTE_SET.has(upper!)) {
       const cur = current as GateBuilder | null;
       if (cur && !cur.broken) {
-        const miss = nearMissAttribute(...withoutInvisibleIndent(text.slice(lead.index)));
+        const miss = nearMissOf(text.slice(lead.index), true);
         if (miss) {
           err(lineNo, miss.message);
           (cur.misspelt ??= []).push(miss.attribute);
@@ -282,6 +290,7 @@ export function parseLedger(source: string): ParseResult {
     cur.gate.lastAttributeIndex = i;
     cur.gate.attributeIndent = key[1]!;
     cur.raw[attr] = trimBlanks(key[3]!);
+    cur.valueColumn[attr] = text.length - key[3]!.length + (key[3]!.length - key[3]!.trimStart().length);
     if (attr === 'EVIDENCE') cur.gate.evidenceIndex = i;
   }
 
@@ -314,6 +323,22 @@ export function parseLedger(source: string): ParseResult {
     return { ok: false, errors, warnings };
   }
   return { ok: true, ledger: { lines, gates, owns, warnings } };
+}
+
+// Explicit embeddings, overrides and isolates: U+202A–U+202E, U+2066–U+2069.
+const BIDI_CONTROL = /[\u202a-\u202e\u2066-\u2069]/;
+
+/**
+ * A body line that reads like an attribute and is not exactly one: as written (a Cyrillic
+ * С, CHEK:), or as the page shows it (CHECK\:, &#67;HECK:, **CHECK:**, `CHECK:`, <b>CHECK:</b>,
+ * and, `inItem`, "> CHECK:" or "- CHECK:" nested in the gate's list item).
+ */
+function nearMissOf(text: string, inItem: boolean): NearMiss | null {
+  const [plain, invisible] = withoutInvisibleIndent(text);
+  const miss = nearMissAttribute(plain, invisible);
+  if (miss) return miss;
+  const shown = renderedStart(plain, inItem, isColonLike);
+  return shown.markup.length === 0 ? null : nearMissAttribute(shown.text, invisible, shown.markup);
 }
 
 /** The line without leading NBSP, other Unicode spaces and invisible characters, which a reader takes for indentation. */
@@ -388,7 +413,7 @@ function looksLikeGateOrHandoff(text: string): boolean {
 }
 
 function brokenGate(index: number): GateBuilder {
-  return { gate: emptyGate('', '', index, false), raw: {}, broken: true, misspelt: null };
+  return { gate: emptyGate('', '', index, false), raw: {}, broken: true, misspelt: null, valueColumn: {} };
 }
 
 function emptyGate(id: string, title: string, index: number, checked: boolean): Gate {
@@ -452,7 +477,7 @@ function startGate(
     }
   }
   if (!ok) return brokenGate(index);
-  return { gate: emptyGate(id, title, index, box !== ' '), raw: {}, broken: false, misspelt: null };
+  return { gate: emptyGate(id, title, index, box !== ' '), raw: {}, broken: false, misspelt: null, valueColumn: {} };
 }
 
 function parseAbandon(
@@ -503,6 +528,11 @@ function finishGate(
     const invisible = k === 'TIMEOUT' ? null : findInvisibleChar(v);
     if (invisible) {
       err(at(k), `${k} contains ${codePointName(invisible)}, which a reader sees as nothing or as a plain space; what is shown for approval must be what runs`);
+      return null;
+    }
+    const markup = k === 'TIMEOUT' ? null : findValueMarkup(v);
+    if (markup) {
+      err(at(k), `${k} contains ${markup.what} at column ${(b.valueColumn[k] ?? 0) + markup.index + 1}: on the rendered page ${markup.shows}; what the reviewer reads must be what runs (write it without that markup, or move it into a script the CHECK runs)`);
       return null;
     }
     return v;
