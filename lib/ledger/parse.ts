@@ -211,12 +211,14 @@ export function parseLedger(source: string): ParseResult {
     if (column0) {
       // Directly under a gate line, a renderer continues the gate's paragraph with this line:
       // a look-alike of an attribute here reads as part of the gate.
+      // So does a line after lazy text that continued the gate's paragraph.
       const body = current as GateBuilder | null;
-      if (body && !body.broken && !ATTRIBUTE_SET.has(COLUMN0_KEY.exec(text)?.[1] ?? '')) {
+      const continues = body ? !body.broken : afterItemParagraph && last.ended !== null;
+      if (continues && !ATTRIBUTE_SET.has(COLUMN0_KEY.exec(text)?.[1] ?? '')) {
         const miss = nearMissOf(text, false);
         if (miss) {
           err(lineNo, miss.message);
-          (body.misspelt ??= []).push(miss.attribute);
+          if (body) (body.misspelt ??= []).push(miss.attribute);
         }
       }
       endBody(lineNo);
@@ -251,12 +253,14 @@ export function parseLedger(source: string): ParseResult {
     const name = key?.[2];
     const upper = name?.toUpperCase();
     if (!key || !ATTRIBUTE_SET.has(upper!)) {
+      // Outside a gate too: an attribute there is an error ("not under a gate"), and so is
+      // a line the page shows as one (it may sit in a gate's list item after lazy text).
       const cur = current as GateBuilder | null;
-      if (cur && !cur.broken) {
+      if (!cur?.broken) {
         const miss = nearMissOf(text.slice(lead.index), true);
         if (miss) {
           err(lineNo, miss.message);
-          (cur.misspelt ??= []).push(miss.attribute);
+          if (cur) (cur.misspelt ??= []).push(miss.attribute);
           continue;
         }
       }

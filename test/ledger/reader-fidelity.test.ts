@@ -182,3 +182,20 @@ describe('bidi controls are refused anywhere in a ledger, with the code point', 
     expect(errors).toEqual([expect.stringMatching(/^2: bidi control U\+202E RIGHT-TO-LEFT OVERRIDE at column 3/), expect.stringMatching(/^3: bidi control U\+202E/)]);
   });
 });
+
+describe('F3 after lazy text: the page keeps the line in the gate item, the parser had ended the body', () => {
+  const inItem = (source: string, line: string) => expect(render(source).tasks[0]!.lines).toContain(line);
+  it('at column 0, after a lazy continuation line', () => {
+    const source = lines('- [x] G1: t', 'lazy text\\', '**CHECK:** v', '  EVIDENCE: ran it');
+    inItem(source, 'CHECK: v');
+    expect(parseErrors(source)).toContainEqual(expect.stringMatching(/^3: this line renders as "CHECK:"/));
+  });
+  it('indented, after a lazy continuation line (and after a blank line, where it continues the item)', () => {
+    const one = lines('- [x] G1: t', 'lazy text', '  *CHECK*: v');
+    inItem(one, 'CHECK: v');
+    expect(parseErrors(one)).toContainEqual(expect.stringMatching(/^3: this line renders as "CHECK:"/));
+    const two = lines('- [x] G1: t', 'lazy text', '', '  `EXPECT:` v');
+    inItem(two, 'EXPECT: v');
+    expect(parseErrors(two)).toContainEqual(expect.stringMatching(/^4: this line renders as "EXPECT:"/));
+  });
+});
