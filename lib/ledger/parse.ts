@@ -142,7 +142,10 @@ export function parseLedger(source: string): ParseResult {
     const leadChar = text.charCodeAt(lead.index);
     // Container markers start with > - * + or a digit; other lines are their own content.
     const box = leadChar === 62 || leadChar === 45 || leadChar === 42 || leadChar === 43 || (leadChar >= 48 && leadChar <= 57) ? containers(text, boxOf) : plainBox(boxOf, lead.index);
-    if (column0 || (!inContainer && lead.columns <= 3)) inContainer = box.quote || box.markers > 0;
+    // Text at column 0 that lazily continues a list item's paragraph keeps the item open: an
+    // indented fence after it is inside the item for a renderer.
+    const lazy = column0 && itemParagraph && box.markers === 0 && !box.quote && leadChar !== 35 && leadChar !== 96 && leadChar !== 126;
+    if (column0 || (!inContainer && lead.columns <= 3)) inContainer = box.quote || box.markers > 0 || lazy;
     const afterItemParagraph = itemParagraph;
     itemParagraph = box.markers > 0 ? box.content < text.length : itemParagraph && !box.quote && !text.startsWith('#', lead.index);
 

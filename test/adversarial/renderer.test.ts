@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseLedger } from '../../lib/ledger/parse.js';
 import { runCli, sandbox, writeFiles } from '../helpers/cli.js';
-import { disagreement, ledgerDocument } from '../helpers/ledger-docs.js';
+import { disagreement, hidingValueLedger, ledgerDocument } from '../helpers/ledger-docs.js';
 import { render } from '../helpers/render.js';
 
 function status(ledger: string, args: string[] = ['--status']) {
@@ -271,4 +271,16 @@ describe('differential property: gate-check and a GFM renderer agree on every ga
     // The generator must produce accepted ledgers, or the property proves nothing.
     expect(accepted).toBeGreaterThan(runs / 10);
   }, 600_000);
+});
+
+describe('differential property: links, images, autolinks, HTML and references in values', () => {
+  it('every generated value that hides text on the page is refused (or the page shows it all)', () => {
+    fc.assert(
+      fc.property(hidingValueLedger, (doc) => {
+        const d = disagreement(doc);
+        if (d) throw new Error(`${d}\nledger: ${JSON.stringify(doc)}`);
+      }),
+      { numRuns: 200 },
+    );
+  });
 });

@@ -234,11 +234,11 @@ const NEUTRAL = /^[A-Za-z0-9 .:/{},-]*$/;
 const BIDI = /[\u202a-\u202e\u2066-\u2069]/;
 /**
  * Text as a person reads it, minus what only styles it: emphasis, strikethrough and code
- * delimiters and backslashes (escapes) are dropped on both sides, blanks collapsed. What is
- * left of a value must be on the page; a link's destination or title, an image's description,
- * a tag or the name of a character reference is not.
+ * delimiters, backslashes (escapes) and blanks (a code span drops one at each end) are
+ * dropped on both sides. What is left of a value must be on the page; a link's destination
+ * or title, an image's description, a tag or the name of a character reference is not.
  */
-const seen = (s: string) => collapse(s.replace(/[*_~`\\]/g, ''));
+const seen = (s: string) => s.replace(/[*_~`\\\s]/g, '');
 
 /** The attribute a line of the page starts with, as a reader takes it (look-alikes, any case), or null. */
 function shownAttribute(line: string): string | null {
@@ -300,3 +300,25 @@ export function disagreement(source: string): string | null {
   }
   return null;
 }
+
+const shellWord = fc.constantFrom('ok', 'node', '--test', '|| echo "# fail 0"', ';echo HIDDEN;', 'x.sh', 'a b', '"', "'", '#', '42');
+const shellText = fc.array(shellWord, { minLength: 0, maxLength: 3 }).map((ws) => ws.join(' '));
+/** An inline construct that shows other text than its source, with shell text in it. */
+const hidingConstruct = fc.oneof(
+  fc.tuple(shellText, shellText, fc.constantFrom('', ' "t"', " 't'", ' (t)')).map(([text, dest, title]) => `[${text}](<${dest}>${title})`),
+  fc.tuple(shellText, fc.constantFrom('x', 'u/v', '#a')).map(([text, dest]) => `[${text}](${dest})`),
+  fc.tuple(shellText, shellText).map(([alt, src]) => `![${alt}](<${src}>)`),
+  fc.tuple(fc.constantFrom('https://x.y/', 'ab:', 'mailto:'), fc.constantFrom('a', 'p?q=1', 'z')).map(([scheme, rest]) => `<${scheme}${rest}>`),
+  fc.constantFrom('<me@example.com>'),
+  fc.tuple(fc.constantFrom('sub', 'sup', 'small', 'b', 'span', 'code', 'kbd'), fc.integer({ min: 1, max: 4 }), shellText).map(([tag, depth, text]) => `<${tag}>`.repeat(depth) + text + `</${tag}>`.repeat(depth)),
+  fc.constantFrom('&amp;&amp;', '&#35;', '&#x7C;&#x7C;', '&lt;', '<!-- x -->', '<br>'),
+);
+/** A one-gate ledger with a hiding construct somewhere in one of its values (attack findings F2, F4). */
+export const hidingValueLedger = fc
+  .tuple(fc.constantFrom('CHECK', 'EXPECT', 'CWD', 'DEPENDS', 'INPUTS'), shellText, hidingConstruct, shellText)
+  .map(([key, before, construct, after]) => {
+    const value = `${before} ${construct} ${after}`.trim();
+    const attrs = new Map([['CHECK', 'node --test'], ['EXPECT', 'ok']]);
+    attrs.set(key, value);
+    return ['- [ ] G1: the check passes', ...[...attrs].map(([k, v]) => `  ${k}: ${v}`)].join('\n') + '\n';
+  });

@@ -199,3 +199,11 @@ describe('F3 after lazy text: the page keeps the line in the gate item, the pars
     expect(parseErrors(two)).toContainEqual(expect.stringMatching(/^4: this line renders as "EXPECT:"/));
   });
 });
+
+describe('a fence after lazy text is inside the gate item for a renderer', () => {
+  it('(found by the differential test) is refused as an indented fence under a list item', () => {
+    const source = lines('- [ ] G1: alpha', 'ABANDON: G1 reason', '   ```', '  CHECK: hidden in code', '   ```');
+    expect(render(source).tasks[0]!.lines).toContain('CHECK: hidden in code');
+    expect(parseErrors(source)).toContainEqual(expect.stringMatching(/^3: indented code fence/));
+  });
+});
