@@ -136,3 +136,18 @@ function shownName(name: string): string {
   for (const ch of name) out += /^[A-Za-z_-]$/.test(ch) ? ch : `<${codePointLabel(ch)}>`;
   return out;
 }
+
+// An attribute name and its colon inside a line's text, after a blank or markup. Linear: a
+// literal alternation, then blanks up to the next character.
+const INLINE_ATTRIBUTE = /(?:^|[\s*_`~>(\[])(CHECK|EXPECT|CWD|DEPENDS|INPUTS|TIMEOUT|EVIDENCE)[ \t]*:/;
+
+/**
+ * An attribute name written inside a gate's title or a note. GitHub shows the lines of a gate
+ * as one paragraph, so "- [x] G1: tests pass CHECK: npm test EXPECT: ok" looks exactly like a
+ * runnable gate whose CHECK and EXPECT are on their own lines; gate-check reads a manual gate.
+ */
+export function inlineAttribute(text: string): { name: AttributeKey; index: number } | null {
+  const m = INLINE_ATTRIBUTE.exec(text);
+  if (!m) return null;
+  return { name: m[1] as AttributeKey, index: m.index + m[0].indexOf(m[1]!) };
+}

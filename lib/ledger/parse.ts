@@ -7,7 +7,7 @@
 // against micromark and parse5). Every scan here is linear in the line or bounded.
 import type { Diagnostic } from '../errors.js';
 import { codePointName, findInvisibleChar, findUnsafeChar } from '../text/sanitize.js';
-import { isColonLike, nearMissAttribute, type NearMiss } from './attribute-names.js';
+import { inlineAttribute, isColonLike, nearMissAttribute, type NearMiss } from './attribute-names.js';
 import { closesFence, containers, fenceAt, isUnderlineRow, leading, taskBoxAt, type FenceRun } from './block-syntax.js';
 import { parseExpect } from './expect.js';
 import { braceExpansionCount, MAX_PATTERNS_PER_ATTRIBUTE } from './globs.js';
@@ -222,6 +222,8 @@ export function parseLedger(source: string): ParseResult {
         if (miss) {
           err(lineNo, miss.message);
           if (body) (body.misspelt ??= []).push(miss.attribute);
+        } else {
+          inlineAttributeError(text, lineNo, err);
         }
       }
       endBody(lineNo);
@@ -266,6 +268,7 @@ export function parseLedger(source: string): ParseResult {
           if (cur) (cur.misspelt ??= []).push(miss.attribute);
           continue;
         }
+        if (inlineAttributeError(text, lineNo, err)) continue;
       }
       if (upper === 'ABANDON' || upper === 'OWNS') {
         err(lineNo, `${upper} must start at column 0`);
@@ -346,6 +349,14 @@ function nearMissOf(text: string, inItem: boolean): NearMiss | null {
   if (miss) return miss;
   const shown = renderedStart(plain, inItem, isColonLike);
   return shown.markup.length === 0 ? null : nearMissAttribute(shown.text, invisible, shown.markup);
+}
+
+/** An attribute name inside a title or a note (the page runs a gate's lines together): an error; true if there was one. */
+function inlineAttributeError(text: string, lineNo: number, err: (line: number, message: string) => void, offset = 0): boolean {
+  const inline = inlineAttribute(text);
+  if (!inline) return false;
+  err(lineNo, `"${inline.name}:" at column ${offset + inline.index + 1} inside a title or a note: the page shows a gate's lines as one paragraph, so it reads as an attribute that gate-check does not read; put each attribute on its own line, or reword`);
+  return true;
 }
 
 /** The line without leading NBSP, other Unicode spaces and invisible characters, which a reader takes for indentation. */
@@ -474,6 +485,7 @@ function startGate(
     err(lineNo, `gate ${id || '(no id)'} has a blank title`);
     ok = false;
   }
+  inlineAttributeError(rest.slice(colon + 1), lineNo, err, 6 + colon + 1);
   if (ok) {
     const first = firstLineOfId.get(id);
     if (first !== undefined) {
@@ -535,6 +547,11 @@ function finishGate(
     const invisible = k === 'TIMEOUT' ? null : findInvisibleChar(v);
     if (invisible) {
       err(at(k), `${k} contains ${codePointName(invisible)}, which a reader sees as nothing or as a plain space; what is shown for approval must be what runs`);
+      return null;
+    }
+    const named = k === 'TIMEOUT' ? null : inlineAttribute(v);
+    if (named) {
+      err(at(k), `${k} contains "${named.name}:" at column ${(b.valueColumn[k] ?? 0) + named.index + 1}: the page shows a gate's lines as one paragraph, so it reads as another attribute; quote it ("${named.name}:") or reword`);
       return null;
     }
     const markup = k === 'TIMEOUT' ? null : findValueMarkup(v);
@@ -608,5 +625,9 @@ function finishGate(
     else g.timeoutSeconds = seconds;
     if (!hasCheck && !hasExpect) warn(at('TIMEOUT'), `TIMEOUT on manual gate ${g.id} has no effect`);
   }
-  if (b.raw.EVIDENCE !== undefined) g.evidence = b.raw.EVIDENCE;
+  if (b.raw.EVIDENCE !== undefined) {
+    const named = inlineAttribute(b.raw.EVIDENCE);
+    if (named) err(at('EVIDENCE'), `EVIDENCE contains "${named.name}:" at column ${(b.valueColumn.EVIDENCE ?? 0) + named.index + 1}: the page shows a gate's lines as one paragraph, so it reads as another attribute; reword`);
+    g.evidence = b.raw.EVIDENCE;
+  }
 }

@@ -33,6 +33,8 @@ const hostileValue = fc.constantFrom(
   '*x*',
   '&amp;',
   '\\<div>',
+  'tests pass CHECK: node --test',
+  'ok EXPECT: # fail 0',
 );
 /** Values whose rendered text hides part of the source (attack finding F2, F4), and look-alikes that do not. */
 const valueMarkup = fc.constantFrom(
@@ -97,6 +99,8 @@ const structural = fc.constantFrom(
   'text',
   'lazy line',
   '  note under a gate',
+  '  ran it with CHECK: npm test',
+  'and **EXPECT:** ok',
   '# Heading',
   '```',
   '```js',
@@ -290,6 +294,10 @@ export function disagreement(source: string): string | null {
       if (at === -1) return `gate ${g.id}: ${k} (line ${line}) ${JSON.stringify(shown)} is not what a person sees in its task item ${JSON.stringify(page.slice(0, 120))}`;
       from = at + shown.length;
     }
+    // GitHub runs a gate's lines together: an attribute name anywhere in the item reads as one.
+    const named = t.text.replace(/[*_~`\\]/g, '').match(/(?:^|[^A-Za-z0-9])(?:CHECK|EXPECT|CWD|DEPENDS|INPUTS|TIMEOUT|EVIDENCE)\s*:/g)?.length ?? 0;
+    const total = Object.keys(g.attributeLines).length;
+    if (named > total) return `gate ${g.id}: the page names ${named} attributes in ${JSON.stringify(t.text.slice(0, 80))}, gate-check read ${total}`;
     for (const l of t.lines) {
       const k = shownAttribute(l);
       if (k === null) continue;

@@ -207,3 +207,37 @@ describe('a fence after lazy text is inside the gate item for a renderer', () =>
     expect(parseErrors(source)).toContainEqual(expect.stringMatching(/^3: indented code fence/));
   });
 });
+
+describe('attribute names inside a title or a note (the page shows a gate as one paragraph)', () => {
+  it('a manual gate whose title carries CHECK and EXPECT looks exactly like a runnable one on the page', () => {
+    const fake = lines('- [x] G1: the unit tests pass CHECK: node --test EXPECT: # fail 0', '  EVIDENCE: ran it');
+    const real = lines('- [x] G1: the unit tests pass', '  CHECK: node --test', '  EXPECT: # fail 0', '  EVIDENCE: ran it');
+    expect(render(fake).tasks[0]!.text).toBe(render(real).tasks[0]!.text);
+    expect(parseErrors(fake)[0]).toMatch(/^1: "CHECK:" at column 31 inside a title or a note: the page shows a gate's lines as one paragraph/);
+  });
+  it('in a note line, and in a lazy line under the gate', () => {
+    expect(parseErrors(lines('- [x] G1: t', '  ran it with CHECK: npm test', '  EVIDENCE: ran it'))[0]).toMatch(/^2: "CHECK:" at column 15/);
+    expect(parseErrors(lines('- [x] G1: t', 'and then **EXPECT:** ok', '  EVIDENCE: ran it'))[0]).toMatch(/^2: "EXPECT:" at column 12/);
+    // (found by the differential test) after lazy text, where the page keeps the note in the item
+    const lazy = lines('- [ ] G1: alpha', '<code>x</code> y', '  ran it with CHECK: npm test');
+    expect(render(lazy).tasks[0]!.text).toContain('CHECK: npm test');
+    expect(parseErrors(lazy)[0]).toMatch(/^3: "CHECK:" at column 15/);
+  });
+  it('prose that merely names an attribute stays a note', () => {
+    expect(parseOk(lines('- [ ] G1: the CHECK line runs the suite', '  see DEPENDS below, and CHECKS: none', '  CHECK: npm test', '  EXPECT: ok')).gates[0]!.kind).toBe('runnable');
+  });
+});
+
+describe('attribute names inside a value', () => {
+  it('read as another attribute on the page: refused unless quoted', () => {
+    expect(parseErrors(gate('EXPECT', 'tests pass CHECK: node --test'))).toContainEqual(expect.stringMatching(/^3: EXPECT contains "CHECK:" at column 22: the page shows a gate's lines as one paragraph/));
+    expect(parseErrors(gate('CHECK', 'true; echo ok EXPECT: ok'))).toContainEqual(expect.stringMatching(/^2: CHECK contains "EXPECT:" at column 24/));
+    expect(parseOk(gate('CHECK', 'grep -c "EXPECT:" GATES.md')).gates[0]!.check).toBe('grep -c "EXPECT:" GATES.md');
+  });
+});
+
+describe('attribute names inside EVIDENCE', () => {
+  it('a ticked manual gate whose evidence shows "CHECK: … EXPECT: …" is refused', () => {
+    expect(parseErrors(lines('- [x] G1: t', '  EVIDENCE: ran it CHECK: npm test EXPECT: ok'))[0]).toMatch(/^2: EVIDENCE contains "CHECK:" at column 20/);
+  });
+});
