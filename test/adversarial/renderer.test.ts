@@ -251,7 +251,7 @@ describe('renderer disagreements are refused with exit 2 and the line', () => {
 });
 
 describe('differential property: gate-check and a GFM renderer agree on every gate', () => {
-  const runs = Number(process.env.GATE_CHECK_FUZZ_RUNS ?? 300);
+  const runs = Number(process.env.GATE_CHECK_FUZZ_RUNS ?? 1000);
   it(`${runs} generated ledgers: every task item on the page is a gate (or the ledger is refused), every gate and attribute is visible`, () => {
     let accepted = 0;
     let gates = 0;
