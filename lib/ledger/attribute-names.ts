@@ -37,7 +37,7 @@ export function attributeSkeleton(text: string): string {
 // Built on first use, not at start-up: most ledgers never have a near-miss line.
 let skeletons: ReadonlyArray<[AttributeKey, string]> | null = null;
 
-function isColonLike(ch: string | undefined): boolean {
+export function isColonLike(ch: string | undefined): boolean {
   if (ch === undefined) return false;
   if (ch === ':') return true;
   return ch.charCodeAt(0) > 0x7f && prototypeMap().get(ch) === ':';
@@ -66,9 +66,11 @@ export interface NearMiss {
 /**
  * The attribute a body line was probably meant to be, when it is not exactly one: `text` is
  * the line without its indentation. Null for exact (or only mis-cased) attributes and for
- * ordinary notes.
+ * ordinary notes. `markup`: `text` is the line as the page shows it (lib/ledger/inline-markup.ts),
+ * decoded from this Markdown: then even an exact name is a look-alike, since the parser reads
+ * the source, not what it renders as.
  */
-export function nearMissAttribute(text: string, invisibleIndent = false): NearMiss | null {
+export function nearMissAttribute(text: string, invisibleIndent = false, markup: readonly string[] = []): NearMiss | null {
   // The name: up to the first blank or colon-like character.
   let name = '';
   let count = 0;
@@ -89,20 +91,25 @@ export function nearMissAttribute(text: string, invisibleIndent = false): NearMi
   const plainColon = separator === ':';
   // Exact or mis-cased names with a plain colon are the parser's own business, except
   // after indentation a reader cannot see (the caller strips NBSP and the like).
-  if (plainColon && !spaced && /^[A-Za-z][A-Za-z_-]*$/.test(name) && (ATTRIBUTE_KEYS as readonly string[]).includes(name.toUpperCase()) && !invisibleIndent) return null;
+  const exact = plainColon && !spaced && /^[A-Za-z][A-Za-z_-]*$/.test(name) && (ATTRIBUTE_KEYS as readonly string[]).includes(name.toUpperCase());
+  if (exact && !invisibleIndent && markup.length === 0) return null;
+  const written = markup.length > 0 ? `, written with ${markup.join(', ')}` : '';
 
   const skeleton = attributeSkeleton(name);
   skeletons ??= ATTRIBUTE_KEYS.map((k) => [k, attributeSkeleton(k)]);
   for (const [key, keySkeleton] of skeletons) {
     if (skeleton !== keySkeleton) continue;
-    return { attribute: key, message: `${describe(name, separator!, spaced)}: did you mean ${key}? (attribute names are plain ASCII upper case followed by ':')` };
+    if (exact && markup.length > 0) {
+      return { attribute: key, message: `this line renders as "${name}${separator}" but is written with ${markup.join(', ')}: gate-check reads the source, a note, not ${key}; write "${key}: …" plainly, or reword the note` };
+    }
+    return { attribute: key, message: `${describe(name, separator!, spaced)}${written}: did you mean ${key}? (attribute names are plain ASCII upper case followed by ':')` };
   }
   // A typo: only for names written in ASCII upper case, the way attributes are written
   // (a prose note such as "Input:" is not taken for INPUTS).
   if (/^[A-Z][A-Z_-]+$/.test(name)) {
     for (const key of ATTRIBUTE_KEYS) {
       if (name.length >= 3 && withinOneEdit(name, key)) {
-        return { attribute: key, message: `${name}${separator} is not an attribute: did you mean ${key}? (attributes: ${ATTRIBUTE_KEYS.join(', ')})` };
+        return { attribute: key, message: `${name}${separator}${markup.length > 0 ? ` (as the page shows it${written})` : ''} is not an attribute: did you mean ${key}? (attributes: ${ATTRIBUTE_KEYS.join(', ')})` };
       }
     }
   }
@@ -128,4 +135,19 @@ function shownName(name: string): string {
   let out = '';
   for (const ch of name) out += /^[A-Za-z_-]$/.test(ch) ? ch : `<${codePointLabel(ch)}>`;
   return out;
+}
+
+// An attribute name and its colon inside a line's text, after a blank or markup. Linear: a
+// literal alternation, then blanks up to the next character.
+const INLINE_ATTRIBUTE = /(?:^|[\s*_`~>(\[])(CHECK|EXPECT|CWD|DEPENDS|INPUTS|TIMEOUT|EVIDENCE)[ \t]*:/;
+
+/**
+ * An attribute name written inside a gate's title or a note. GitHub shows the lines of a gate
+ * as one paragraph, so "- [x] G1: tests pass CHECK: npm test EXPECT: ok" looks exactly like a
+ * runnable gate whose CHECK and EXPECT are on their own lines; gate-check reads a manual gate.
+ */
+export function inlineAttribute(text: string): { name: AttributeKey; index: number } | null {
+  const m = INLINE_ATTRIBUTE.exec(text);
+  if (!m) return null;
+  return { name: m[1] as AttributeKey, index: m.index + m[0].indexOf(m[1]!) };
 }

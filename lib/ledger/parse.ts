@@ -7,11 +7,12 @@
 // against micromark and parse5). Every scan here is linear in the line or bounded.
 import type { Diagnostic } from '../errors.js';
 import { codePointName, findInvisibleChar, findUnsafeChar } from '../text/sanitize.js';
-import { nearMissAttribute } from './attribute-names.js';
+import { inlineAttribute, isColonLike, nearMissAttribute, type NearMiss } from './attribute-names.js';
 import { closesFence, containers, fenceAt, isUnderlineRow, leading, taskBoxAt, type FenceRun } from './block-syntax.js';
 import { parseExpect } from './expect.js';
 import { braceExpansionCount, MAX_PATTERNS_PER_ATTRIBUTE } from './globs.js';
 import { findHiddenText } from './hidden-text.js';
+import { findValueMarkup, renderedStart } from './inline-markup.js';
 import { splitLines } from './lines.js';
 import { normalizeGlob, normalizeRelativePath, splitPathList } from './paths.js';
 import { ATTRIBUTE_KEYS, GATE_ID_PATTERN, type AttributeKey, type Gate, type ParseResult } from './types.js';
@@ -47,6 +48,8 @@ interface GateBuilder {
   broken: boolean;
   /** Attributes a near-miss line was probably meant to be (no second error for their absence). */
   misspelt: AttributeKey[] | null;
+  /** 0-based column of each raw value in its line, for messages. */
+  valueColumn: Partial<Record<AttributeKey, number>>;
 }
 
 /** Only spaces and tabs: String#trim would also drop NBSP and U+FEFF, which must be seen and refused. */
@@ -106,12 +109,17 @@ export function parseLedger(source: string): ParseResult {
   // One scan of the whole text decides whether lines need the NUL / bare-CR checks.
   const mayHaveNul = source.includes('\u0000');
   const mayHaveBareCr = /\r(?!\n)/.test(source);
+  const mayHaveBidi = BIDI_CONTROL.test(source);
   for (let i = 0; i < lines.length; i++) {
     const lineNo = i + 1;
     let text = lines[i]!.text;
     if (i === 0 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     if (mayHaveNul && text.includes('\u0000')) err(lineNo, 'NUL byte in the ledger');
     if (mayHaveBareCr && text.includes('\r')) err(lineNo, 'bare carriage return (CR without LF): renderers break the line here, the parser would not');
+    if (mayHaveBidi) {
+      const bidi = BIDI_CONTROL.exec(text);
+      if (bidi) err(lineNo, `bidi control ${codePointName(bidi[0])} at column ${bidi.index + 1}: a browser reorders the text around it, so the page shows it in another order than gate-check reads it (refused anywhere in a ledger)`);
+    }
     if (i === 0 && isFrontMatterFence(text)) {
       err(lineNo, 'a ledger must not start with "---": GitHub renders YAML front matter as a table, and a gate inside it would not show as a task');
     }
@@ -134,7 +142,10 @@ export function parseLedger(source: string): ParseResult {
     const leadChar = text.charCodeAt(lead.index);
     // Container markers start with > - * + or a digit; other lines are their own content.
     const box = leadChar === 62 || leadChar === 45 || leadChar === 42 || leadChar === 43 || (leadChar >= 48 && leadChar <= 57) ? containers(text, boxOf) : plainBox(boxOf, lead.index);
-    if (column0 || (!inContainer && lead.columns <= 3)) inContainer = box.quote || box.markers > 0;
+    // Text at column 0 that lazily continues a list item's paragraph keeps the item open: an
+    // indented fence after it is inside the item for a renderer.
+    const lazy = column0 && itemParagraph && box.markers === 0 && !box.quote && leadChar !== 35 && leadChar !== 96 && leadChar !== 126;
+    if (column0 || (!inContainer && lead.columns <= 3)) inContainer = box.quote || box.markers > 0 || lazy;
     const afterItemParagraph = itemParagraph;
     itemParagraph = box.markers > 0 ? box.content < text.length : itemParagraph && !box.quote && !text.startsWith('#', lead.index);
 
@@ -203,12 +214,16 @@ export function parseLedger(source: string): ParseResult {
     if (column0) {
       // Directly under a gate line, a renderer continues the gate's paragraph with this line:
       // a look-alike of an attribute here reads as part of the gate.
+      // So does a line after lazy text that continued the gate's paragraph.
       const body = current as GateBuilder | null;
-      if (body && !body.broken && !ATTRIBUTE_SET.has(COLUMN0_KEY.exec(text)?.[1] ?? '')) {
-        const miss = nearMissAttribute(...withoutInvisibleIndent(text));
+      const continues = body ? !body.broken : afterItemParagraph && last.ended !== null;
+      if (continues && !ATTRIBUTE_SET.has(COLUMN0_KEY.exec(text)?.[1] ?? '')) {
+        const miss = nearMissOf(text, false);
         if (miss) {
           err(lineNo, miss.message);
-          (body.misspelt ??= []).push(miss.attribute);
+          if (body) (body.misspelt ??= []).push(miss.attribute);
+        } else {
+          inlineAttributeError(text, lineNo, err);
         }
       }
       endBody(lineNo);
@@ -243,14 +258,17 @@ export function parseLedger(source: string): ParseResult {
     const name = key?.[2];
     const upper = name?.toUpperCase();
     if (!key || !ATTRIBUTE_SET.has(upper!)) {
+      // Outside a gate too: an attribute there is an error ("not under a gate"), and so is
+      // a line the page shows as one (it may sit in a gate's list item after lazy text).
       const cur = current as GateBuilder | null;
-      if (cur && !cur.broken) {
-        const miss = nearMissAttribute(...withoutInvisibleIndent(text.slice(lead.index)));
+      if (!cur?.broken) {
+        const miss = nearMissOf(text.slice(lead.index), true);
         if (miss) {
           err(lineNo, miss.message);
-          (cur.misspelt ??= []).push(miss.attribute);
+          if (cur) (cur.misspelt ??= []).push(miss.attribute);
           continue;
         }
+        if (inlineAttributeError(text, lineNo, err)) continue;
       }
       if (upper === 'ABANDON' || upper === 'OWNS') {
         err(lineNo, `${upper} must start at column 0`);
@@ -282,6 +300,7 @@ export function parseLedger(source: string): ParseResult {
     cur.gate.lastAttributeIndex = i;
     cur.gate.attributeIndent = key[1]!;
     cur.raw[attr] = trimBlanks(key[3]!);
+    cur.valueColumn[attr] = text.length - key[3]!.length + (key[3]!.length - key[3]!.trimStart().length);
     if (attr === 'EVIDENCE') cur.gate.evidenceIndex = i;
   }
 
@@ -314,6 +333,30 @@ export function parseLedger(source: string): ParseResult {
     return { ok: false, errors, warnings };
   }
   return { ok: true, ledger: { lines, gates, owns, warnings } };
+}
+
+// Explicit embeddings, overrides and isolates: U+202A–U+202E, U+2066–U+2069.
+const BIDI_CONTROL = /[\u202a-\u202e\u2066-\u2069]/;
+
+/**
+ * A body line that reads like an attribute and is not exactly one: as written (a Cyrillic
+ * С, CHEK:), or as the page shows it (CHECK\:, &#67;HECK:, **CHECK:**, `CHECK:`, <b>CHECK:</b>,
+ * and, `inItem`, "> CHECK:" or "- CHECK:" nested in the gate's list item).
+ */
+function nearMissOf(text: string, inItem: boolean): NearMiss | null {
+  const [plain, invisible] = withoutInvisibleIndent(text);
+  const miss = nearMissAttribute(plain, invisible);
+  if (miss) return miss;
+  const shown = renderedStart(plain, inItem, isColonLike);
+  return shown.markup.length === 0 ? null : nearMissAttribute(shown.text, invisible, shown.markup);
+}
+
+/** An attribute name inside a title or a note (the page runs a gate's lines together): an error; true if there was one. */
+function inlineAttributeError(text: string, lineNo: number, err: (line: number, message: string) => void, offset = 0): boolean {
+  const inline = inlineAttribute(text);
+  if (!inline) return false;
+  err(lineNo, `"${inline.name}:" at column ${offset + inline.index + 1} inside a title or a note: the page shows a gate's lines as one paragraph, so it reads as an attribute that gate-check does not read; put each attribute on its own line, or reword`);
+  return true;
 }
 
 /** The line without leading NBSP, other Unicode spaces and invisible characters, which a reader takes for indentation. */
@@ -388,7 +431,7 @@ function looksLikeGateOrHandoff(text: string): boolean {
 }
 
 function brokenGate(index: number): GateBuilder {
-  return { gate: emptyGate('', '', index, false), raw: {}, broken: true, misspelt: null };
+  return { gate: emptyGate('', '', index, false), raw: {}, broken: true, misspelt: null, valueColumn: {} };
 }
 
 function emptyGate(id: string, title: string, index: number, checked: boolean): Gate {
@@ -442,6 +485,7 @@ function startGate(
     err(lineNo, `gate ${id || '(no id)'} has a blank title`);
     ok = false;
   }
+  inlineAttributeError(rest.slice(colon + 1), lineNo, err, 6 + colon + 1);
   if (ok) {
     const first = firstLineOfId.get(id);
     if (first !== undefined) {
@@ -452,7 +496,7 @@ function startGate(
     }
   }
   if (!ok) return brokenGate(index);
-  return { gate: emptyGate(id, title, index, box !== ' '), raw: {}, broken: false, misspelt: null };
+  return { gate: emptyGate(id, title, index, box !== ' '), raw: {}, broken: false, misspelt: null, valueColumn: {} };
 }
 
 function parseAbandon(
@@ -503,6 +547,16 @@ function finishGate(
     const invisible = k === 'TIMEOUT' ? null : findInvisibleChar(v);
     if (invisible) {
       err(at(k), `${k} contains ${codePointName(invisible)}, which a reader sees as nothing or as a plain space; what is shown for approval must be what runs`);
+      return null;
+    }
+    const named = k === 'TIMEOUT' ? null : inlineAttribute(v);
+    if (named) {
+      err(at(k), `${k} contains "${named.name}:" at column ${(b.valueColumn[k] ?? 0) + named.index + 1}: the page shows a gate's lines as one paragraph, so it reads as another attribute; quote it ("${named.name}:") or reword`);
+      return null;
+    }
+    const markup = k === 'TIMEOUT' ? null : findValueMarkup(v);
+    if (markup) {
+      err(at(k), `${k} contains ${markup.what} at column ${(b.valueColumn[k] ?? 0) + markup.index + 1}: on the rendered page ${markup.shows}; what the reviewer reads must be what runs (write it without that markup, or move it into a script the CHECK runs)`);
       return null;
     }
     return v;
@@ -571,5 +625,9 @@ function finishGate(
     else g.timeoutSeconds = seconds;
     if (!hasCheck && !hasExpect) warn(at('TIMEOUT'), `TIMEOUT on manual gate ${g.id} has no effect`);
   }
-  if (b.raw.EVIDENCE !== undefined) g.evidence = b.raw.EVIDENCE;
+  if (b.raw.EVIDENCE !== undefined) {
+    const named = inlineAttribute(b.raw.EVIDENCE);
+    if (named) err(at('EVIDENCE'), `EVIDENCE contains "${named.name}:" at column ${(b.valueColumn.EVIDENCE ?? 0) + named.index + 1}: the page shows a gate's lines as one paragraph, so it reads as another attribute; reword`);
+    g.evidence = b.raw.EVIDENCE;
+  }
 }

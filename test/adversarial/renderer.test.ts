@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseLedger } from '../../lib/ledger/parse.js';
 import { runCli, sandbox, writeFiles } from '../helpers/cli.js';
-import { disagreement, ledgerDocument } from '../helpers/ledger-docs.js';
+import { disagreement, hidingValueLedger, ledgerDocument } from '../helpers/ledger-docs.js';
 import { render } from '../helpers/render.js';
 
 function status(ledger: string, args: string[] = ['--status']) {
@@ -155,6 +155,48 @@ const cases: Case[] = [
     error: /indent CHECK by at least two spaces/,
   },
   {
+    name: 'F2: an inline link in a CHECK hides "|| echo …" in its destination (the page shows CHECK: node --test "")',
+    ledger: '# Gates\n\n- [ ] G1: the unit tests pass\n  CHECK: node --test "[](<" || echo "# fail 0 >)"\n  EXPECT: # fail 0\n  EVIDENCE: pending\n',
+    page: ['G1'],
+    line: 4,
+    error: /CHECK contains an inline link or image \("\]\("\) at column 24: on the rendered page only its text is shown/,
+  },
+  {
+    name: 'F2: a link title and an image description hide commands',
+    ledger: `- [ ] G2: t2\n  CHECK: echo '[ok](x "';echo HIDDEN2;echo '")'\n  EXPECT: ok\n- [ ] G3: t3\n  CHECK: echo '![ok](<';echo HIDDEN3;echo '>)'\n  EXPECT: ok\n`,
+    page: ['G2', 'G3'],
+    line: 2,
+    error: /GATES\.md:5: CHECK contains an image/,
+  },
+  {
+    name: 'F3: CHECK\\: and &#67;HECK: render as attributes; ticked with evidence-looking lines they were ALL MET',
+    ledger: '# Gates\n\n- [x] G1: the unit tests pass\n  CHECK\\: node --test\n  EXPECT\\: # fail 0\n  EVIDENCE: exit=0; def=3f9a1c0e2b7d; match=9f86d081884c; receipt=5749749392c8\n- [x] G2: the build succeeds\n  &#67;HECK: npm run build\n  &#69;XPECT: /built in \\d+ ms/\n  EVIDENCE: exit=0; def=0c1d2e3f4a5b; match=1a2b3c4d5e6f; receipt=6f5e4d3c2b1a\n',
+    page: ['G1', 'G2'],
+    line: 4,
+    error: /this line renders as "CHECK:" but is written with a backslash escape[^]*GATES\.md:8: this line renders as "CHECK:" but is written with a character reference/,
+  },
+  {
+    name: 'F3: **CHECK:**, `EXPECT:` and <b>CHECK:</b> render as attributes',
+    ledger: '- [x] G1: the unit tests pass\n  **CHECK:** node --test\n  `EXPECT:` # fail 0\n  EVIDENCE: ran it\n- [x] G2: t\n  <b>CHECK:</b> x\n  C<b></b>HECK: y\n  EVIDENCE: ran it\n',
+    page: ['G1', 'G2'],
+    line: 2,
+    error: /written with emphasis or code[^]*GATES\.md:6: this line renders as "CHECK:" but is written with inline HTML/,
+  },
+  {
+    name: 'F3: RLO-reversed CHECK and EXPECT lines (a browser shows them the right way round)',
+    ledger: `- [x] G1: the unit tests pass\n  \u202e0 liaf # :TCEPXE\u202c\n  \u202etset-- edon :KCEHC\u202c\n  EVIDENCE: ran it\n`,
+    page: ['G1'],
+    line: 2,
+    error: /bidi control U\+202E RIGHT-TO-LEFT OVERRIDE at column 3/,
+  },
+  {
+    name: 'F4: 25 nested <sub> shrink "|| echo "# fail 0"" in a CHECK to an invisible speck',
+    ledger: `# Gates\n\n- [ ] G1: the unit tests pass\n  CHECK: node --test ${'<sub>'.repeat(25)}|| echo "# fail 0"${'</sub>'.repeat(25)}\n  EXPECT: # fail 0\n  EVIDENCE: pending\n`,
+    page: ['G1'],
+    line: 4,
+    error: /CHECK contains raw HTML \(tag <sub>\) at column 22/,
+  },
+  {
     name: 'YAML front matter (GitHub renders it as a table)',
     ledger: '---\n- [x] G1: done\n  EVIDENCE: exit=0\n---\n',
     page: ['G1'],
@@ -209,7 +251,7 @@ describe('renderer disagreements are refused with exit 2 and the line', () => {
 });
 
 describe('differential property: gate-check and a GFM renderer agree on every gate', () => {
-  const runs = Number(process.env.GATE_CHECK_FUZZ_RUNS ?? 300);
+  const runs = Number(process.env.GATE_CHECK_FUZZ_RUNS ?? 1000);
   it(`${runs} generated ledgers: every task item on the page is a gate (or the ledger is refused), every gate and attribute is visible`, () => {
     let accepted = 0;
     let gates = 0;
@@ -229,4 +271,16 @@ describe('differential property: gate-check and a GFM renderer agree on every ga
     // The generator must produce accepted ledgers, or the property proves nothing.
     expect(accepted).toBeGreaterThan(runs / 10);
   }, 600_000);
+});
+
+describe('differential property: links, images, autolinks, HTML and references in values', () => {
+  it('every generated value that hides text on the page is refused (or the page shows it all)', () => {
+    fc.assert(
+      fc.property(hidingValueLedger, (doc) => {
+        const d = disagreement(doc);
+        if (d) throw new Error(`${d}\nledger: ${JSON.stringify(doc)}`);
+      }),
+      { numRuns: 200 },
+    );
+  });
 });

@@ -137,7 +137,8 @@ describe('nothing hides the gates', () => {
 
 describe('hand-offs', () => {
   const SECRET = 'SECRET-7f3a9c1e-do-not-echo';
-  const reason = `${SECRET} \u001b[31mred\u001b[0m \u0007bell \u202Eevil\u202C \u009b2J tail`;
+  // RLM and ALM: bidi marks the parser allows in text (embeddings, overrides and isolates are parse errors), which output must still strip.
+  const reason = `${SECRET} \u001b[31mred\u001b[0m \u0007bell \u200Fevil\u061C \u009b2J tail`;
 
   it('an abandoned gate allows the stop with a bounded HANDOFF REQUIRED note that never copies the reason', () => {
     const s = hookRepo({ 'GATES.md': `- [x] M: done\n  EVIDENCE: reviewed\n- [ ] B: impossible here\n\nABANDON: B ${reason}\n` });
@@ -174,7 +175,8 @@ describe('hand-offs', () => {
 
 describe('repository text is sanitized and capped', () => {
   it('titles with ANSI escapes, bidi controls and huge lengths never reach stdout', () => {
-    const evil = (i: number) => `t${i} \u001b[2J\u001b]0;pwned\u0007 \u202Eevil\u2066 \u0085 ${'W'.repeat(20_000)}`;
+    // RLM and ALM: bidi marks the parser allows in text (embeddings, overrides and isolates are parse errors), which output must still strip.
+    const evil = (i: number) => `t${i} \u001b[2J\u001b]0;pwned\u0007 \u200Fevil\u061C \u0085 ${'W'.repeat(20_000)}`;
     const gates = Array.from({ length: 7 }, (_, i) => `- [ ] G${i}: ${evil(i)}\n`).join('');
     const s = hookRepo({ 'GATES.md': gates });
     const r = s.raw(stopInput(s.repo, 's'));

@@ -94,8 +94,9 @@ describe('gate-check lint', () => {
   });
 
   it('sanitizes titles and other ledger text in its output', () => {
-    const r = repoWith({ 'GATES.md': '- [ ] A: Fix \u001b]0;pwned\u0007 the \u001b[2Jimporter\u202e\u009b31m\n' }).run([]);
-    expect(r.stdout).not.toMatch(/[\u001b\u0007\u009b\u202e]/);
+    // RLM and ALM: bidi marks the parser allows in text (embeddings, overrides and isolates are parse errors), which output must still strip.
+    const r = repoWith({ 'GATES.md': '- [ ] A: Fix \u001b]0;pwned\u0007 the \u001b[2Jimporter\u200f\u009b31m\n' }).run([]);
+    expect(r.stdout).not.toMatch(/[\u001b\u0007\u009b\u200f]/);
     expect(r.stdout).toMatch(/GATES\.md:1: GATES:A \[activity-title\] title "Fix {2}the importer/);
   });
 
@@ -199,8 +200,9 @@ describe('gate-check lint --json', () => {
   });
 
   it('keeps terminal controls out of the JSON text', () => {
-    const r = repoWith({ 'GATES.md': '- [ ] A: Fix \u009b31m the \u202eimporter\n' }).run(['--json']);
-    expect(r.stdout).not.toMatch(/[\u009b\u202e]/);
+    // RLM and ALM: bidi marks the parser allows in text (embeddings, overrides and isolates are parse errors), which output must still strip.
+    const r = repoWith({ 'GATES.md': '- [ ] A: Fix \u009b31m the \u200fimporter\n' }).run(['--json']);
+    expect(r.stdout).not.toMatch(/[\u009b\u200f]/);
     assertLintSchema(JSON.parse(r.stdout));
   });
 });

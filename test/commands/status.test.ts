@@ -61,8 +61,9 @@ describe('--status', () => {
   });
 
   it('sanitizes titles from the ledger', () => {
-    const r = repoWith({ 'GATES.md': '- [ ] A: evil\u001b]0;pwned\u0007 \u001b[2Jtitle\u202e\u009b31m\n' }).run(['--status']);
-    expect(r.stdout).not.toMatch(/[\u001b\u0007\u009b\u202e]/);
+    // RLM and ALM: bidi marks the parser allows in text (embeddings, overrides and isolates are parse errors), which output must still strip.
+    const r = repoWith({ 'GATES.md': '- [ ] A: evil\u001b]0;pwned\u0007 \u001b[2Jtitle\u200f\u009b31m\n' }).run(['--status']);
+    expect(r.stdout).not.toMatch(/[\u001b\u0007\u009b\u200f]/);
     expect(r.stdout).toMatch(/GATES:A {2}unchecked {2}evil title/);
   });
 

@@ -3,7 +3,9 @@
 // disagree (fences, lists, quotes, raw HTML, comments, link definitions, underline rows,
 // NBSP, tabs, CRLF, look-alike attribute names).
 import fc from 'fast-check';
+import { attributeSkeleton, isColonLike } from '../../lib/ledger/attribute-names.js';
 import { parseLedger } from '../../lib/ledger/parse.js';
+import { ATTRIBUTE_KEYS } from '../../lib/ledger/types.js';
 import { render } from './render.js';
 
 const word = fc.constantFrom('alpha', 'beta', 'gamma', 'node', 'test', 'run', 'ok', 'passes', 'scripts/x.mjs', 'a.b', 'x-y', '42');
@@ -31,19 +33,65 @@ const hostileValue = fc.constantFrom(
   '*x*',
   '&amp;',
   '\\<div>',
+  'tests pass CHECK: node --test',
+  'ok EXPECT: # fail 0',
+);
+/** Values whose rendered text hides part of the source (attack finding F2, F4), and look-alikes that do not. */
+const valueMarkup = fc.constantFrom(
+  'node --test "[](<" || echo "# fail 0 >)"',
+  `echo '[ok](x "';echo HIDDEN;echo '")'`,
+  `echo '![ok](<';echo HIDDEN;echo '>)'`,
+  '[ok](x)',
+  'a [ok](x "t") b',
+  '![alt](x.png)',
+  '![alt](<x y>)',
+  '[ok](<a b>) c',
+  'curl <https://example.com/x>',
+  '<user@example.com>',
+  'a <sub>b</sub> c',
+  'x <sub><sub><sub>|| echo ok</sub></sub></sub>',
+  '<small>tiny</small>',
+  'a<b>c</b>',
+  'a <br> b',
+  'x &amp;&amp; y',
+  '&#35; fail 0',
+  'echo &#x6F;k',
+  'echo &lt;b&gt;',
+  // Not markup: shown as written.
+  'cmd > out 2>&1',
+  'sort < in.txt',
+  "cat <<'EOF' | x",
+  'test "a<b" = x',
+  'a&b; c',
+  '[ -f a ] && [ -f b ]',
+  'echo "[x] (y)"',
+  '<a:b> c',
 );
 
 function valueFor(k: string) {
   if (k === 'TIMEOUT') return fc.constantFrom('30', '5');
-  if (k === 'CWD' || k === 'DEPENDS' || k === 'INPUTS') return fc.constantFrom('scripts/x.mjs', 'a.b', 'src/{a,b}.js', 'x-y');
-  return fc.oneof({ weight: 12, arbitrary: neutralText }, { weight: 1, arbitrary: hostileValue });
+  if (k === 'CWD' || k === 'DEPENDS' || k === 'INPUTS') {
+    return fc.oneof({ weight: 12, arbitrary: fc.constantFrom('scripts/x.mjs', 'a.b', 'src/{a,b}.js', 'x-y') }, { weight: 1, arbitrary: fc.constantFrom('[a](b)', '![a](b)', 'a<sub>b</sub>', '<x@y.z>', 'a&#47;b', 'a<b c') });
+  }
+  return fc.oneof({ weight: 12, arbitrary: neutralText }, { weight: 1, arbitrary: hostileValue }, { weight: 1, arbitrary: valueMarkup });
 }
 
 const gateLine = fc
   .tuple(fc.constantFrom(' ', 'x', 'X'), id, fc.oneof({ weight: 12, arbitrary: neutralText }, { weight: 1, arbitrary: hostileValue }))
   .map(([box, i, t]) => `- [${box}] ${i}: ${t}`);
 const attributeLine = fc.tuple(indent, key).chain(([ind, k]) => valueFor(k).map((v) => `${ind}${k}: ${v}`));
-const nearMiss = fc.tuple(indent, fc.constantFrom('CHEK', 'DEPEND', 'EXPECTS', '\u0421HECK', 'CHE\u200bCK', 'EXPECT\uff1a', 'CHECK :', 'Check')).map(([ind, k]) => `${ind}${k}${k.endsWith('\uff1a') ? '' : ':'} v`);
+const nearMiss = fc
+  .tuple(
+    indent,
+    fc.constantFrom(
+      'CHEK:', 'DEPEND:', 'EXPECTS:', '\u0421HECK:', 'CHE\u200bCK:', 'EXPECT\uff1a', 'CHECK :', 'Check:',
+      // Written otherwise, rendered as an attribute (attack finding F3).
+      'CHECK\\:', 'EXPECT\\:', '&#67;HECK:', 'CHECK&#58;', 'CHECK&colon;', '&Cscr;HECK:', '**CHECK:**', '*CHECK*:', '_EXPECT:_', '`CHECK:`',
+      '<b>CHECK:</b>', 'C<b></b>HECK:', '<kbd>EXPECT</kbd>:', '<CHECK:node>', '[CHECK:](u)', '> CHECK:', '- EXPECT:', '# CHECK:', '1. CHECK:',
+      '\u202e:KCEHC\u202c', '\u2067CHECK:\u2069',
+    ),
+  )
+  .map(([ind, k]) => `${ind}${k} v`);
 const structural = fc.constantFrom(
   '',
   '',
@@ -51,6 +99,8 @@ const structural = fc.constantFrom(
   'text',
   'lazy line',
   '  note under a gate',
+  '  ran it with CHECK: npm test',
+  'and **EXPECT:** ok',
   '# Heading',
   '```',
   '```js',
@@ -185,17 +235,40 @@ export const ledgerDocument = fc.oneof({ weight: 3, arbitrary: typicalDocument }
 
 const collapse = (s: string) => s.replace(/\s+/g, ' ').trim();
 const NEUTRAL = /^[A-Za-z0-9 .:/{},-]*$/;
+const BIDI = /[\u202a-\u202e\u2066-\u2069]/;
+/**
+ * Text as a person reads it, minus what only styles it: emphasis, strikethrough and code
+ * delimiters, backslashes (escapes) and blanks (a code span drops one at each end) are
+ * dropped on both sides. What is left of a value must be on the page; a link's destination
+ * or title, an image's description, a tag or the name of a character reference is not.
+ */
+const seen = (s: string) => s.replace(/[*_~`\\\s]/g, '');
+
+/** The attribute a line of the page starts with, as a reader takes it (look-alikes, any case), or null. */
+function shownAttribute(line: string): string | null {
+  const chars = Array.from(line.slice(0, 200));
+  let i = 0;
+  let name = '';
+  while (i < chars.length && chars[i] !== ' ' && !isColonLike(chars[i])) name += chars[i++];
+  while (chars[i] === ' ') i++;
+  if (name === '' || !isColonLike(chars[i])) return null;
+  const skeleton = attributeSkeleton(name);
+  return ATTRIBUTE_KEYS.find((k) => attributeSkeleton(k) === skeleton) ?? null;
+}
 
 /**
  * The differential property: when gate-check accepts a document, the rendered page shows
  * exactly its gates, in order, as top-level task items outside any collapsed element, with
- * the same box state, and every attribute gate-check read is visible inside its task item.
- * Returns null when it holds, else what differs.
+ * the same box state; the text a person sees in each task item (no href, title or alt)
+ * holds every attribute gate-check read with its value, in order; and no line of the item
+ * reads as an attribute that gate-check did not read. Returns null when it holds, else what differs.
  */
 export function disagreement(source: string): string | null {
   const parsed = parseLedger(source);
   if (!parsed.ok) return null; // refusing is always allowed
   const view = render(source);
+  const bidi = BIDI.exec(view.text);
+  if (bidi) return `the page holds the bidi control U+${bidi[0].codePointAt(0)!.toString(16).toUpperCase()}, which reorders what a person reads`;
   const gates = parsed.ledger.gates;
   if (view.tasks.length !== gates.length) {
     return `renderer shows ${view.tasks.length} task items (${view.tasks.map((t) => JSON.stringify(t.text.slice(0, 30))).join(', ')}), gate-check found ${gates.length} gates (${gates.map((g) => g.id).join(', ')})`;
@@ -207,13 +280,53 @@ export function disagreement(source: string): string | null {
     if (t.checked !== g.checked) return `gate ${g.id}: box ${g.checked ? 'checked' : 'open'} for gate-check, ${t.checked ? 'checked' : 'open'} on the page`;
     const title = NEUTRAL.test(g.title) ? collapse(`${g.id}: ${g.title}`) : `${g.id}:`;
     if (!t.text.startsWith(title)) return `gate ${g.id}: task text ${JSON.stringify(t.text.slice(0, 60))} does not start with its id and title`;
-    for (const [k, line] of Object.entries(g.attributeLines)) {
-      const written = collapse(parsed.ledger.lines[line - 1]!.text);
-      // Inline Markdown (emphasis, escapes, entities, code spans) changes how a value looks,
-      // not whether it is there: the exact text is compared only for values without it.
-      const shown = NEUTRAL.test(written) ? written : `${k}:`;
-      if (!t.text.includes(shown)) return `gate ${g.id}: ${k} (line ${line}) ${JSON.stringify(shown)} is not visible in its task item ${JSON.stringify(t.text.slice(0, 80))}`;
+    const page = seen(t.text);
+    let from = 0;
+    const read = new Map<string, number>();
+    for (const [k, line] of Object.entries(g.attributeLines).sort((a, b) => a[1] - b[1])) {
+      read.set(k, (read.get(k) ?? 0) + 1);
+      const written = parsed.ledger.lines[line - 1]!.text;
+      const value = written.slice(written.indexOf(':') + 1).trim();
+      if (k === 'CHECK' && value !== g.check) return `gate ${g.id}: CHECK read as ${JSON.stringify(g.check)}, written ${JSON.stringify(value)}`;
+      // EVIDENCE is the person's own record (a link to a review is fine there): only its name must show.
+      const shown = k === 'EVIDENCE' ? 'EVIDENCE:' : seen(`${k}: ${value}`);
+      const at = page.indexOf(shown, from);
+      if (at === -1) return `gate ${g.id}: ${k} (line ${line}) ${JSON.stringify(shown)} is not what a person sees in its task item ${JSON.stringify(page.slice(0, 120))}`;
+      from = at + shown.length;
+    }
+    // GitHub runs a gate's lines together: an attribute name anywhere in the item reads as one.
+    const named = t.text.replace(/[*_~`\\]/g, '').match(/(?:^|[^A-Za-z0-9])(?:CHECK|EXPECT|CWD|DEPENDS|INPUTS|TIMEOUT|EVIDENCE)\s*:/g)?.length ?? 0;
+    const total = Object.keys(g.attributeLines).length;
+    if (named > total) return `gate ${g.id}: the page names ${named} attributes in ${JSON.stringify(t.text.slice(0, 80))}, gate-check read ${total}`;
+    for (const l of t.lines) {
+      const k = shownAttribute(l);
+      if (k === null) continue;
+      const left = read.get(k) ?? 0;
+      if (left === 0) return `gate ${g.id}: the page shows ${JSON.stringify(l.slice(0, 40))}, an attribute ${k} that gate-check did not read`;
+      read.set(k, left - 1);
     }
   }
   return null;
 }
+
+const shellWord = fc.constantFrom('ok', 'node', '--test', '|| echo "# fail 0"', ';echo HIDDEN;', 'x.sh', 'a b', '"', "'", '#', '42');
+const shellText = fc.array(shellWord, { minLength: 0, maxLength: 3 }).map((ws) => ws.join(' '));
+/** An inline construct that shows other text than its source, with shell text in it. */
+const hidingConstruct = fc.oneof(
+  fc.tuple(shellText, shellText, fc.constantFrom('', ' "t"', " 't'", ' (t)')).map(([text, dest, title]) => `[${text}](<${dest}>${title})`),
+  fc.tuple(shellText, fc.constantFrom('x', 'u/v', '#a')).map(([text, dest]) => `[${text}](${dest})`),
+  fc.tuple(shellText, shellText).map(([alt, src]) => `![${alt}](<${src}>)`),
+  fc.tuple(fc.constantFrom('https://x.y/', 'ab:', 'mailto:'), fc.constantFrom('a', 'p?q=1', 'z')).map(([scheme, rest]) => `<${scheme}${rest}>`),
+  fc.constantFrom('<me@example.com>'),
+  fc.tuple(fc.constantFrom('sub', 'sup', 'small', 'b', 'span', 'code', 'kbd'), fc.integer({ min: 1, max: 4 }), shellText).map(([tag, depth, text]) => `<${tag}>`.repeat(depth) + text + `</${tag}>`.repeat(depth)),
+  fc.constantFrom('&amp;&amp;', '&#35;', '&#x7C;&#x7C;', '&lt;', '<!-- x -->', '<br>'),
+);
+/** A one-gate ledger with a hiding construct somewhere in one of its values (attack findings F2, F4). */
+export const hidingValueLedger = fc
+  .tuple(fc.constantFrom('CHECK', 'EXPECT', 'CWD', 'DEPENDS', 'INPUTS'), shellText, hidingConstruct, shellText)
+  .map(([key, before, construct, after]) => {
+    const value = `${before} ${construct} ${after}`.trim();
+    const attrs = new Map([['CHECK', 'node --test'], ['EXPECT', 'ok']]);
+    attrs.set(key, value);
+    return ['- [ ] G1: the check passes', ...[...attrs].map(([k, v]) => `  ${k}: ${v}`)].join('\n') + '\n';
+  });

@@ -20,6 +20,11 @@ interface Node {
 export interface RenderedTask {
   /** Visible text of the task item, whitespace collapsed. */
   text: string;
+  /**
+   * The same text as lines (soft line breaks and block boundaries kept, blanks trimmed, empty
+   * lines dropped): where a reader could take a line's start for an attribute name.
+   */
+  lines: string[];
   checked: boolean;
   /** A top-level list item (not inside another list item, a quote or any other element). */
   topLevel: boolean;
@@ -60,6 +65,28 @@ function visibleText(node: Node, out: string[]): void {
 
 const collapse = (s: string) => s.replace(/\s+/g, ' ').trim();
 
+// Elements that start a new line on the page.
+const BLOCK_ELEMENTS = new Set(['p', 'li', 'br', 'pre', 'blockquote', 'ul', 'ol', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'div', 'table', 'tr', 'hr', 'summary']);
+
+/** Visible text with a line break wherever the page starts a new line. */
+function visibleLines(node: Node, out: string[]): void {
+  if (node.nodeName === '#text') {
+    out.push(node.value ?? '');
+    return;
+  }
+  if (node.nodeName === '#comment') return;
+  if (node.tagName && HIDDEN_ELEMENTS.has(node.tagName)) return;
+  if (node.attrs?.some((a) => a.name === 'hidden')) return;
+  if (node.tagName === 'details' && !node.attrs?.some((a) => a.name === 'open')) {
+    for (const c of node.childNodes ?? []) if (c.tagName === 'summary') visibleLines(c, out);
+    return;
+  }
+  const block = node.tagName !== undefined && BLOCK_ELEMENTS.has(node.tagName);
+  if (block) out.push('\n');
+  for (const c of node.childNodes ?? []) visibleLines(c, out);
+  if (block) out.push('\n');
+}
+
 export function render(markdown: string): Rendered {
   const html = renderHtml(markdown);
   const doc = parse(html) as unknown as Node;
@@ -72,8 +99,11 @@ export function render(markdown: string): Rendered {
         const outer = ancestors.slice(0, liIndex);
         const out: string[] = [];
         visibleText(li, out);
+        const byLine: string[] = [];
+        visibleLines(li, byLine);
         tasks.push({
           text: collapse(out.join('')),
+          lines: byLine.join('').split('\n').map((l) => l.replace(/[ \t]+/g, ' ').trim()).filter((l) => l !== ''),
           checked: node.attrs.some((a) => a.name === 'checked'),
           topLevel: outer.every((a) => ['#document', 'html', 'body', 'ul', 'ol'].includes(a.tagName ?? a.nodeName)) && outer.filter((a) => a.tagName === 'ul' || a.tagName === 'ol').length === 1,
           collapsed: ancestors.some((a) => a.tagName === 'details' && !a.attrs?.some((x) => x.name === 'open')),

@@ -4,7 +4,9 @@
 // inside an absolute cap. Exponential or quadratic work fails both by orders of magnitude.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { isColonLike } from '../../lib/ledger/attribute-names.js';
 import { findHiddenText } from '../../lib/ledger/hidden-text.js';
+import { findValueMarkup, renderedStart } from '../../lib/ledger/inline-markup.js';
 import { parseLedger } from '../../lib/ledger/parse.js';
 import { lintLedger } from '../../lib/lint/lint.js';
 import { segmentMatches } from '../../lib/ledger/globs.js';
@@ -46,6 +48,15 @@ const lineFamilies: Record<string, (n: number) => string> = {
   'backslashes': (n) => '\\'.repeat(n) + '<',
   'nbsp runs': (n) => '\u00a0'.repeat(n) + 'CHECK: x',
   'colon runs': (n) => 'C'.repeat(n) + ':',
+  'escapes then a name': (n) => '\\*'.repeat(n) + 'CHECK:',
+  'emphasis then a name': (n) => '*_'.repeat(n) + 'CHECK:',
+  'character references': (n) => '&#67;'.repeat(n),
+  'unknown named references': (n) => '&zzzz;'.repeat(n),
+  'tags then a name': (n) => '<b></b>'.repeat(n) + 'CHECK:',
+  'autolink openers': (n) => '<ab:'.repeat(n),
+  'comment openers without end': (n) => '<!--'.repeat(n),
+  'quote and list markers': (n) => '> - '.repeat(n) + 'CHECK: x',
+  'link tails without end': (n) => '[a](b "'.repeat(n),
 };
 
 const checkFamilies: Record<string, (n: number) => string> = {
@@ -90,6 +101,24 @@ describe('the parser is linear on pathological lines', () => {
 
   it('a brace bomb is refused at once', () => {
     expectLinear((n) => parseLedger(gate('true', `  DEPENDS: ${'{a,b,c,d}'.repeat(n)}\n`)), 1000, 'brace bomb');
+  });
+});
+
+describe('the inline markup scanners are linear', () => {
+  it('on values and on line starts, for every line family', () => {
+    for (const [family, make] of Object.entries(lineFamilies)) {
+      expectLinear((n) => findValueMarkup(make(n)), 50_000, `value: ${family}`);
+      expectLinear((n) => renderedStart(make(n), true, isColonLike), 50_000, `line start: ${family}`);
+    }
+  });
+
+  it('as CHECK values in a ledger', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...Object.keys(lineFamilies)), (family) => {
+        expectLinear((n) => parseLedger(gate(`x ${lineFamilies[family]!(n)}`)), 20_000, `CHECK: ${family}`);
+      }),
+      { numRuns: 15 },
+    );
   });
 });
 

@@ -5,8 +5,9 @@ import { parseLedger } from '../../lib/ledger/parse.js';
 import { splitLines } from '../../lib/ledger/lines.js';
 
 const idArb = fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9._-]{0,10}$/);
-// No '<': a value like "<A>" is raw HTML, which renders as nothing and is refused.
-const valueArb = fc.stringMatching(/^[A-Za-z0-9 .,#:;'"=()|&>$_-]{1,40}$/).filter((s) => s.trim() !== '' && !s.trim().startsWith('/'));
+// No '<': a value like "<A>" is raw HTML, which renders as nothing and is refused. No '&'
+// before a letter or '#': "&gt;" and "&#1;" are character references, refused in values.
+const valueArb = fc.stringMatching(/^[A-Za-z0-9 .,#:;'"=()|&>$_-]{1,40}$/).filter((s) => s.trim() !== '' && !s.trim().startsWith('/') && !/&[A-Za-z#]/.test(s));
 
 const specArb = fc.uniqueArray(idArb, { minLength: 1, maxLength: 8 }).chain((ids) =>
   fc.tuple(

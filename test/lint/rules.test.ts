@@ -243,10 +243,11 @@ describe('findings', () => {
   });
 
   it('quote repository text sanitized and capped', () => {
-    const f = lint(gate('npm test', 'ok', [], 'Fix \u001b]0;pwned\u0007 \u202eevil' + 'x'.repeat(500)));
+    // RLM and ALM: bidi marks the parser allows in text (embeddings, overrides and isolates are parse errors), which output must still strip.
+    const f = lint(gate('npm test', 'ok', [], 'Fix \u001b]0;pwned\u0007 \u200fevil' + 'x'.repeat(500)));
     expect(rules(f)).toEqual(['activity-title', 'weak-expect']);
     for (const x of f) {
-      expect(x.message).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202e]/);
+      expect(x.message).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u200f]/);
       expect(x.message.length).toBeLessThan(400);
     }
   });
