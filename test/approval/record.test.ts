@@ -68,3 +68,36 @@ describe('a record whose DEPENDS differ from the oracle its signature names', ()
     expect(parseApprovalRecord(serializeApprovalRecord(other.fields, other.signature, new Date()), approved)).toEqual({ ok: false, reason: 'records another oracle' });
   });
 });
+
+// Without an expected oracle (list, prune), the signature is recomputed from what the record
+// holds, so a record signed over malformed fields would pass that check: each malformed field
+// is refused on its own.
+describe('a record signed over malformed oracle fields', () => {
+  const base = fields([['check.mjs', H1]]) as unknown as Record<string, unknown>;
+  const cases: [string, (o: Record<string, unknown>) => void][] = [
+    ['oracle is not an object', (o) => Object.keys(o).forEach((k) => delete o[k])],
+    ['an extra field', (o) => (o.extra = 1)],
+    ['another oracle version', (o) => (o.v = 'gate-check/oracle@0')],
+    ['check is not a string', (o) => (o.check = 7)],
+    ['timeoutMs is negative', (o) => (o.timeoutMs = -1)],
+    ['path is a number', (o) => (o.path = 1)],
+    ['depends is an object', (o) => (o.depends = { 'check.mjs': H1 })],
+    ['a depends entry with three parts', (o) => (o.depends = [['check.mjs', H1, 'x']])],
+    ['a depends digest that is not hex', (o) => (o.depends = [['check.mjs', 'z'.repeat(64)]])],
+    ['pathBound null', (o) => (o.pathBound = null)],
+  ];
+  for (const [what, edit] of cases) {
+    it(`is refused: ${what}`, () => {
+      const o = structuredClone(base);
+      edit(o);
+      const signature = signOracle(o as unknown as OracleFields).signature;
+      const text = JSON.stringify({ schema: 'gate-check/approval@1', signature, approvedAt: '2024-01-02T03:04:05.000Z', oracle: what === 'oracle is not an object' ? [] : o });
+      expect(parseApprovalRecord(text)).toEqual({ ok: false, reason: 'bad oracle fields' });
+    });
+  }
+  it('the unmodified record is accepted (the cases above differ only in their edit)', () => {
+    const signature = signOracle(base as unknown as OracleFields).signature;
+    const text = JSON.stringify({ schema: 'gate-check/approval@1', signature, approvedAt: '2024-01-02T03:04:05.000Z', oracle: base });
+    expect(parseApprovalRecord(text).ok).toBe(true);
+  });
+});
