@@ -34,9 +34,13 @@ export function checkRules(gate: Runnable, list: ShellList, match: ExpectMatcher
   return [];
 }
 
+const proving = new WeakMap<SimpleCommand, boolean>();
+
 /** A test runner or a checker (tsc, eslint): a command whose success is the outcome, never its failure. */
 function provesOutcome(cmd: SimpleCommand): boolean {
-  return runnerOf(cmd) !== null || quietKind(cmd) === 'checker';
+  let result = proving.get(cmd);
+  if (result === undefined) proving.set(cmd, (result = runnerOf(cmd) !== null || quietKind(cmd) === 'checker'));
+  return result;
 }
 
 /**

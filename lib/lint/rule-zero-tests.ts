@@ -55,10 +55,17 @@ function candidates(call: RunnerCall): Candidate[] {
 }
 
 export function zeroTestRule(calls: readonly RunnerCall[], expect: Expect, expectRaw: string, line: number, match: ExpectMatcher): GateFinding[] {
+  // Each sample is tested once, however many runner calls the CHECK makes.
+  const tested = new Map<ZeroTestRun, boolean>();
+  const satisfied = (run: ZeroTestRun) => {
+    let result = tested.get(run);
+    if (result === undefined) tested.set(run, (result = match(expect, run.output)));
+    return result;
+  };
   for (const call of calls) {
     if (!call.runsTests) continue;
     for (const { runner, run } of candidates(call)) {
-      if (!match(expect, run.output)) continue;
+      if (!satisfied(run)) continue;
       const shown = matchedLine(expect, run.output, match);
       const flag = run.exitsZeroWith && run.exitsZeroWith.length > 0 ? ` (with ${run.exitsZeroWith.join(' or ')})` : '';
       const what = `on ${run.situation} it prints ${quoted(shown, 80)} and exits 0${flag}`;
