@@ -1,10 +1,11 @@
 // Runs every rule over one parsed ledger. Pure: the command supplies what needs the disk
 // (each gate's working directory, DEPENDS matches, which files exist) and the bounded
 // EXPECT matcher.
+import type { Expect } from '../ledger/expect.js';
 import type { Gate } from '../ledger/types.js';
 import { checkRules } from './rule-check.js';
 import { anyOutputRule } from './rule-any-output.js';
-import { expectRules } from './rule-expect.js';
+import { expectRules, weakness } from './rule-expect.js';
 import { inputsRule, type LocatedRunner } from './rule-inputs.js';
 import { ledgerRule } from './rule-ledger.js';
 import { manualMeasurableRule, unmeasuredNumberRule } from './rule-measurable.js';
@@ -57,7 +58,8 @@ export function lintGate(gate: Gate, contextOf: (gate: Gate) => GateContext, mat
   const context = contextOf(gate);
   const runners = runnerCalls(list);
   const passing = passingSuggestion(runners);
-  const weakOrAny = [...expectRules(gate.expect, gate.expectRaw, expectLine, passing), ...anyOutputRule(gate.expect, gate.expectRaw, expectLine, match, passing)];
+  const acceptable = (e: Expect) => weakness(e) === null && zeroTestRule(runners, e, '', expectLine, match).length === 0;
+  const weakOrAny = [...expectRules(gate.expect, gate.expectRaw, expectLine, passing), ...anyOutputRule(gate.expect, gate.expectRaw, expectLine, match, passing, acceptable)];
   // A too generic EXPECT or one that matches anything already says more than "zero tests pass it".
   const vague = weakOrAny.some((f) => f.rule === 'weak-expect' || f.rule === 'matches-anything');
   for (const rule of [

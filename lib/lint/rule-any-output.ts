@@ -20,11 +20,17 @@ export const ANY_OUTPUT_PROBES: readonly string[] = [
   '\u00e9\u4e2d\ud83d\ude00',
 ];
 
-export function anyOutputRule(expect: Expect, expectRaw: string, line: number, match: ExpectMatcher, passing: string | null): GateFinding[] {
+/**
+ * `acceptable` says whether an EXPECT would be clean of the other EXPECT rules (not generic,
+ * not satisfied by a run with no tests): the narrowed regex is suggested only then, so that
+ * following the advice does not trade this finding for another (`/passed|/` → `/passed/`).
+ */
+export function anyOutputRule(expect: Expect, expectRaw: string, line: number, match: ExpectMatcher, passing: string | null, acceptable: (e: Expect) => boolean): GateFinding[] {
   if (expect.kind !== 'regex') return [];
   if (!ANY_OUTPUT_PROBES.every((p) => match(expect, p))) return [];
   const narrowed = withoutEmptyAlternatives(expect.source);
-  const fixed = narrowed !== null && !ANY_OUTPUT_PROBES.every((p) => match({ ...expect, source: narrowed }, p)) ? `/${narrowed}/${expect.flags}` : null;
+  const candidate: Expect | null = narrowed === null ? null : { ...expect, source: narrowed };
+  const fixed = candidate !== null && !ANY_OUTPUT_PROBES.every((p) => match(candidate, p)) && acceptable(candidate) ? `/${narrowed}/${expect.flags}` : null;
   const suggestion = fixed
     ? `drop the empty alternative: EXPECT: ${fixed}`
     : passing !== null

@@ -41,7 +41,7 @@ export function expectRules(expect: Expect, expectRaw: string, line: number, pas
 }
 
 /** Why an EXPECT is too generic, or null when it is specific enough. */
-function weakness(expect: Expect): string | null {
+export function weakness(expect: Expect): string | null {
   // A regex is judged by its core: /^ok$/ and /\bpassed\b/ are still one generic word.
   const core = expect.kind === 'substring' ? { text: expect.text.trim(), wholeLine: false } : regexCore(expect.source);
   if (core === null) return null;

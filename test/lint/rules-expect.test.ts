@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ANY_OUTPUT_PROBES, withoutEmptyAlternatives } from '../../lib/lint/rule-any-output.js';
 import { ZERO_TESTS } from '../../lib/lint/zero-tests.js';
 import { parseExpect } from '../../lib/ledger/expect.js';
-import { gate, lint, match, only } from './lint-helper.js';
+import { gate, lint, match, only, rules } from './lint-helper.js';
 
 const NODE_PASSING = '/^(?:#|\\u2139) pass [1-9]\\d*$/m';
 /** Declares what undeclared-inputs asks for, so that only the EXPECT rules speak. */
@@ -58,6 +58,11 @@ describe('matches-anything', () => {
     const f = fires('/import ok \\(\\d+ rows\\)|/');
     expect(f[0]?.suggestion).toBe('drop the empty alternative: EXPECT: /import ok \\(\\d+ rows\\)/');
     expect(fires('/import ok \\(\\d+ rows\\)/')).toEqual([]);
+    // Never advice that trades this finding for another: /passed/ is generic, /# fail 0/ passes with no tests.
+    expect(fires('/passed|/')[0]?.suggestion).toMatch(/^EXPECT a line only success prints/);
+    expect(only(lint(gate('node --test', '/# fail 0|/', BOUND)), 'matches-anything')[0]?.suggestion).toBe(`expect a count that only success prints: EXPECT: ${NODE_PASSING}`);
+    expect(rules(lint(gate('node --test', `/${NODE_PASSING.slice(1, -2)}|/m`, BOUND)))).toEqual(['matches-anything']);
+    expect(only(lint(gate('node --test', `/${NODE_PASSING.slice(1, -2)}|/m`, BOUND)), 'matches-anything')[0]?.suggestion).toBe(`drop the empty alternative: EXPECT: ${NODE_PASSING}`);
     // No alternative to drop: the runner-neutral advice, and the node --test EXPECT when that runs.
     expect(fires('/.*/')[0]?.suggestion).toMatch(/^EXPECT a line only success prints/);
     expect(only(lint(gate('node --test', '/.*/')), 'matches-anything')[0]?.suggestion).toBe(`expect a count that only success prints: EXPECT: ${NODE_PASSING}`);
