@@ -12,6 +12,7 @@ import { runCli, sandbox, tempDir, writeFiles } from '../helpers/cli.js';
 import { match } from './lint-helper.js';
 
 const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
+const ONE_TEST = "import test from 'node:test';\ntest('a', () => {});\n";
 const TWO_TESTS = "import test from 'node:test';\ntest('a', () => {});\ntest('b', () => {});\n";
 
 function expectOf(raw: string): Expect {
@@ -52,11 +53,19 @@ describe('node --test with no tests, as the table says', () => {
       expect(match(old, run.output), run.situation).toBe(run.output.startsWith('TAP'));
       expect(match(suggested, run.output), run.situation).toBe(false);
     }
-    const dir = tempDir('gc-two-');
-    writeFiles(dir, { 'a.test.mjs': TWO_TESTS });
-    const r = nodeTest(dir);
-    expect(r.status).toBe(0);
-    expect(match(suggested, r.stdout)).toBe(true);
+    // This Node, a directory with no test file: exit 0, and the suggested EXPECT fails it.
+    const none = nodeTest(tempDir('gc-none-'));
+    expect(none.status).toBe(0);
+    expect(match(suggested, none.stdout + none.stderr)).toBe(false);
+    expect(match(old, none.stdout + none.stderr)).toBe(NODE_MAJOR < 23);
+    // One passing test is enough; so are two.
+    for (const [name, source] of [['one', ONE_TEST], ['two', TWO_TESTS]] as const) {
+      const dir = tempDir(`gc-${name}-`);
+      writeFiles(dir, { 'a.test.mjs': source });
+      const r = nodeTest(dir);
+      expect(r.status, name).toBe(0);
+      expect(match(suggested, r.stdout + r.stderr), name).toBe(true);
+    }
     // Both reporters' summary lines, whichever this Node prints.
     expect(match(suggested, '# pass 2\n')).toBe(true);
     expect(match(suggested, '\u2139 pass 2\n')).toBe(true);
