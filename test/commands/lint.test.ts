@@ -167,7 +167,8 @@ describe('gate-check lint', () => {
 
   it('a ledger path that starts with "::" cannot start a workflow command on a CI runner', () => {
     const s = repoWith({ '::error title=x::forged/GATES.md': '- [ ] B1: Write the tests\n' });
-    const r = s.run(['::error title=x::forged/GATES.md']);
+    // --root: a named ledger otherwise implies its own folder as the root, and is shown as GATES.md.
+    const r = s.run(['--root', '.', '::error title=x::forged/GATES.md']);
     expect(r.code).toBe(0);
     expect(r.stdout.split('\n').filter((l) => /^\s*::/.test(l))).toEqual([]);
     expect(r.stdout).toMatch(/^\\::error title=x::forged\/GATES\.md:1: GATES:B1 \[activity-title\]/m);
