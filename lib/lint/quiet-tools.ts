@@ -44,6 +44,20 @@ const QUIET: Record<string, (args: readonly Word[]) => QuietKind | null> = {
   grep: (a) => (a.some((w) => w.value === '--quiet' || w.value === '--silent' || (/^-[A-Za-z]*$/.test(w.value) && w.value.includes('q'))) ? 'predicate' : null),
 };
 
+const SEARCHES = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag']);
+
+/**
+ * Whether the command prints nothing when it succeeds: a quiet tool, or a negated search
+ * (`! grep -rn TODO src` succeeds only when nothing matched, and then nothing was printed).
+ */
+export function quietOnSuccess(command: SimpleCommand): boolean {
+  if (quietKind(command) !== null) return true;
+  if (!command.negated) return false;
+  const words = unwrapped(withoutKeywords(command));
+  const name = programName(words[0]);
+  return name !== null && (SEARCHES.has(name) || (name === 'git' && words[1]?.value === 'grep'));
+}
+
 /** Whether the command is a tool that prints nothing on success, and which kind. */
 export function quietKind(command: SimpleCommand): QuietKind | null {
   const words = unwrapped(withoutKeywords(command));

@@ -5,7 +5,7 @@ import { shellQuote } from '../text/shell-quote.js';
 import { commandStatus, isAlwaysZero, printedTexts, programName, unwrapped, type Status } from './commands.js';
 import { listed, quoted } from './excerpt.js';
 import { analyzeFlow, type Reach, type Step } from './flow.js';
-import { quietKind } from './quiet-tools.js';
+import { quietKind, quietOnSuccess } from './quiet-tools.js';
 import { runnerOf } from './runners.js';
 import type { ShellList, SimpleCommand } from './shell-list.js';
 import type { ExpectMatcher, GateFinding } from './types.js';
@@ -115,8 +115,9 @@ const SEVERITY: Record<Reach, number> = { 'on-failure': 3, always: 2, 'on-succes
 /**
  * The echo/printf whose literal output satisfies the EXPECT, if any, and when it runs.
  * `tsc --noEmit && echo typecheck-ok` is not counted: the echo runs only after success,
- * and tools that print nothing on success (quiet-tools.ts) have no summary line to expect
- * instead, so the marker is exactly as strong as their exit status, which is all they say.
+ * and tools that print nothing on success (quiet-tools.ts, and negated searches such as
+ * `! grep -rn TODO src`) have no summary line to expect instead, so the marker is exactly
+ * as strong as their exit status, which is all they say.
  */
 function selfPrinted(steps: readonly Step[], gate: Runnable, match: ExpectMatcher): Printed | null {
   let best: Printed | null = null;
@@ -132,7 +133,7 @@ function selfPrinted(steps: readonly Step[], gate: Runnable, match: ExpectMatche
     }
     step.item.pipeline.forEach((c, i) => {
       if (commandStatus(c, 'zero', i > 0) === 'zero') return;
-      quietSoFar = (quietSoFar ?? true) && quietKind(c) !== null;
+      quietSoFar = (quietSoFar ?? true) && quietOnSuccess(c);
     });
   }
   return best;

@@ -25,7 +25,7 @@ export interface RunnerCall {
 export interface RunnerInfo {
   /** Files that define what the runner runs, in the order the runner looks for them; only the ones that exist count. */
   definitions: readonly string[];
-  /** make reads only the first of its definition files that exists; the others read every one. */
+  /** make and jest read only the first of their definition files that exists; the others read every one. */
   firstDefinitionOnly?: boolean;
   /** Directories (or globs) of the tests and code it reads; only the ones with files are suggested. */
   inputs: readonly string[];
@@ -42,7 +42,8 @@ export const RUNNER_INFO: Record<RunnerId, RunnerInfo> = {
     definitions: [...CONFIG_EXTENSIONS.map((e) => `vitest.config.${e}`), ...CONFIG_EXTENSIONS.map((e) => `vite.config.${e}`), 'vitest.workspace.ts', 'vitest.workspace.js', 'vitest.workspace.json'],
     inputs: JS_INPUTS,
   },
-  jest: { definitions: ['jest.config.js', 'jest.config.ts', 'jest.config.mjs', 'jest.config.cjs', 'jest.config.json', 'package.json'], inputs: JS_INPUTS },
+  // jest takes its configuration from one place: a jest.config.* file, else package.json's "jest" key.
+  jest: { definitions: ['jest.config.js', 'jest.config.ts', 'jest.config.mjs', 'jest.config.cjs', 'jest.config.json', 'package.json'], firstDefinitionOnly: true, inputs: JS_INPUTS },
   pytest: { definitions: ['pytest.ini', 'pyproject.toml', 'tox.ini', 'setup.cfg', 'conftest.py'], inputs: ['tests/**', 'test/**', 'src/**'] },
   'go-test': { definitions: ['go.mod'], inputs: ['**/*.go', 'go.sum'] },
   'cargo-test': { definitions: ['Cargo.toml', 'build.rs'], inputs: ['src/**', 'tests/**', 'benches/**', 'Cargo.lock'] },

@@ -50,6 +50,15 @@ describe('tools that print nothing on success: `tool && echo MARKER` is the reci
     }
   });
 
+  it('is accepted after a negated search, which succeeds only when it matched (and printed) nothing', () => {
+    for (const check of ["! grep -rn 'console.log' src && echo no-console", "! git grep -n -I -E ' +$' -- src && echo no-console", '! rg -n TODO lib && echo no-console']) {
+      expect(selfSatisfying(check, 'no-console'), check).toEqual([]);
+    }
+    // Not negated, a search prints what it found: expect that instead.
+    expect(selfSatisfying('grep -rn TODO src && echo no-console', 'no-console')).toHaveLength(1);
+    expect(selfSatisfying("! grep -rn 'console.log' src; echo no-console", 'no-console')).toHaveLength(1);
+  });
+
   it('is still reported when the marker prints on failure, or after a tool that has a summary to expect', () => {
     expect(selfSatisfying('tsc --noEmit; echo typecheck-ok', 'typecheck-ok')[0]?.message).toMatch(/prints it whatever tsc --noEmit does/);
     expect(selfSatisfying('tsc --noEmit || echo typecheck-ok', 'typecheck-ok')[0]?.message).toMatch(/exactly when tsc --noEmit fails/);

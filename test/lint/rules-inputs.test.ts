@@ -25,7 +25,9 @@ describe('undeclared-inputs', () => {
       ['npm test', JS, 'add DEPENDS: package.json and INPUTS: test/**, src/**', ['  DEPENDS: package.json', '  INPUTS: test/**, src/**']],
       ['node --test', JS, 'add INPUTS: test/**, src/**', ['  INPUTS: test/**, src/**']],
       ['npx vitest run', [...JS, 'vitest.config.ts'], 'add DEPENDS: vitest.config.ts and INPUTS: test/**, src/**', ['  DEPENDS: vitest.config.ts', '  INPUTS: test/**, src/**']],
-      ['jest', [...JS, 'jest.config.js'], 'add DEPENDS: jest.config.js, package.json and INPUTS: test/**, src/**', ['  DEPENDS: jest.config.js, package.json', '  INPUTS: test/**, src/**']],
+      // jest reads its configuration from jest.config.* when there is one, else from package.json.
+      ['jest', [...JS, 'jest.config.js'], 'add DEPENDS: jest.config.js and INPUTS: test/**, src/**', ['  DEPENDS: jest.config.js', '  INPUTS: test/**, src/**']],
+      ['jest', JS, 'add DEPENDS: package.json and INPUTS: test/**, src/**', ['  DEPENDS: package.json', '  INPUTS: test/**, src/**']],
       ['python -m pytest -q', ['pyproject.toml', 'conftest.py', 'tests/test_a.py'], 'add DEPENDS: pyproject.toml, conftest.py and INPUTS: tests/**', ['  DEPENDS: pyproject.toml, conftest.py', '  INPUTS: tests/**']],
       ['go test -v ./...', ['go.mod', 'go.sum', 'a.go', 'a_test.go'], 'add DEPENDS: go.mod and INPUTS: **/*.go, go.sum', ['  DEPENDS: go.mod', '  INPUTS: **/*.go, go.sum']],
       ['cargo test', ['Cargo.toml', 'Cargo.lock', 'src/lib.rs'], 'add DEPENDS: Cargo.toml and INPUTS: src/**, Cargo.lock', ['  DEPENDS: Cargo.toml', '  INPUTS: src/**, Cargo.lock']],
