@@ -14,7 +14,7 @@ import { scriptRule } from './rule-scripts.js';
 import { titleRule } from './rule-title.js';
 import { passingSuggestion, zeroTestRule } from './rule-zero-tests.js';
 import { runnerOf, type RunnerCall } from './runners.js';
-import { walkCommands } from './scripts.js';
+import { inlineLists, walkWithInline } from './inline-shell.js';
 import { parseShellList, type ShellList } from './shell-list.js';
 import { RULES, type ExpectMatcher, type Finding, type GateContext, type GateFinding } from './types.js';
 
@@ -76,13 +76,15 @@ export function lintGate(gate: Gate, contextOf: (gate: Gate) => GateContext, mat
   return found;
 }
 
-/** Every test or task runner the CHECK calls, in order. */
+/** Every test or task runner the CHECK calls, in order, including those inside a literal `sh -c '…'`. */
 function runnerCalls(list: ShellList): RunnerCall[] {
   const calls: RunnerCall[] = [];
-  for (const item of list.items) {
-    for (const cmd of item.pipeline) {
-      const call = runnerOf(cmd);
-      if (call) calls.push(call);
+  for (const l of [list, ...inlineLists(list)]) {
+    for (const item of l.items) {
+      for (const cmd of item.pipeline) {
+        const call = runnerOf(cmd);
+        if (call) calls.push(call);
+      }
     }
   }
   return calls;
@@ -91,7 +93,7 @@ function runnerCalls(list: ShellList): RunnerCall[] {
 /** The runners with the directory each runs in (a literal `cd` is followed, as for scripts). */
 function locatedRunners(list: ShellList, workdir: string): LocatedRunner[] {
   const located: LocatedRunner[] = [];
-  walkCommands(list, workdir, (cmd, dir) => {
+  walkWithInline(list, workdir, (cmd, dir) => {
     const call = runnerOf(cmd);
     if (call) located.push({ call, dir });
   });

@@ -106,3 +106,34 @@ describe('undeclared-script: sourced, piped and redirected scripts, and scripts 
     expect(fires('node scripts/x.mjs < data.json')[0]?.suggestion).toBe('DEPENDS: scripts/x.mjs');
   });
 });
+
+describe('inside a literal sh -c body: the runners and scripts it runs are seen', () => {
+  const NODE_PASSING = '/^(?:#|\\u2139) pass [1-9]\\d*$/m';
+
+  it('passes-with-no-tests and undeclared-inputs see the runner in the pipefail form the masked-exit advice gives', () => {
+    const zero = only(lint(gate("bash -o pipefail -c 'node --test | tail -n 5'", '/# fail 0/', ['  INPUTS: test/**'])), 'passes-with-no-tests');
+    expect(zero).toHaveLength(1);
+    expect(zero[0]?.suggestion).toBe(`expect a count of passing tests of at least 1: EXPECT: ${NODE_PASSING}`);
+    const inputs = only(lint(gate("bash -o pipefail -c 'npm test | tail -n 5'", NODE_PASSING), { files: ['package.json', 'test/a.test.mjs'] }), 'undeclared-inputs');
+    expect(inputs[0]?.suggestion).toBe('add DEPENDS: package.json and INPUTS: test/**');
+    // Applied: clean of every rule.
+    expect(lint(gate("bash -o pipefail -c 'npm test | tail -n 5'", NODE_PASSING, ['  DEPENDS: package.json', '  INPUTS: test/**']), { files: ['package.json', 'test/a.test.mjs'] })).toEqual([]);
+  });
+
+  it('undeclared-script resolves a body from the directory sh runs in; a cd inside the body stays inside', () => {
+    const fires = (check: string) => only(lint(gate(check, '/verified \\d+/')), 'undeclared-script')[0]?.suggestion;
+    expect(fires("sh -c 'node scripts/x.mjs'")).toBe('DEPENDS: scripts/x.mjs');
+    expect(fires("bash -ec '. ./env.sh && node scripts/x.mjs'")).toBe('DEPENDS: env.sh, scripts/x.mjs');
+    expect(fires("cd sub && sh -c 'node x.mjs'")).toBe('DEPENDS: sub/x.mjs');
+    expect(fires("sh -c 'cd a && node x.mjs'; node y.mjs")).toBe('DEPENDS: y.mjs, a/x.mjs');
+    expect(only(lint(gate("sh -c 'node scripts/x.mjs'", '/verified \\d+/', ['  DEPENDS: scripts/x.mjs'])), 'undeclared-script')).toEqual([]);
+  });
+
+  it('leaves bodies it cannot know alone, and does not take a script operand for a body', () => {
+    const all = (check: string) => lint(gate(check, '/verified \\d+/')).map((f) => f.rule);
+    expect(all('sh -c "$CMD"')).toEqual([]);
+    expect(all("sh -c 'echo \"$(node --version)\"' > /dev/null; node --version")).toEqual([]);
+    expect(only(lint(gate('sh tools/run.sh -c x', '/verified \\d+/')), 'undeclared-script')[0]?.suggestion).toBe('DEPENDS: tools/run.sh');
+    expect(only(lint(gate("sh -o pipefail tools/run.sh 'node x.mjs'", '/verified \\d+/')), 'undeclared-script')[0]?.suggestion).toBe('DEPENDS: tools/run.sh');
+  });
+});
