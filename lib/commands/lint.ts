@@ -27,9 +27,12 @@ const MAX_SUBJECT = 4096;
 const MAX_REGEX_TIMEOUTS = 10;
 
 const HELP_AFTER = `
-Rules: cannot-fail, self-satisfying, masked-exit, weak-expect, path-like-regex,
-undeclared-script, machine-specific-path, activity-title, mostly-manual
-(references/lint.md explains each, with fixes).
+Rules: mostly-manual, activity-title, manual-measurable, unmeasured-number,
+cannot-fail, self-satisfying, inverted-exit, masked-exit, weak-expect,
+matches-anything, passes-with-no-tests, path-like-regex, undeclared-script,
+undeclared-inputs, machine-specific-path
+(references/lint.md explains each, with fixes). Attribute typos (CHEK:, a Cyrillic
+С in CHECK) are parse errors, reported with exit 2 like every parse error.
 
 Nothing in a ledger is executed. Exit codes:
   0  no findings, or findings without --strict
@@ -99,15 +102,21 @@ function boundedMatcher(): { matches: (expect: Expect, text: string) => boolean;
   };
 }
 
-/** Each gate's working directory and the files its DEPENDS globs match now (fast-glob, no links followed). */
+/**
+ * Each gate's working directory, the files its DEPENDS globs match now, and which globs
+ * match any file (for suggestions that must name existing files). fast-glob, no links followed.
+ */
 async function gateContexts(ws: Workspace): Promise<Map<Gate, GateContext>> {
-  const expand = ws.ledgers.some((l) => l.ledger.gates.some((g) => g.depends !== null)) ? await globExpander(ws.root.path) : null;
+  const needed = ws.ledgers.some((l) => l.ledger.gates.some((g) => g.depends !== null || g.kind === 'runnable'));
+  const expand = needed ? await globExpander(ws.root.path) : null;
+  const hasFiles = (glob: string) => expand !== null && expand([glob]).size > 0;
   const contexts = new Map<Gate, GateContext>();
   for (const l of ws.ledgers) {
     for (const gate of l.ledger.gates) {
       contexts.set(gate, {
         workdir: gateWorkdir(gate.cwd),
         dependsMatched: expand && gate.depends ? expand(gate.depends) : new Set(),
+        hasFiles,
       });
     }
   }

@@ -27,6 +27,20 @@ const WRAPPERS: Record<string, { valued: ReadonlySet<string>; skipFirstPositiona
   bunx: { valued: new Set(['-p', '--package']) },
 };
 
+/**
+ * Reserved words that can start a simple command inside a compound one (`if ./x.sh; then
+ * …; fi`): what follows them is the command that runs. `!` after `if` negates, and is a word
+ * there (the list parser only reads a leading `!`).
+ */
+const LEADING_KEYWORDS = new Set(['if', 'then', 'else', 'elif', 'while', 'until', 'do', '!']);
+
+/** The command with the reserved words in front of it removed. */
+export function withoutKeywords(cmd: SimpleCommand): SimpleCommand {
+  let i = 0;
+  while (i < cmd.words.length && !cmd.words[i]!.quoted && LEADING_KEYWORDS.has(cmd.words[i]!.value)) i++;
+  return i === 0 ? cmd : { ...cmd, words: cmd.words.slice(i) };
+}
+
 /** The program a word names, without its directory (`/usr/bin/env` is `env`); null if unknown until run time. */
 export function programName(word: Word | undefined): string | null {
   if (!word || word.dynamic) return null;
@@ -78,12 +92,20 @@ export function isAlwaysZero(cmd: SimpleCommand): boolean {
   return name === 'exit' && (words.length === 1 || (words.length === 2 && words[1]!.value === '0' && !words[1]!.dynamic));
 }
 
+/**
+ * An assumed status for some commands (before a `!` applies), to ask "what if the tests
+ * pass, what if they fail"; null leaves the command to the usual classification.
+ */
+export type Assumption = (cmd: SimpleCommand) => Status | null;
+
 /** Exit status class of one command; `previous` is $? before it (for a bare `exit`). */
-export function commandStatus(cmd: SimpleCommand, previous: Status, afterPipe: boolean): Status {
+export function commandStatus(cmd: SimpleCommand, previous: Status, afterPipe: boolean, assume?: Assumption): Status {
   const words = unwrapped(cmd);
   const name = programName(words[0]);
   let status: Status;
-  if (words.length === 0 && cmd.words.length === 0) status = 'zero';
+  const assumed = assume?.(cmd) ?? null;
+  if (assumed !== null) status = assumed;
+  else if (words.length === 0 && cmd.words.length === 0) status = 'zero';
   else if (name === 'exit') status = exitStatus(words, previous);
   else if (name !== null && ALWAYS_ZERO.has(name)) status = 'zero';
   else if (name === 'false') status = 'nonzero';

@@ -1,7 +1,7 @@
 // Control flow of a shell list, abstracted: for each pipeline, under which condition it runs
 // (always, only after success, only after failure, never), and the class of the list's final
 // exit status. Pure. Enough to tell `npm test; echo OK` from `npm test && echo OK`.
-import { commandStatus, isExit, setsErrexit, setsPipefail, type Status } from './commands.js';
+import { commandStatus, isExit, setsErrexit, setsPipefail, type Assumption, type Status } from './commands.js';
 import type { ListItem, ShellList, SimpleCommand } from './shell-list.js';
 
 export type Reach = 'always' | 'on-success' | 'on-failure' | 'never';
@@ -18,7 +18,7 @@ export interface Flow {
   exit: Status;
 }
 
-export function analyzeFlow(list: ShellList): Flow {
+export function analyzeFlow(list: ShellList, assume?: Assumption): Flow {
   const steps: Step[] = [];
   let status: Status = 'zero';
   let errexit = false;
@@ -36,7 +36,7 @@ export function analyzeFlow(list: ShellList): Flow {
     if (reach === 'never') return;
 
     const backgrounded = list.items[index + 1]?.op === '&' || (index === list.items.length - 1 && list.background);
-    const own: Status = backgrounded ? 'zero' : pipelineStatus(item.pipeline, status, pipefail);
+    const own: Status = backgrounded ? 'zero' : pipelineStatus(item.pipeline, status, pipefail, assume);
     if (reach === 'always') status = own;
     else if (reach === 'on-success') status = join(own, 'nonzero');
     else status = join(own, 'zero');
@@ -51,8 +51,8 @@ export function analyzeFlow(list: ShellList): Flow {
 }
 
 /** A pipeline's status is its last command's, or (with pipefail) any failure in it. */
-function pipelineStatus(pipeline: readonly SimpleCommand[], previous: Status, pipefail: boolean): Status {
-  const each = pipeline.map((cmd, i) => commandStatus(cmd, previous, i > 0));
+function pipelineStatus(pipeline: readonly SimpleCommand[], previous: Status, pipefail: boolean, assume?: Assumption): Status {
+  const each = pipeline.map((cmd, i) => commandStatus(cmd, previous, i > 0, assume));
   const last = each[each.length - 1] ?? 'zero';
   if (!pipefail) return last;
   if (each.includes('nonzero')) return 'nonzero';

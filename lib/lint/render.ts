@@ -3,6 +3,7 @@
 import type { Diagnostic } from '../errors.js';
 import { formatDiagnostic } from '../report/text.js';
 import { sanitizeLine, terminalSafeJson } from '../text/sanitize.js';
+import { guardLineStart } from '../text/workflow-commands.js';
 import { RULES, type Finding, type RuleId } from './types.js';
 
 export const LINT_SCHEMA = 'gate-check/lint@1';
@@ -35,7 +36,8 @@ export function renderLintJson(report: LintReport): string {
 export function renderLintText(report: LintReport): string {
   const out: string[] = [];
   for (const f of report.findings) {
-    out.push(`${sanitizeLine(f.file, 160)}:${f.line}: ${sanitizeLine(f.qualified, 100)} [${f.rule}] ${sanitizeLine(f.message, 400)}`);
+    // The line starts with a file name from the repository: a "::" there must not reach a CI runner as a workflow command.
+    out.push(guardLineStart(`${sanitizeLine(f.file, 160)}:${f.line}: ${sanitizeLine(f.qualified, 100)} [${f.rule}] ${sanitizeLine(f.message, 400)}`));
     if (f.suggestion !== null) out.push(`  suggestion: ${sanitizeLine(f.suggestion, 400)}`);
   }
   for (const w of report.warnings) out.push(formatDiagnostic(w, 'warning'));

@@ -1,8 +1,12 @@
-// Rules about what a CHECK can prove: cannot-fail, self-satisfying, masked-exit. Pure.
+// Rules about what a CHECK can prove: cannot-fail, self-satisfying, inverted-exit,
+// masked-exit. Pure.
 import type { Gate } from '../ledger/types.js';
-import { commandStatus, isAlwaysZero, printedTexts, programName, unwrapped } from './commands.js';
+import { shellQuote } from '../text/shell-quote.js';
+import { commandStatus, isAlwaysZero, printedTexts, programName, unwrapped, type Status } from './commands.js';
 import { listed, quoted } from './excerpt.js';
 import { analyzeFlow, type Reach, type Step } from './flow.js';
+import { quietKind, quietOnSuccess } from './quiet-tools.js';
+import { runnerOf } from './runners.js';
 import type { ShellList, SimpleCommand } from './shell-list.js';
 import type { ExpectMatcher, GateFinding } from './types.js';
 
@@ -23,9 +27,43 @@ export function checkRules(gate: Runnable, list: ShellList, match: ExpectMatcher
   if (printed) found.push(selfSatisfying(printed, gate.expectRaw, subject, line));
   if (found.length > 0) return found;
 
+  const inverted = invertedExit(list, line);
+  if (inverted) return [inverted];
   const reachedReal = flow.steps.some((s) => s.reach !== 'never' && s.item.pipeline.some((c, i) => commandStatus(c, 'zero', i > 0) !== 'zero'));
-  if (flow.exit === 'zero' && reachedReal) return [maskedExit(flow.steps, list.background, subject, line)];
+  if (flow.exit === 'zero' && reachedReal) return [maskedExit(flow.steps, list.background, subject, line, gate.check, list.items.length === 1)];
   return [];
+}
+
+const proving = new WeakMap<SimpleCommand, boolean>();
+
+/** A test runner or a checker (tsc, eslint): a command whose success is the outcome, never its failure. */
+function provesOutcome(cmd: SimpleCommand): boolean {
+  let result = proving.get(cmd);
+  if (result === undefined) proving.set(cmd, (result = runnerOf(cmd) !== null || quietKind(cmd) === 'checker'));
+  return result;
+}
+
+/**
+ * inverted-exit: with every runner and checker assumed to pass the CHECK fails, and with
+ * them failing it passes (`! npm test`, `npm test && exit 1 || exit 0`). Predicates
+ * (`! grep -q FAIL log`) are left alone: negating them is how a shell says "no match".
+ */
+function invertedExit(list: ShellList, line: number): GateFinding | null {
+  const subjects = list.items.flatMap((i) => i.pipeline.filter(provesOutcome));
+  if (subjects.length === 0) return null;
+  const assuming = (status: Status) => analyzeFlow(list, (c) => (provesOutcome(c) ? status : null)).exit;
+  if (assuming('zero') !== 'nonzero' || assuming('nonzero') !== 'zero') return null;
+  const negated = subjects.find((c) => c.negated);
+  const name = listed(unique(subjects.map(shownName)), 2, 40);
+  const why = negated ? `'!' in front of ${shownName(negated)} inverts its status` : 'the commands after it turn its status around';
+  return {
+    line,
+    rule: 'inverted-exit',
+    message: `CHECK exits 0 exactly when ${name} fails (${why}): the gate passes on a failure and fails on success`,
+    suggestion: negated
+      ? "drop the '!': a gate passes when its command succeeds; to prove that something is rejected, run a script that exits 0 only when the expected rejection happens, and EXPECT what it prints then"
+      : `let the CHECK end with ${name}'s own status: drop what follows it`,
+  };
 }
 
 /** Commands whose status can reflect the code under test (not echo, not a filter after a pipe). */
@@ -74,15 +112,29 @@ interface Printed {
 // When several echos print the EXPECT, report the one that says most about the gate.
 const SEVERITY: Record<Reach, number> = { 'on-failure': 3, always: 2, 'on-success': 1, never: 0 };
 
-/** The echo/printf whose literal output satisfies the EXPECT, if any, and when it runs. */
+/**
+ * The echo/printf whose literal output satisfies the EXPECT, if any, and when it runs.
+ * `tsc --noEmit && echo typecheck-ok` is not counted: the echo runs only after success,
+ * and tools that print nothing on success (quiet-tools.ts, and negated searches such as
+ * `! grep -rn TODO src`) have no summary line to expect instead, so the marker is exactly
+ * as strong as their exit status, which is all they say.
+ */
 function selfPrinted(steps: readonly Step[], gate: Runnable, match: ExpectMatcher): Printed | null {
   let best: Printed | null = null;
+  // Whether every real command reached so far prints nothing on success (and there is one).
+  let quietSoFar: boolean | null = null;
   for (const step of steps) {
     if (step.reach === 'never') continue;
     // Only the last command of a pipeline writes to the output; the others feed the next.
     const printer = printedTexts(step.item.pipeline[step.item.pipeline.length - 1]!);
-    if (!printer || !printer.texts.some((t) => match(gate.expect, t))) continue;
-    if (!best || SEVERITY[step.reach] > SEVERITY[best.reach]) best = { reach: step.reach, program: printer.program };
+    const matches = printer !== null && printer.texts.some((t) => match(gate.expect, t));
+    if (printer && matches && !(step.reach === 'on-success' && quietSoFar === true)) {
+      if (!best || SEVERITY[step.reach] > SEVERITY[best.reach]) best = { reach: step.reach, program: printer.program };
+    }
+    step.item.pipeline.forEach((c, i) => {
+      if (commandStatus(c, 'zero', i > 0) === 'zero') return;
+      quietSoFar = (quietSoFar ?? true) && quietOnSuccess(c);
+    });
   }
   return best;
 }
@@ -104,7 +156,7 @@ function selfSatisfying(printed: Printed, expectRaw: string, subject: string, li
   };
 }
 
-function maskedExit(steps: readonly Step[], background: boolean, subject: string, line: number): GateFinding {
+function maskedExit(steps: readonly Step[], background: boolean, subject: string, line: number, check: string, onePipeline: boolean): GateFinding {
   const reached = steps.filter((s) => s.reach !== 'never');
   const last = reached[reached.length - 1]!;
   const tail = last.item.pipeline[last.item.pipeline.length - 1]!;
@@ -115,7 +167,10 @@ function maskedExit(steps: readonly Step[], background: boolean, subject: string
     fix = "drop the '&' so that the CHECK waits for the command and returns its status";
   } else if (last.item.pipeline.length > 1) {
     why = `'| ${nameOf(tail)}': a pipeline exits with its last command's status`;
-    fix = 'drop the pipe, or start the CHECK with set -o pipefail where the shell supports it';
+    // `set -o pipefail` is not POSIX sh before POSIX.1-2024: dash (Debian's and Ubuntu's
+    // /bin/sh) rejects it and the CHECK fails every run. bash -o pipefail -c works under any /bin/sh.
+    const inBash = onePipeline ? `bash -o pipefail -c ${shellQuote(check)}` : "bash -o pipefail -c '…'";
+    fix = `drop the pipe (gate-check matches EXPECT against the whole output); if the filter is needed, run the pipeline in bash with pipefail: CHECK: ${inBash}`;
   } else if (last.item.op === '||') {
     why = `'|| ${nameOf(tail)}' turns a failure into success`;
     fix = "drop the '|| …' so that a failure exits non-zero";

@@ -1,15 +1,18 @@
 // Which repository scripts a CHECK runs (`node scripts/x.mjs`, `./tools/run.sh`,
-// `npx tsx a.ts`, `deno run b.ts`, `python c.py`…), as repository-relative paths. Inline code
-// (-e, -c), modules (python -m) and package scripts (npm run) are not files and are skipped.
-// Pure: resolution is lexical, against the gate's working directory.
+// `npx tsx a.ts`, `deno run b.ts`, `python c.py`, `. ./env.sh`, `source x.sh`, `sh < x.sh`,
+// `cat x.sh | sh`, and the same inside `if … fi` or `while … done`), as repository-relative
+// paths. Inline code (-e, -c), modules (python -m) and package scripts (npm run) are not
+// files and are skipped. Pure: resolution is lexical, against the gate's working directory.
 import { posix } from 'node:path';
-import { programName, unwrapped } from './commands.js';
+import { programName, unwrapped, withoutKeywords } from './commands.js';
 import type { ShellList, SimpleCommand } from './shell-list.js';
 import type { Word } from './shell-words.js';
 
 interface Interpreter {
-  /** Options after which there is no script file (inline code, a module, stdin). */
+  /** Options after which there is no script file (inline code, a module). */
   inline: (option: string) => boolean;
+  /** Options after which the script is read from standard input. */
+  stdin: (option: string) => boolean;
   /** Options that take the next word as their value. */
   valued: (option: string) => boolean;
   /** A first word to skip (`deno run`), required when `requiredVerb`. */
@@ -23,14 +26,16 @@ const oneOf = (...flags: string[]) => {
 };
 
 const NODE: Interpreter = {
-  inline: oneOf('-e', '--eval', '-p', '--print', '--test', '-'),
+  inline: oneOf('-e', '--eval', '-p', '--print', '--test'),
+  stdin: oneOf('-'),
   valued: oneOf('-r', '--require', '--import', '--loader', '--experimental-loader', '-C', '--conditions', '--input-type', '--env-file', '--tsconfig'),
 };
-const PYTHON: Interpreter = { inline: oneOf('-c', '-m', '-'), valued: oneOf('-W', '-X', '--check-hash-based-pycs') };
-// sh -c, bash -lc, sh -s: the command comes from the argument or stdin, not a file.
+const PYTHON: Interpreter = { inline: oneOf('-c', '-m'), stdin: oneOf('-'), valued: oneOf('-W', '-X', '--check-hash-based-pycs') };
+// sh -c, bash -lc: the command is the argument; sh -s, sh -: it is read from stdin.
 // -o / -euo take an option name (pipefail) as their value.
 const SHELL: Interpreter = {
-  inline: (o) => o === '-' || (/^-[A-Za-z]*$/.test(o) && (o.includes('c') || o.includes('s'))),
+  inline: (o) => /^-[A-Za-z]*$/.test(o) && o.includes('c'),
+  stdin: (o) => o === '-' || (/^-[A-Za-z]*$/.test(o) && o.includes('s')),
   valued: (o) => /^[-+][A-Za-z]*[oO]$/.test(o) || o === '--rcfile' || o === '--init-file',
 };
 
@@ -43,14 +48,14 @@ const INTERPRETERS: Record<string, Interpreter> = {
   'vite-node': NODE,
   esno: NODE,
   bun: { ...NODE, verb: 'run' },
-  deno: { inline: oneOf('-'), valued: oneOf('-c', '--config', '--import-map', '--lock', '--cert', '--location', '--seed'), verb: 'run', requiredVerb: true },
+  deno: { inline: oneOf(), stdin: oneOf('-'), valued: oneOf('-c', '--config', '--import-map', '--lock', '--cert', '--location', '--seed'), verb: 'run', requiredVerb: true },
   python: PYTHON,
   python2: PYTHON,
   python3: PYTHON,
   pypy: PYTHON,
   pypy3: PYTHON,
-  ruby: { inline: oneOf('-e', '-'), valued: oneOf('-I', '-r', '-C') },
-  perl: { inline: oneOf('-e', '-E', '-'), valued: oneOf('-I', '-M') },
+  ruby: { inline: oneOf('-e'), stdin: oneOf('-'), valued: oneOf('-I', '-r', '-C') },
+  perl: { inline: oneOf('-e', '-E'), stdin: oneOf('-'), valued: oneOf('-I', '-M') },
   sh: SHELL,
   bash: SHELL,
   dash: SHELL,
@@ -65,48 +70,92 @@ export function gateWorkdir(cwd: string | null): string | null {
   return dir === '..' || dir.startsWith('../') ? null : dir;
 }
 
-/**
- * Repository-relative scripts the CHECK runs, in order, without duplicates. A literal `cd DIR`
- * moves the directory later scripts resolve against; after a `cd` that cannot be followed
- * (a variable, an absolute path, out of the repository) nothing more is resolved.
- */
 /** Deeper than this, a `cd` chain (`cd x; cd x; …`) is no longer followed: each step would copy the whole path. */
 const MAX_TRACKED_DIR = 1024;
 
-export function invokedScripts(list: ShellList, workdir: string): string[] {
-  const found = new Set<string>();
+/**
+ * Visits every simple command with the repository-relative directory it runs in. A literal
+ * `cd DIR` moves the directory for the commands after it; after a `cd` that cannot be
+ * followed (a variable, an absolute path, out of the repository) the walk stops.
+ */
+export function walkCommands(list: ShellList, workdir: string, visit: (cmd: SimpleCommand, dir: string, previous: SimpleCommand | null) => void): void {
   let dir: string | null = workdir;
   for (const item of list.items) {
+    let previous: SimpleCommand | null = null;
     for (const cmd of item.pipeline) {
-      if (dir === null) break;
-      const words = unwrapped(cmd);
+      if (dir === null) return;
+      const words = unwrapped(withoutKeywords(cmd));
       if (programName(words[0]) === 'cd') {
         const target = words[1];
         dir = target && !target.dynamic && target.value !== '-' ? repositoryPath(target.value, dir) : null;
         if (dir !== null && dir.length > MAX_TRACKED_DIR) dir = null;
+        previous = cmd;
         continue;
       }
-      const script = scriptOf(cmd);
-      const path = script === null ? null : repositoryPath(script, dir);
-      if (path !== null) found.add(path);
+      visit(cmd, dir, previous);
+      previous = cmd;
     }
   }
+}
+
+/** Repository-relative scripts the CHECK runs, in order, without duplicates. */
+export function invokedScripts(list: ShellList, workdir: string): string[] {
+  const found = new Set<string>();
+  walkCommands(list, workdir, (cmd, dir, previous) => {
+    const script = scriptOf(cmd, previous);
+    const path = script === null ? null : repositoryPath(script, dir);
+    if (path !== null) found.add(path);
+  });
   return [...found];
 }
 
-/** The script file a command runs, as written, or null. */
-export function scriptOf(cmd: SimpleCommand): string | null {
+type ScriptSource = { kind: 'file'; path: string } | { kind: 'stdin' } | null;
+
+/**
+ * The script file a command runs, as written, or null. `previous` is the command before it
+ * in its pipeline, whose output is its standard input (`cat x.sh | sh`).
+ */
+export function scriptOf(command: SimpleCommand, previous: SimpleCommand | null = null): string | null {
+  const cmd = withoutKeywords(command);
   const words = unwrapped(cmd);
   const first = words[0];
   if (!first || first.dynamic) return null;
+  // `. ./env.sh`, `source tools/env.sh`: the shell reads the file and runs it.
+  if (!first.quoted && (first.value === '.' || first.value === 'source')) {
+    const file = words[1];
+    return file && !file.dynamic && looksLikeSourced(file.value) ? file.value : null;
+  }
   // A command word with a '/' runs that file: ./scripts/run.sh, tools/check.
   if (first.value.includes('/') && !first.value.startsWith('/')) return first.value.includes('node_modules/') ? null : first.value;
   const name = programName(first);
   const spec = name === null ? undefined : INTERPRETERS[name];
-  return spec ? scriptArgument(words.slice(1), spec) : null;
+  if (!spec) return null;
+  const source = scriptArgument(words.slice(1), spec);
+  if (source === null) return null;
+  if (source.kind === 'file') return source.path;
+  return stdinFile(cmd) ?? catFile(previous);
 }
 
-function scriptArgument(args: readonly Word[], spec: Interpreter): string | null {
+/** `sh < tools/ci.sh`: the file standard input is redirected from. */
+function stdinFile(cmd: SimpleCommand): string | null {
+  let file: string | null = null;
+  for (const r of cmd.redirects) {
+    if (r.op !== '<' && r.op !== '0<') continue;
+    file = r.target && !r.target.dynamic ? r.target.value : null;
+  }
+  return file;
+}
+
+/** `cat tools/ci.sh | sh`: the one file a cat before the interpreter prints. */
+function catFile(previous: SimpleCommand | null): string | null {
+  if (previous === null) return null;
+  const words = unwrapped(withoutKeywords(previous));
+  if (programName(words[0]) !== 'cat' || words.length !== 2) return null;
+  const file = words[1]!;
+  return file.dynamic || file.value.startsWith('-') ? null : file.value;
+}
+
+function scriptArgument(args: readonly Word[], spec: Interpreter): ScriptSource {
   let i = 0;
   let verbSeen = spec.verb === undefined;
   while (i < args.length) {
@@ -119,6 +168,7 @@ function scriptArgument(args: readonly Word[], spec: Interpreter): string | null
     }
     if (v.startsWith('-') || v.startsWith('+')) {
       if (spec.inline(v)) return null;
+      if (spec.stdin(v)) return { kind: 'stdin' };
       i += spec.valued(v) ? 2 : 1;
       continue;
     }
@@ -128,9 +178,10 @@ function scriptArgument(args: readonly Word[], spec: Interpreter): string | null
       continue;
     }
     if (!verbSeen && spec.requiredVerb) return null; // deno test, deno task: no script file
-    return looksLikeFile(v) ? v : null;
+    return looksLikeFile(v) ? { kind: 'file', path: v } : null;
   }
-  return null;
+  // No script argument: the interpreter reads its program from standard input.
+  return verbSeen ? { kind: 'stdin' } : null;
 }
 
 /** `scripts/a`, `check.py`: a path or a name with an extension, not a package script name. */
@@ -138,9 +189,19 @@ function looksLikeFile(v: string): boolean {
   return v.includes('/') || /\.[A-Za-z0-9]+$/.test(v);
 }
 
+/** `. ./env.sh`, `source env`: anything but an option (a bare name is searched on PATH by dash, and in the directory by bash). */
+function looksLikeSourced(v: string): boolean {
+  return v !== '' && !v.startsWith('-');
+}
+
 function repositoryPath(script: string, workdir: string): string | null {
   const slashed = script.replace(/\\/g, '/');
   if (slashed.startsWith('/') || slashed.startsWith('~') || /^[A-Za-z]:/.test(slashed)) return null;
   const path = posix.normalize(posix.join(workdir, slashed));
   return path === '..' || path.startsWith('../') ? null : path;
+}
+
+/** A path relative to a repository directory, as a repository-relative path; null outside it. */
+export function inDirectory(path: string, dir: string): string | null {
+  return repositoryPath(path, dir);
 }

@@ -5,12 +5,18 @@ import type { Expect } from '../ledger/expect.js';
 export const RULES = [
   'mostly-manual',
   'activity-title',
+  'manual-measurable',
+  'unmeasured-number',
   'cannot-fail',
   'self-satisfying',
+  'inverted-exit',
   'masked-exit',
   'weak-expect',
+  'matches-anything',
+  'passes-with-no-tests',
   'path-like-regex',
   'undeclared-script',
+  'undeclared-inputs',
   'machine-specific-path',
 ] as const;
 export type RuleId = (typeof RULES)[number];
@@ -44,4 +50,10 @@ export interface GateContext {
   workdir: string | null;
   /** Repository-relative files that the gate's DEPENDS globs match on disk. */
   dependsMatched: ReadonlySet<string>;
+  /**
+   * Whether a repository-relative glob matches at least one file on disk now. Suggestions
+   * only name globs that do: a DEPENDS or INPUTS glob that matches nothing makes the gate
+   * not runnable. Absent: nothing is known to exist (no definition file is required).
+   */
+  hasFiles?: (glob: string) => boolean;
 }

@@ -4,6 +4,7 @@ import { Ajv } from 'ajv';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { RULES } from '../../lib/lint/types.js';
 import { runCli, sandbox, writeFiles } from '../helpers/cli.js';
 import { snapshotTree } from '../helpers/tree.js';
 
@@ -23,7 +24,8 @@ const GOOD = [
 ].join('\n');
 const GOOD_FILES = { 'scripts/check-import.mjs': 'console.log(1)\n', 'fixtures/valid.json': '{}\n' };
 
-const BAD = ['- [ ] B1: Write the tests', '  CHECK: npm test || echo OK', '  EXPECT: OK', ''].join('\n');
+// INPUTS keeps undeclared-inputs out: these tests are about the other rules and the output.
+const BAD = ['- [ ] B1: Write the tests', '  CHECK: npm test || echo OK', '  EXPECT: OK', '  INPUTS: test/**', ''].join('\n');
 
 function repoWith(files: Record<string, string>) {
   const s = sandbox();
@@ -52,7 +54,7 @@ describe('gate-check lint', () => {
         "GATES.md:2: GATES:B1 [self-satisfying] EXPECT \"OK\" is printed by the CHECK itself: echo after '||' prints it exactly when npm test fails",
         '  suggestion: remove the echo and EXPECT text that only the real command prints on success (its summary line, ideally with a count)',
         'GATES.md:3: GATES:B1 [weak-expect] EXPECT "OK" is a generic word: failure output can contain it too (TAP prints "not ok 3 - …", runners print "0 passed", "1 failed")',
-        '  suggestion: EXPECT a line only success prints, ideally with a count: e.g. /# fail 0/ for node --test, or your script\'s own "verification passed (N rows)"',
+        '  suggestion: EXPECT a line only success prints, ideally with a count: your runner\'s count of passing tests (for node --test: /^(?:#|\\u2139) pass [1-9]\\d*$/m), or your script\'s own "verification passed (N rows)"',
         '3 findings (activity-title: 1, self-satisfying: 1, weak-expect: 1)',
         '',
       ].join('\n'),
@@ -150,6 +152,30 @@ describe('gate-check lint', () => {
     expect(s.run(['--scope', 'missing']).code).toBe(2);
   });
 
+  it('reports attribute typos as the parse errors they are (exit 2, with the line), not as findings', () => {
+    const s = repoWith({ 'GATES.md': '- [ ] A: the importer keeps every row\n  CHEK: node scripts/check.mjs\n' });
+    for (const args of [[], ['--strict']]) {
+      const r = s.run(args);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^error: GATES\.md:2: CHEK: is not an attribute: did you mean CHECK\?/m);
+    }
+    const doc = JSON.parse(s.run(['--json']).stdout);
+    assertLintSchema(doc);
+    expect(doc).toMatchObject({ exitCode: 2, findings: [], errors: [{ file: 'GATES.md', line: 2 }] });
+    // No lint rule duplicates the parser: the rule list has nothing about attribute names.
+    expect(schema.definitions.rule.enum.filter((r: string) => /attribute|typo|name/.test(r))).toEqual([]);
+  });
+
+  it('a ledger path that starts with "::" cannot start a workflow command on a CI runner', () => {
+    const s = repoWith({ '::error title=x::forged/GATES.md': '- [ ] B1: Write the tests\n' });
+    // --root: a named ledger otherwise implies its own folder as the root, and is shown as GATES.md.
+    const r = s.run(['--root', '.', '::error title=x::forged/GATES.md']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n').filter((l) => /^\s*::/.test(l))).toEqual([]);
+    expect(r.stdout).toMatch(/^\\::error title=x::forged\/GATES\.md:1: GATES:B1 \[activity-title\]/m);
+  });
+
   it('reports a mostly-manual ledger once, at line 1', () => {
     const r = repoWith({ ...GOOD_FILES, 'GATES.md': GOOD + '- [ ] M1: wording approved\n- [ ] M2: design signed off\n' }).run([]);
     expect(r.stdout).toMatch(/^GATES\.md:1: GATES \[mostly-manual\] 2 of 3 gates are manual/m);
@@ -158,6 +184,11 @@ describe('gate-check lint', () => {
 });
 
 describe('gate-check lint --json', () => {
+  it('the schema lists exactly the rules lint has, in their order', () => {
+    expect(schema.definitions.rule.enum).toEqual([...RULES]);
+    expect(Object.keys(schema.properties.summary.properties.byRule.properties)).toEqual([...RULES]);
+  });
+
   it('emits one document valid against references/lint.schema.json', () => {
     const r = repoWith({ 'GATES.md': BAD + '- [ ] M1: a\n- [ ] M2: b\n' }).run(['--json', '--strict']);
     expect(r.code).toBe(1);

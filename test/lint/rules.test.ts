@@ -1,30 +1,6 @@
 // Each lint rule on a positive fixture and a negative control, through the pure entry point.
 import { describe, expect, it } from 'vitest';
-import type { Gate } from '../../lib/ledger/types.js';
-import { lintLedger } from '../../lib/lint/lint.js';
-import type { Finding, GateContext, RuleId } from '../../lib/lint/types.js';
-import { matchExpect } from '../../lib/run/expect-match.js';
-import { parseOk } from '../helpers/ledger.js';
-
-const match = (e: Parameters<typeof matchExpect>[0], text: string) => {
-  const r = matchExpect(e, text, 50);
-  return r.ok && r.matched;
-};
-
-/** Lints one ledger text; `matched` stands in for the files DEPENDS globs match on disk. */
-function lint(source: string, context: Partial<GateContext> = {}): Finding[] {
-  const ledger = parseOk(source);
-  const ctx: GateContext = { workdir: '.', dependsMatched: new Set(), ...context };
-  return lintLedger({ file: 'GATES.md', stem: 'GATES', gates: ledger.gates }, (_g: Gate) => ctx, match);
-}
-
-/** A runnable gate with a title that names an outcome. */
-function gate(check: string, expectText: string, extra: string[] = [], title = 'the importer keeps every row'): string {
-  return [`- [ ] G1: ${title}`, `  CHECK: ${check}`, `  EXPECT: ${expectText}`, ...extra].join('\n') + '\n';
-}
-
-const rules = (findings: Finding[]) => findings.map((f) => f.rule);
-const only = (findings: Finding[], rule: RuleId) => findings.filter((f) => f.rule === rule);
+import { gate, lint, only, rules } from './lint-helper.js';
 
 const GOOD = gate('node scripts/check-import.mjs fixtures/valid.json', '/import verification passed \\(\\d+ rows\\)/', ['  DEPENDS: scripts/check-import.mjs, fixtures/*.json']);
 const GOOD_MATCHED = new Set(['scripts/check-import.mjs', 'fixtures/valid.json', 'fixtures/other.json']);
@@ -245,7 +221,7 @@ describe('findings', () => {
   it('quote repository text sanitized and capped', () => {
     // RLM and ALM: bidi marks the parser allows in text (embeddings, overrides and isolates are parse errors), which output must still strip.
     const f = lint(gate('npm test', 'ok', [], 'Fix \u001b]0;pwned\u0007 \u200fevil' + 'x'.repeat(500)));
-    expect(rules(f)).toEqual(['activity-title', 'weak-expect']);
+    expect(rules(f)).toEqual(['activity-title', 'undeclared-inputs', 'weak-expect']);
     for (const x of f) {
       expect(x.message).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u200f]/);
       expect(x.message.length).toBeLessThan(400);
