@@ -229,6 +229,9 @@ export function findValueMarkup(value: string): ValueMarkup | null {
 }
 
 function scanValue(text: string): ValueMarkup | null {
+  // An image needs a "](" after its "![" (reference images need a definition, which ledgers
+  // refuse): a lone "![", as in the regex /^(?![\s\S]*FAIL)/, is shown as written.
+  const lastLinkClose = text.lastIndexOf('](');
   for (let i = 0; i < text.length; i++) {
     spend(1);
     const c = text[i];
@@ -236,7 +239,7 @@ function scanValue(text: string): ValueMarkup | null {
       if (isAsciiPunctuation(text[i + 1])) i++;
     } else if (c === ']' && text[i + 1] === '(') {
       return { index: i, what: 'an inline link or image ("](")', shows: 'only its text is shown, not its destination or title' };
-    } else if (c === '!' && text[i + 1] === '[') {
+    } else if (c === '!' && text[i + 1] === '[' && i < lastLinkClose) {
       return { index: i, what: 'an image ("![")', shows: 'it is a picture, and its description is not shown as text' };
     } else if (c === '<') {
       const html = inlineHtmlAt(text, i);
