@@ -101,3 +101,26 @@ describe('a record signed over malformed oracle fields', () => {
     expect(parseApprovalRecord(text).ok).toBe(true);
   });
 });
+
+describe('a record whose envelope or fields contradict it', () => {
+  const good = JSON.parse(serializeApprovalRecord(approved.fields, approved.signature, new Date('2024-01-02T03:04:05Z')));
+  const cases: [string, (r: Record<string, any>) => void, string][] = [
+    ['another schema', (r) => (r.schema = 'gate-check/approval@0'), 'unknown record schema'],
+    ['a signature that is not 64 hex', (r) => (r.signature = 'A'.repeat(64)), 'bad signature field'],
+    ['a time that is not one', (r) => (r.approvedAt = 'yesterday'), 'bad approvedAt field'],
+    ['an extra key', (r) => (r.extra = 1), 'not an approval record (unexpected or missing fields)'],
+    ['another CHECK under the approved signature', (r) => (r.oracle.check = 'node evil.mjs'), 'signature does not match the oracle it records'],
+    ['another working directory under the approved signature', (r) => (r.oracle.cwd = '/elsewhere'), 'signature does not match the oracle it records'],
+    ['another PATH under the approved signature', (r) => (r.oracle.path = '/tmp/bin:/usr/bin'), 'signature does not match the oracle it records'],
+  ];
+  for (const [what, edit, reason] of cases) {
+    it(`is refused: ${what}`, () => {
+      const r = structuredClone(good);
+      edit(r);
+      expect(parseApprovalRecord(JSON.stringify(r), approved)).toEqual({ ok: false, reason });
+    });
+  }
+  it('the unedited record is accepted', () => {
+    expect(parseApprovalRecord(JSON.stringify(good), approved).ok).toBe(true);
+  });
+});
