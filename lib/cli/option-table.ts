@@ -21,7 +21,7 @@ export const OPTIONS: readonly OptionSpec[] = [
     flag: '--approve',
     kind: 'optional',
     valueName: 'pin',
-    help: 'approve pending oracles, then run them; ID@HEX (8+ hex) approves only the oracle shown with that signature prefix (repeatable, comma-separated)',
+    help: 'approve pending oracles, then run them; ID@HEX (32+ hex) approves only the oracle shown with that signature prefix (repeatable, comma-separated)',
   },
   { flag: '--reverify', kind: 'flag', help: 're-run every runnable gate, including met ones; demote failures' },
   { flag: '--only-stale', kind: 'flag', help: 'with --reverify: re-run only ticked gates whose evidence does not hold (stale, mismatched, unverified, or for another definition)' },

@@ -11,7 +11,7 @@ export const VERSION = typeof __VERSION__ === 'string' ? __VERSION__ : '0.0.0-de
 export interface ApprovalPin {
   /** As typed: a qualified (STEM:ID) or plain gate id. */
   id: string;
-  /** Lower-case hex, 8 to 64 digits: a prefix of the oracle signature that was displayed. */
+  /** Lower-case hex, 32 to 64 digits: a prefix of the oracle signature that was displayed. */
   prefix: string;
 }
 
@@ -52,7 +52,7 @@ export type ParsedCommandLine =
   | { kind: 'subcommand'; name: string; args: string[] };
 
 export { DEFAULT_JOBS, DEFAULT_TIMEOUT_SECONDS, SUBCOMMANDS };
-const PIN = /^([A-Za-z0-9][A-Za-z0-9._:-]*)@([0-9a-fA-F]{8,64})$/;
+const PIN = /^([A-Za-z0-9][A-Za-z0-9._:-]*)@([0-9a-fA-F]{32,64})$/;
 const PIN_LIKE = /^[A-Za-z0-9][A-Za-z0-9._:-]*@/;
 
 function parseIntStrict(flag: string, raw: string, min: number, max: number): number {
@@ -90,7 +90,7 @@ function classifyApproveValue(value: string, pins: ApprovalPin[], files: string[
     return;
   }
   if (PIN_LIKE.test(value)) {
-    throw new UsageError(`--approve ${value}: a pin is ID@HEX with 8 to 64 hex digits of the signature shown by a plain run`);
+    throw new UsageError(`--approve ${value}: a pin is ID@HEX with 32 to 64 hex digits of the signature shown by a plain run (fewer could be matched by a second, colliding command)`);
   }
   files.push(value);
 }

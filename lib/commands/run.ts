@@ -12,7 +12,7 @@ import { ReceiptStore } from '../evidence/receipt-store.js';
 import { lockTimeoutFromEnv } from '../fsx/lock.js';
 import { HistoryLog } from '../history/log.js';
 import { gateState } from '../ledger/state.js';
-import { changedFields, sha256Hex, shortSignature } from '../oracle/oracle.js';
+import { changedFields, pinSignature, sha256Hex } from '../oracle/oracle.js';
 import { approvalViewOf, effectivelyMet, emptyResult, gateReport, ledgerRevisions, reranBy, REPORT_SCHEMA, summarize, treeMet, type Mode, type Report } from '../report/model.js';
 import { ProgressLine, wantsProgress } from '../report/progress.js';
 import { approvalRequestText, approvalSuggestion, diagnosticLines, resultLine, type ApprovalRequest } from '../report/run-text.js';
@@ -149,7 +149,7 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
       entry.oracle ??= await resolver.resolve(entry.loaded, entry.gate);
       if (!entry.oracle.signature.startsWith(pin.prefix)) {
         throw new RunSetupError(
-          `--approve ${entry.qualified}@${pin.prefix}: the oracle changed since it was displayed (now @${shortSignature(entry.oracle.signature)}); nothing was approved or run`,
+          `--approve ${entry.qualified}@${pin.prefix}: the oracle changed since it was displayed (now @${pinSignature(entry.oracle.signature)}); nothing was approved or run`,
           'run gate-check again to see the current command, and review it before approving',
         );
       }
@@ -192,7 +192,7 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
     e.approved = true;
   }
   // Say what was approved, so that a log shows it (a non-interactive --approve asks nobody).
-  if (toApprove.length > 0) print(`approved: ${cappedIds(toApprove.map((e) => `${e.qualified}@${shortSignature(e.oracle!.signature)}`), 20)}\n`);
+  if (toApprove.length > 0) print(`approved: ${cappedIds(toApprove.map((e) => `${e.qualified}@${pinSignature(e.oracle!.signature)}`), 20)}\n`);
 
   // Unapproved oracles are shown in full and not run.
   for (const e of candidates) {
@@ -339,7 +339,7 @@ export async function runCommand(options: RunOptions, io: Io): Promise<number> {
     out.push(...summaryLines(scoped, (g) => !effectivelyMet(g), treeItems(tree)));
     const pending = scope.filter((e) => e.report.result?.status === 'approval-required');
     if (pending.length > 0) {
-      const pins = pending.map((e) => `${e.qualified}@${shortSignature(e.report.result!.signature ?? e.oracle!.signature)}`);
+      const pins = pending.map((e) => `${e.qualified}@${pinSignature(e.report.result!.signature ?? e.oracle!.signature)}`);
       out.push(...approvalSuggestion(pins, options));
     }
     return out.join('\n') + '\n';

@@ -16,73 +16,12 @@
 //   directory (or link). A regular file named `gates` or `.gate-check` is not a marker.
 //
 // Checking more directories only adds gates, never removes one.
-import { lstatSync, realpathSync, type Stats } from 'node:fs';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { safeReadFile } from '../fsx/safe-read.js';
+import { realpathSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { hasLedgerMarker, isGitTopLevel } from '../fsx/repo-root.js';
 
-const MAX_GIT_FILE_BYTES = 4096;
-
-export interface SessionRoots {
-  /** The nearest work-tree top level at or above the start, if any: the session's repository. */
-  gitTop: string | null;
-  /** Every directory whose ledgers (or remembered ledgers) hold the session, nearest first. */
-  candidates: string[];
-}
-
-function lstatQuiet(path: string): Stats | null {
-  try {
-    return lstatSync(path);
-  } catch {
-    return null;
-  }
-}
-
-function readSmall(path: string): string | null {
-  try {
-    return safeReadFile(path, MAX_GIT_FILE_BYTES, 'git file').bytes.toString('utf8');
-  } catch {
-    return null;
-  }
-}
-
-function isDirectory(path: string): boolean {
-  return lstatQuiet(path)?.isDirectory() ?? false;
-}
-
-/** git's is_git_directory: a HEAD that names a ref or an object, and objects/ and refs/ (in the common directory of a linked worktree). */
-function isGitDirectory(gitDir: string): boolean {
-  const head = readSmall(join(gitDir, 'HEAD'));
-  if (head === null || !/^(ref:[ \t]*refs\/\S+|[0-9a-f]{40}|[0-9a-f]{64})[ \t]*\r?\n?$/.test(head)) return false;
-  let common = gitDir;
-  if (lstatQuiet(join(gitDir, 'commondir')) !== null) {
-    const text = readSmall(join(gitDir, 'commondir'));
-    if (text === null || text.trim() === '' || text.includes('\0')) return false;
-    common = resolve(gitDir, text.trim());
-  }
-  return isDirectory(join(common, 'objects')) && isDirectory(join(common, 'refs'));
-}
-
-/** Is `dir` a work-tree top level? (`.git` a valid git directory, or a `gitdir:` file naming one.) */
-export function isGitTopLevel(dir: string): boolean {
-  const dotGit = join(dir, '.git');
-  const st = lstatQuiet(dotGit);
-  if (st === null) return false;
-  if (st.isDirectory()) return isGitDirectory(dotGit);
-  const text = readSmall(dotGit); // null for a link, a FIFO or anything but a small regular file
-  const m = text === null ? null : /^gitdir:[ \t]*(.+?)[ \t]*\r?\n?$/.exec(text);
-  if (!m || m[1]!.includes('\0')) return false;
-  return isGitDirectory(resolve(dir, m[1]!));
-}
-
-/** Does `dir` hold ledgers (or something in their place that loading refuses)? */
-export function hasLedgerMarker(dir: string): boolean {
-  if (lstatQuiet(join(dir, 'GATES.md')) !== null) return true;
-  for (const name of ['gates', '.gate-check']) {
-    const st = lstatQuiet(join(dir, name));
-    if (st !== null && (st.isDirectory() || st.isSymbolicLink())) return true;
-  }
-  return false;
-}
+// The same rules as every command's root discovery (lib/fsx/repo-root.ts).
+export { hasLedgerMarker, isGitTopLevel };
 
 function canonical(path: string): string {
   try {
@@ -90,6 +29,13 @@ function canonical(path: string): string {
   } catch {
     return path;
   }
+}
+
+export interface SessionRoots {
+  /** The nearest work-tree top level at or above the start, if any: the session's repository. */
+  gitTop: string | null;
+  /** Every directory whose ledgers (or remembered ledgers) hold the session, nearest first. */
+  candidates: string[];
 }
 
 /** A usable absolute start directory: no NUL (the file system API throws on one), canonical where it exists. */

@@ -118,6 +118,19 @@ export function shortSignature(signature: string): string {
   return signature.slice(0, 12);
 }
 
+/**
+ * Hex digits of the signature in a pin (ID@HEX), shown and required. The author of a ledger
+ * chooses both texts a pin could name, so a pin must resist a collision search, not only a
+ * guess: 12 hex digits (48 bits) fell to a birthday search in under a minute on two cores;
+ * 32 (128 bits) is out of reach.
+ */
+export const PIN_HEX_DIGITS = 32;
+
+/** The signature prefix a pin shows. */
+export function pinSignature(signature: string): string {
+  return signature.slice(0, PIN_HEX_DIGITS);
+}
+
 /** Digest of a matched DEPENDS list (paths and contents), as recorded in evidence (deps=). */
 export function dependsDigest(depends: readonly DependsEntry[]): string {
   const memo = shared.get(depends);

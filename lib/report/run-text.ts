@@ -1,6 +1,6 @@
 // Human output of a run: approval requests, one line per result, failure diagnostics. All
 // text from the repository or from a check passes through the sanitizer here.
-import { shortSignature, type Oracle } from '../oracle/oracle.js';
+import { pinSignature, type Oracle } from '../oracle/oracle.js';
 import { DEFAULT_TIMEOUT_SECONDS } from '../cli/option-table.js';
 import { sanitizeBlock, sanitizeLine, visibleNonAscii } from '../text/sanitize.js';
 import { shellCommand } from '../text/shell-quote.js';
@@ -39,7 +39,7 @@ function timeoutText(ms: number, own: number | null): string {
 export function approvalRequestText(r: ApprovalRequest): string {
   const f = r.oracle.fields;
   const lines = [
-    `APPROVAL REQUIRED ${sanitizeLine(r.qualified, 120)}@${shortSignature(r.oracle.signature)}  (${sanitizeLine(r.file, 160)}:${r.line})`,
+    `APPROVAL REQUIRED ${sanitizeLine(r.qualified, 120)}@${pinSignature(r.oracle.signature)}  (${sanitizeLine(r.file, 160)}:${r.line})`,
     ...field('TITLE', r.title, FIELD_DISPLAY_CAP, 'TITLE'),
     ...field('CHECK', f.check, CHECK_DISPLAY_CAP, 'CHECK'),
     ...field('EXPECT', f.expect, CHECK_DISPLAY_CAP, 'EXPECT'),

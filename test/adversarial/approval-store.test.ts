@@ -354,7 +354,7 @@ describe('a valid record under the wrong name is not an approval', () => {
     expect(sig1).toMatch(/^[0-9a-f]{64}$/);
     expect(sig2).toMatch(/^[0-9a-f]{64}$/);
 
-    const r = s.run(['--approve', `GATES:G1@${sig1!.slice(0, 12)}`]);
+    const r = s.run(['--approve', `GATES:G1@${sig1!.slice(0, 32)}`]);
     expect(r.code).toBe(1);
     expect(existsSync(s.marker('G1'))).toBe(true);
     expect(existsSync(s.marker('G2'))).toBe(false);

@@ -22,7 +22,7 @@ function attempt(nested: string, sub = '') {
   });
   const plain = JSON.parse(runCli(['--json'], { cwd: repo, env: s.env }).stdout);
   const g1 = plain.gates.find((g: { qualified: string }) => g.qualified === 'GATES:G1');
-  const r = runCli(['--approve', `GATES:G1@${g1.result.signature.slice(0, 12)}`], { cwd: repo, env: s.env, timeoutMs: 30_000 });
+  const r = runCli(['--approve', `GATES:G1@${g1.result.signature.slice(0, 32)}`], { cwd: repo, env: s.env, timeoutMs: 30_000 });
   const read = (f: string) => (existsSync(join(repo, f)) ? readFileSync(join(repo, f), 'utf8') : '');
   return { r, pwned: existsSync(join(repo, 'pwned')), nestedOut: read('nested.out'), nestedCode: read('nested.code').trim(), s: { ...s, repo } };
 }

@@ -63,10 +63,10 @@ describe('suggested commands: pasting one runs gate-check and nothing else', () 
     expect(first.code).toBe(1);
     const line = first.stdout.split('\n').find((l) => l.includes('approve exactly those: '))!;
     const command = line.slice(line.indexOf('approve exactly those: ') + 'approve exactly those: '.length);
-    expect(command).toMatch(/^gate-check --approve GATES:A@[0-9a-f]{12} --root '.*' --timeout 60 -- '.*'$/);
+    expect(command).toMatch(/^gate-check --approve GATES:A@[0-9a-f]{32} --root '.*' --timeout 60 -- '.*'$/);
     // dash (/bin/sh) hands exactly these words to the command…
     const argv = spawnSync('/bin/sh', ['-c', command.replace(/^gate-check /, "printf '%s\\0' ")], { encoding: 'utf8' }).stdout.split('\0').slice(0, -1);
-    expect(argv).toEqual(['--approve', expect.stringMatching(/^GATES:A@[0-9a-f]{12}$/), '--root', root, '--timeout', '60', '--', file]);
+    expect(argv).toEqual(['--approve', expect.stringMatching(/^GATES:A@[0-9a-f]{32}$/), '--root', root, '--timeout', '60', '--', file]);
     // …and pasted into bash, where gate-check is this build (a function: PATH, part of the oracle, stays the same), it runs.
     const gateCheck = `gate-check() { '${process.execPath}' '${resolve(import.meta.dirname, '../../bin/gate-check.js')}' "$@"; }`;
     const pasted = spawnSync('/usr/bin/bash', ['-c', `${gateCheck}\n${command}`], { cwd: base, env: s.env, encoding: 'utf8' });
@@ -82,7 +82,7 @@ describe('suggested commands: pasting one runs gate-check and nothing else', () 
     writeFiles(root, { 'GATES.md': '- [ ] A: a works\n  CHECK: echo ok\n  EXPECT: ok\n' });
     const r = runCli(['--root', root], { cwd: s.repo, env: s.env });
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/^APPROVAL REQUIRED: GATES:A@[0-9a-f]{12}$/m);
+    expect(r.stdout).toMatch(/^APPROVAL REQUIRED: GATES:A@[0-9a-f]{32}$/m);
     expect(r.stdout).toMatch(/^ {2}review each command above, then approve exactly those with gate-check --approve ID@HEX,\.\.\. \(a path or id above cannot be shown exactly as typed: write the command yourself\)$/m);
   });
 });

@@ -83,7 +83,7 @@ function expectApprovalRequired(s: Sandbox, args: string[], env: NodeJS.ProcessE
   const ledgerBefore = readFileSync(join(s.repo, args.find((a) => a.endsWith('.md')) ?? 'GATES.md'), 'utf8');
   const r = run(s, args, env);
   expect(r.code).toBe(1);
-  expect(r.stdout).toMatch(new RegExp(`^APPROVAL REQUIRED ${qualified}@[0-9a-f]{12} `, 'm'));
+  expect(r.stdout).toMatch(new RegExp(`^APPROVAL REQUIRED ${qualified}@[0-9a-f]{32} `, 'm'));
   expect(r.stdout).toContain(`  approved before for another oracle: ${phrase}\n`);
   expect(r.stdout).not.toMatch(/^PASS /m);
   expect(existsSync(marker(s))).toBe(false);
@@ -127,7 +127,7 @@ describe('an approved, unchanged gate', () => {
     writeLedger(s, [{}]);
     const r = run(s, []);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/^APPROVAL REQUIRED GATES:G1@[0-9a-f]{12} {2}\(GATES\.md:3\)$/m);
+    expect(r.stdout).toMatch(/^APPROVAL REQUIRED GATES:G1@[0-9a-f]{32} {2}\(GATES\.md:3\)$/m);
     expect(r.stdout).toContain(`  CHECK   ${markCheck(s.repo)}\n`);
     expect(r.stdout).toContain('  EXPECT  ok\n');
     expect(r.stdout).toContain(`  CWD     ${s.repo}\n`);
@@ -309,7 +309,7 @@ describe('changing a bound field after approval requires a new approval', () => 
       const stem = target === 'COPY.md' ? 'COPY' : 'GATES';
       // docs/GATES.md is a ledger of its own root, docs/: it is named relative to that root.
       const shown = target === 'COPY.md' ? 'COPY.md' : 'GATES.md';
-      expect(r.stdout).toMatch(new RegExp(`^APPROVAL REQUIRED ${stem}:G1@[0-9a-f]{12} {2}\\(${shown.replace('.', '\\.')}:3\\)$`, 'm'));
+      expect(r.stdout).toMatch(new RegExp(`^APPROVAL REQUIRED ${stem}:G1@[0-9a-f]{32} {2}\\(${shown.replace('.', '\\.')}:3\\)$`, 'm'));
       expect(r.stdout).toMatch(/approved before for another oracle: ledger location changed/);
       expect(existsSync(marker(s))).toBe(false);
       expect(readFileSync(join(s.repo, target), 'utf8')).toBe(before);
@@ -329,8 +329,8 @@ describe('--approve ID@PREFIX pins the oracle that was displayed', () => {
     writeLedger(s, [{ id: 'G1', check: markCheck(s.repo, 'm1') }, { id: 'G2', check: markCheck(s.repo, 'm2') }]);
     const r = run(s, []);
     expect(r.code).toBe(1);
-    const g1 = /^APPROVAL REQUIRED GATES:G1@([0-9a-f]{12}) /m.exec(r.stdout)?.[1];
-    const g2 = /^APPROVAL REQUIRED GATES:G2@([0-9a-f]{12}) /m.exec(r.stdout)?.[1];
+    const g1 = /^APPROVAL REQUIRED GATES:G1@([0-9a-f]{32}) /m.exec(r.stdout)?.[1];
+    const g2 = /^APPROVAL REQUIRED GATES:G2@([0-9a-f]{32}) /m.exec(r.stdout)?.[1];
     expect(g1).toBeDefined();
     expect(g2).toBeDefined();
     expect(r.stdout).toContain(`APPROVAL REQUIRED: GATES:G1@${g1!}, GATES:G2@${g2!}`);
@@ -342,10 +342,10 @@ describe('--approve ID@PREFIX pins the oracle that was displayed', () => {
   it('a wrong prefix exits 2, approves nothing and runs nothing', () => {
     const s = sandbox();
     const { g1 } = twoGates(s);
-    for (const pin of [`GATES:G1@${flip(g1)}`, `G1@${flip(g1).slice(0, 8)}`]) {
+    for (const pin of [`GATES:G1@${flip(g1)}`, `G1@${flip(g1)}`]) {
       const r = run(s, ['--approve', pin]);
       expect(r.code).toBe(2);
-      expect(r.stderr).toMatch(/the oracle changed since it was displayed \(now @[0-9a-f]{12}\); nothing was approved or run/);
+      expect(r.stderr).toMatch(/the oracle changed since it was displayed \(now @[0-9a-f]{32}\); nothing was approved or run/);
       expect(existsSync(marker(s, 'm1'))).toBe(false);
       expect(existsSync(marker(s, 'm2'))).toBe(false);
       expect(records(approvalDir(s))).toHaveLength(0);
@@ -394,7 +394,7 @@ describe('--approve ID@PREFIX pins the oracle that was displayed', () => {
   it('8 hex digits and an unqualified id are enough; upper-case hex is accepted', () => {
     const s = sandbox();
     const { g1 } = twoGates(s);
-    const r = run(s, ['--approve', `G1@${g1.slice(0, 8).toUpperCase()}`]);
+    const r = run(s, ['--approve', `G1@${g1.toUpperCase()}`]);
     expect(r.code).toBe(1);
     expect(existsSync(marker(s, 'm1'))).toBe(true);
     expect(existsSync(marker(s, 'm2'))).toBe(false);
@@ -410,13 +410,15 @@ describe('--approve ID@PREFIX pins the oracle that was displayed', () => {
     expect(records(approvalDir(s))).toHaveLength(2);
   });
 
-  it('a prefix shorter than 8 hex digits is a usage error (exit 2), nothing runs', () => {
+  // Found by an attack: the ledger's author makes two commands whose signatures share 12 hex
+  // digits (a birthday search: under a minute on two cores), shows one and swaps in the other.
+  it('a prefix shorter than 32 hex digits is a usage error (exit 2), nothing runs', () => {
     const s = sandbox();
     const { g1 } = twoGates(s);
-    for (const pin of [`G1@${g1.slice(0, 7)}`, `GATES:G1@${g1.slice(0, 1)}`, 'G1@', `G1@${g1.slice(0, 7)}z`]) {
+    for (const pin of [`G1@${g1.slice(0, 31)}`, `GATES:G1@${g1.slice(0, 12)}`, `GATES:G1@${g1.slice(0, 1)}`, 'G1@', `G1@${g1.slice(0, 31)}z`]) {
       const r = run(s, ['--approve', pin]);
       expect(r.code).toBe(2);
-      expect(r.stderr).toMatch(/a pin is ID@HEX with 8 to 64 hex digits/);
+      expect(r.stderr).toMatch(/a pin is ID@HEX with 32 to 64 hex digits of the signature shown by a plain run \(fewer could be matched by a second, colliding command\)/);
       expect(existsSync(marker(s, 'm1'))).toBe(false);
       expect(records(approvalDir(s))).toHaveLength(0);
     }
@@ -439,7 +441,7 @@ describe('a CHECK cannot approve checks', () => {
     const inner = `'${process.execPath}' '${BIN}' --approve 2>'${join(s.repo, 'inner.err')}' >/dev/null; echo inner=$?`;
     writeLedger(s, [{ id: 'G1', check: inner, expect: 'inner=2' }, { id: 'G2', check: markCheck(s.repo, 'm2') }]);
     const shown = run(s, []);
-    const g1 = /^APPROVAL REQUIRED GATES:G1@([0-9a-f]{12}) /m.exec(shown.stdout)?.[1];
+    const g1 = /^APPROVAL REQUIRED GATES:G1@([0-9a-f]{32}) /m.exec(shown.stdout)?.[1];
     expect(g1).toBeDefined();
 
     // Only G1 is approved; its CHECK tries to approve (and so run) everything else.
@@ -459,7 +461,7 @@ describe('a CHECK cannot approve checks', () => {
     const s = sandbox();
     writeLedger(s, [{}]);
     const env = { ...s.env, GATE_CHECK_ACTIVE_CHECK: 'GATES:G0' };
-    for (const args of [['--approve'], ['--approve', 'G1@0123456789ab']]) {
+    for (const args of [['--approve'], ['--approve', 'G1@0123456789abcdef0123456789abcdef']]) {
       const r = run(s, args, env);
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(/--approve refused inside a running check/);

@@ -91,12 +91,12 @@ describe('parseCommandLine', () => {
   };
 
   it('treats --approve ID@HEX values as pins and other values as ledger files', async () => {
-    const o = await opts(['--approve', 'GATES:G1@ABCDEF0123', '--approve=G2@12345678,G3@87654321', 'x.md', '--approve', 'other.md']);
+    const o = await opts(['--approve', 'GATES:G1@ABCDEF0123ABCDEF0123ABCDEF012345', '--approve=G2@12345678123456781234567812345678,G3@87654321876543218765432187654321', 'x.md', '--approve', 'other.md']);
     expect(o.approve).toBe(true);
     expect(o.pins).toEqual([
-      { id: 'GATES:G1', prefix: 'abcdef0123' },
-      { id: 'G2', prefix: '12345678' },
-      { id: 'G3', prefix: '87654321' },
+      { id: 'GATES:G1', prefix: 'abcdef0123abcdef0123abcdef012345' },
+      { id: 'G2', prefix: '12345678123456781234567812345678' },
+      { id: 'G3', prefix: '87654321876543218765432187654321' },
     ]);
     expect(o.files).toEqual(['x.md', 'other.md']);
   });
@@ -111,7 +111,7 @@ describe('parseCommandLine', () => {
 });
 
 describe('the fast parser agrees with commander (one option table drives both)', () => {
-  const words = ['--status', '--approve', '--reverify', '--only-stale', '--strict', '--jobs', '--timeout', '--shell', '--cwd', '--root', '--scope', '--json', '--junit', '--shard', '--fail-fast', '--assert-clean', '--', '-', '-x', '--nope', '--jobs=2', '--approve=G1@abcdef12', '--root=', 'a.md', 'G1@abcdef12', '2', '1/2', '', '--status=1', '-h', '--help', '-V'];
+  const words = ['--status', '--approve', '--reverify', '--only-stale', '--strict', '--jobs', '--timeout', '--shell', '--cwd', '--root', '--scope', '--json', '--junit', '--shard', '--fail-fast', '--assert-clean', '--', '-', '-x', '--nope', '--jobs=2', '--approve=G1@abcdef12', '--approve=G1@abcdef0123abcdef0123abcdef012345', '--root=', 'a.md', 'G1@abcdef12', 'G1@abcdef0123abcdef0123abcdef012345', '2', '1/2', '', '--status=1', '-h', '--help', '-V'];
   const outcome = (f: () => unknown) => {
     try {
       return { ok: f() };

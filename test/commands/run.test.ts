@@ -24,7 +24,7 @@ describe('run modes', () => {
     const s = repo({ 'GATES.md': gate('A', 'touch ran; echo ok', 'ok') });
     const r = s.run([]);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/^APPROVAL REQUIRED GATES:A@[0-9a-f]{12} {2}\(GATES\.md:1\)$/m);
+    expect(r.stdout).toMatch(/^APPROVAL REQUIRED GATES:A@[0-9a-f]{32} {2}\(GATES\.md:1\)$/m);
     expect(r.stdout).toMatch(/^ {2}CHECK {3}touch ran; echo ok$/m);
     expect(r.stdout).toMatch(/^ {2}SHELL {3}\/bin\/sh$/m);
     expect(existsSync(join(s.repo, 'ran'))).toBe(false);
@@ -264,11 +264,11 @@ describe('interactive approval', () => {
   it('the approval screen shows the title and the timeout, and a non-interactive --approve names what it approved', () => {
     const s = repo({ 'GATES.md': gate('P1', 'echo one', 'one') + gate('P2', 'echo two', 'two', '  TIMEOUT: 300\n') });
     const plain = s.run([]);
-    expect(plain.stdout).toMatch(/^APPROVAL REQUIRED GATES:P1@[0-9a-f]{12} .*\n {2}TITLE {3}P1 works\n/m);
+    expect(plain.stdout).toMatch(/^APPROVAL REQUIRED GATES:P1@[0-9a-f]{32} .*\n {2}TITLE {3}P1 works\n/m);
     expect(plain.stdout).toContain('  TIMEOUT 120 s (the default; a gate sets its own with TIMEOUT:)\n');
     expect(plain.stdout).toContain("  TIMEOUT 300 s (the gate's TIMEOUT:)\n");
     const r = s.run(['--approve']);
-    expect(r.stdout).toMatch(/^approved: GATES:P1@[0-9a-f]{12}, GATES:P2@[0-9a-f]{12}$/m);
+    expect(r.stdout).toMatch(/^approved: GATES:P1@[0-9a-f]{32}, GATES:P2@[0-9a-f]{32}$/m);
   });
 
   it('without a terminal, --approve approves every pending oracle', () => {

@@ -35,7 +35,7 @@ describe('approvals list', () => {
     const plain = run(s, ['--status']); // never runs or approves
     expect(plain.code).toBe(1);
     const shown = run(s, []);
-    const pin = /^APPROVAL REQUIRED GATES:G2@([0-9a-f]{12}) /m.exec(shown.stdout)?.[1];
+    const pin = /^APPROVAL REQUIRED GATES:G2@([0-9a-f]{32}) /m.exec(shown.stdout)?.[1];
     expect(pin).toBeDefined();
     clearMarkers(s);
     writeLedger(s, [{ id: 'G1' }, { id: 'G2' }]);

@@ -30,7 +30,7 @@ describe('approvals revoke', () => {
 
     const next = run(s, []);
     expect(next.code).toBe(1);
-    expect(next.stdout).toMatch(/^APPROVAL REQUIRED GATES:G1@[0-9a-f]{12} /m);
+    expect(next.stdout).toMatch(/^APPROVAL REQUIRED GATES:G1@[0-9a-f]{32} /m);
     expect(next.stdout).toContain('  never approved before\n');
     expect(next.stdout).toMatch(/^PASS GATES:G2 /m);
     expect(next.stdout).not.toMatch(/APPROVAL REQUIRED GATES:G2/);
