@@ -101,8 +101,9 @@ describe('parseCommandLine', () => {
     expect(o.files).toEqual(['x.md', 'other.md']);
   });
 
-  it('refuses a pin with fewer than 8 hex digits', async () => {
-    await expect(opts(['--approve', 'G1@abc'])).rejects.toThrow(/8 to 64 hex/);
+  it('refuses a pin with fewer than 32 hex digits', async () => {
+    await expect(opts(['--approve', 'G1@abc'])).rejects.toThrow(/32 to 64 hex/);
+    await expect(opts(['--approve', `G1@${'a'.repeat(31)}`])).rejects.toThrow(/32 to 64 hex/);
   });
 
   it('honours files in any position, including after --', async () => {
