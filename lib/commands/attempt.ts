@@ -96,6 +96,9 @@ export async function attemptGate(e: Entry, ctx: RunContext): Promise<Attempt> {
   const before = ctx.assertClean ? await snapshot() : null;
   if (ctx.assertClean && before === null) return interruptedAttempt();
   ctx.env[ACTIVE_CHECK_ENV] = e.qualified;
+  // When it started, not when it ended: of two runs, the one that started later saw the
+  // newer state of the work, whichever finishes first.
+  const startedAt = new Date().toISOString();
   const outcome = await superviseCheck({ shell: ctx.shell.path, args: ctx.shell.args(f.check), cwd: f.cwd, env: ctx.env, timeoutMs: f.timeoutMs, outputCap: f.outputCap }, ctx.running);
   const output = outcome.output.toString('utf8');
   const base: GateResult = {
@@ -141,7 +144,7 @@ export async function attemptGate(e: Entry, ctx: RunContext): Promise<Attempt> {
     deps: f.depends ? dependsDigest(f.depends) : null,
     inputs: e.inputs ? dependsDigest(e.inputs) : null,
   };
-  const time = new Date().toISOString();
+  const time = startedAt;
   const dirs = f.pathBound ? inRepoPathEntries(f.path, ctx.root, f.cwd).map((p) => p.inRepo) : [];
   const bound = f.pathBound && dirs.length > 0 ? { dirs, digest: dependsDigest(f.pathBound) } : null;
   const measured = { signature: oracle.signature, outputSha256: base.outputSha256, bytes: outcome.bytes, bound, time };

@@ -37,6 +37,7 @@ export interface RunRecord extends ProvenFields {
    * directories again, whatever the reader's PATH is.
    */
   bound: { dirs: string[]; digest: string } | null;
+  /** When the run started (ISO 8601): the run that started last decides, not the one that ended last. */
   time: string;
 }
 
@@ -141,8 +142,12 @@ export function mergeRecords(file: ReceiptFile, added: readonly RunRecord[]): Re
     else byGate.set(r.gate, [r]);
   }
   for (const r of added) {
-    const list = (byGate.get(r.gate) ?? []).filter((x) => !sameProof(x, r));
-    byGate.set(r.gate, [r, ...list].slice(0, RECORDS_PER_GATE));
+    const list = byGate.get(r.gate) ?? [];
+    // A run that started before the recorded one of the same proof finished after it: it
+    // saw an older state of the work, so the recorded result stays the one that decides.
+    const started = Date.parse(r.time);
+    if (list.some((x) => sameProof(x, r) && Date.parse(x.time) > started)) continue;
+    byGate.set(r.gate, [r, ...list.filter((x) => !sameProof(x, r))].slice(0, RECORDS_PER_GATE));
   }
   const records: RunRecord[] = [];
   for (const list of byGate.values()) for (const r of list) records.push(r);

@@ -84,7 +84,7 @@ export async function verifyMetGate(ctx: VerifyContext, loaded: LoadedLedger, ga
     if (records.length > 0) return { state: 'mismatched', reason: 'the evidence line matches no run of this gate on this machine' };
     return { state: 'unverified', reason: 'no run of this gate on this machine (evidence from another machine, or written by hand)' };
   }
-  if (newest.status === 'fail') return { state: 'stale', reason: `the latest run of this gate here failed (${newest.time}): the evidence line is older` };
+  if (newest.status === 'fail') return { state: 'stale', reason: `the latest run of this gate here failed (started ${newest.time}): the evidence line is older` };
   if (newest.bound) {
     const changed = boundChange(ctx, newest.bound, label);
     if (changed !== null) return { state: 'stale', reason: changed };

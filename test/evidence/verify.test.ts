@@ -3,7 +3,7 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, sandbox, writeFiles } from '../helpers/cli.js';
+import { runCli, sandbox, startCli, writeFiles } from '../helpers/cli.js';
 import { assertReportSchema } from '../helpers/schema.js';
 import { handWrittenMet } from '../helpers/ledger.js';
 
@@ -171,6 +171,25 @@ describe('verification states', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^GATES:G {2}met, stale .*the latest run of this gate here failed/m);
     expect(s.run([]).code).toBe(1); // a plain run runs it again: it still fails
+  });
+
+  // Found by an attack: the run that finished last decided, so a slow pass started before
+  // the work regressed overwrote the failure of a newer re-run.
+  it('the run that started last decides, not the one that finished last', async () => {
+    const ledger = ['- [ ] G: the work exists', '  CHECK: test -f work && { if [ -f slow ]; then sleep 3; fi; echo ok; }', '  EXPECT: ok', ''].join('\n');
+    const s = repo({ 'GATES.md': ledger, work: '' });
+    expect(s.run(['--approve']).code).toBe(0);
+    writeFileSync(join(s.repo, 'slow'), '');
+    const older = startCli(['--reverify'], { cwd: s.repo, env: s.env });
+    await new Promise((r) => setTimeout(r, 800)); // it has seen the work, and sleeps
+    rmSync(join(s.repo, 'work'));
+    rmSync(join(s.repo, 'slow'));
+    expect(s.run(['--reverify']).code).toBe(1); // the newer run fails, and finishes first
+    expect((await older.done).code).toBe(0); // the older one passes later
+    const r = s.run(['--status', '--strict']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^GATES:G {2}met, stale .*the latest run of this gate here failed/m);
+    expect(s.run([]).code).toBe(1);
   });
 
   it('a claimed gate is unmet under --strict and reported as claimed', () => {
