@@ -39,6 +39,8 @@ export type { StopDecision } from './stop-types.js';
 
 /** Consecutive blocks without semantic progress before the hook lets the session stop: below every host's own cap (Claude Code and Copilot end a turn after 8). */
 export const MAX_NO_PROGRESS = 6;
+/** Stops without progress that pending background work lets through before the hook holds them again. */
+export const MAX_PENDING_ALLOWANCES = 3;
 /** Every reason and message is at most this many characters (sanitized). */
 export const REASON_CAP = 2000;
 const MAX_IDS = 5;
@@ -469,13 +471,17 @@ async function counted(verdict: Verdict, root: string, session: string, pending:
     if (verdict.fingerprint !== null) await updateStopState(locations, root, session, lockMs, () => ({ fingerprint: verdict.fingerprint!, blocks: 0 }));
     return { kind: 'allow', message: verdict.allow };
   }
-  // Not the end of the session's work: let it through, saying what is still open, without counting.
-  if (pending !== null) return { kind: 'allow', message: `gate-check: not holding this stop while ${pending}; ${verdict.summary}.` };
-  // Every block is counted, errors included, so that no block holds a session forever.
+  // Every block is counted, errors included, so that no block holds a session forever; so is
+  // a stop let through for pending work, which the session itself can create (a background
+  // `tail -f /dev/null`): it is let through only while the count is low.
   const state = await updateStopState(locations, root, session, lockMs, (prev) =>
     prev && prev.fingerprint === verdict.fingerprint ? { fingerprint: verdict.fingerprint, blocks: prev.blocks + 1 } : { fingerprint: verdict.fingerprint, blocks: 1 },
   );
+  if (pending !== null && state.blocks <= MAX_PENDING_ALLOWANCES) return { kind: 'allow', message: `gate-check: not holding this stop while ${pending}; ${verdict.summary}.` };
   if (state.blocks > MAX_NO_PROGRESS) return { kind: 'allow', message: releaseText(verdict.summary) };
+  if (pending !== null) {
+    return { kind: 'block', reason: `${verdict.block} (Background work is pending, but the last ${MAX_PENDING_ALLOWANCES} stops were let through for it without progress on the gates.)` };
+  }
   return { kind: 'block', reason: verdict.block };
 }
 

@@ -22,20 +22,21 @@ function repo(files: Record<string, string>) {
 }
 
 describe('Claude Code: background work that will wake the session', () => {
-  it('pending background_tasks or session_crons let the stop through with a note of what is open, and are not counted', () => {
+  // Found by an attack: pending work the session made itself (a background `tail -f
+  // /dev/null`) let every stop through, uncounted. It is let through, counted, three times.
+  it('pending background_tasks or session_crons let the stop through with a note of what is open, counted: three times, then the hook holds again', () => {
     const s = repo({ 'GATES.md': '- [ ] A: open\n' });
     const cases: Array<[Record<string, unknown>, RegExp]> = [
       [{ backgroundTasks: [{ id: 'bash_1', command: 'npm test' }] }, /^gate-check: not holding this stop while 1 background task is pending \(the session wakes again when it finishes, and the hook looks again then\); 1 gate still open: GATES:A \(unchecked\)\.$/],
       [{ sessionCrons: [{ id: 'c1' }, { id: 'c2' }] }, /^gate-check: not holding this stop while 2 scheduled session prompts are pending \(the session wakes again when they finish/],
       [{ backgroundTasks: [{}], sessionCrons: [{}] }, /while 1 background task and 1 scheduled session prompt are pending/],
     ];
-    for (let i = 0; i < 8; i++) {
-      const [extra, note] = cases[i % cases.length]!;
-      expect(noteOf(answerOf('claude', s.stop('claude', claudePayload(s.repo, extra))))).toMatch(note);
+    for (const [extra, note] of cases) expect(noteOf(answerOf('claude', s.stop('claude', claudePayload(s.repo, extra))))).toMatch(note);
+    // The fourth to sixth stops without progress are held although work is still pending, the seventh is released.
+    for (let i = 4; i <= 6; i++) {
+      expect(blockOf(answerOf('claude', s.stop('claude', claudePayload(s.repo, { backgroundTasks: [{ id: 'tail' }], active: true }))))).toMatch(/^gate-check: 1 gate is not met: GATES:A.*Background work is pending, but the last 3 stops were let through for it without progress on the gates/s);
     }
-    // Eight let through, none counted: the next stop without pending work blocks, and so do five more.
-    for (let i = 1; i <= 6; i++) expect(blockOf(answerOf('claude', s.stop('claude', claudePayload(s.repo, { active: i > 1 }))))).toMatch(/^gate-check: 1 gate is not met: GATES:A/);
-    expect(noteOf(answerOf('claude', s.stop('claude', claudePayload(s.repo, { active: true }))))).toMatch(/^gate-check: released: 1 gate still open: GATES:A \(unchecked\)\./);
+    expect(noteOf(answerOf('claude', s.stop('claude', claudePayload(s.repo, { backgroundTasks: [{ id: 'tail' }], active: true }))))).toMatch(/^gate-check: released: 1 gate still open: GATES:A \(unchecked\)\./);
   });
 
   it('with nothing open, pending work changes nothing: a silent allow', () => {
