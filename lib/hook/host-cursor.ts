@@ -43,7 +43,9 @@ function parseCursor(text: string): StopRequest {
       projectDir: null,
       subagent: name === 'subagentStop' ? { agentId: stringField(p, 'subagent_id') ?? stringField(p, 'agent_id') } : null,
       pending: { backgroundTasks: 0, sessionCrons: 0 },
-      letThrough: status === undefined || status === 'completed' ? null : `the agent loop ended as "${status === 'aborted' ? 'aborted' : status === 'error' ? 'error' : 'not completed'}"`,
+      // Only the two documented endings that are not the agent's own let the stop through;
+      // any other status (a case variant, an empty or a new one) is checked like "completed".
+      letThrough: status === 'aborted' || status === 'error' ? `the agent loop ended as "${status}"` : null,
     },
   };
 }

@@ -229,6 +229,10 @@ describe('host details from the documented payloads', () => {
     const s = repo({ 'GATES.md': OPEN });
     for (const status of ['aborted', 'error']) expect(s.stop('cursor', JSON.stringify(cursorPayload([s.repo], { status }))).stdout).toBe('{}\n');
     expect(blockOf(answerOf('cursor', s.stop('cursor', JSON.stringify(cursorPayload([s.repo], { status: 'completed' })))))).toMatch(/GATES:A/);
+    // Any other status is checked like "completed" (found by an attack: they all let the stop through).
+    for (const status of ['', 'Completed', 'stopped', 'ABORTED']) {
+      expect(blockOf(answerOf('cursor', s.stop('cursor', JSON.stringify(cursorPayload([s.repo], { status })))))).toMatch(/GATES:A/);
+    }
   });
 
   it('Cursor: every workspace root is held, not just the first', () => {
