@@ -100,11 +100,28 @@ function isOurs(host: HostId, f: ScannedFile, entry: JsonObject): boolean {
   return isOurExecEntry(entry, 'exec', 'stop') || /# gate-check:stop-hook\s*$/.test(typeof entry.command === 'string' ? entry.command : typeof entry.bash === 'string' ? entry.bash : '');
 }
 
+/**
+ * Why an entry's answer may never reach the host, or null: a host that does not wait for it
+ * (async, or a hook type other than a command), or a shell command that discards or replaces
+ * the answer (`>/dev/null`, `true ||`, `exit 0;`). Quoted words are the paths gate-check
+ * writes; anything else that is shell control is not gate-check's.
+ */
+export function cannotBlock(entry: JsonObject, command: FoundCommand): string | null {
+  if (entry.async === true) return 'it runs asynchronously ("async": true): the host does not wait for its answer, so it never holds a stop';
+  if (entry.type !== undefined && entry.type !== 'command') return `its type is ${JSON.stringify(String(entry.type)).slice(0, 40)}, not "command": the host does not run gate-check for it`;
+  if (command.form !== 'shell') return null;
+  const bare = command.command.replace(/'[^']*'/g, "''").replace(/\s*# gate-check:stop-hook\s*$/, '');
+  const control = /[;&|<>`$()\n]|\b(?:true|false|exit|exec|:)\b/.exec(bare);
+  return control ? `its shell command holds ${JSON.stringify(control[0])} outside the paths gate-check writes: it may discard or replace the hook's answer (gate-check hook install writes an entry that cannot)` : null;
+}
+
 function assessEntry(host: HostAdapter, f: ScannedFile, e: FoundEntry): DoctorEntry {
   const timeout = e.slot.timeout(e.entry);
   const run = runnable(e.command);
   const problems: string[] = [];
   if (run.problem) problems.push(`cannot run: ${run.problem}`);
+  const blocked = cannotBlock(e.entry, e.command);
+  if (blocked) problems.push(`cannot hold a stop: ${blocked}`);
   if (f.borrowed !== undefined && host.id === 'copilot' && e.command.form === 'exec' && !Object.hasOwn(e.entry, 'exec')) {
     // Copilot documents `command` as a shell string and `args` only next to `exec`.
     problems.push(

@@ -194,6 +194,27 @@ describe('hook doctor', () => {
     expect(f.host(report, 'claude')!.warnings.join('\n')).toMatch(/not written by gate-check hook install/);
   });
 
+  // Found by an attack: doctor said "ok" for Stop entries whose answer never reaches the host.
+  it('an entry that cannot hold a stop is a problem: its answer discarded or replaced, async, or not a command', () => {
+    const cmd = stopShellCommand(RT.node, RT.bin, 'claude');
+    const bare = cmd.replace(/ # gate-check:stop-hook$/, '');
+    const cases: Array<[Record<string, unknown>, RegExp]> = [
+      [{ ...STOP, command: `${bare} >/dev/null # gate-check:stop-hook` }, /holds ">"/],
+      [{ ...STOP, command: `true || ${cmd}` }, /holds "\|"|holds "true"/],
+      [{ ...STOP, command: `exit 0; ${cmd}` }, /holds ";"|holds "exit"/],
+      [{ ...STOP, async: true }, /runs asynchronously/],
+      [{ ...STOP, type: 'prompt' }, /its type is "prompt"/],
+    ];
+    for (const [entry, why] of cases) {
+      const f = fixture({ '.claude/settings.json': claudeFile([entry]) });
+      const { code, report } = f.json();
+      expect(code, JSON.stringify(entry)).toBe(1);
+      expect(f.host(report, 'claude')!.problems.join('\n')).toMatch(new RegExp(`cannot hold a stop: .*(${why.source})`));
+    }
+    const fine = fixture({ '.claude/settings.json': claudeFile([STOP]) });
+    expect(fine.host(fine.json().report, 'claude')!.problems).toEqual([]);
+  });
+
   it('a settings file it cannot read is a problem: malformed, a link, hard-linked', () => {
     const bad = fixture({ '.claude/settings.local.json': claudeFile([STOP]), '.claude/settings.json': '{"hooks": ' });
     const b = bad.json();
