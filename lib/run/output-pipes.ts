@@ -20,8 +20,9 @@
 // Where FIFOs cannot be had this way (not Linux, no /proc/self/fd, no mkfifo), checks keep
 // socket pairs; that is decided once per process.
 import { spawnSync } from 'node:child_process';
-import { accessSync, closeSync, constants, statSync } from 'node:fs';
+import { closeSync, statSync } from 'node:fs';
 import { fifoBaseCandidates, makeFifos, openPipeWriteEnd, privateFifoDir, removeStaleBatches } from '../fsx/fifo.js';
+import { isExecutableFile } from './shell.js';
 
 export interface OutputPipe {
   readFd: number;
@@ -51,15 +52,6 @@ let nextBatch = FIRST_BATCH;
 /** Read ends of fresh pipes that no check has taken yet. */
 const pool: number[] = [];
 
-function isExecutableFile(path: string): boolean {
-  try {
-    if (!statSync(path).isFile()) return false;
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** The first of `candidates` that is an executable regular file, where FIFOs can be used at all (exported for tests). */
 export function findMkfifo(candidates: readonly string[] = MKFIFO_PATHS): string | null {

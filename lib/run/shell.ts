@@ -11,7 +11,8 @@ export interface ShellInvocation {
   args(check: string): string[];
 }
 
-function isExecutableFile(path: string): boolean {
+/** A regular file this process may execute (follows links, as exec does). */
+export function isExecutableFile(path: string): boolean {
   try {
     if (!statSync(path).isFile()) return false;
     accessSync(path, constants.X_OK);
