@@ -16,7 +16,7 @@ import { DeadlineError } from '../errors.js';
 export const HOOK_DEADLINE_MS = 10_000;
 /** The share of the budget kept for writing the counter and the answer after verification stops (1.5 s of 10 s). */
 export const HOOK_ANSWER_RESERVE_SHARE = 0.15;
-/** Verification stops when the JavaScript heap holds more than this share of its limit. */
+/** Verification stops when the JavaScript heap and the memory outside it that JavaScript holds (Buffers) exceed this share of the heap's limit. */
 export const HOOK_HEAP_SHARE = 0.4;
 /**
  * The heap is looked at on every this-many checks (often enough that one step between looks
@@ -30,7 +30,7 @@ let v8: typeof import('node:v8') | null = null;
 function heapStatistics(): { used: number; limit: number } {
   v8 ??= createRequire(import.meta.url)('node:v8') as typeof import('node:v8');
   const h = v8.getHeapStatistics();
-  return { used: h.used_heap_size, limit: h.heap_size_limit };
+  return { used: h.used_heap_size + h.external_memory, limit: h.heap_size_limit };
 }
 
 /** Milliseconds since the process started (process.uptime needs no module, unlike perf_hooks). */
@@ -66,7 +66,7 @@ export class Deadline {
   /** Throws DeadlineError once time is up or the heap is over budget. */
   readonly check = (): void => {
     if (now() >= this.at) throw new DeadlineError(`the Stop hook's ${this.budgetMs / 1000} s limit ran out`);
-    if (++this.calls % HEAP_EVERY !== 0) return;
+    if (this.calls++ % HEAP_EVERY !== 0) return; // the first call looks: a heap already over budget stops before any step
     const heap = heapStatistics();
     if (heap.used > heap.limit * HOOK_HEAP_SHARE) {
       throw new DeadlineError(`the Stop hook's memory limit (${Math.round((heap.limit * HOOK_HEAP_SHARE) / 2 ** 20)} MiB of heap) ran out`);

@@ -14,6 +14,13 @@ import { shareDepends, type DependsEntry } from './oracle.js';
 export const DEPENDS_MAX_FILE_BYTES = 64 * 1024 * 1024;
 
 /**
+ * The most list entries one pass remembers for sharing. Gates with distinct DEPENDS sets would
+ * otherwise keep every list (and its encoded JSON) alive: 20,000 gates of 4,001 files each
+ * held 0.6 MB per gate and filled a 192 MiB heap. Past this, a list is used and dropped.
+ */
+export const LIST_MEMO_MAX_ENTRIES = 1 << 18;
+
+/**
  * Caches of one pass over the files. A run has one, filled when it starts; a re-check (before
  * a spawn, before writing results) uses a fresh one, so that every directory and file is
  * looked at again, once per pass rather than once per gate.
@@ -24,6 +31,8 @@ export class ResolutionPass {
   readonly hashes = new Map<string, string>();
   /** Entry list per distinct set of patterns, shared by every gate with that set. */
   readonly lists = new Map<string, DependsEntry[]>();
+  /** Entries held by `lists`, bounded by LIST_MEMO_MAX_ENTRIES. */
+  listEntries = 0;
   /** A glob or a file that failed is not matched or read again in this pass (5,000 gates sharing one bad file fail once). */
   readonly failures = new Map<string, { label: string; error: Error }>();
 }
@@ -135,8 +144,10 @@ export class FileDigests {
       }
       entries.push([rel, hash]);
     }
+    if (pass.listEntries + entries.length > LIST_MEMO_MAX_ENTRIES) return entries;
     const shared = shareDepends(entries);
     pass.lists.set(key, shared);
+    pass.listEntries += entries.length;
     return shared;
   }
 }

@@ -16,7 +16,7 @@ export function stopInput(cwd: string, session: string, active = false): string 
 
 /** Exit 0; stdout empty or one protocol line whose text is clean and bounded. */
 export function outcome(r: CliResult): HookOutcome {
-  expect(r.signal).toBeNull();
+  expect(r.signal, `killed by a signal; stderr ends: ${r.stderr.slice(-1500)}`).toBeNull();
   expect(r.code).toBe(0);
   expect(r.stderr).not.toMatch(/\n\s+at /); // never a stack trace
   if (r.stdout === '') return { kind: 'allow' };

@@ -113,7 +113,7 @@ describe('hash what is needed only once', () => {
     expect(ms).toBeLessThan(HOOK_DEADLINE_MS + 2_000);
   }, 60_000);
 
-  it('gates whose DEPENDS lists all differ cannot exhaust memory: verification stops at the heap budget and blocks', () => {
+  it('gates whose DEPENDS lists all differ cannot exhaust memory: lists past the memo bound are dropped, verification stops at a budget and blocks', () => {
     const s = bigSandbox();
     mkdirSync(join(s.repo, 'd'));
     mkdirSync(join(s.repo, 'e'));
@@ -125,7 +125,11 @@ describe('hash what is needed only once', () => {
     }
     writeFileSync(join(s.repo, 'GATES.md'), ledger);
     const { r, ms } = timedHook(s, { nodeFlags: ['--max-old-space-size=192'], timeoutMs: 60_000 });
-    expect(expectBlock(outcome(r))).toMatch(/^gate-check: verification was incomplete: the Stop hook's memory limit \(\d+ MiB of heap\) ran out after checking \d+ of 20000 met gates, and a gate that is not verified is not met\./);
+    // Kept, these lists held 0.8 MB per gate with their JSON and aborted Node in CI; dropped, the
+    // heap holds garbage, and the heap or the time budget ends verification (which one depends on GC timing).
+    expect(expectBlock(outcome(r))).toMatch(
+      /^gate-check: verification was incomplete: the Stop hook's (memory limit \(\d+ MiB of heap\)|10 s limit) ran out after checking \d+ of 20000 met gates, and a gate that is not verified is not met\./,
+    );
     expect(ms).toBeLessThan(HOOK_DEADLINE_MS + 2_000);
   }, 60_000);
 });

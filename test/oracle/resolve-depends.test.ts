@@ -8,6 +8,7 @@ import { DeadlineError } from '../../lib/errors.js';
 import { StatCache } from '../../lib/fsx/stat-cache.js';
 import type { Gate } from '../../lib/ledger/types.js';
 import { DEPENDS_MAX_FILE_BYTES, OracleResolver, ResolutionPass } from '../../lib/oracle/resolve.js';
+import { LIST_MEMO_MAX_ENTRIES } from '../../lib/oracle/file-digests.js';
 import { tempDir } from '../helpers/cli.js';
 
 function resolver(root: string): OracleResolver {
@@ -33,6 +34,26 @@ describe('OracleResolver.depends', () => {
     expect(a!.map((e) => e[0])).toEqual(['d/f0.txt', 'd/f1.txt', 'd/f2.txt', 'x.txt']);
     // A fresh pass builds its own list (files are looked at again).
     expect(await r.depends(gate('A', ['d/*', 'x.txt']), 'L:A', new ResolutionPass())).not.toBe(a);
+  });
+
+  it('remembers at most LIST_MEMO_MAX_ENTRIES entries for sharing: distinct lists past it are used, not kept', async () => {
+    const root = repoWith(3000);
+    const per = 3001;
+    for (let i = 0; i < 100; i++) writeFileSync(join(root, `e${i}.txt`), 'x');
+    const r = resolver(root);
+    const p = new ResolutionPass();
+    const fit = Math.floor(LIST_MEMO_MAX_ENTRIES / per);
+    const lists = [];
+    for (let i = 0; i < fit + 3; i++) lists.push(await r.depends(gate(`G${i}`, ['d/*', `e${i}.txt`]), `L:G${i}`, p));
+    expect(lists.every((l) => l!.length === per)).toBe(true);
+    expect(p.lists.size).toBe(fit);
+    expect(p.listEntries).toBe(fit * per);
+    expect(p.listEntries).toBeLessThanOrEqual(LIST_MEMO_MAX_ENTRIES);
+    // The kept ones are still shared; one past the bound is built again, equal but not the same.
+    expect(await r.depends(gate('H0', ['e0.txt', 'd/*']), 'L:H0', p)).toBe(lists[0]);
+    const late = await r.depends(gate(`H${fit}`, ['d/*', `e${fit}.txt`]), `L:H${fit}`, p);
+    expect(late).not.toBe(lists[fit]);
+    expect(late).toEqual(lists[fit]);
   });
 
   it('a failing file fails every gate that lists it, each error naming its own gate', async () => {
