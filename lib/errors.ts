@@ -8,10 +8,25 @@ export interface Diagnostic {
   message: string;
 }
 
+/** What a command had found when it failed: --json still reports it. */
+export interface KnownFacts {
+  /** The repository root, absolute. */
+  root: string;
+  /** The ledgers found, as shown to the user. */
+  files: string[];
+}
+
 export abstract class GateCheckError extends Error {
   abstract readonly kind: string;
   /** A second line for the user: what to do about it. */
   hint?: string;
+  /** Set by the first layer that knows them (the workspace loader, then the command). */
+  known?: KnownFacts;
+}
+
+/** Notes what was known on a failure passing through; the innermost (most exact) note is kept. */
+export function noteKnown(error: unknown, known: KnownFacts): void {
+  if (error instanceof GateCheckError) error.known ??= known;
 }
 
 /** Bad command line: unknown, duplicate or conflicting options, invalid values. */

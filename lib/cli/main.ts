@@ -120,7 +120,8 @@ export function reportFailure(error: unknown, io: Io, options?: RunOptions): num
   }
   io.stderr(lines.join('\n') + '\n');
   if (options?.json) {
-    const report = errorReport(modeOf(options), '', diagnostics, warnings);
+    const known = error instanceof GateCheckError ? error.known : undefined;
+    const report = errorReport(modeOf(options), known?.root ?? '', diagnostics, warnings, known?.files ?? []);
     report.exitCode = code;
     io.stdout(renderJson(report));
   }

@@ -219,13 +219,13 @@ export function outcomeExitCode(gates: readonly GateReport[], strict = false): 0
   return gates.length > 0 && gates.every((g) => (strict ? strictlyMet(g) : g.state === 'met')) ? 0 : 1;
 }
 
-export function errorReport(mode: Mode, root: string, errors: Diagnostic[], warnings: Diagnostic[] = []): Report {
+export function errorReport(mode: Mode, root: string, errors: Diagnostic[], warnings: Diagnostic[] = [], files: string[] = []): Report {
   return {
     schema: REPORT_SCHEMA,
     mode,
     exitCode: 2,
     root,
-    files: [],
+    files,
     ledgers: [],
     shard: null,
     scope: null,

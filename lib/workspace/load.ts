@@ -2,7 +2,7 @@
 // the root ledgers, the only scope), read safely, decode strictly, parse. Every parse error
 // of every file is collected before failing.
 import { basename, extname } from 'node:path';
-import { DiscoveryError, ParseError, UnsafeFileError, UsageError, type Diagnostic } from '../errors.js';
+import { DiscoveryError, noteKnown, ParseError, UnsafeFileError, UsageError, type Diagnostic, type KnownFacts } from '../errors.js';
 import { captureDirectoryChain, type DirectoryChain } from '../fsx/dir-chain.js';
 import { checkScopeId, discoverLedgers, listScopes, locateExplicitLedgers, resolveRoot, rootLedgerPaths, type LedgerLocation, type Root } from '../fsx/discover.js';
 import { safeReadFile, type FileIdentity } from '../fsx/safe-read.js';
@@ -161,10 +161,26 @@ export function chooseScopeId(root: Root, optionScope: string | undefined, env: 
   throw new UsageError(`${action} is for a scope: pass --scope ID or set ${SCOPE_ENV} (${here})`, 'see references/parallel.md');
 }
 
+/** Root and ledger files of a loaded workspace, for a failure's report. */
+export function knownOf(ws: Workspace): KnownFacts {
+  return { root: ws.root.path, files: ws.ledgers.map((l) => l.location.display) };
+}
+
 export function loadWorkspace(options: LoadOptions): Workspace {
   const root = resolveRoot(options.root, options.cwd, options.files);
+  const known: KnownFacts = { root: root.path, files: [] };
+  try {
+    return loadLedgers(root, options, known);
+  } catch (e) {
+    noteKnown(e, known);
+    throw e;
+  }
+}
+
+function loadLedgers(root: Root, options: LoadOptions, known: KnownFacts): Workspace {
   const explicit = options.files.length > 0;
   const { selection, locations } = selectLedgers(root, options);
+  known.files = locations.map((l) => l.display);
 
   const errors: Diagnostic[] = [];
   const warnings: Diagnostic[] = [];

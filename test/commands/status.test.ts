@@ -1,5 +1,6 @@
 // --status through the real CLI: output, exit codes, JSON contract, and that it changes nothing.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, sandbox, writeFiles } from '../helpers/cli.js';
@@ -11,6 +12,8 @@ import { handWrittenMet } from '../helpers/ledger.js';
 const MET = '- [x] A: first outcome\n  EVIDENCE: reviewed by Ada\n';
 // A met runnable gate whose evidence was written by hand (naming its definition): met, but unverified.
 const MET_BY_HAND = handWrittenMet('R', 'runnable outcome', 'echo a', 'a');
+
+const tempDirOutside = () => mkdtempSync(join(tmpdir(), 'gc-elsewhere-'));
 
 function repoWith(files: Record<string, string>) {
   const s = sandbox();
@@ -138,6 +141,23 @@ describe('--status --json', () => {
     assertReportSchema(doc);
     expect(doc.exitCode).toBe(2);
     expect(doc.errors[0]).toMatchObject({ file: 'GATES.md', line: 1 });
+  });
+
+  it('an error document still names the root and the ledgers found, for a parse error and for a failure after loading', () => {
+    const repo = repoWith({ 'GATES.md': '- [ ] A: t\n  CHECK: x\n', 'gates/b.md': '- [ ] M: t\n' });
+    const parse = JSON.parse(repo.run(['--status', '--json']).stdout);
+    expect(parse).toMatchObject({ exitCode: 2, root: realpathSync(repo.repo), files: ['GATES.md', 'gates/b.md'] });
+    // Loaded, then the private store is unsafe (a symbolic link): exit 2, with what was known.
+    const s = repoWith({ 'GATES.md': `${MET_BY_HAND}\n- [ ] U: open\n  CHECK: echo ok\n  EXPECT: ok\n` });
+    symlinkSync(tempDirOutside(), join(s.env.HOME!, '.gate-check'));
+    for (const args of [['--json'], ['--reverify', '--json']]) {
+      const r = s.run(args);
+      expect(r.code, r.stderr).toBe(2);
+      const doc = JSON.parse(r.stdout);
+      assertReportSchema(doc);
+      expect(doc).toMatchObject({ exitCode: 2, root: realpathSync(s.repo), files: ['GATES.md'] });
+      expect(doc.errors[0].message).toMatch(/symbolic link|not a directory|unsafe/);
+    }
   });
 
   it('keeps ledger order across files', () => {
