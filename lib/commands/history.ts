@@ -7,6 +7,7 @@ import { UsageError } from '../errors.js';
 import { resolveRoot } from '../fsx/discover.js';
 import { labelHistory, STUCK_AFTER, type AttemptEvent, type GateHistory } from '../history/event.js';
 import { HistoryLog } from '../history/log.js';
+import { LedgerPresence, type Presence } from '../history/presence.js';
 import { storeLocations } from '../store/locations.js';
 import { sanitizeLine, terminalSafeJson } from '../text/sanitize.js';
 import { guardLineStart } from '../text/workflow-commands.js';
@@ -17,11 +18,21 @@ interface HistoryOptions {
   limit?: string;
 }
 
-function labels(h: GateHistory): string {
+const PRESENCE_LABEL: Record<Presence, string | null> = {
+  present: null,
+  removed: 'no longer in its ledger (removed or renamed)',
+  'ledger-gone': 'its ledger is gone',
+  unknown: null,
+};
+
+/** What the header of a gate says besides its name: whether it is still there, flaky, stuck (nothing when none applies). */
+function labels(h: GateHistory, presence: Presence): string {
   const out: string[] = [];
+  const gone = PRESENCE_LABEL[presence];
+  if (gone !== null) out.push(gone);
   if (h.flaky) out.push('flaky (passed and failed under the same oracle)');
   if (h.stuck) out.push(`stuck (the same failure ${h.stuckCount} times in a row)`);
-  return out.length > 0 ? out.join(', ') : 'no pattern';
+  return out.length > 0 ? `  ${out.join(', ')}` : '';
 }
 
 function attemptLine(a: AttemptEvent): string {
@@ -57,6 +68,9 @@ export async function historyCommand(args: string[], io: Io): Promise<number> {
     byGate.set(e.gate, [...(byGate.get(e.gate) ?? []), e]);
   }
   const histories = [...byGate].map(([gate, attempts]) => labelHistory(gate, attempts));
+  // A gate is where its latest attempt says it was.
+  const ledgers = new LedgerPresence(root.path);
+  const presence = new Map(histories.map((h) => [h.gate, ledgers.of(h.attempts[h.attempts.length - 1]!.file, h.gate)]));
 
   if (options.json) {
     io.stdout(
@@ -65,7 +79,7 @@ export async function historyCommand(args: string[], io: Io): Promise<number> {
         root: root.path,
         stuckAfter: STUCK_AFTER,
         malformedLines: malformed,
-        gates: histories.map((h) => ({ gate: h.gate, flaky: h.flaky, stuck: h.stuck, stuckCount: h.stuckCount, attempts: h.attempts.slice(-limit) })),
+        gates: histories.map((h) => ({ gate: h.gate, presence: presence.get(h.gate)!, flaky: h.flaky, stuck: h.stuck, stuckCount: h.stuckCount, attempts: h.attempts.slice(-limit) })),
       }) + '\n',
     );
     return 0;
@@ -73,7 +87,7 @@ export async function historyCommand(args: string[], io: Io): Promise<number> {
   const out: string[] = [];
   if (histories.length === 0) out.push(id === undefined ? 'no attempts recorded for this repository' : `no attempts recorded for ${sanitizeLine(id, 80)}`);
   for (const h of histories) {
-    out.push(`${guardLineStart(sanitizeLine(h.gate, 120))}  ${labels(h)}  (${h.attempts.length} attempt${h.attempts.length === 1 ? '' : 's'})`);
+    out.push(`${guardLineStart(sanitizeLine(h.gate, 120))}${labels(h, presence.get(h.gate)!)}  (${h.attempts.length} attempt${h.attempts.length === 1 ? '' : 's'})`);
     for (const a of h.attempts.slice(-limit)) out.push(attemptLine(a));
   }
   if (malformed > 0) out.push(`warning: ${malformed} malformed line${malformed === 1 ? '' : 's'} in the audit log were ignored`);

@@ -1,6 +1,6 @@
 // The audit log and `gate-check history`, with real runs.
-import { linkSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { appendFileSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { failureFingerprint, labelHistory, type AttemptEvent } from '../../lib/history/event.js';
 import { runCli, sandbox, writeFiles } from '../helpers/cli.js';
@@ -76,6 +76,41 @@ describe('audit log through real runs', () => {
     const doc = JSON.parse(one.stdout);
     expect(doc.gates).toHaveLength(1);
     expect(doc.gates[0]).toMatchObject({ gate: 'GATES:F', flaky: true, stuck: false });
+  });
+
+  it('marks gates that are no longer in their ledger, and ledgers that are gone; a plain gate gets no label', () => {
+    const s = repo({
+      'GATES.md': '- [ ] A: stays\n  CHECK: echo ok\n  EXPECT: ok\n- [ ] B: will be removed\n  CHECK: echo ok\n  EXPECT: ok\n',
+      'gates/web.md': '- [ ] W: its ledger will go\n  CHECK: echo ok\n  EXPECT: ok\n',
+    });
+    expect(s.run(['--approve']).code).toBe(0);
+    writeFiles(s.repo, { 'GATES.md': readFileSync(join(s.repo, 'GATES.md'), 'utf8').replace(/- \[x\] B:[^]*$/, '') });
+    rmSync(join(s.repo, 'gates', 'web.md'));
+    const r = s.run(['history']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^GATES:A {2}\(1 attempt\)$/m);
+    expect(r.stdout).toMatch(/^GATES:B {2}no longer in its ledger \(removed or renamed\) {2}\(1 attempt\)$/m);
+    expect(r.stdout).toMatch(/^web:W {2}its ledger is gone {2}\(1 attempt\)$/m);
+    expect(r.stdout).not.toMatch(/no pattern/);
+    const doc = JSON.parse(s.run(['history', '--json']).stdout);
+    expect(Object.fromEntries(doc.gates.map((g: { gate: string; presence: string }) => [g.gate, g.presence]))).toEqual({ 'GATES:A': 'present', 'GATES:B': 'removed', 'web:W': 'ledger-gone' });
+  });
+
+  it('a log entry naming a ledger outside the repository is never opened: its presence is unknown, unlabelled', () => {
+    const s = repo({ 'GATES.md': '- [ ] A: t\n  CHECK: echo ok\n  EXPECT: ok\n' });
+    expect(s.run(['--approve']).code).toBe(0);
+    const dir = historyDir(s.home);
+    const [file] = readdirSync(dir);
+    const line = JSON.parse(readFileSync(join(dir, file!), 'utf8').trim());
+    writeFiles(dirname(s.repo), { 'outside.md': '- [ ] Z: t\n' });
+    const forged = [
+      { ...line, file: '../outside.md', gate: 'outside:Q' },
+      { ...line, file: join(dirname(s.repo), 'outside.md'), gate: 'outside:Q2' },
+      { ...line, file: 'GATES.md', gate: 'other:A' },
+    ];
+    appendFileSync(join(dir, file!), forged.map((l) => JSON.stringify(l) + '\n').join(''));
+    const doc = JSON.parse(s.run(['history', '--json']).stdout);
+    expect(Object.fromEntries(doc.gates.map((g: { gate: string; presence: string }) => [g.gate, g.presence]))).toEqual({ 'GATES:A': 'present', 'outside:Q': 'unknown', 'outside:Q2': 'unknown', 'other:A': 'unknown' });
   });
 
   it('history with no log says so and creates nothing', () => {
