@@ -33,7 +33,8 @@ Nothing runs until a person approved the exact command:
   gate-check --status     read-only report
   gate-check              shows what needs approval; runs what is approved
   gate-check --approve    approve (after reading every command), then run
-See references/gates.md.
+The whole format is in references/gates.md of the gate-check package (in this
+project: node_modules/gate-check/references/gates.md, when installed here).
 -->
 
 - [ ] G1: the example check script reports success

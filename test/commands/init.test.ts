@@ -80,4 +80,17 @@ describe('gate-check init', () => {
       fs.unmount();
     }
   });
+
+  it('points to a format reference that the installed package holds, not to a file of this repository', () => {
+    const s = sandbox();
+    expect(runCli(['init'], { cwd: s.repo, env: s.env }).code).toBe(0);
+    const text = readFileSync(join(s.repo, 'GATES.md'), 'utf8');
+    const named = [...text.matchAll(/node_modules\/gate-check\/([\w./-]+\.md)/g)].map((m) => m[1]!);
+    expect(named).toEqual(['references/gates.md']);
+    const pkg = JSON.parse(readFileSync(join(import.meta.dirname, '../../package.json'), 'utf8')) as { name: string; files: string[] };
+    expect(pkg.name).toBe('gate-check');
+    expect(pkg.files).toContain('references/');
+    expect(existsSync(join(import.meta.dirname, '../..', named[0]!))).toBe(true);
+    expect(text).not.toMatch(/^See references/m);
+  });
 });
