@@ -2,6 +2,7 @@
 // can capture it.
 import { closeSync, fstatSync } from 'node:fs';
 import { interrupt, interruptedBy, interruptSignal } from '../run/interrupts.js';
+import { colourWanted } from '../text/colour.js';
 
 export interface Io {
   stdout: (text: string) => void;
@@ -12,6 +13,8 @@ export interface Io {
   interactive: boolean;
   /** True when stderr is a terminal (the live progress line). */
   stderrIsTTY: boolean;
+  /** True when the verdict words of a run or status are coloured on stdout (text/colour.ts decides). */
+  colour?: boolean;
   /** Asks one question on the terminal; null at end of input; rejects with InterruptedError at an interrupt. */
   ask: (question: string) => Promise<string | null>;
 }
@@ -134,6 +137,7 @@ export function processIo(onStdoutClosed: (why: string) => void = () => {}): Pro
     cwd: process.cwd(),
     interactive: Boolean(process.stdin.isTTY && process.stdout.isTTY),
     stderrIsTTY: Boolean(process.stderr.isTTY),
+    colour: colourWanted(process.env, Boolean(process.stdout.isTTY)),
     ask: terminalAsker(),
     flushed: async () => {
       await Promise.all([drained(process.stdout, () => stdoutClosed), drained(process.stderr, () => stderrClosed)]);

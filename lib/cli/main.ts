@@ -8,6 +8,7 @@ import { GateCheckError, LeaseConflictError, ParseError, type Diagnostic } from 
 import { errorReport, type Mode } from '../report/model.js';
 import { renderJson } from '../report/json.js';
 import { formatDiagnostic } from '../report/text.js';
+import { colouringWriter } from '../text/colour.js';
 import { sanitizeBlock, sanitizeLine } from '../text/sanitize.js';
 import { legacyCommandGuard, parsesLogCommands } from '../text/workflow-commands.js';
 import { interrupt, interruptedBy, installSignalHandlers, onInterrupt } from '../run/interrupts.js';
@@ -70,6 +71,8 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
     }
     options = parsed.options;
     if (options.files.length > 0) refuseMistakenWords(options.files, io.cwd, io.env);
+    // Only the text of a run or a status: never JSON, a subcommand's output or a hook's answer.
+    if (io.colour === true && !options.json) io = { ...io, stdout: colouringWriter(io.stdout) };
     if (options.status) return await statusCommand(options, io);
     if (options.listScopes || options.claim || options.release) {
       const lazy = await import('./lazy.js');
