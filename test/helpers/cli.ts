@@ -58,11 +58,11 @@ export function sandbox(): { repo: string; home: string; env: NodeJS.ProcessEnv 
   return { repo, home, env: cleanEnv({ HOME: home }) };
 }
 
-/** An environment without GATE_CHECK_* or CI variables leaking in from the outer shell. */
+/** An environment without GATE_CHECK_*, CI or colour variables leaking in from the outer shell. */
 export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if (k.startsWith('GATE_CHECK') || k === 'GITHUB_ACTIONS' || k === 'GITHUB_STEP_SUMMARY' || k === 'CI') continue;
+    if (k.startsWith('GATE_CHECK') || k === 'GITHUB_ACTIONS' || k === 'GITHUB_STEP_SUMMARY' || k === 'CI' || k === 'FORCE_COLOR' || k === 'NO_COLOR') continue;
     env[k] = v;
   }
   return { ...env, ...extra };
