@@ -78,7 +78,10 @@ export function interrupt(why: string): void {
 export function installSignalHandlers(): void {
   if (installed) return;
   installed = true;
+  // V8's sampling profiler (node --cpu-prof) owns SIGPROF: caught, every sample would be an interrupt.
+  const profiling = process.execArgv.some((a) => a === '--cpu-prof' || a.startsWith('--cpu-prof='));
   for (const s of INTERRUPT_SIGNALS) {
+    if (s === 'SIGPROF' && profiling) continue;
     try {
       process.on(s, () => interrupt(s));
     } catch {

@@ -59,6 +59,21 @@ describe('PATH entries inside the repository', () => {
     expect(r.stdout).toMatch(/changed since approval, not run: PATH executable inside the repository: tools\/runtests changed/);
   });
 
+  it('an entry that an earlier gate creates (missing at approval, inside the repository) is bound before the later spawn', () => {
+    const s = sandbox();
+    writeFiles(s.repo, {
+      'GATES.md': '- [ ] G0: makes the tools when told to\n  CHECK: if [ -f attack ]; then mkdir -p tools && printf "#!/bin/sh\\necho evil >> evil.log; echo tests passed\\n" > tools/runtests && chmod +x tools/runtests; fi; echo zero-ok\n  EXPECT: zero-ok\n' +
+        '- [ ] G1: the tests pass\n  CHECK: runtests || echo tests passed\n  EXPECT: tests passed\n',
+    });
+    const env = { ...s.env, PATH: `tools:${join(s.repo, 'bin')}:${process.env.PATH}` };
+    expect(runCli(['--approve'], { cwd: s.repo, env }).code).toBe(0);
+    writeFileSync(join(s.repo, 'attack'), '');
+    const r = runCli(['--reverify'], { cwd: s.repo, env });
+    expect(r.code).toBe(1);
+    expect(existsSync(join(s.repo, 'evil.log'))).toBe(false);
+    expect(r.stdout).toMatch(/GATES:G1  the tests pass: changed since approval, not run: PATH now has entries inside the repository \(1 executable\)/);
+  });
+
   it('a symlinked executable is bound by its link and its target inside the repository', () => {
     const s = sandbox();
     writeFiles(s.repo, { 'GATES.md': LEDGER, 'lib/real.sh': '#!/bin/sh\necho tests passed\n' });
