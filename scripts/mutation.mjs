@@ -9,6 +9,8 @@
 //
 // --tests replaces the folder's first tests; --quick-only reports a mutant those tests miss
 // as surviving them, without trying the whole suite (for a quick score of one area: say so).
+// --mirror tries first the tests that mirror the mutated file (test/<folder>/<name>*.test.ts),
+// then the folder's tests; only a mutant both miss goes on to the whole suite.
 //
 // Operators (one per mutant, each on one line of source):
 //   guard   `if (COND) throw …` / `if (COND) return <refusal>` / `if (COND) {` + throw
@@ -40,6 +42,19 @@ const onlyFile = opt('--file', null);
 const timeoutMs = Number(opt('--timeout', '600')) * 1000;
 const chosenTests = opt('--tests', null)?.split(',').filter(Boolean) ?? null;
 const quickOnly = flag('--quick-only');
+const mirror = flag('--mirror');
+
+/** The test files named after `file` (lib/run/shell.ts: test/run/shell*.test.ts), in the workspace. */
+function mirrorTests(dir, file) {
+  const rel = relative(join(ROOT, 'lib'), file);
+  const folder = rel.split('/').slice(0, -1).join('/');
+  const stem = rel.split('/').pop().replace(/\.ts$/, '');
+  const testDir = join(dir, 'test', folder);
+  if (!existsSync(testDir)) return [];
+  return readdirSync(testDir)
+    .filter((n) => n.startsWith(stem) && n.endsWith('.test.ts'))
+    .map((n) => join('test', folder, n));
+}
 
 /** Which tests exercise each folder first (a survivor is always re-run against everything). */
 const QUICK_TESTS = {
@@ -160,7 +175,9 @@ try {
     let outcome;
     if (!build(work)) outcome = 'invalid';
     else {
-      const quick = flag('--full') ? 'passed' : runTests(work, chosenTests ?? QUICK_TESTS[folderOf(m.file)] ?? ['test']);
+      const mirrored = mirror ? mirrorTests(work, m.file) : [];
+      const first = mirrored.length > 0 ? runTests(work, mirrored) : 'passed';
+      const quick = flag('--full') ? 'passed' : first !== 'passed' ? first : runTests(work, chosenTests ?? QUICK_TESTS[folderOf(m.file)] ?? ['test']);
       outcome = quick !== 'passed' ? 'killed' : quickOnly ? 'survived' : runTests(work, []) !== 'passed' ? 'killed' : 'survived';
     }
     writeFileSync(copy, original);
