@@ -231,7 +231,7 @@ describe('interactive approval', () => {
   const hasScript = spawnSync('script', ['--version']).status === 0;
   it.skipIf(!hasScript)('asks approve? [y/N/a] for each pending oracle on a terminal', () => {
     const s = repo({ 'GATES.md': gate('P1', 'echo one', 'one') + gate('P2', 'echo two', 'two') + gate('P3', 'echo three', 'three') });
-    const r = spawnSync('script', ['-qec', `${process.execPath} ${BIN} --approve`, '/dev/null'], { cwd: s.repo, env: s.env, input: 'y\nn\ny\n', encoding: 'utf8' });
+    const r = spawnSync('script', ['-qec', `${process.execPath} ${BIN} --approve`, '/dev/null'], { cwd: s.repo, env: { ...s.env, NO_COLOR: '1' }, input: 'y\nn\ny\n', encoding: 'utf8' });
     expect(r.status).toBe(1); // P2 stays unapproved
     const out = r.stdout;
     expect(out.match(/approve\? \[y\/N\/a\]/g)).toHaveLength(3);
@@ -244,7 +244,7 @@ describe('interactive approval', () => {
   it.skipIf(!hasScript)('"a" shows every following oracle in full, then approves them only on a second yes', () => {
     const three = gate('P1', 'echo one', 'one') + gate('P2', 'echo two', 'two') + gate('P3', 'echo three', 'three');
     const s = repo({ 'GATES.md': three });
-    const out = execFileSync('script', ['-qec', `${process.execPath} ${BIN} --approve`, '/dev/null'], { cwd: s.repo, env: s.env, input: 'a\ny\n', encoding: 'utf8' });
+    const out = execFileSync('script', ['-qec', `${process.execPath} ${BIN} --approve`, '/dev/null'], { cwd: s.repo, env: { ...s.env, NO_COLOR: '1' }, input: 'a\ny\n', encoding: 'utf8' });
     expect(out.match(/approve\? \[y\/N\/a\]/g)).toHaveLength(1);
     // P2 and P3 were displayed in full before the question that approves them.
     const question = out.indexOf('approve these 2 as well? [y/N]');
@@ -257,7 +257,7 @@ describe('interactive approval', () => {
     expect(s.ledger()).toMatch(/- \[x\] P1[^]*- \[x\] P2[^]*- \[x\] P3/);
     // Without the second yes, only the first is approved.
     const t = repo({ 'GATES.md': three });
-    execFileSync('script', ['-qec', `${process.execPath} ${BIN} --approve || true`, '/dev/null'], { cwd: t.repo, env: t.env, input: 'a\nn\n', encoding: 'utf8' });
+    execFileSync('script', ['-qec', `${process.execPath} ${BIN} --approve || true`, '/dev/null'], { cwd: t.repo, env: { ...t.env, NO_COLOR: '1' }, input: 'a\nn\n', encoding: 'utf8' });
     expect(t.ledger()).toMatch(/- \[x\] P1[^]*- \[ \] P2[^]*- \[ \] P3/);
   });
 
@@ -285,7 +285,7 @@ describe('progress line', () => {
 
   it.skipIf(!hasScript)('shows done/total and running ids on a terminal', () => {
     const s = repo({ 'GATES.md': five });
-    const r = spawnSync('script', ['-qec', `${process.execPath} ${BIN} --approve`, '/dev/null'], { cwd: s.repo, env: { ...s.env, CI: '' }, input: 'a\ny\n', encoding: 'utf8' });
+    const r = spawnSync('script', ['-qec', `${process.execPath} ${BIN} --approve`, '/dev/null'], { cwd: s.repo, env: { ...s.env, CI: '', NO_COLOR: '1' }, input: 'a\ny\n', encoding: 'utf8' });
     expect(r.stdout).toMatch(/\[\d\/5\] \d+\.\ds {2}running GATES:[A-E]/);
   });
 
