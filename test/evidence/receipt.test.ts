@@ -57,6 +57,37 @@ describe('run records file', () => {
     expect(file.records[0]!.deps).toBe((RECORDS_PER_GATE + 2).toString(16).padStart(12, '0'));
   });
 
+  it('refuses each malformed field, in a failure (which no receipt id covers) and in a pass whose id was recomputed over it', () => {
+    const text = (r: unknown) => `{"schema":"${RECEIPTS_SCHEMA}","ledger":"${L}","records":[${JSON.stringify(r)}]}`;
+    const withId = (r: Record<string, unknown>) => ({ ...r, receipt: receiptId(IN_REPO, r as unknown as RunRecord, r.match as string) });
+    expect(parseReceiptFile(text(fail()), L, IN_REPO).ok).toBe(true);
+    expect(parseReceiptFile(text(withId({ ...pass() })), L, IN_REPO).ok).toBe(true);
+    const bad: Record<string, unknown[]> = {
+      gate: [42, null, ['G1']],
+      status: ['PASS', 'ok', null],
+      def: ['d'.repeat(63), 'D'.repeat(64), null, 7],
+      deps: ['0'.repeat(11), 'g'.repeat(12), 12],
+      inputs: ['0'.repeat(13), 'X'.repeat(12), false],
+      signature: ['e'.repeat(12), null, 'E'.repeat(64)],
+      outputSha256: ['b'.repeat(12), 'B'.repeat(64), 0],
+      bytes: [-1, 1.5, '3', Number.MAX_SAFE_INTEGER + 1],
+      time: ['yesterday', 0, null],
+    };
+    // match is covered by the id, so only its shape stops one recomputed over a number or upper case.
+    for (const match of [123, 'A'.repeat(12), 'a'.repeat(11)]) expect(parseReceiptFile(text(withId({ ...pass(), match })), L, IN_REPO).ok, `match=${match}`).toBe(false);
+    expect(parseReceiptFile(`{"schema":"gate-check/run-records@2","ledger":"${L}","records":[]}`, L, IN_REPO)).toEqual({ ok: false, reason: 'unknown schema' });
+    for (const records of ['{}', '"abc"', 'null', '{"length":1,"0":{}}']) {
+      expect(parseReceiptFile(`{"schema":"${RECEIPTS_SCHEMA}","ledger":"${L}","records":${records}}`, L, IN_REPO), records).toEqual({ ok: false, reason: 'records is not a list' });
+    }
+    for (const [field, values] of Object.entries(bad)) {
+      for (const value of values) {
+        const label = `${field}=${JSON.stringify(value)}`;
+        expect(parseReceiptFile(text({ ...fail(), [field]: value }), L, IN_REPO).ok, `fail ${label}`).toBe(false);
+        if (field !== 'status') expect(parseReceiptFile(text(withId({ ...pass(), [field]: value })), L, IN_REPO).ok, `pass ${label}`).toBe(false);
+      }
+    }
+  });
+
   it('refuses a bound field that is not a list of repository directories with a digest', () => {
     const good = { ...pass(), bound: { dirs: ['tools'], digest: 'a'.repeat(12) } };
     const text = (r: unknown) => `{"schema":"${RECEIPTS_SCHEMA}","ledger":"${L}","records":[${JSON.stringify(r)}]}`;

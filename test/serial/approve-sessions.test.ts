@@ -2,8 +2,9 @@
 // user decides whether a process without a terminal in a newer session may approve, so this
 // file runs on its own, after the rest of the suite (vitest.serial.config.ts): a run of
 // another test file must not be live meanwhile.
-import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, sandbox, startCli, writeFiles } from '../helpers/cli.js';
@@ -39,4 +40,27 @@ describe('sessions whose leader is gone', () => {
     expect(read('daemon.code').trim()).toBe('2');
     expect((await slow.done).code).toBe(0);
   });
+
+  // Only this user's runs count: another user's check cannot be this user's agent.
+  it.skipIf(process.getuid?.() !== 0)("another user's live run does not refuse this user's approval (as root: a run as uid 54321)", async () => {
+    const other = mkdtempSync(join(tmpdir(), 'gc-other-user-'));
+    try {
+      mkdirSync(join(other, 'repo'));
+      mkdirSync(join(other, 'home'), { mode: 0o700 });
+      writeFileSync(join(other, 'repo', 'GATES.md'), '- [ ] A: slow\n  CHECK: sleep 4; echo ok\n  EXPECT: ok\n');
+      for (const p of ['', 'repo', 'home', 'repo/GATES.md']) chownSync(join(other, p), 54321, 54321);
+      const theirs = spawn(NODE, [BIN, '--approve'], { cwd: join(other, 'repo'), env: { PATH: process.env.PATH, HOME: join(other, 'home') }, uid: 54321, gid: 54321, stdio: 'ignore' });
+      const theirExit = new Promise<number | null>((r) => theirs.on('exit', r));
+      await new Promise((r) => setTimeout(r, 1200));
+      const s = sandbox();
+      writeFiles(s.repo, { 'GATES.md': '- [ ] B: t\n  CHECK: echo ok\n  EXPECT: ok\n' });
+      // A session of its own, newer than their run, with no terminal.
+      const mine = spawnSync('setsid', ['-w', NODE, BIN, '--approve'], { cwd: s.repo, env: s.env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+      expect(mine.stderr).not.toMatch(/refused/);
+      expect(mine.status).toBe(0);
+      expect(await theirExit).toBe(0); // it was live throughout, and passed
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
+  }, 20_000);
 });
