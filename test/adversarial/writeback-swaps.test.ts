@@ -158,4 +158,24 @@ describe('writeback that cannot be made completely is refused with exit 2, namin
     expect(readFileSync(join(s.repo, 'GATES.md'), 'utf8')).toBe(files['GATES.md']);
     expect(s.run(['--status']).code).toBe(1);
   });
+
+  it('a ledger that a check leaves not UTF-8, or not parsing: exit 2 saying why, no result written, and the ledger as the check left it', () => {
+    for (const [attack, message] of [
+      ["printf '\\377\\376' >> GATES.md", /ledger is no longer valid UTF-8; results not written/],
+      ["printf -- '- [ ] A: again\\n' >> GATES.md", /duplicate gate id A .*\(the ledger changed during the run; results not written\)/],
+    ] as const) {
+      const files = { 'GATES.md': gate('A', attack) };
+      const s = setup(files);
+      s.approveThenArm();
+      s.clearReceipts();
+      const r = s.run(['--reverify']);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr).not.toMatch(/internal error/);
+      expect(readFileSync(join(s.repo, 'GATES.md'), 'latin1').startsWith(files['GATES.md'])).toBe(true);
+      expect(readFileSync(join(s.repo, 'GATES.md'), 'latin1')).not.toMatch(/EVIDENCE: exit=0/);
+      expect(s.receipts()).toEqual([]);
+    }
+  });
 });
+
