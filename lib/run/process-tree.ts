@@ -84,6 +84,7 @@ function startTime(pid: number | 'self'): number | null {
 export function sessionStart(): number | null {
   const self = statFields('self');
   const sid = self ? Number(self[3]) : NaN;
+  // Mutation note: equivalent where /proc is Linux's (field 6 of stat is always a session id).
   if (!Number.isInteger(sid) || sid < 0) return null;
   let earliest: number | null = null;
   const consider = (t: number | null) => {
