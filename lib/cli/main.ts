@@ -66,7 +66,7 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
       return 0;
     }
     if (parsed.kind === 'subcommand') {
-      const { runSubcommand } = await import('./subcommands.js');
+      const { runSubcommand } = await import('./lazy.js');
       return await runSubcommand(parsed.name, parsed.args, io);
     }
     options = parsed.options;
@@ -74,12 +74,12 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
     // Only the text of a run or a status: never JSON, a subcommand's output or a hook's answer.
     if (io.colour === true && !options.json) io = { ...io, stdout: colouringWriter(io.stdout) };
     if (options.status) return await statusCommand(options, io);
-    if (options.listScopes) return (await import('../commands/scopes.js')).listScopesCommand(options, io);
-    if (options.claim || options.release) {
-      const claims = await import('../commands/claim.js');
-      return await (options.claim ? claims.claimCommand : claims.releaseCommand)(options, io);
+    if (options.listScopes || options.claim || options.release) {
+      const lazy = await import('./lazy.js');
+      if (options.listScopes) return lazy.listScopesCommand(options, io);
+      return await (options.claim ? lazy.claimCommand : lazy.releaseCommand)(options, io);
     }
-    const { runCommand } = await import('../commands/run.js');
+    const { runCommand } = await import('./lazy.js');
     return await runCommand(options, io);
   } catch (error) {
     const code = reportFailure(error, io, options);

@@ -1,22 +1,34 @@
-// Subcommands, each loaded only when named: `hook` (paid on every Stop-hook call) never
-// compiles lint, diff or dispatch, and the run and status paths load none of them.
+// Subcommands. This module is part of the lazily loaded half of the CLI (cli/lazy.ts): the
+// status path never loads it.
+import { approvalsCommand } from '../commands/approvals.js';
+import { diffCommand } from '../commands/diff.js';
+import { dispatchCommand } from '../commands/dispatch.js';
+import { historyCommand } from '../commands/history.js';
+import { hookCommand } from '../commands/hook.js';
+import { initCommand } from '../commands/init.js';
+import { lintCommand } from '../commands/lint.js';
+import { mergeCommand } from '../commands/merge.js';
 import type { Io } from './io.js';
 
-type Command = (args: string[], io: Io) => Promise<number> | number;
-
-const COMMANDS: Record<string, () => Promise<Command>> = {
-  lint: async () => (await import('../commands/lint.js')).lintCommand,
-  approvals: async () => (await import('../commands/approvals.js')).approvalsCommand,
-  history: async () => (await import('../commands/history.js')).historyCommand,
-  init: async () => (await import('../commands/init.js')).initCommand,
-  merge: async () => (await import('../commands/merge.js')).mergeCommand,
-  hook: async () => (await import('../commands/hook.js')).hookCommand,
-  diff: async () => (await import('../commands/diff.js')).diffCommand,
-  dispatch: async () => (await import('../commands/dispatch.js')).dispatchCommand,
-};
-
 export async function runSubcommand(name: string, args: string[], io: Io): Promise<number> {
-  const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
-  if (load === undefined) throw new Error(`unknown subcommand ${name}`);
-  return (await load())(args, io);
+  switch (name) {
+    case 'lint':
+      return lintCommand(args, io);
+    case 'approvals':
+      return approvalsCommand(args, io);
+    case 'history':
+      return historyCommand(args, io);
+    case 'init':
+      return initCommand(args, io);
+    case 'merge':
+      return mergeCommand(args, io);
+    case 'hook':
+      return hookCommand(args, io);
+    case 'diff':
+      return diffCommand(args, io);
+    case 'dispatch':
+      return dispatchCommand(args, io);
+    default:
+      throw new Error(`unknown subcommand ${name}`);
+  }
 }

@@ -13,7 +13,7 @@ export interface EmitOptions {
 export async function emitReport(report: Report, options: EmitOptions, io: Io, humanText: () => string): Promise<void> {
   io.stdout(options.json ? renderJson(report) : humanText());
   if (options.junit !== undefined || io.env.GITHUB_ACTIONS === 'true') {
-    const { writeCiOutputs } = await import('./ci-outputs.js');
+    const { writeCiOutputs } = await import('./deferred.js');
     writeCiOutputs(report, options, io);
   }
 }

@@ -1,7 +1,15 @@
 // gate-check hook stop | claude-stop | bind | accept | install | uninstall | doctor | config-change | forget
-// Each loaded when named: the Stop hook, paid on every stop, compiles no installer or doctor.
 import type { Io } from '../cli/io.js';
 import { UsageError } from '../errors.js';
+import { hookAcceptCommand } from '../hook/accept-command.js';
+import { hookBindCommand } from '../hook/bind-command.js';
+import { claudeStopCommand } from '../hook/claude-stop.js';
+import { configChangeCommand } from '../hook/config-change.js';
+import { hookDoctorCommand } from '../hook/doctor-command.js';
+import { hookForgetCommand } from '../hook/forget-command.js';
+import { hookInstallCommand } from '../hook/install-command.js';
+import { hookStopCommand } from '../hook/stop-command.js';
+
 const USAGE = `Usage: gate-check hook <command>
 
 Commands:
@@ -28,23 +36,23 @@ export async function hookCommand(args: string[], io: Io): Promise<number> {
   const [sub, ...rest] = args;
   switch (sub) {
     case 'stop':
-      return (await import('../hook/stop-command.js')).hookStopCommand(rest, io);
+      return hookStopCommand(rest, io);
     case 'claude-stop':
-      return (await import('../hook/claude-stop.js')).claudeStopCommand(rest, io);
+      return claudeStopCommand(rest, io);
     case 'bind':
-      return (await import('../hook/bind-command.js')).hookBindCommand(rest, io);
+      return hookBindCommand(rest, io);
     case 'accept':
-      return (await import('../hook/accept-command.js')).hookAcceptCommand(rest, io);
+      return hookAcceptCommand(rest, io);
     case 'install':
-      return (await import('../hook/install-command.js')).hookInstallCommand(rest, io, false);
+      return hookInstallCommand(rest, io, false);
     case 'uninstall':
-      return (await import('../hook/install-command.js')).hookInstallCommand(rest, io, true);
+      return hookInstallCommand(rest, io, true);
     case 'doctor':
-      return (await import('../hook/doctor-command.js')).hookDoctorCommand(rest, io);
+      return hookDoctorCommand(rest, io);
     case 'config-change':
-      return (await import('../hook/config-change.js')).configChangeCommand(rest, io);
+      return configChangeCommand(rest, io);
     case 'forget':
-      return (await import('../hook/forget-command.js')).hookForgetCommand(rest, io);
+      return hookForgetCommand(rest, io);
     case '-h':
     case '--help':
     case undefined:

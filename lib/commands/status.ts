@@ -34,11 +34,11 @@ export async function statusCommand(options: RunOptions, io: Io): Promise<number
 async function statusOf(ws: Workspace, options: RunOptions, io: Io): Promise<number> {
   const entries = ws.ledgers.flatMap((loaded) => loaded.ledger.gates.map((gate) => ({ loaded, gate, report: gateReport(loaded.location.display, loaded.stem, gate) })));
   if (entries.some((e) => e.report.state === 'met')) {
-    const { readOnlyContext, verifyMetGates } = await import('./verification.js');
+    const { readOnlyContext, verifyMetGates } = await import('./deferred.js');
     await verifyMetGates(entries, readOnlyContext(ws, io));
   }
   if (entries.some((e) => e.report.state === 'unmet' && (e.gate.depends !== null || e.gate.inputs !== null))) {
-    const { markNotRunnableYet } = await import('./verification.js');
+    const { markNotRunnableYet } = await import('./deferred.js');
     await markNotRunnableYet(entries, ws.root.path);
   }
   const gates = entries.map((e) => e.report);
