@@ -32,12 +32,16 @@ const WORDS: ReadonlyArray<readonly [string, string]> = [
   ['FAIL', RED],
 ];
 
-/** `line` with its leading verdict word coloured, if it starts with one followed by a space, a colon or its end. */
+/**
+ * `line` with its leading verdict word coloured, if it starts with one followed by a space,
+ * `: ` or its end. Not `PASS:G1`: a ledger named PASS.md starts its gates' lines so, and a
+ * reviewer must not see a green PASS on an open gate.
+ */
 export function colourLine(line: string): string {
   for (const [word, colour] of WORDS) {
     if (!line.startsWith(word)) continue;
-    const next = line.charAt(word.length);
-    if (next !== '' && next !== ' ' && next !== ':') continue;
+    const rest = line.slice(word.length);
+    if (rest !== '' && !rest.startsWith(' ') && !rest.startsWith(': ')) continue;
     return `${colour}${word}${RESET}${line.slice(word.length)}`;
   }
   return line;

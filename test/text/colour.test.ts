@@ -30,7 +30,7 @@ describe('colourLine and the writer', () => {
     expect(colourLine('UNMET: GATES:A')).toBe(`${ESC}[31mUNMET${ESC}[39m: GATES:A`);
     expect(colourLine('ALL MET (3 met)')).toBe(`${ESC}[32mALL MET${ESC}[39m (3 met)`);
     expect(colourLine('APPROVAL REQUIRED: GATES:A@x')).toBe(`${ESC}[33mAPPROVAL REQUIRED${ESC}[39m: GATES:A@x`);
-    for (const plain of ['PASSED', 'GATES:A  PASS', '  | PASS', 'pass', '']) expect(colourLine(plain)).toBe(plain);
+    for (const plain of ['PASSED', 'GATES:A  PASS', '  | PASS', 'pass', '', 'PASS:G1  unchecked  t', 'UNMET:A  unchecked  t']) expect(colourLine(plain)).toBe(plain);
   });
 
   it('a write that continues a line is not taken for a new one', () => {
@@ -62,6 +62,14 @@ describe('the CLI', () => {
     const forced = runCli(['--status'], { cwd: s.repo, env: { ...s.env, FORCE_COLOR: '1' } });
     expect(forced.stdout).toContain(`${ESC}[31mUNMET${ESC}[39m`);
     expect(runCli(['--status'], { cwd: s.repo, env: { ...s.env, FORCE_COLOR: '0' } }).stdout).not.toContain(ESC);
+  });
+
+  it('a ledger named like a verdict word (PASS.md) does not colour its open gates', () => {
+    const t = sandbox();
+    writeFiles(t.repo, { 'gates/PASS.md': '- [ ] G1: open\n  CHECK: echo ok\n  EXPECT: ok\n' });
+    const out = runCli(['--status'], { cwd: t.repo, env: { ...t.env, FORCE_COLOR: '1' } }).stdout;
+    expect(out).toMatch(/^PASS:G1 {2}unchecked {2}open$/m);
+    expect(out).toContain(`${ESC}[31mUNMET${ESC}[39m: PASS:G1`);
   });
 
   it('subcommands and hook answers stay plain even when colour is forced', () => {
