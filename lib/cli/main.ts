@@ -72,7 +72,7 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
     options = parsed.options;
     if (options.files.length > 0) refuseMistakenWords(options.files, io.cwd, io.env);
     // Only the text of a run or a status: never JSON, a subcommand's output or a hook's answer.
-    if (io.colour === true && !options.json) io = { ...io, stdout: colouringWriter(io.stdout) };
+    if (!options.json && io.colour?.() === true) io = { ...io, stdout: colouringWriter(io.stdout) };
     if (options.status) return await statusCommand(options, io);
     if (options.listScopes || options.claim || options.release) {
       const lazy = await import('./lazy.js');
