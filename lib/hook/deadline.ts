@@ -66,7 +66,7 @@ export class Deadline {
   /** Throws DeadlineError once time is up or the heap is over budget. */
   readonly check = (): void => {
     if (now() >= this.at) throw new DeadlineError(`the Stop hook's ${this.budgetMs / 1000} s limit ran out`);
-    if (this.calls++ % HEAP_EVERY !== 0) return; // the first call looks: a heap already over budget stops before any step
+    if (++this.calls % HEAP_EVERY !== 0) return;
     const heap = heapStatistics();
     if (heap.used > heap.limit * HOOK_HEAP_SHARE) {
       throw new DeadlineError(`the Stop hook's memory limit (${Math.round((heap.limit * HOOK_HEAP_SHARE) / 2 ** 20)} MiB of heap) ran out`);
