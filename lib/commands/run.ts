@@ -6,7 +6,7 @@ import { assertMayApprove } from '../approval/approver.js';
 import { ApprovalStore } from '../approval/store.js';
 import type { Io } from '../cli/io.js';
 import type { RunOptions } from '../cli/options.js';
-import { noteKnown, NotRunnableYetError, RunSetupError, UsageError } from '../errors.js';
+import { NotRunnableYetError, RunSetupError, UsageError } from '../errors.js';
 import { BatchWriter, type WriteOutcome } from '../evidence/batch-writer.js';
 import { ReceiptStore } from '../evidence/receipt-store.js';
 import { lockTimeoutFromEnv } from '../fsx/lock.js';
@@ -25,7 +25,7 @@ import { resolveShell } from '../run/shell.js';
 import { RunningChecks } from '../run/supervisor.js';
 import { storeLocations } from '../store/locations.js';
 import { sanitizeLine } from '../text/sanitize.js';
-import { knownOf, loadWorkspace, type Workspace } from '../workspace/load.js';
+import { inWorkspace, type Workspace } from '../workspace/load.js';
 import { attemptGate, ownFilesMatcher, type Attempt, type Entry, type RunContext } from './attempt.js';
 import { emitReport } from './emit.js';
 import { preflight, type PreflightContext } from './preflight.js';
@@ -41,13 +41,7 @@ function modeOf(o: RunOptions): Mode {
 }
 
 export async function runCommand(options: RunOptions, io: Io): Promise<number> {
-  const ws = loadWorkspace({ root: options.root, scope: options.scope, files: options.files, cwd: io.cwd, env: io.env });
-  try {
-    return await runWorkspace(ws, options, io);
-  } catch (e) {
-    noteKnown(e, knownOf(ws));
-    throw e;
-  }
+  return inWorkspace({ root: options.root, scope: options.scope, files: options.files, cwd: io.cwd, env: io.env }, (ws) => runWorkspace(ws, options, io));
 }
 
 async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise<number> {

@@ -5,10 +5,9 @@ import type { Io } from '../cli/io.js';
 import type { RunOptions } from '../cli/options.js';
 import { mayHaveDispatchState } from '../dispatch/location.js';
 import { gateReport, ledgerRevisions, NO_TREE, outcomeExitCode, REPORT_SCHEMA, summarize, treeMet, type Report, type TreeVerdict } from '../report/model.js';
-import { noteKnown } from '../errors.js';
 import { renderStatusText } from '../report/text.js';
 import { storeLocations } from '../store/locations.js';
-import { knownOf, loadWorkspace, type Workspace } from '../workspace/load.js';
+import { inWorkspace, type Workspace } from '../workspace/load.js';
 import { emitReport } from './emit.js';
 
 /** Waves and other scopes: loaded only when the tree has scopes or dispatch state (the common status path stays lean). */
@@ -22,13 +21,7 @@ async function treeOf(ws: Workspace, io: Io, strict: boolean): Promise<TreeVerdi
 }
 
 export async function statusCommand(options: RunOptions, io: Io): Promise<number> {
-  const ws = loadWorkspace({ root: options.root, scope: options.scope, files: options.files, cwd: io.cwd, env: io.env });
-  try {
-    return await statusOf(ws, options, io);
-  } catch (e) {
-    noteKnown(e, knownOf(ws));
-    throw e;
-  }
+  return inWorkspace({ root: options.root, scope: options.scope, files: options.files, cwd: io.cwd, env: io.env }, (ws) => statusOf(ws, options, io));
 }
 
 async function statusOf(ws: Workspace, options: RunOptions, io: Io): Promise<number> {

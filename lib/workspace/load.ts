@@ -166,6 +166,17 @@ export function knownOf(ws: Workspace): KnownFacts {
   return { root: ws.root.path, files: ws.ledgers.map((l) => l.location.display) };
 }
 
+/** Loads the workspace, then runs `command` on it; a failure of the command carries the workspace's root and files. */
+export async function inWorkspace<T>(options: LoadOptions, command: (ws: Workspace) => Promise<T>): Promise<T> {
+  const ws = loadWorkspace(options);
+  try {
+    return await command(ws);
+  } catch (e) {
+    noteKnown(e, knownOf(ws));
+    throw e;
+  }
+}
+
 export function loadWorkspace(options: LoadOptions): Workspace {
   const root = resolveRoot(options.root, options.cwd, options.files);
   const known: KnownFacts = { root: root.path, files: [] };
