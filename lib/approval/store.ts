@@ -13,7 +13,8 @@ import { acquireLock } from '../fsx/lock.js';
 import { openPrivateDir, privateDirExists, type PrivateDir } from '../fsx/private-dir.js';
 import { changedFields, sha256Hex, type Oracle, type OracleFields } from '../oracle/oracle.js';
 import type { StoreLocations } from '../store/locations.js';
-import { readPrivateFile } from '../store/private-file.js';
+import { restat, type FileStamp } from '../fsx/safe-read.js';
+import { readPrivateFile, readPrivateFileStamped } from '../store/private-file.js';
 import { parseApprovalRecord, serializeApprovalRecord, type ApprovalRecord } from './record.js';
 
 /**
@@ -29,6 +30,22 @@ export const RECORD_NAME = /^[0-9a-f]{16}-[0-9a-f]{64}\.json$/;
 /** Records of one gate share a prefix, so earlier approvals are found by one readdir. */
 export function gateKey(ledger: string, gate: string): string {
   return sha256Hex(`${ledger}\u0000${gate}`).slice(0, 16);
+}
+
+/**
+ * A record read earlier is trusted again without a read while one lstat shows the same file
+ * (device, inode, size, mtime, ctime) and it had last changed this long before it was read.
+ * Every write of gate-check replaces a record (a new inode) and a revocation removes it, so
+ * both are seen whatever the clock. The margin covers an in-place write in the same
+ * timestamp tick as the earlier read (file systems stamp with a coarse clock); an in-place
+ * forgery that keeps size and times otherwise is the same-user boundary (SECURITY.md).
+ */
+const SETTLED_MS = 2000;
+
+interface KnownRecord {
+  stamp: FileStamp;
+  signature: string;
+  record: ApprovalRecord;
 }
 
 export function recordFileName(ledger: string, gate: string, signature: string): string {
@@ -83,13 +100,30 @@ export class ApprovalStore {
    */
   find(oracle: Oracle): ApprovalRecord | null {
     const name = recordFileName(oracle.fields.ledger, oracle.fields.gate, oracle.signature);
-    const text = readPrivateFile(this.dir, name, MAX_RECORD_BYTES, true);
-    if (text === null) return null;
-    const parsed = parseApprovalRecord(text, oracle);
-    if (parsed.ok) return parsed.record;
+    const known = this.known.get(name);
+    if (known !== undefined) {
+      const now = restat(join(this.dir.path, name), known.stamp);
+      if (now === 'missing') {
+        this.known.delete(name);
+        return null;
+      }
+      if (now === 'same' && known.signature === oracle.signature) return known.record;
+      this.known.delete(name);
+    }
+    const readAt = Date.now();
+    const read = readPrivateFileStamped(this.dir, name, MAX_RECORD_BYTES, true);
+    if (read === null) return null;
+    const parsed = parseApprovalRecord(read.text, oracle);
+    if (parsed.ok) {
+      if (readAt - read.stamp.ctimeMs >= SETTLED_MS) this.known.set(name, { stamp: read.stamp, signature: oracle.signature, record: parsed.record });
+      return parsed.record;
+    }
     if (parsed.reason === 'records another oracle') return null;
     throw new UnsafeStoreError(join(this.dir.path, name), `invalid approval record: ${parsed.reason}`, 'remove it by hand and approve again');
   }
+
+  /** Records find() read and may trust again (see SETTLED_MS). */
+  private readonly known = new Map<string, KnownRecord>();
 
   private cachedAll: ApprovalRecord[] | null = null;
 

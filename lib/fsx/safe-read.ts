@@ -55,6 +55,23 @@ export function lstatOrNull(path: string): Stats | null {
   }
 }
 
+/**
+ * Whether the file at `path` still has `stamp`: 'same', 'missing', or 'changed' (a changed
+ * stamp, anything but a regular file, or an lstat error: the caller reads the file again
+ * under every rule). One lstat, so that a file read earlier can be re-checked cheaply.
+ */
+export function restat(path: string, stamp: FileStamp): 'same' | 'missing' | 'changed' {
+  let st: Stats | undefined;
+  try {
+    st = lstatSync(path, { throwIfNoEntry: false });
+  } catch {
+    return 'changed';
+  }
+  if (st === undefined) return 'missing';
+  const same = st.isFile() && st.dev === stamp.dev && st.ino === stamp.ino && st.size === stamp.size && st.mtimeMs === stamp.mtimeMs && st.ctimeMs === stamp.ctimeMs;
+  return same ? 'same' : 'changed';
+}
+
 /** The file was atomically replaced (renamed over) around the read: a new read sees the new file. */
 class ReplacedDuringRead extends UnsafeFileError {}
 

@@ -4,10 +4,15 @@
 import { join } from 'node:path';
 import { UnsafeStoreError } from '../errors.js';
 import type { PrivateDir } from '../fsx/private-dir.js';
-import { lstatOrNull, safeReadFile } from '../fsx/safe-read.js';
+import { lstatOrNull, safeReadFile, type FileStamp } from '../fsx/safe-read.js';
 
 /** The file's text, or null when it does not exist and `missingOk`. */
 export function readPrivateFile(dir: PrivateDir, name: string, maxBytes: number, missingOk = false): string | null {
+  return readPrivateFileStamped(dir, name, maxBytes, missingOk)?.text ?? null;
+}
+
+/** The file's text and what the file looked like when read (to notice a later change by one lstat). */
+export function readPrivateFileStamped(dir: PrivateDir, name: string, maxBytes: number, missingOk = false): { text: string; stamp: FileStamp } | null {
   const path = join(dir.path, name);
   let read;
   try {
@@ -20,5 +25,5 @@ export function readPrivateFile(dir: PrivateDir, name: string, maxBytes: number,
   const uid = typeof process.getuid === 'function' ? process.getuid() : null;
   if (uid !== null && read.uid !== uid) throw new UnsafeStoreError(path, `record is owned by uid ${read.uid}, not by you`);
   if ((read.mode & 0o077) !== 0) throw new UnsafeStoreError(path, 'record is readable or writable by group or other (refused)');
-  return read.bytes.toString('utf8');
+  return { text: read.bytes.toString('utf8'), stamp: read.stamp };
 }

@@ -86,6 +86,38 @@ describe('the oracle is re-resolved and the approval re-read immediately before 
     expect(s.ledger()).toMatch(/^- \[ \] G2:/m);
   });
 
+  // A record read at start-up and settled (last changed 2 s before) is checked again before
+  // the spawn by one lstat (lib/approval/store.ts): a removal and an in-place rewrite are
+  // both seen.
+  const settle = () => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2100);
+
+  it('a settled approval revoked while an earlier gate runs: the later gate does not run', () => {
+    const s = racedRepo(
+      ['- [ ] G2: the revoked check', '  CHECK: echo run >> g2.runs; echo two-ok', '  EXPECT: two-ok'].join('\n'),
+      `"${process.execPath}" "${BIN}" approvals revoke GATES:G2 >/dev/null\n`,
+    );
+    s.approveBoth();
+    writeFileSync(join(s.repo, 'GATES.md'), s.ledger().replace('- [x] G2:', '- [ ] G2:'));
+    settle();
+    const r = s.run(['--reverify']);
+    expect(r.code).toBe(1);
+    expect(s.g2Runs()).toBe(1);
+    expect(r.stdout).toMatch(/^APPROVAL REQUIRED GATES:G2 .*approval revoked since the run started, not run$/m);
+  });
+
+  it('a settled approval rewritten in place while an earlier gate runs is read again (and refused)', () => {
+    const s = racedRepo(
+      ['- [ ] G2: the rewritten check', '  CHECK: echo run >> g2.runs; echo two-ok', '  EXPECT: two-ok'].join('\n'),
+      `for f in "$HOME"/.gate-check/approved/*.json; do printf '{}' > "$f"; done\n`,
+    );
+    s.approveBoth();
+    settle();
+    const r = s.run(['--reverify']);
+    expect(r.code, r.stdout + r.stderr).toBe(2);
+    expect(s.g2Runs()).toBe(1);
+    expect(r.stderr).toMatch(/invalid approval record/);
+  });
+
   it('a shell that no longer resolves to the approved path runs nothing', () => {
     const bin = tempDir('gc-bin-');
     writeFileSync(join(bin, 'mysh'), '#!/bin/sh\nexec /bin/sh "$@"\n', { mode: 0o755 });
