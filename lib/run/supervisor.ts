@@ -35,7 +35,7 @@ import { setMaxListeners } from 'node:events';
 import { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import { interruptSignal, onInterrupt } from './interrupts.js';
-import { closePipeEnds, takeOutputPipes, type OutputPipes } from './output-pipes.js';
+import { closePipeEnds, recycleOutputPipe, takeOutputPipes, type OutputPipes } from './output-pipes.js';
 
 export const DEFAULT_OUTPUT_CAP = 1024 * 1024;
 export const DEFAULT_GRACE_MS = 1000;
@@ -160,7 +160,8 @@ export function superviseCheck(spec: CheckSpec, running?: RunningChecks): Promis
   const graceMs = spec.graceMs ?? DEFAULT_GRACE_MS;
   const drainMs = spec.drainMs ?? DEFAULT_DRAIN_MS;
   const abortSignal = spec.signal ?? interruptSignal();
-  const started = performance.now();
+  // hrtime, not performance.now(): the `performance` global loads node:perf_hooks on first use.
+  const started = process.hrtime.bigint();
 
   return new Promise((settleOutcome) => {
     const hash = createHash('sha256');
@@ -206,7 +207,7 @@ export function superviseCheck(spec: CheckSpec, running?: RunningChecks): Promis
         sha256: hash.digest('hex'),
         bytes: total,
         output,
-        durationMs: Math.round(performance.now() - started),
+        durationMs: Math.round(Number(process.hrtime.bigint() - started) / 1e6),
         pid: child?.pid ?? null,
         overflowed,
         outputHeld,
@@ -353,6 +354,11 @@ export function superviseCheck(spec: CheckSpec, running?: RunningChecks): Promis
       if (total > spec.outputCap) return overflow();
       stderrChunks.push(chunk);
     });
+    if (pipes) {
+      // End of file: the pipe is empty and has no writer, so a later check may use it (lib/run/output-pipes.ts).
+      stdout.once('end', () => recycleOutputPipe(pipes.stdout.readFd));
+      stderr.once('end', () => recycleOutputPipe(pipes.stderr.readFd));
+    }
     for (const stream of [stdout, stderr]) {
       stream.on('error', () => {});
       stream.on('close', () => {

@@ -133,6 +133,36 @@ describe('a check holds no descriptor gate-check opened, but its stdin, stdout a
   }, 60_000);
 });
 
+describe('a pipe is used again only after its output ended', () => {
+  it('many checks in a row run on few pipes, each with its own output only', async () => {
+    let ledger = '';
+    for (let i = 1; i <= 40; i++) ledger += `- [ ] R${i}: own output ${i}\n  CHECK: ${gated(`echo out-${i}; echo err-${i} >&2`)}\n  EXPECT: /^out-${i}\\nerr-${i}\\n$/\n\n`;
+    const s = repo({ 'GATES.md': ledger });
+    await approveAll(s);
+    const r = runCli(['--json'], { cwd: s.repo, env: s.env, timeoutMs: 60_000 });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).summary.met).toBe(40);
+  }, 60_000);
+
+  it('the pipe of a check whose escaped process still writes is never given to a later check', async () => {
+    // E1's setsid child outlives it and keeps writing to the pipes it inherited; E2 runs
+    // while it writes and must not see a byte of it.
+    const escape = `setsid sh -c 'echo $$ > esc.pid; for i in 1 2 3 4 5 6 7 8 9 10 11 12; do sleep 0.25; echo FORGED; echo FORGED >&2; done' & while [ ! -s esc.pid ]; do sleep 0.02; done; echo one`;
+    const s = repo({
+      'GATES.md': [
+        `- [ ] E1: escapes\n  CHECK: ${gated(escape)}\n  EXPECT: one\n`,
+        `- [ ] E2: runs while the escaped process writes\n  CHECK: ${gated('sleep 1.5; echo two')}\n  EXPECT: /^two\\n$/\n`,
+      ].join('\n'),
+    });
+    await approveAll(s);
+    const r = runCli(['--json'], { cwd: s.repo, env: s.env, timeoutMs: 60_000 });
+    leftovers.push(Number(readFileSync(s.file('esc.pid'), 'utf8')));
+    const gates = JSON.parse(r.stdout).gates;
+    expect(gates[0].result.status).not.toBe('pass');
+    expect(gates[1].result.status, JSON.stringify(gates[1].result)).toBe('pass');
+  }, 60_000);
+});
+
 describe('mkfifo is never found through PATH', () => {
   it('a mkfifo planted first in PATH (the run\'s and the checks\' PATH) never runs', async () => {
     const s = repo({ 'GATES.md': `- [ ] P: planted\n  CHECK: echo ok\n  EXPECT: ok\n`, 'bin/mkfifo': `#!/bin/sh\ntouch "${'$'}(dirname "$0")/../planted-ran"\nexit 1\n` });
