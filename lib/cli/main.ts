@@ -66,7 +66,13 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
       return 0;
     }
     if (parsed.kind === 'subcommand') {
-      const { runSubcommand } = await import('./lazy.js');
+      // The Stop hook loads only its own code; `hook stop` also reaches it through commands/hook.ts.
+      if (parsed.name === 'hook' && (parsed.args[0] === 'stop' || parsed.args[0] === 'claude-stop')) {
+        const stop = await import('./lazy-stop-hook.js');
+        const rest = parsed.args.slice(1);
+        return await (parsed.args[0] === 'stop' ? stop.hookStopCommand(rest, io) : stop.claudeStopCommand(rest, io));
+      }
+      const { runSubcommand } = await import('./lazy-subcommands.js');
       return await runSubcommand(parsed.name, parsed.args, io);
     }
     options = parsed.options;

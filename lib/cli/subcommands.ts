@@ -1,4 +1,4 @@
-// Subcommands. This module is part of the lazily loaded half of the CLI (cli/lazy.ts): the
+// Subcommands. This module is part of the lazily loaded half of the CLI (cli/lazy-subcommands.ts): the
 // status path never loads it.
 import { approvalsCommand } from '../commands/approvals.js';
 import { diffCommand } from '../commands/diff.js';

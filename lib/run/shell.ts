@@ -14,7 +14,8 @@ export interface ShellInvocation {
 /** A regular file this process may execute (follows links, as exec does). */
 export function isExecutableFile(path: string): boolean {
   try {
-    if (!statSync(path).isFile()) return false;
+    // throwIfNoEntry: a missing candidate on PATH is the common case, and an exception costs.
+    if (statSync(path, { throwIfNoEntry: false })?.isFile() !== true) return false;
     accessSync(path, constants.X_OK);
     return true;
   } catch {
