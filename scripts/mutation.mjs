@@ -3,7 +3,7 @@
 // that fails when it is removed. For each refusal site, the script disables that one refusal,
 // rebuilds, runs the tests, and records whether a test failed (killed) or not (survived).
 //
-//   node scripts/mutation.mjs [--folders fsx,approval,...] [--file lib/x.ts] [--full]
+//   node scripts/mutation.mjs [--folders fsx,approval,...] [--file lib/x.ts[,lib/y.ts]] [--full]
 //                             [--tests test/a,test/b] [--quick-only]
 //                             [--timeout SECONDS] [--json report.json] [--list]
 //
@@ -152,7 +152,7 @@ function runTests(dir, tests) {
   return r.status === 0 ? 'passed' : 'failed';
 }
 
-const targets = onlyFile ? [resolve(onlyFile)] : folders.flatMap(filesOf);
+const targets = onlyFile ? onlyFile.split(',').filter(Boolean).map((f) => resolve(f)) : folders.flatMap(filesOf);
 const mutants = targets.flatMap(mutantsOf);
 if (flag('--list')) {
   for (const m of mutants) console.log(`${relative(ROOT, m.file)}:${m.line}  ${m.operator}  ${m.source}`);

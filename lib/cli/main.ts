@@ -17,6 +17,7 @@ import { processIo, releaseDeadTerminal, type Io } from './io.js';
 import { refuseMistakenWords } from './mistaken-words.js';
 import { parseCommandLine, type RunOptions } from './options.js';
 import { statusCommand } from '../commands/status.js';
+import { useCompileCache } from '../fsx/compile-cache.js';
 
 const MAX_ERRORS_SHOWN = 100;
 
@@ -68,6 +69,7 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
     if (parsed.kind === 'subcommand') {
       // The Stop hook loads only its own code; `hook stop` also reaches it through commands/hook.ts.
       if (parsed.name === 'hook' && (parsed.args[0] === 'stop' || parsed.args[0] === 'claude-stop')) {
+        useCompileCache(io.env, io.cwd);
         const stop = await import('./lazy-stop-hook.js');
         const rest = parsed.args.slice(1);
         return await (parsed.args[0] === 'stop' ? stop.hookStopCommand(rest, io) : stop.claudeStopCommand(rest, io));
@@ -85,6 +87,7 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
       if (options.listScopes) return lazy.listScopesCommand(options, io);
       return await (options.claim ? lazy.claimCommand : lazy.releaseCommand)(options, io);
     }
+    useCompileCache(io.env, io.cwd);
     const { runCommand } = await import('./lazy.js');
     return await runCommand(options, io);
   } catch (error) {
