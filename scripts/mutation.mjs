@@ -6,6 +6,7 @@
 //   node scripts/mutation.mjs [--folders fsx,approval,...] [--file lib/x.ts[,lib/y.ts]] [--full]
 //                             [--tests test/a,test/b] [--quick-only]
 //                             [--timeout SECONDS] [--json report.json] [--list]
+//                             [--only lib/x.ts:12,lib/y.ts:34]
 //
 // --tests replaces the folder's first tests; --quick-only reports a mutant those tests miss
 // as surviving them, without trying the whole suite (for a quick score of one area: say so).
@@ -153,7 +154,9 @@ function runTests(dir, tests) {
 }
 
 const targets = onlyFile ? onlyFile.split(',').filter(Boolean).map((f) => resolve(f)) : folders.flatMap(filesOf);
-const mutants = targets.flatMap(mutantsOf);
+// --only file:line,...: just those mutants (to try a first pass's survivors against more tests).
+const only = opt('--only', null)?.split(',').filter(Boolean) ?? null;
+const mutants = targets.flatMap(mutantsOf).filter((m) => only === null || only.includes(`${relative(ROOT, m.file)}:${m.line}`));
 if (flag('--list')) {
   for (const m of mutants) console.log(`${relative(ROOT, m.file)}:${m.line}  ${m.operator}  ${m.source}`);
   console.log(`${mutants.length} mutants`);

@@ -34,6 +34,7 @@ export async function hookBindCommand(args: string[], io: Io): Promise<number> {
     io.stdout(parsed.output);
     return 0;
   }
+  // Mutation note: equivalent while commander refuses excess arguments itself (test/hook/subcommand-usage.test.ts).
   if (parsed.args.length > 0) throw new UsageError(`unexpected argument ${sanitizeLine(parsed.args[0]!, 80)}`, "see 'gate-check hook bind --help'");
   const { session, scope, remove } = parsed.options;
   if (session === undefined || session === '') throw new UsageError('hook bind needs --session ID', "see 'gate-check hook bind --help'");

@@ -25,6 +25,7 @@ export async function hookForgetCommand(args: string[], io: Io): Promise<number>
     io.stdout(parsed.output);
     return 0;
   }
+  // Mutation note: equivalent while commander refuses excess arguments itself (test/hook/subcommand-usage.test.ts).
   if (parsed.args.length > 0) throw new UsageError(`unexpected argument ${sanitizeLine(parsed.args[0]!, 80)}`, "see 'gate-check hook forget --help'");
   const root = resolveRoot(parsed.options.root, io.cwd).path;
   const locations = storeLocations(io.env);
