@@ -125,6 +125,59 @@ describe('weakened since the session began', () => {
   });
 });
 
+describe('a session baseline is hostile JSON: every field of every gate is checked', () => {
+  it('each malformed field, duplicate gate or top-level value blocks as an invalid baseline', () => {
+    const s = passed();
+    expect(s.stop()).toEqual({ kind: 'allow', note: null });
+    const hooks = join(s.home, '.gate-check', 'hooks');
+    const [file] = readdirSync(hooks).filter((f) => f.startsWith('baseline-'));
+    const doc = JSON.parse(readFileSync(join(hooks, file!), 'utf8')) as { gates: Array<Record<string, unknown>> } & Record<string, unknown>;
+    const runnable = doc.gates.findIndex((g) => g.kind === 'runnable');
+    const manual = doc.gates.findIndex((g) => g.kind === 'manual');
+    expect(runnable).toBeGreaterThanOrEqual(0);
+    expect(manual).toBeGreaterThanOrEqual(0);
+    const gate = (i: number, change: Record<string, unknown>) => ({ ...doc, gates: doc.gates.map((g, j) => (j === i ? { ...g, ...change } : g)) });
+    const cases: Array<[string, unknown]> = [
+      ['file empty', gate(runnable, { file: '' })],
+      ['file not a string', gate(runnable, { file: 1 })],
+      ['scope not a string', gate(runnable, { scope: 1 })],
+      ['id empty', gate(runnable, { id: '' })],
+      ['kind unknown', gate(runnable, { kind: 'optional' })],
+      ['check not a string', gate(runnable, { check: 1 })],
+      ['cwd not a string', gate(runnable, { cwd: 1 })],
+      ['depends not a list', gate(runnable, { depends: 'scripts/*' })],
+      ['inputs of numbers', gate(runnable, { inputs: [1] })],
+      ['timeout zero', gate(runnable, { timeout: 0 })],
+      ['timeout fractional', gate(runnable, { timeout: 1.5 })],
+      ['abandoned not a boolean', gate(runnable, { abandoned: 'no' })],
+      ['runnable def not a digest', gate(runnable, { def: 'x' })],
+      ['runnable with a title digest', gate(runnable, { title: 'a'.repeat(64) })],
+      ['runnable without CHECK', gate(runnable, { check: null })],
+      ['runnable without EXPECT', gate(runnable, { expect: null })],
+      ['manual with a def', gate(manual, { def: 'a'.repeat(64) })],
+      ['manual title not a digest', gate(manual, { title: 'wording approved' })],
+      ['a gate twice', { ...doc, gates: [...doc.gates, doc.gates[runnable]] }],
+      ['another session', { ...doc, session: 'session-2' }],
+      ['takenAt not a time', { ...doc, takenAt: 'yesterday' }],
+      ['gates not a list', { ...doc, gates: {} }],
+      ['another schema', { ...doc, schema: 999 }],
+    ];
+    // The stop counter is reset between cases: past 6 blocks without progress the hook lets a stop through.
+    const resetCounter = () => {
+      for (const f of readdirSync(hooks)) if (/^[0-9a-f]{16}-[0-9a-f]{16}\.json$/.test(f)) rmSync(join(hooks, f));
+    };
+    for (const [what, bad] of cases) {
+      resetCounter();
+      writeFileSync(join(hooks, file!), JSON.stringify(bad), { mode: 0o600 });
+      expect(blockOf(s.stop()), what).toMatch(/^gate-check: cannot read the gates \(.*invalid session baseline/);
+    }
+    // The unchanged document still reads (so every case above failed for its own reason).
+    resetCounter();
+    writeFileSync(join(hooks, file!), JSON.stringify(doc), { mode: 0o600 });
+    expect(s.stop()).toEqual({ kind: 'allow', note: null });
+  });
+});
+
 describe('gate-check hook accept: a person approves the new definition', () => {
   it('refuses without a terminal (exit 2), and the gate stays open', () => {
     const s = passed();
