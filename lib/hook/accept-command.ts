@@ -105,6 +105,8 @@ export async function hookAcceptCommand(args: string[], io: Io): Promise<number>
   const lockMs = lockTimeoutFromEnv(io.env);
   for (const [name, weakened] of perFile) {
     await updateBaselineFile(locations, root, name, null, lockMs, (previous) => {
+      // Mutation note: only a race reaches it (the baseline removed since it was listed); without
+      // it that race is an internal error (exit 2) instead of nothing written: closed either way.
       if (previous === null) return null;
       const drop = new Set<string>();
       const put: BaselineGate[] = [];

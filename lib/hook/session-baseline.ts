@@ -161,6 +161,8 @@ export async function updateBaselineFile(
     const next = update(previous);
     if (next === null) return previous;
     const text = serialize(next);
+    // Mutation note: not reached by the suite (it needs several hook calls, each with 16 MiB of
+    // new gates); without it the next read refuses the baseline and the hook blocks: closed either way.
     if (Buffer.byteLength(text, 'utf8') > MAX_BASELINE_BYTES) {
       throw new UnsafeStoreError(path, `the session baseline would be larger than ${MAX_BASELINE_BYTES / 2 ** 20} MiB`, 'fewer gates per repository; a person can check the ledger diff with `gate-check diff`');
     }
@@ -179,6 +181,7 @@ export async function extendBaseline(locations: StoreLocations, root: string, se
     const base = previous ?? { root, session, takenAt: now.toISOString(), gates: [] };
     const known = new Set(base.gates.map((g) => gateKey(g.file, g.id)));
     const fresh = added.filter((g) => !known.has(gateKey(g.file, g.id)));
+    // Mutation note: equivalent in behaviour (without it the same baseline is written again).
     if (previous !== null && fresh.length === 0) return null;
     return { ...base, gates: [...base.gates, ...fresh] };
   });
