@@ -170,20 +170,3 @@ export function openPipeWriteEnd(readFd: number): number {
   return openSync(`/proc/self/fd/${readFd}`, constants.O_WRONLY);
 }
 
-/**
- * A new read end of the pipe whose read end `readFd` saw end of file, for the next check:
- * at end of file the pipe is empty and nothing holds its write end, so it is as fresh as a
- * new FIFO (it has no name; only a process of this user that opens it through /proc, the
- * same-user boundary, could reach it, as it could reach a fresh one). Opened through
- * /proc/self/fd before `readFd` is closed; non-blocking and close-on-exec as the first.
- */
-export function reopenPipeReadEnd(readFd: number): number {
-  const fd = openSync(`/proc/self/fd/${readFd}`, constants.O_RDONLY | constants.O_NONBLOCK);
-  try {
-    if (!fstatSync(fd).isFIFO()) throw new Error('not a pipe');
-    return fd;
-  } catch (e) {
-    closeSync(fd);
-    throw e;
-  }
-}

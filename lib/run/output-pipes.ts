@@ -12,19 +12,20 @@
 // its own, so that Ctrl-C reaches gate-check only), opened and unlinked at once, and kept as
 // read ends until a check takes two; its write ends are opened then, handed to the shell
 // and closed here at once, so end of file means that every holder of the output is gone.
-// A pipe whose output reached end of file (every writer gone, nothing left in it) goes back to
-// the pool through a new read end (reopenPipeReadEnd), so a run of checks one or a few at a
-// time spawns mkfifo once: a spawn costs about as much as a check. A pipe whose output did
-// not end (a timeout, an overflow, an escaped holder) is closed, never reused.
-// Batches double from 16 to 64 pipes, and no more are kept: an open pipe counts 64 KiB
-// against the user's pipe buffer allowance (fs.pipe-user-pages-soft) even unused, and past
-// it every new pipe of the user is smaller.
+// Every check gets fresh pipes, never one an earlier check had: end of file only says that
+// no writer is left, and a process the earlier check left behind can still hold a read end,
+// which it can reopen for writing through its own /proc/self/fd (found by an attack on a
+// version that reused pipes; test/adversarial/check-output.test.ts).
+// Batches double from 16 to 64 pipes: a run of a few checks spawns mkfifo once, a long run
+// once per 32 checks (a spawn costs about as much as a check, a FIFO a few microseconds).
+// No more are kept: an open pipe counts 64 KiB against the user's pipe buffer allowance
+// (fs.pipe-user-pages-soft) even unused, and past it every new pipe of the user is smaller.
 //
 // Where FIFOs cannot be had this way (not Linux, no /proc/self/fd, no mkfifo), checks keep
 // socket pairs; that is decided once per process.
 import { spawnSync } from 'node:child_process';
 import { closeSync, statSync } from 'node:fs';
-import { fifoBaseCandidates, makeFifos, openPipeWriteEnd, privateFifoDir, removeStaleBatches, reopenPipeReadEnd } from '../fsx/fifo.js';
+import { fifoBaseCandidates, makeFifos, openPipeWriteEnd, privateFifoDir, removeStaleBatches } from '../fsx/fifo.js';
 import { isExecutableFile } from './shell.js';
 
 export interface OutputPipe {
@@ -150,20 +151,6 @@ export function takeOutputPipes(): OutputPipes | null {
   } catch (e) {
     for (const fd of [outRead, errRead, outWrite]) closeQuietly(fd);
     throw e;
-  }
-}
-
-/**
- * Call on end of file of a check's output pipe, before its read end is closed: the pipe
- * goes back to the pool for a later check (best effort: a pipe that cannot be reopened, or
- * a full pool, just means a fresh FIFO later).
- */
-export function recycleOutputPipe(readFd: number): void {
-  if (pool.length >= MAX_BATCH) return;
-  try {
-    pool.push(reopenPipeReadEnd(readFd));
-  } catch {
-    /* the next batch makes a fresh one */
   }
 }
 

@@ -35,7 +35,7 @@ import { setMaxListeners } from 'node:events';
 import { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import { interruptSignal, onInterrupt } from './interrupts.js';
-import { closePipeEnds, recycleOutputPipe, takeOutputPipes, type OutputPipes } from './output-pipes.js';
+import { closePipeEnds, takeOutputPipes, type OutputPipes } from './output-pipes.js';
 
 export const DEFAULT_OUTPUT_CAP = 1024 * 1024;
 export const DEFAULT_GRACE_MS = 1000;
@@ -354,11 +354,6 @@ export function superviseCheck(spec: CheckSpec, running?: RunningChecks): Promis
       if (total > spec.outputCap) return overflow();
       stderrChunks.push(chunk);
     });
-    if (pipes) {
-      // End of file: the pipe is empty and has no writer, so a later check may use it (lib/run/output-pipes.ts).
-      stdout.once('end', () => recycleOutputPipe(pipes.stdout.readFd));
-      stderr.once('end', () => recycleOutputPipe(pipes.stderr.readFd));
-    }
     for (const stream of [stdout, stderr]) {
       stream.on('error', () => {});
       stream.on('close', () => {

@@ -133,8 +133,8 @@ describe('a check holds no descriptor gate-check opened, but its stdin, stdout a
   }, 60_000);
 });
 
-describe('a pipe is used again only after its output ended', () => {
-  it('many checks in a row run on few pipes, each with its own output only', async () => {
+describe('each check has its own output', () => {
+  it('many checks in a row, each with its own output only', async () => {
     let ledger = '';
     for (let i = 1; i <= 40; i++) ledger += `- [ ] R${i}: own output ${i}\n  CHECK: ${gated(`echo out-${i}; echo err-${i} >&2`)}\n  EXPECT: /^out-${i}\\nerr-${i}\\n$/\n\n`;
     const s = repo({ 'GATES.md': ledger });
@@ -144,7 +144,7 @@ describe('a pipe is used again only after its output ended', () => {
     expect(JSON.parse(r.stdout).summary.met).toBe(40);
   }, 60_000);
 
-  it('the pipe of a check whose escaped process still writes is never given to a later check', async () => {
+  it('a process an earlier check left behind, still writing to its pipes, never reaches a later check', async () => {
     // E1's setsid child outlives it and keeps writing to the pipes it inherited; E2 runs
     // while it writes and must not see a byte of it.
     const escape = `setsid sh -c 'echo $$ > esc.pid; for i in 1 2 3 4 5 6 7 8 9 10 11 12; do sleep 0.25; echo FORGED; echo FORGED >&2; done' & while [ ! -s esc.pid ]; do sleep 0.02; done; echo one`;
@@ -160,6 +160,32 @@ describe('a pipe is used again only after its output ended', () => {
     const gates = JSON.parse(r.stdout).gates;
     expect(gates[0].result.status).not.toBe('pass');
     expect(gates[1].result.status, JSON.stringify(gates[1].result)).toBe('pass');
+  }, 60_000);
+});
+
+describe('a pipe is never given to a second check', () => {
+  it('a process left behind that keeps a read end of its check\'s pipes cannot write into a later check', async () => {
+    // Found by an attack on a version that reused a pipe once its output reached end of
+    // file: end of file says no writer is left, but D1's daemon keeps read ends (reopened
+    // from its own stdout and stderr) and later reopens them for writing.
+    const daemon = [
+      `setsid sh -c 'echo $$ > daemon.pid; exec 3</proc/self/fd/1 4</proc/self/fd/2 1>/dev/null 2>/dev/null; sleep 0.8;`,
+      ` exec 5>/proc/self/fd/3 6>/proc/self/fd/4; echo LEFTOVER >&5; echo LEFTOVER >&6; exec 5>&- 6>&-; sleep 3' &`,
+      ' while [ ! -s daemon.pid ]; do sleep 0.02; done; sleep 0.2; echo one',
+    ].join('');
+    const s = repo({
+      'GATES.md': [
+        `- [ ] D1: leaves a reader behind\n  CHECK: ${gated(daemon)}\n  EXPECT: one\n`,
+        `- [ ] D2: runs after it\n  CHECK: ${gated('sleep 1.5; echo two')}\n  EXPECT: LEFTOVER\n`,
+      ].join('\n'),
+    });
+    await approveAll(s);
+    const r = runCli(['--json'], { cwd: s.repo, env: s.env, timeoutMs: 60_000 });
+    leftovers.push(Number(readFileSync(s.file('daemon.pid'), 'utf8')));
+    const gates = JSON.parse(r.stdout).gates;
+    expect(gates[0].result.status, JSON.stringify(gates[0].result)).toBe('pass');
+    expect(gates[1].result.status).toBe('fail');
+    expect(gates[1].result.bytes).toBe(4); // "two\n" and nothing else
   }, 60_000);
 });
 
