@@ -18,6 +18,7 @@ import { refuseMistakenWords } from './mistaken-words.js';
 import { parseCommandLine, type RunOptions } from './options.js';
 import { statusCommand } from '../commands/status.js';
 import { useCompileCache } from '../fsx/compile-cache.js';
+import { resolveRoot } from '../fsx/discover.js';
 
 const MAX_ERRORS_SHOWN = 100;
 
@@ -69,7 +70,6 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
     if (parsed.kind === 'subcommand') {
       // The Stop hook loads only its own code; `hook stop` also reaches it through commands/hook.ts.
       if (parsed.name === 'hook' && (parsed.args[0] === 'stop' || parsed.args[0] === 'claude-stop')) {
-        useCompileCache(io.env, io.cwd);
         const stop = await import('./lazy-stop-hook.js');
         const rest = parsed.args.slice(1);
         return await (parsed.args[0] === 'stop' ? stop.hookStopCommand(rest, io) : stop.claudeStopCommand(rest, io));
@@ -87,13 +87,24 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
       if (options.listScopes) return lazy.listScopesCommand(options, io);
       return await (options.claim ? lazy.claimCommand : lazy.releaseCommand)(options, io);
     }
-    useCompileCache(io.env, io.cwd);
+    cacheCompiledCode(options, io);
     const { runCommand } = await import('./lazy.js');
     return await runCommand(options, io);
   } catch (error) {
     const code = reportFailure(error, io, options);
     return interruptedBy() === null ? code : interruptCode(argv, exitCodeFor(error));
   }
+}
+
+/** The compile cache for a run (lib/fsx/compile-cache.ts), given the repository the run will use. */
+function cacheCompiledCode(options: RunOptions, io: Io): void {
+  let root: string;
+  try {
+    root = resolveRoot(options.root, io.cwd, options.files).path;
+  } catch {
+    return; // the run reports it
+  }
+  useCompileCache(io.env, root);
 }
 
 function modeOf(options: RunOptions): Mode {

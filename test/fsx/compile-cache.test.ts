@@ -1,6 +1,6 @@
-// Node's compile cache (lib/fsx/compile-cache.ts): on for a run and the Stop hook where the
-// running Node has it and the private store is a private directory; never for --status,
-// never through a link, never in a store that is not private.
+// Node's compile cache (lib/fsx/compile-cache.ts): on for a run where the running Node has
+// it and the private store is a private directory outside the repository; never for
+// --status or the Stop hook, never through a link, never in a store that is not private.
 import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import module from 'node:module';
 import { join } from 'node:path';
@@ -51,13 +51,31 @@ describe('the compile cache', () => {
     expect(existsSync(s.cache)).toBe(false);
   });
 
-  it('a store inside the current directory gets no cache', () => {
-    const s = sandbox();
-    writeFiles(s.repo, { 'GATES.md': '- [ ] G1: one\n  CHECK: echo ok\n  EXPECT: ok\n' });
-    const base = join(s.repo, 'store');
-    mkdirSync(base, { mode: 0o700 });
-    const r = runCli(['--reverify'], { cwd: s.repo, env: { ...s.env, GATE_CHECK_HOME: base } });
-    expect(r.code).toBe(2); // a store inside the repository is refused, after the cache was not turned on
-    expect(existsSync(join(base, 'compile-cache'))).toBe(false);
+  // Found by an attack on the first version, which compared the store with the current
+  // directory only: from a subdirectory, or with --root, a store inside the repository got
+  // a cache before the run refused the store.
+  for (const [what, cwdOf, args] of [
+    ['run at the root', (repo: string) => repo, []],
+    ['run from a subdirectory', (repo: string) => join(repo, 'sub'), []],
+    ['run from elsewhere with --root', (repo: string) => join(repo, '..'), ['--root', 'repo']],
+  ] as Array<[string, (repo: string) => string, string[]]>) {
+    it(`a store inside the repository gets no cache: ${what}`, () => {
+      const s = sandbox();
+      // A git directory as git accepts one, so that the root is found from a subdirectory.
+      writeFiles(s.repo, { 'GATES.md': '- [ ] G1: one\n  CHECK: echo ok\n  EXPECT: ok\n', 'sub/.keep': '', '.git/HEAD': 'ref: refs/heads/main\n', '.git/objects/.keep': '', '.git/refs/.keep': '' });
+      const base = join(s.repo, 'store');
+      mkdirSync(base, { mode: 0o700 });
+      const r = runCli(['--reverify', ...args], { cwd: cwdOf(s.repo), env: { ...s.env, GATE_CHECK_HOME: base } });
+      expect(r.code, r.stderr).toBe(2); // the run refuses the store; the cache was never turned on there
+      expect(r.stderr).toMatch(/is inside the repository/);
+      expect(existsSync(join(base, 'compile-cache'))).toBe(false);
+    });
+  }
+
+  it('the Stop hook does not turn it on (its repository is known only from its payload)', () => {
+    const s = approvedRepo();
+    const input = JSON.stringify({ session_id: 's1', cwd: s.repo, hook_event_name: 'Stop', stop_hook_active: false });
+    expect(runCli(['hook', 'claude-stop'], { cwd: s.repo, env: s.env, input }).code).toBe(0);
+    expect(existsSync(s.cache)).toBe(false);
   });
 });
