@@ -169,4 +169,3 @@ export function makeFifos(dir: string, count: number, minimum: number, create: (
 export function openPipeWriteEnd(readFd: number): number {
   return openSync(`/proc/self/fd/${readFd}`, constants.O_WRONLY);
 }
-
