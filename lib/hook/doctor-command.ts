@@ -74,6 +74,7 @@ export async function hookDoctorCommand(args: string[], io: Io): Promise<number>
     io.stdout(parsed.output);
     return 0;
   }
+  // Mutation note: equivalent while commander refuses excess arguments itself (test/hook/subcommand-usage.test.ts).
   if (parsed.args.length > 0) throw new UsageError(`unexpected argument ${sanitizeLine(parsed.args[0]!, 80)}`, "see 'gate-check hook doctor --help'");
   const root = resolveRoot(parsed.options.root, io.cwd).path;
   const home = io.env.HOME && isAbsolute(io.env.HOME) ? io.env.HOME : null;

@@ -115,14 +115,17 @@ function context(kind: TargetKind, options: InstallOptions, io: Io): { ctx: Loca
 /** The running CLI: absolute node and bin paths (the CLI's symlinks resolved). */
 function currentRuntime(): Runtime {
   const argvBin = process.argv[1];
+  // Mutation note: unreachable through the CLI (node always sets argv[1] to the bin it runs).
   if (argvBin === undefined) throw new UsageError('cannot tell the path of the gate-check CLI (process.argv[1] is missing)');
   let bin: string;
   try {
     bin = realpathSync(argvBin);
   } catch {
+    // Mutation note: unreachable through the CLI (the bin that runs exists).
     throw new UsageError(`cannot resolve the path of the gate-check CLI (${sanitizeLine(argvBin, 200)})`);
   }
   for (const [what, path] of [['node', process.execPath], ['gate-check', bin]] as const) {
+    // Mutation note: equivalent: execPath and a realpath are absolute.
     if (!isAbsolute(path)) throw new UsageError(`the path of ${what} is not absolute: ${sanitizeLine(path, 200)}`);
     if (findUnsafeChar(path) !== null || path.includes('\n') || path.includes('\t')) {
       throw new UsageError(`the path of ${what} contains a control character; refusing to write it into a hook command`);
@@ -178,6 +181,7 @@ function describeInstall(r: InstallResult, file: string): string {
 }
 
 function describeCommand(entry: JsonObject | null): string | null {
+  // Mutation note: not a refusal (a description of no entry).
   if (entry === null) return null;
   const exe = typeof entry.command === 'string' && Array.isArray(entry.args) ? entry.command : typeof entry.exec === 'string' ? entry.exec : null;
   if (exe !== null && Array.isArray(entry.args)) return [exe, ...(entry.args as string[])].map((w) => (/^[A-Za-z0-9_./:-]+$/.test(w) ? w : shellQuote(w))).join(' ');
@@ -250,6 +254,7 @@ function applyUninstall(file: string, plan: InstallPlan): Outcome {
   if (sameJson(withoutEmptyContainers(r.settings, plan), withoutEmptyContainers(plan.base, plan))) {
     // No backup: install created this file, and nothing but gate-check's entries is in it.
     const now = lstatOrNull(file);
+    // Mutation note: only a race reaches it (the file replaced between the read and the removal); no test races it.
     if (!now || now.dev !== snapshot.identity!.dev || now.ino !== snapshot.identity!.ino) {
       throw new UnsafeFileError(file, 'was replaced while gate-check was removing it (refused; nothing was removed)');
     }
@@ -303,6 +308,7 @@ export async function hookInstallCommand(args: string[], io: Io, uninstall: bool
     return 0;
   }
   const { options } = parsed;
+  // Mutation note: equivalent while commander refuses excess arguments itself (test/hook/subcommand-usage.test.ts).
   if (parsed.args.length > 0) throw new UsageError(`unexpected argument ${sanitizeLine(parsed.args[0]!, 80)}`, `see 'gate-check ${name} --help'`);
   const host = hostById(options.host ?? 'claude');
   if (host === null) throw new UsageError(`unknown host ${sanitizeLine(options.host!, 40)} (one of ${HOST_IDS.join(', ')})`, `see 'gate-check ${name} --help'`);

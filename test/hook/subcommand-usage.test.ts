@@ -1,6 +1,6 @@
 // The refusals of the hook's person-facing subcommands (accept, bind, forget) on their own
 // command line: each is exit 2 with the reason, and changes nothing.
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, sandbox } from '../helpers/cli.js';
@@ -55,5 +55,14 @@ describe('hook accept, bind and forget refuse what they do not take', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/agent-1 is bound to no scope in .*; nothing changed/);
     expect(existsSync(s.store)).toBe(false);
+  });
+
+  it('hook install --global with a HOME that is a file', () => {
+    const s = repo();
+    const file = join(s.repo, 'not-a-home');
+    writeFileSync(file, '');
+    const r = runCli(['hook', 'install', '--global'], { cwd: s.repo, env: { ...s.env, HOME: file } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/not-a-home: HOME is not a directory/);
   });
 });
