@@ -228,6 +228,11 @@ export function parseLedger(source: string): ParseResult {
       }
       endBody(lineNo);
       const key = COLUMN0_KEY.exec(text);
+      // `ABANDON G1 reason` without the colon would be prose, and the gate silently stay open.
+      if (!key && /^(?:ABANDON|OWNS)[ \t]/.test(text)) {
+        err(lineNo, `${text.startsWith('OWNS') ? 'OWNS' : 'ABANDON'} needs a colon: write ${text.startsWith('OWNS') ? 'OWNS: PATTERN' : 'ABANDON: ID reason'}`);
+        continue;
+      }
       if (!key) continue;
       const name = key[1]!;
       const upper = name.toUpperCase();

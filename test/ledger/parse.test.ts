@@ -256,6 +256,13 @@ describe('ABANDON', () => {
   it('refuses a lower-case abandon', () => {
     expect(parseErrors(lines(...runnable(), 'Abandon: G1 reason'))[0]).toMatch(/^4: write ABANDON in upper case/);
   });
+
+  it('refuses ABANDON and OWNS without their colon (they would be prose, and the gate stay open unnoticed)', () => {
+    expect(parseErrors(lines(...runnable(), 'ABANDON G1 reason'))[0]).toMatch(/^4: ABANDON needs a colon: write ABANDON: ID reason/);
+    expect(parseErrors(lines('OWNS src/**', '', ...runnable()))[0]).toMatch(/^1: OWNS needs a colon: write OWNS: PATTERN/);
+    // Prose that only starts with the word is prose.
+    expect(parseOk(lines(...runnable(), '', 'ABANDONED plans are listed elsewhere.', 'Abandon G1 if it is blocked.')).gates).toHaveLength(1);
+  });
 });
 
 describe('code fences (CommonMark)', () => {
