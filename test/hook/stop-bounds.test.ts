@@ -184,6 +184,17 @@ describe('a fixed deadline, even while hashing runs', () => {
     expect(released).toEqual({ kind: 'message', message: expect.stringMatching(/^gate-check: released: verification was incomplete \(the Stop hook's 1 s limit ran out\)/) });
   });
 
+  it('however far each incomplete pass got, it is the same lack of progress (a loaded machine put the release off)', () => {
+    // A 1 ms deadline runs out before any ledger is read, a 1 s one while hashing: on a CI
+    // machine under load the two happened in one session, and the count started again.
+    const s = slowRepo(40);
+    for (const ms of ['1000', '1', '1000', '1', '1000', '1']) {
+      expect(expectBlock(outcome(timedHook(s, { env: { GATE_CHECK_HOOK_DEADLINE_MS: ms } }).r))).toMatch(/verification was incomplete/);
+    }
+    const released = outcome(timedHook(s, { env: { GATE_CHECK_HOOK_DEADLINE_MS: '1' } }).r);
+    expect(released).toEqual({ kind: 'message', message: expect.stringMatching(/^gate-check: released: verification was incomplete/) });
+  });
+
   it('GATE_CHECK_HOOK_DEADLINE_MS cannot lengthen the deadline', () => {
     const s = slowRepo(300);
     const { r, ms } = timedHook(s, { env: { GATE_CHECK_HOOK_DEADLINE_MS: '600000' }, timeoutMs: 40_000 });
