@@ -76,6 +76,8 @@ describe('a record signed over malformed oracle fields', () => {
   const base = fields([['check.mjs', H1]]) as unknown as Record<string, unknown>;
   const cases: [string, (o: Record<string, unknown>) => void][] = [
     ['oracle is not an object', (o) => Object.keys(o).forEach((k) => delete o[k])],
+    ['oracle is null', () => {}],
+    ['oracle is a string', () => {}],
     ['an extra field', (o) => (o.extra = 1)],
     ['another oracle version', (o) => (o.v = 'gate-check/oracle@0')],
     ['check is not a string', (o) => (o.check = 7)],
@@ -91,7 +93,8 @@ describe('a record signed over malformed oracle fields', () => {
       const o = structuredClone(base);
       edit(o);
       const signature = signOracle(o as unknown as OracleFields).signature;
-      const text = JSON.stringify({ schema: 'gate-check/approval@1', signature, approvedAt: '2024-01-02T03:04:05.000Z', oracle: what === 'oracle is not an object' ? [] : o });
+      const special: Record<string, unknown> = { 'oracle is not an object': [], 'oracle is null': null, 'oracle is a string': 'x' };
+      const text = JSON.stringify({ schema: 'gate-check/approval@1', signature, approvedAt: '2024-01-02T03:04:05.000Z', oracle: what in special ? special[what] : o });
       expect(parseApprovalRecord(text)).toEqual({ ok: false, reason: 'bad oracle fields' });
     });
   }

@@ -138,6 +138,7 @@ describe('a session baseline is hostile JSON: every field of every gate is check
     expect(manual).toBeGreaterThanOrEqual(0);
     const gate = (i: number, change: Record<string, unknown>) => ({ ...doc, gates: doc.gates.map((g, j) => (j === i ? { ...g, ...change } : g)) });
     const cases: Array<[string, unknown]> = [
+      ['a gate with a key of its own', gate(runnable, { extra: 1 })],
       ['file empty', gate(runnable, { file: '' })],
       ['file not a string', gate(runnable, { file: 1 })],
       ['scope not a string', gate(runnable, { scope: 1 })],
