@@ -144,6 +144,7 @@ describe('a session baseline is hostile JSON: every field of every gate is check
       ['scope not a string', gate(runnable, { scope: 1 })],
       ['id empty', gate(runnable, { id: '' })],
       ['kind unknown', gate(runnable, { kind: 'optional' })],
+      ['kind unknown on a manual gate', gate(manual, { kind: 'optional' })],
       ['check not a string', gate(runnable, { check: 1 })],
       ['cwd not a string', gate(runnable, { cwd: 1 })],
       ['depends not a list', gate(runnable, { depends: 'scripts/*' })],
