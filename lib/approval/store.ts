@@ -84,6 +84,7 @@ export class ApprovalStore {
   /** The record for exactly this signature of this gate, or null (for explaining a change). */
   bySignature(ledger: string, gate: string, signature: string): ApprovalRecord | null {
     const text = readPrivateFile(this.dir, recordFileName(ledger, gate, signature), MAX_RECORD_BYTES, true);
+    // Mutation note: equivalent (the parser reads a missing text as no record, not ok, too).
     if (text === null) return null;
     const parsed = parseApprovalRecord(text);
     return parsed.ok && parsed.record.oracle.ledger === ledger && parsed.record.oracle.gate === gate ? parsed.record : null;
