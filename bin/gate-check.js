@@ -1,10 +1,14 @@
 #!/usr/bin/env node
-// Thin entry: the CLI is built into dist/ by `npm run build` (run by `npm ci` through prepare).
-// Every failure to load or start (a missing build, EMFILE under a low `ulimit -n`) and every
-// unexpected exception is exit 2 with one message, never 1 or a bare stack trace. The
-// process exits only once its output is flushed (lib/cli/main.ts); the checks' process
-// groups are killed on every exit (lib/run/supervisor.ts).
-import { writeSync } from 'node:fs';
+'use strict';
+// Thin entry, CommonJS (bin/package.json): the CLI is built into dist/ by `npm run build`
+// (run by `npm ci` through prepare). A command line goes to one of three builds of the same
+// code (lib/cli/route.ts): --status to dist/status.cjs and the Stop hook to dist/hook.cjs,
+// each loaded with its code cache (bin/fast-loader.cjs), everything else to dist/cli.js. Every failure to load or start
+// (a missing build, EMFILE under a low `ulimit -n`) and every unexpected exception is exit 2
+// with one message, never 1 or a bare stack trace. The process exits only once its output is
+// flushed (lib/cli/main.ts); the checks' process groups are killed on every exit
+// (lib/run/supervisor.ts).
+const { writeSync } = require('node:fs');
 
 const say = (what, error) => {
   const message = error instanceof Error ? error.message : String(error);
@@ -15,17 +19,22 @@ const say = (what, error) => {
   }
 };
 let built;
-process.on('uncaughtException', async (error) => {
+const fail = async (error) => {
   say('internal error', error);
   await built?.releaseDeadTerminal().catch(() => {});
   process.exit(2);
-});
+};
+process.on('uncaughtException', fail);
 
-let code = 2;
-try {
-  built = await import('../dist/cli.js');
-} catch (error) {
-  say('cannot start', error);
+async function start(argv) {
+  try {
+    const route = require('../dist/route.cjs').routeOf(argv);
+    built = route === 'full' ? await import('../dist/cli.js') : require('./fast-loader.cjs').loadFast(route).exports;
+  } catch (error) {
+    say('cannot start', error);
+    return 2;
+  }
+  return built.cli(argv);
 }
-if (built) code = await built.cli(process.argv.slice(2));
-process.exit(code);
+
+start(process.argv.slice(2)).then((code) => process.exit(code), fail);

@@ -1,7 +1,16 @@
-// Bundles lib/ into dist/ with esbuild: one start-up chunk for the status path, and split
-// chunks that only execution, subcommands or hooks load (lazy import()).
+// Bundles lib/ into dist/ with esbuild, in two builds of the same lib/cli/main.ts
+// (lib/cli/route.ts says which command line goes where):
+// - dist/cli.js and dist/chunks/: ESM, split, every command; the code of runs, subcommands
+//   and hooks is in chunks loaded by dynamic import().
+// - dist/status.cjs and dist/hook.cjs: CommonJS, one file each, for --status and the Stop
+//   hook, each with a V8 code cache made by running its command once (scripts/code-cache.mjs,
+//   read by bin/fast-loader.cjs). The code of other commands is replaced by a stub that fails
+//   (exit 2) if it is ever reached.
+// - dist/route.cjs: the router, for bin/gate-check.js; dist/fast-glob.cjs for both fast builds.
 import { build } from 'esbuild';
-import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { appendFileSync, existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -11,24 +20,66 @@ const dist = fileURLToPath(new URL('../dist', import.meta.url));
 const staging = `${dist}.build-${process.pid}`;
 rmSync(staging, { recursive: true, force: true });
 
-await build({
-  entryPoints: { cli: 'lib/cli/main.ts' },
-  outdir: staging,
+const common = {
   bundle: true,
-  splitting: true,
-  format: 'esm',
   platform: 'node',
   target: 'node20.17',
-  sourcemap: 'linked',
   minifySyntax: true,
   minifyWhitespace: true,
+  define: { __VERSION__: JSON.stringify(pkg.version) },
+  logLevel: 'warning',
+};
+
+await build({
+  ...common,
+  entryPoints: { cli: 'lib/cli/main.ts' },
+  outdir: staging,
+  splitting: true,
+  format: 'esm',
+  sourcemap: 'linked',
   legalComments: 'linked',
   chunkNames: 'chunks/[name]-[hash]',
-  define: { __VERSION__: JSON.stringify(pkg.version) },
   // Bundled CommonJS dependencies call require() for Node built-ins.
   banner: { js: "import{createRequire as __gcRequire}from'node:module';const require=__gcRequire(import.meta.url);" },
-  logLevel: 'warning',
 });
+
+// The fast builds: main.ts, with the modules of the commands it does not serve replaced by a
+// stub that fails if it is ever reached, and fast-glob in a file of its own (loaded only for
+// a DEPENDS pattern that needs it).
+const LAZY_EXPORTS = {
+  './lazy.js': ['runCommand', 'claimCommand', 'releaseCommand', 'listScopesCommand'],
+  './lazy-subcommands.js': ['runSubcommand'],
+  './commander-args.js': ['commanderParse'],
+  './lazy-stop-hook.js': ['claudeStopCommand', 'hookStopCommand'],
+};
+const FAST_BUILDS = { status: ['./lazy.js', './lazy-subcommands.js', './commander-args.js', './lazy-stop-hook.js'], hook: ['./lazy.js', './lazy-subcommands.js', './commander-args.js'] };
+const stubsFor = (name) => ({
+  name: 'fast-build-stubs',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/[a-z-]+\.js$/ }, (args) => (FAST_BUILDS[name].includes(args.path) && /\/lib\/cli\/[a-z-]+\.ts$/.test(args.importer) ? { path: args.path, namespace: 'stub' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'stub' }, (args) => ({
+      contents: `const misrouted = () => { throw new Error('this command line reached dist/${name}.cjs, which does not serve it (lib/cli/route.ts)'); };\n${LAZY_EXPORTS[args.path].map((e) => `export const ${e} = misrouted;`).join('\n')}`,
+      loader: 'js',
+    }));
+    b.onResolve({ filter: /^fast-glob$/ }, () => ({ path: 'fast-glob', namespace: 'own-file' }));
+    b.onLoad({ filter: /.*/, namespace: 'own-file' }, () => ({ contents: "module.exports = require('./fast-glob.cjs');", loader: 'js' }));
+    b.onResolve({ filter: /^\.\/fast-glob\.cjs$/ }, (args) => (args.namespace === 'own-file' ? { path: args.path, external: true } : undefined));
+  },
+});
+const cjs = { ...common, format: 'cjs', legalComments: 'none', define: { ...common.define, 'import.meta.url': '__filename' } };
+await build({ ...cjs, entryPoints: ['lib/cli/route.ts'], outfile: `${staging}/route.cjs` });
+await build({ ...cjs, entryPoints: ['fast-glob'], outfile: `${staging}/fast-glob.cjs`, legalComments: 'linked' });
+// The Stop hook's warm-up reads a stop payload on stdin, as a host sends it.
+const payload = JSON.stringify({ session_id: 'code-cache', transcript_path: '/nonexistent', hook_event_name: 'Stop', stop_hook_active: false });
+for (const name of Object.keys(FAST_BUILDS)) {
+  const file = `${staging}/${name}.cjs`;
+  await build({ ...cjs, entryPoints: ['lib/cli/main.ts'], outfile: file, plugins: [stubsFor(name)] });
+  if (/\bimport\(/.test(readFileSync(file, 'utf8'))) throw new Error(`dist/${name}.cjs holds a dynamic import(), which its loader (node:vm) cannot serve`);
+  // The build id that ties the code cache to this file (bin/fast-loader.cjs).
+  appendFileSync(file, `\n//# gate-check-build=${randomBytes(16).toString('hex')}\n`);
+  const made = spawnSync(process.execPath, [fileURLToPath(new URL('./code-cache.mjs', import.meta.url)), staging, name], { input: payload, stdio: ['pipe', 'inherit', 'inherit'] });
+  if (made.status !== 0) throw new Error(`making the code cache of ${name}.cjs failed (${made.status ?? made.signal})`);
+}
 
 const old = `${dist}.old-${process.pid}`;
 if (existsSync(dist)) renameSync(dist, old);

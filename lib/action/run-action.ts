@@ -209,7 +209,7 @@ export async function runAction(env: NodeJS.ProcessEnv, streams: ActionStreams):
       stderr: (t) => stderr.write(t),
       env: cliEnv,
       cwd,
-      interactive: false,
+      interactive: () => false,
       stderrIsTTY: false,
       ask: async () => null,
     };

@@ -1,6 +1,7 @@
 // Where a command reads and writes. Injected so that in-process callers (tests, the hook)
 // can capture it.
-import { closeSync, fstatSync } from 'node:fs';
+import { closeSync, fstatSync, writeSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { interrupt, interruptedBy, interruptSignal } from '../run/interrupts.js';
 import { colourWanted } from '../text/colour.js';
 
@@ -9,8 +10,12 @@ export interface Io {
   stderr: (text: string) => void;
   env: NodeJS.ProcessEnv;
   cwd: string;
-  /** True when stdin and stdout are terminals (interactive approval). */
-  interactive: boolean;
+  /**
+   * True when stdin and stdout are terminals (interactive approval). A function: asking
+   * creates process.stdin (a file stream on /dev/null: 2 ms of stream modules), which a
+   * --status or a Stop hook never needs.
+   */
+  interactive: () => boolean;
   /** True when stderr is a terminal (the live progress line). */
   stderrIsTTY: boolean;
   /**
@@ -45,7 +50,7 @@ function terminalAsker(): (question: string) => Promise<string | null> {
     process.stdout.write(question);
     if (typedAhead.length > 0) return typedAhead.shift()!;
     if (ended) return null;
-    const { createInterface } = await import('node:readline');
+    const { createInterface } = builtin<typeof import('node:readline')>('node:readline');
     return new Promise<string | null>((resolve, reject) => {
       const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: Boolean(process.stdin.isTTY) });
       let answered = false;
@@ -81,6 +86,14 @@ function terminalAsker(): (question: string) => Promise<string | null> {
   };
 }
 
+/**
+ * A built-in module, loaded when first needed. Through require, not import(): the fast build
+ * (dist/fast.cjs) runs under node:vm, which serves no import().
+ */
+function builtin<T>(name: string): T {
+  return createRequire(import.meta.url)(name) as T;
+}
+
 /** Resolves once `stream` has no write pending, or is closed. */
 function drained(stream: NodeJS.WriteStream, closed: () => boolean): Promise<void> {
   return new Promise((resolve) => {
@@ -102,7 +115,7 @@ let outputFailed = false;
  */
 export async function releaseDeadTerminal(): Promise<void> {
   if (interruptedBy() === null && !outputFailed) return;
-  const { isatty } = await import('node:tty');
+  const { isatty } = builtin<typeof import('node:tty')>('node:tty');
   for (const fd of [0, 1, 2]) {
     try {
       if (fstatSync(fd).isCharacterDevice() && !isatty(fd)) closeSync(fd);
@@ -113,38 +126,97 @@ export async function releaseDeadTerminal(): Promise<void> {
 }
 
 /**
- * The process's streams. A write error on stdout (EPIPE from a closed pipe, EIO from a
+ * Whether a descriptor is a terminal. A memory device of Linux (major 1: /dev/null, /dev/zero)
+ * is a character device that is never a terminal, and the common stdout of a service or a
+ * benchmark: it is answered without loading node:tty (and node:net with it: 2 ms on Node 22).
+ */
+function isTerminal(fd: number): boolean {
+  let rdev: number;
+  try {
+    const st = fstatSync(fd);
+    if (!st.isCharacterDevice()) return false;
+    rdev = st.rdev;
+  } catch {
+    return false;
+  }
+  if (process.platform === 'linux' && (Math.floor(rdev / 256) & 0xfff) === 1) return false;
+  return builtin<typeof import('node:tty')>('node:tty').isatty(fd);
+}
+
+/** One of the process's outputs: a write that fails closes it (reported once through onError). */
+interface Output {
+  write: (text: string) => void;
+  closed: () => boolean;
+  /** Settles once nothing written is pending. */
+  drained: () => Promise<void>;
+}
+
+/**
+ * fd 1 or 2. A terminal is written through its process stream (which Node keeps in order with
+ * the prompts). Anything else (a pipe, a file, a socket) is written with writeSync, as Node's
+ * own stream would do on Linux, without creating the stream (its modules cost 2 to 4 ms of a
+ * status). A descriptor that is non-blocking (EAGAIN) goes on through the stream, which waits
+ * for it; what was written stays in order.
+ */
+function processOutput(fd: 1 | 2, stream: () => NodeJS.WriteStream, onError: (e: NodeJS.ErrnoException) => void): Output {
+  let closed = false;
+  let viaStream: NodeJS.WriteStream | undefined;
+  const fail = (e: NodeJS.ErrnoException) => {
+    outputFailed = true;
+    if (closed) return;
+    closed = true;
+    onError(e);
+  };
+  const useStream = () => {
+    if (viaStream === undefined) {
+      viaStream = stream();
+      viaStream.on('error', fail);
+    }
+    return viaStream;
+  };
+  let terminal: boolean | undefined;
+  return {
+    write: (text) => {
+      if (closed) return;
+      terminal ??= isTerminal(fd);
+      if (viaStream === undefined && !terminal) {
+        const bytes = Buffer.from(text, 'utf8');
+        let done = 0;
+        try {
+          while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
+          return;
+        } catch (e) {
+          if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') return fail(e as NodeJS.ErrnoException);
+          useStream().write(bytes.subarray(done));
+          return;
+        }
+      }
+      useStream().write(text);
+    },
+    closed: () => closed,
+    drained: () => (viaStream === undefined ? Promise.resolve() : drained(viaStream, () => closed)),
+  };
+}
+
+/**
+ * The process's outputs. A write error on stdout (EPIPE from a closed pipe, EIO from a
  * terminal that hung up) closes it for good and is reported through onStdoutClosed; later
  * writes are dropped. A write error on stderr only closes stderr.
  */
 export function processIo(onStdoutClosed: (why: string) => void = () => {}): ProcessIo {
-  let stdoutClosed = false;
-  let stderrClosed = false;
-  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-    outputFailed = true;
-    if (stdoutClosed) return;
-    stdoutClosed = true;
-    onStdoutClosed(`stdout closed: ${e.code ?? e.message}`);
-  });
-  process.stderr.on('error', () => {
-    outputFailed = true;
-    stderrClosed = true;
-  });
+  const stdout = processOutput(1, () => process.stdout, (e) => onStdoutClosed(`stdout closed: ${e.code ?? e.message}`));
+  const stderr = processOutput(2, () => process.stderr, () => {});
   return {
-    stdout: (t) => {
-      if (!stdoutClosed) process.stdout.write(t);
-    },
-    stderr: (t) => {
-      if (!stderrClosed) process.stderr.write(t);
-    },
+    stdout: stdout.write,
+    stderr: stderr.write,
     env: process.env,
     cwd: process.cwd(),
-    interactive: Boolean(process.stdin.isTTY && process.stdout.isTTY),
-    stderrIsTTY: Boolean(process.stderr.isTTY),
-    colour: () => colourWanted(process.env, Boolean(process.stdout.isTTY)),
+    interactive: () => Boolean(process.stdin.isTTY && process.stdout.isTTY),
+    stderrIsTTY: isTerminal(2),
+    colour: () => colourWanted(process.env, isTerminal(1)),
     ask: terminalAsker(),
     flushed: async () => {
-      await Promise.all([drained(process.stdout, () => stdoutClosed), drained(process.stderr, () => stderrClosed)]);
+      await Promise.all([stdout.drained(), stderr.drained()]);
     },
   };
 }

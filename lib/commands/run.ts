@@ -160,7 +160,7 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
     }
   } else if (options.approve) {
     const pending = candidates.filter((e) => !e.approved);
-    if (io.interactive && !options.json) {
+    if (io.interactive() && !options.json) {
       // Every oracle is shown before it can be approved: `a` first shows all the rest, then
       // asks once for them.
       const show = (e: Entry) => {

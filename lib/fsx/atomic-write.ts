@@ -3,7 +3,7 @@
 // and when asked, unchanged size, times and bytes), rename over it, fsync of the directory.
 // Every failure names the target and leaves no temporary file. write-file-atomic is not
 // used: it resolves symlinks and replaces their target, and does not fsync the directory.
-import { randomBytes } from 'node:crypto';
+import { nativeCrypto } from '../oracle/native-crypto.js';
 import { closeSync, constants, fchmodSync, fchownSync, fstatSync, lstatSync, openSync, readSync, renameSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { UnsafeFileError } from '../errors.js';
@@ -48,7 +48,7 @@ const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBL
 const PERMISSION_BITS = 0o777;
 
 export function tempNameFor(target: string): string {
-  return join(dirname(target), `.${basename(target)}.gate-check-${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
+  return join(dirname(target), `.${basename(target)}.gate-check-${process.pid}-${nativeCrypto().randomBytes(6).toString('hex')}.tmp`);
 }
 
 /** True when the file at `path` holds exactly `bytes` (read without following a link). */

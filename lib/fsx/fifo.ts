@@ -13,7 +13,7 @@
 // directory, once its pid is gone. Whatever another user does to the directories, a FIFO is
 // taken only if it is this user's with one link (openFifoReadEnd): at worst a check does
 // not start.
-import { randomBytes } from 'node:crypto';
+import { nativeCrypto } from '../oracle/native-crypto.js';
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, rmdirSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
@@ -131,7 +131,7 @@ export function openFifoReadEnd(path: string): number {
  * and every name in it are gone on return.
  */
 export function makeFifos(dir: string, count: number, minimum: number, create: (paths: string[]) => void): number[] {
-  const batch = join(dir, `${process.pid}-${randomBytes(6).toString('hex')}`);
+  const batch = join(dir, `${process.pid}-${nativeCrypto().randomBytes(6).toString('hex')}`);
   try {
     mkdirSync(batch, { mode: 0o700 });
   } catch (e) {

@@ -2,7 +2,8 @@
 // link planted where a dependency was is refused, never hashed or waited on). A size cap
 // refuses a file before reading it (a 64 GiB sparse file is one fstat, not minutes of
 // zeros), and a checkpoint between chunks lets a deadline stop a long hash.
-import * as crypto from 'node:crypto';
+import { nativeCrypto } from '../oracle/native-crypto.js';
+import { sha256HexOfParts } from '../oracle/sha256.js';
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { UnsafeFileError } from '../errors.js';
 
@@ -59,10 +60,10 @@ export function sha256FileWithStat(path: string, label = path, options: HashOpti
     let total = first;
     let sha256: string;
     // A small file (one short read) is hashed in one shot, without a Hash object.
-    if (first < CHUNK && typeof crypto.hash === 'function') {
-      sha256 = crypto.hash('sha256', buffer.subarray(0, first), 'hex');
+    if (first < CHUNK) {
+      sha256 = sha256HexOfParts([buffer.subarray(0, first)]);
     } else {
-      const hash = crypto.createHash('sha256');
+      const hash = nativeCrypto().createHash('sha256');
       hash.update(buffer.subarray(0, first));
       for (;;) {
         options.checkpoint?.();

@@ -4,7 +4,7 @@
 // by a crashed process makes later callers fail closed after a bounded wait, naming the lock,
 // its PID, and how to remove it by hand. proper-lockfile is not used: it always removes a
 // lock it judges stale, and records no PID.
-import { randomBytes } from 'node:crypto';
+import { nativeCrypto } from '../oracle/native-crypto.js';
 import { unlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { InterruptedError, LockTimeoutError } from '../errors.js';
@@ -103,7 +103,7 @@ export interface LockWaitOptions {
  */
 export async function acquireLock(path: string, timeoutMs: number, options: LockWaitOptions = {}): Promise<LockHandle> {
   const signal = options.signal ?? interruptSignal();
-  const token = randomBytes(16).toString('hex');
+  const token = nativeCrypto().randomBytes(16).toString('hex');
   const deadline = Date.now() + timeoutMs;
   let delay = 5;
   while (!tryCreate(path, token)) {

@@ -86,7 +86,7 @@ export async function hookAcceptCommand(args: string[], io: Io): Promise<number>
     return 0;
   }
   const count = listed.size;
-  if (!io.interactive) {
+  if (!io.interactive()) {
     throw new UsageError(
       `hook accept asks a person to confirm on a terminal, and this is not one (${count} weakened gate${count === 1 ? '' : 's'} in ${where})`,
       'run it yourself in a terminal, after reading the changes (`gate-check diff` shows them against a revision)',

@@ -35,7 +35,7 @@ export async function hookForgetCommand(args: string[], io: Io): Promise<number>
     return 0;
   }
   const list = remembered.length === 0 ? '(none with open gates)' : remembered.map((l) => sanitizeLine(l, 200)).join(', ');
-  if (!io.interactive) {
+  if (!io.interactive()) {
     throw new UsageError(
       `hook forget asks a person to confirm on a terminal, and this is not one (the Stop hook remembers ${list} in ${sanitizeLine(root, 400)})`,
       `run it yourself in a terminal, or remove ${sanitizeLine(memoryPath(locations, root), 400)} by hand`,

@@ -2,7 +2,7 @@
 // leaf), so that one scope's leaf can hold one lease at most and release finds it without
 // reading anything. Parsed as hostile input: a file that fails any check cannot be trusted,
 // and the registry then counts it as holding every path. Pure.
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../oracle/sha256.js';
 import { hasExactKeys, isPlainObject } from '../json/hostile.js';
 import { normalizeGlob } from '../ledger/paths.js';
 import { findUnsafeChar } from '../text/sanitize.js';
@@ -31,7 +31,7 @@ export interface Lease {
 }
 
 export function leaseFileName(scope: string, leaf: string): string {
-  return `${createHash('sha256').update(`${scope}\u0000${leaf}`, 'utf8').digest('hex')}.json`;
+  return `${sha256Hex(`${scope}\u0000${leaf}`)}.json`;
 }
 
 export type LeaseParse = { ok: true; lease: Lease } | { ok: false; reason: string };

@@ -3,7 +3,7 @@
 // evidence for an edited gate is recognisable from the ledger alone, on any machine, without
 // receipts. Nothing of the environment (shell, PATH, the reader's --timeout) is part of it.
 // Pure.
-import * as crypto from 'node:crypto';
+import { sha256Hex } from '../oracle/sha256.js';
 import type { Gate } from './types.js';
 
 export const DEFINITION_VERSION = 'gate-check/definition@1';
@@ -40,7 +40,7 @@ export function definitionDigest(gate: Gate): string | null {
   const known = cache.get(gate);
   if (known !== undefined) return known;
   const text = definitionText(gate);
-  const digest = typeof crypto.hash === 'function' ? crypto.hash('sha256', text, 'hex') : crypto.createHash('sha256').update(text, 'utf8').digest('hex');
+  const digest = sha256Hex(text);
   cache.set(gate, digest);
   return digest;
 }

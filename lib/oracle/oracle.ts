@@ -1,7 +1,7 @@
 // The oracle: everything an approval binds (DESIGN §2.4), its canonical serialization and
 // SHA-256 signature, and a field-by-field comparison that says why an approval no longer
 // applies. Pure.
-import * as crypto from 'node:crypto';
+import { sha256Hex, sha256HexOfParts } from './sha256.js';
 import { canonicalJson, type Canonical } from './canonical.js';
 
 export const ORACLE_VERSION = 'gate-check/oracle@1';
@@ -47,10 +47,7 @@ export const ORACLE_KEYS: readonly (keyof OracleFields)[] = [
 /** The keys an oracle may carry beyond ORACLE_KEYS. */
 export const OPTIONAL_ORACLE_KEYS: readonly (keyof OracleFields)[] = ['pathBound'];
 
-export function sha256Hex(text: string): string {
-  // One-shot crypto.hash (Node 20.12+) where available: no Hash object per call.
-  return typeof crypto.hash === 'function' ? crypto.hash('sha256', text, 'hex') : crypto.createHash('sha256').update(text, 'utf8').digest('hex');
-}
+export { sha256Hex };
 
 // DEPENDS lists that resolution shares among every gate with the same patterns. A long one is
 // frozen (with its entries), so that its canonical JSON and digest can be computed once per
@@ -87,12 +84,7 @@ function oracleSignature(fields: OracleFields): string {
   // pieces are hashed in order, so the long list is neither copied nor re-encoded per gate.
   const skeleton = canonicalJson({ ...fields, depends: null } as unknown as Canonical);
   const at = skeleton.indexOf(DEPENDS_SLOT);
-  return crypto
-    .createHash('sha256')
-    .update(skeleton.slice(0, at) + '"depends":', 'utf8')
-    .update(list)
-    .update(skeleton.slice(at + DEPENDS_SLOT.length), 'utf8')
-    .digest('hex');
+  return sha256HexOfParts([skeleton.slice(0, at) + '"depends":', list, skeleton.slice(at + DEPENDS_SLOT.length)]);
 }
 
 export function signOracle(fields: OracleFields): Oracle {
@@ -135,7 +127,7 @@ export function pinSignature(signature: string): string {
 export function dependsDigest(depends: readonly DependsEntry[]): string {
   const memo = shared.get(depends);
   if (memo === undefined) return sha256Hex(canonicalJson(depends as unknown as Canonical)).slice(0, 12);
-  memo.digest ??= crypto.createHash('sha256').update(sharedJson(depends)!).digest('hex').slice(0, 12);
+  memo.digest ??= sha256HexOfParts([sharedJson(depends)!]).slice(0, 12);
   return memo.digest;
 }
 

@@ -1,8 +1,9 @@
 // The report every mode produces: one entry per gate in ledger order, a summary, the exit
 // code. Rendered as text (report/text.ts) or JSON (report/json.ts). Pure.
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../oracle/sha256.js';
 import type { Diagnostic } from '../errors.js';
 import { definitionDigest } from '../ledger/definition.js';
+import { lazyField } from './lazy-field.js';
 import { gateStatus, type GateState } from '../ledger/state.js';
 import type { Gate } from '../ledger/types.js';
 import type { Verification } from '../evidence/verify.js';
@@ -172,20 +173,22 @@ export function treeMet(tree: TreeVerdict): boolean {
   return tree.waves.every((w) => w.state === 'complete') && tree.scopes.every((s) => s.exitCode === 0);
 }
 
+const lazyRevision = lazyField<LedgerRevision, 'sha256', string>('sha256', sha256Hex);
+
 export function ledgerRevisions(ledgers: readonly { display: string; source: string }[]): LedgerRevision[] {
-  return ledgers.map((l) => ({ file: l.display, sha256: createHash('sha256').update(l.source, 'utf8').digest('hex') }));
+  return ledgers.map((l) => lazyRevision({ file: l.display, sha256: '' }, l.source));
 }
 
 export function gateReport(file: string, stem: string, gate: Gate, result: GateResult | null = null): GateReport {
   const status = gateStatus(gate);
-  return {
+  const report: GateReport = {
     file,
     line: gate.line,
     id: gate.id,
     qualified: `${stem}:${gate.id}`,
     title: gate.title,
     kind: gate.kind,
-    definition: definitionDigest(gate),
+    definition: null,
     state: status.state,
     stateReason: status.reason,
     checked: gate.checked,
@@ -193,7 +196,15 @@ export function gateReport(file: string, stem: string, gate: Gate, result: GateR
     verificationReason: null,
     result,
   };
+  // An open gate's digest is only shown (JSON): computed when read, so that a status of open
+  // gates hashes nothing. A ticked gate's is computed anyway (its evidence names it), and an
+  // accessor on each of 88,000 reports cost the Stop hook 40 MB.
+  if (gate.kind === 'runnable' && !gate.checked) return lazyDefinition(report, gate);
+  report.definition = definitionDigest(gate);
+  return report;
 }
+
+const lazyDefinition = lazyField<GateReport, 'definition', Gate>('definition', definitionDigest);
 
 export function summarize(gates: readonly GateReport[]): Summary {
   const s: Summary = { total: gates.length, met: 0, unmet: 0, claimed: 0, abandoned: 0, verified: 0, unverified: 0, mismatched: 0, stale: 0, manual: 0 };

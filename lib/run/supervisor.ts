@@ -30,7 +30,7 @@
 // kept; one byte more fails the check, closes both read ends (a writer then gets EPIPE) and
 // kills the group.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { nativeCrypto } from '../oracle/native-crypto.js';
 import { setMaxListeners } from 'node:events';
 import { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
@@ -164,7 +164,7 @@ export function superviseCheck(spec: CheckSpec, running?: RunningChecks): Promis
   const started = process.hrtime.bigint();
 
   return new Promise((settleOutcome) => {
-    const hash = createHash('sha256');
+    const hash = nativeCrypto().createHash('sha256');
     const stdoutChunks: Buffer[] = [];
     const stderrChunks: Buffer[] = [];
     let total = 0;

@@ -32,7 +32,7 @@ function captureIo(cwd: string, env: NodeJS.ProcessEnv): Io & { out: () => strin
     stderr: () => {},
     env,
     cwd,
-    interactive: false,
+    interactive: () => false,
     stderrIsTTY: false,
     ask: async () => null,
     out: () => out,
