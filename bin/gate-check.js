@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 'use strict';
 // Thin entry, CommonJS (bin/package.json): the CLI is built into dist/ by `npm run build`
-// (run by `npm ci` through prepare). A command line goes to one of three builds of the same
-// code (lib/cli/route.ts): --status to dist/status.cjs and the Stop hook to dist/hook.cjs,
-// each loaded with its code cache (bin/fast-loader.cjs), everything else to dist/cli.js. Every failure to load or start
+// (run by `npm ci` through prepare). A command line goes to one of four builds of the same
+// code (lib/cli/route.ts): --status to dist/status.cjs, the Stop hook to dist/hook.cjs, runs
+// to dist/run.cjs, each loaded with its code cache (bin/fast-loader.cjs), and everything else
+// (help, subcommands) to dist/cli.js. Every failure to load or start
 // (a missing build, EMFILE under a low `ulimit -n`) and every unexpected exception is exit 2
 // with one message, never 1 or a bare stack trace. The process exits only once its output is
 // flushed (lib/cli/main.ts); the checks' process groups are killed on every exit

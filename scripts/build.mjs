@@ -2,15 +2,14 @@
 // (lib/cli/route.ts says which command line goes where):
 // - dist/cli.js and dist/chunks/: ESM, split, every command; the code of runs, subcommands
 //   and hooks is in chunks loaded by dynamic import().
-// - dist/status.cjs and dist/hook.cjs: CommonJS, one file each, for --status and the Stop
-//   hook, each with a V8 code cache made by running its command once (scripts/code-cache.mjs,
-//   read by bin/fast-loader.cjs). The code of other commands is replaced by a stub that fails
-//   (exit 2) if it is ever reached.
+// - dist/status.cjs, dist/hook.cjs and dist/run.cjs: CommonJS, one file each, for --status,
+//   the Stop hook and runs, each with a V8 code cache made by running its commands once
+//   (scripts/code-cache.mjs, read by bin/fast-loader.cjs). The code of other commands is
+//   replaced by a stub that fails (exit 2) if it is ever reached.
 // - dist/route.cjs: the router, for bin/gate-check.js; dist/fast-glob.cjs for both fast builds.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { appendFileSync, existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -52,7 +51,12 @@ const LAZY_EXPORTS = {
   './commander-args.js': ['commanderParse'],
   './lazy-stop-hook.js': ['claudeStopCommand', 'hookStopCommand'],
 };
-const FAST_BUILDS = { status: ['./lazy.js', './lazy-subcommands.js', './commander-args.js', './lazy-stop-hook.js'], hook: ['./lazy.js', './lazy-subcommands.js', './commander-args.js'] };
+// Each fast build, and the modules it lacks.
+const FAST_BUILDS = {
+  status: ['./lazy.js', './lazy-subcommands.js', './commander-args.js', './lazy-stop-hook.js'],
+  hook: ['./lazy.js', './lazy-subcommands.js', './commander-args.js'],
+  run: ['./lazy-subcommands.js', './commander-args.js', './lazy-stop-hook.js'],
+};
 const stubsFor = (name) => ({
   name: 'fast-build-stubs',
   setup(b) {
@@ -75,8 +79,6 @@ for (const name of Object.keys(FAST_BUILDS)) {
   const file = `${staging}/${name}.cjs`;
   await build({ ...cjs, entryPoints: ['lib/cli/main.ts'], outfile: file, plugins: [stubsFor(name)] });
   if (/\bimport\(/.test(readFileSync(file, 'utf8'))) throw new Error(`dist/${name}.cjs holds a dynamic import(), which its loader (node:vm) cannot serve`);
-  // The build id that ties the code cache to this file (bin/fast-loader.cjs).
-  appendFileSync(file, `\n//# gate-check-build=${randomBytes(16).toString('hex')}\n`);
   const made = spawnSync(process.execPath, [fileURLToPath(new URL('./code-cache.mjs', import.meta.url)), staging, name], { input: payload, stdio: ['pipe', 'inherit', 'inherit'] });
   if (made.status !== 0) throw new Error(`making the code cache of ${name}.cjs failed (${made.status ?? made.signal})`);
 }

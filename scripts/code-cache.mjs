@@ -2,20 +2,20 @@
 // fast build (bin/fast-loader.cjs). The cache holds the functions compiled so far, so it is
 // taken after the calls it should speed up have run once, in this process: for status.cjs,
 // --status (plain, strict, JSON) over a small repository with every kind of gate; for
-// hook.cjs, the Stop hook over it, its payload on stdin (scripts/build.mjs passes one). Everything happens in a temporary
+// hook.cjs, the Stop hook over it, its payload on stdin (scripts/build.mjs passes one); for
+// run.cjs, --approve (which runs `echo ok` and `echo two`), a run and --reverify. Their exit
+// codes do not matter (an approval is refused when the build itself runs inside a check). Everything happens in a temporary
 // repository with a private HOME, removed afterwards.
 import { createRequire } from 'node:module';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 const dist = resolve(process.argv[2]);
 const name = process.argv[3];
-const WARM_UPS = { status: [['--status'], ['--status', '--strict'], ['--status', '--json']], hook: [['hook', 'claude-stop']] };
+const WARM_UPS = { status: [['--status'], ['--status', '--strict'], ['--status', '--json']], hook: [['hook', 'claude-stop']], run: [['--approve'], [], ['--reverify']] };
 if (!Object.hasOwn(WARM_UPS, name)) throw new Error(`no such fast build: ${name}`);
-const { loadFast, ID } = createRequire(import.meta.url)('../bin/fast-loader.cjs');
-const id = ID.exec(readFileSync(join(dist, `${name}.cjs`), 'utf8').slice(-64))?.[1];
-if (id === undefined) throw new Error(`dist/${name}.cjs has no build id`);
+const { loadFast, cacheFile } = createRequire(import.meta.url)('../bin/fast-loader.cjs');
 
 const work = mkdtempSync(join(tmpdir(), 'gate-check-code-cache-'));
 try {
@@ -47,7 +47,7 @@ try {
   );
   process.env.HOME = home;
   process.chdir(repo);
-  const { exports: fast, script } = loadFast(name, { dist, useCache: false });
+  const { exports: fast, script, source } = loadFast(name, { dist, useCache: false });
   const io = {
     stdout: () => {},
     stderr: () => {},
@@ -59,7 +59,7 @@ try {
     ask: async () => null,
   };
   for (const argv of WARM_UPS[name]) await fast.main(argv, io);
-  writeFileSync(join(dist, `${name}.cjs.cache`), Buffer.concat([Buffer.from(`${id}\n`, 'latin1'), script.createCachedData()]));
+  writeFileSync(join(dist, `${name}.cjs.cache`), cacheFile(source, script.createCachedData()));
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

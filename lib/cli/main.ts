@@ -17,8 +17,6 @@ import { processIo, releaseDeadTerminal, type Io } from './io.js';
 import { refuseMistakenWords } from './mistaken-words.js';
 import { parseCommandLine, type RunOptions } from './options.js';
 import { statusCommand } from '../commands/status.js';
-import { useCompileCache } from '../fsx/compile-cache.js';
-import { resolveRoot } from '../fsx/discover.js';
 
 const MAX_ERRORS_SHOWN = 100;
 
@@ -30,7 +28,9 @@ const MAX_ERRORS_SHOWN = 100;
 export async function cli(argv: readonly string[]): Promise<number> {
   installSignalHandlers();
   let commandRunning = true;
+  let stdoutLost: string | null = null;
   const io = processIo((why) => {
+    stdoutLost ??= why;
     if (commandRunning) interrupt(why);
   });
   const code = await main(argv, io);
@@ -42,7 +42,17 @@ export async function cli(argv: readonly string[]): Promise<number> {
   const result = await Promise.race([io.flushed().then(() => code), late]);
   stopLate();
   await releaseDeadTerminal();
-  return result;
+  return stdoutLost !== null && argv[0] === 'hook' ? hookAnswerLost(io, stdoutLost) : result;
+}
+
+/**
+ * A hook's answer is on stdout: if it could not be written (a closed pipe, a full disk), exit
+ * 0 would tell the host that the stop is allowed. Exit 2 with the reason on stderr is a
+ * blocking error where the host reads exit codes, and an error everywhere else.
+ */
+function hookAnswerLost(io: Io, why: string): number {
+  io.stderr(`gate-check: the hook could not write its answer on stdout (${sanitizeLine(why, 200)}); exit 2 so that the stop is not taken as allowed\n`);
+  return 2;
 }
 
 export { releaseDeadTerminal };
@@ -87,24 +97,12 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
       if (options.listScopes) return lazy.listScopesCommand(options, io);
       return await (options.claim ? lazy.claimCommand : lazy.releaseCommand)(options, io);
     }
-    cacheCompiledCode(options, io);
     const { runCommand } = await import('./lazy.js');
     return await runCommand(options, io);
   } catch (error) {
     const code = reportFailure(error, io, options);
     return interruptedBy() === null ? code : interruptCode(argv, exitCodeFor(error));
   }
-}
-
-/** The compile cache for a run (lib/fsx/compile-cache.ts), given the repository the run will use. */
-function cacheCompiledCode(options: RunOptions, io: Io): void {
-  let root: string;
-  try {
-    root = resolveRoot(options.root, io.cwd, options.files).path;
-  } catch {
-    return; // the run reports it
-  }
-  useCompileCache(io.env, root);
 }
 
 function modeOf(options: RunOptions): Mode {

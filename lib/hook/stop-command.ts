@@ -22,7 +22,8 @@ const STDIN_WAIT_MS = 2_000;
 const USAGE = `Usage: gate-check hook stop --host ${HOST_NAMES.join('|')} [--tag TEXT]
 
 The Stop hook: reads the host's stop payload on stdin and answers in the host's format on
-stdout, always with exit 0 (references/hook.md). --tag is ignored (it marks an installed entry).
+stdout, with exit 0 (exit 2 only when the answer cannot be written: references/hook.md). --tag
+is ignored (it marks an installed entry).
 \`gate-check hook claude-stop\` is \`gate-check hook stop --host claude\`.
 `;
 

@@ -194,9 +194,10 @@ describe('start-up failures are exit 2 with a message', () => {
 
   it('too few file descriptors to load the CLI (ulimit -n): never exit 1 from gate-check, never a stack trace', () => {
     const s = repo({ 'GATES.md': gate('A', 'echo ok') });
-    // --status loads one file (dist/status.cjs) and needs no descriptor more than Node itself;
-    // a run loads the ESM build, a file per chunk, and fails cleanly in between.
-    for (const args of [['--status'], []]) {
+    // --status and a run load one file each (dist/status.cjs, dist/run.cjs) and need no
+    // descriptor more than Node itself; a subcommand loads the ESM build, a file per chunk,
+    // and fails cleanly in between.
+    for (const args of [['--status'], [], ['lint']]) {
       const outcomes: string[] = [];
       let cleanFailures = 0;
       for (let n = 14; n <= 40; n++) {
@@ -209,13 +210,16 @@ describe('start-up failures are exit 2 with a message', () => {
           expect(r.stderr, outcomes.join('\n')).toMatch(/^gate-check: .*EMFILE/m);
           expect(r.stderr).not.toMatch(/\n\s+at /);
           cleanFailures++;
+        } else if (args[0] === 'lint') {
+          // Enough descriptors: lint's answer.
+          expect([0, 1], outcomes.join('\n')).toContain(r.status);
         } else {
           // Enough descriptors: the ledger's answer (A is neither run by --status nor approved: exit 1, with the report).
           expect(r.status, outcomes.join('\n')).toBe(1);
           expect(r.stdout + r.stderr).toMatch(/GATES:A/);
         }
       }
-      if (args.length === 0) expect(cleanFailures, outcomes.join('\n')).toBeGreaterThan(0);
+      if (args[0] === 'lint') expect(cleanFailures, outcomes.join('\n')).toBeGreaterThan(0);
     }
   }, 90_000);
 });

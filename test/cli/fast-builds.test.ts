@@ -65,39 +65,69 @@ describe('the fast builds', () => {
     expect({ code: fast.code, stdout: fast.stdout, stderr: fast.stderr }).toEqual(full);
   });
 
-  it('uses the code cache the build made, and not a cache of another build or a damaged one', () => {
+  it('runs answer as the full build does: approve, run, reverify, JSON, claims, usage errors', () => {
+    const ledger = '- [ ] G1: greets\n  CHECK: echo hello\n  EXPECT: hello\n\n- [ ] G2: fails\n  CHECK: echo no\n  EXPECT: yes\n';
+    const a = sandbox();
+    const b = sandbox();
+    for (const s of [a, b]) writeFiles(s.repo, { 'GATES.md': ledger });
+    // What differs between two sandboxes and two runs: paths (and so signatures), times, receipts.
+    const mask = (text: string, s: ReturnType<typeof sandbox>) =>
+      text
+        .replaceAll(s.repo, 'REPO')
+        .replaceAll(s.home, 'HOME')
+        .replace(/\(\d+ ms\)/g, '(N ms)')
+        .replace(/"(durationMs|startedAt|finishedAt|at)":\s*("[^"]*"|\d+)/g, '"$1":X')
+        .replace(/\b[0-9a-f]{12,64}\b/g, 'HEX');
+    for (const args of [['--approve'], [], ['--reverify'], ['--reverify', '--json'], ['--list-scopes'], ['--jobs', 'x'], ['--claim']]) {
+      const fast = runCli(args, { cwd: a.repo, env: a.env });
+      const full = runFull(args, b.repo, b.env);
+      expect({ code: fast.code, stdout: mask(fast.stdout, a), stderr: mask(fast.stderr, a) }, args.join(' ')).toEqual({ code: full.code, stdout: mask(full.stdout, b), stderr: mask(full.stderr, b) });
+      expect(mask(readFileSync(join(a.repo, 'GATES.md'), 'utf8'), a)).toBe(mask(readFileSync(join(b.repo, 'GATES.md'), 'utf8'), b));
+    }
+  });
+
+  it('uses the code cache the build made, and not a cache made from other source, however alike', () => {
     const s = sandbox();
     writeFiles(s.repo, { 'GATES.md': LEDGER });
     expect(probe(join(ROOT, 'dist'), 'status', ['--status'], s.repo, s.env).stderr).toContain('cacheUsed=true rejected=false');
-    // A copy of the build whose cache carries another build id: not handed to V8.
+    const expected = runCli(['--status'], { cwd: s.repo, env: s.env }).stdout;
     const dist = join(tempDir('gc-dist-'), 'dist');
     mkdirSync(dist);
-    for (const f of ['status.cjs', 'fast-glob.cjs']) copyFileSync(join(ROOT, 'dist', f), join(dist, f));
+    copyFileSync(join(ROOT, 'dist/fast-glob.cjs'), join(dist, 'fast-glob.cjs'));
+    const source = readFileSync(join(ROOT, 'dist/status.cjs'));
     const cache = readFileSync(join(ROOT, 'dist/status.cjs.cache'));
-    writeFileSync(join(dist, 'status.cjs.cache'), Buffer.concat([Buffer.from('0'.repeat(32) + '\n'), cache.subarray(33)]));
-    const other = probe(dist, 'status', ['--status'], s.repo, s.env);
-    expect(other.stderr).toContain('cacheUsed=false rejected=undefined'); // no cache was given to V8
-    expect(other.code).toBe(1);
-    // The right id over a cache cut short, or of another V8 (its header says so): V8 rejects
-    // it, and the status is the same. (Damage inside the data is not detected: V8 checks no
-    // checksum of a code cache; SECURITY.md says so.)
-    const expected = runCli(['--status'], { cwd: s.repo, env: s.env }).stdout;
-    for (const bad of [cache.subarray(0, cache.length - 1000), Buffer.concat([cache.subarray(0, 33), Buffer.alloc(8, 0xff), cache.subarray(41)])]) {
-      writeFileSync(join(dist, 'status.cjs.cache'), bad);
-      const r = probe(dist, 'status', ['--status'], s.repo, s.env);
+    const use = (src: Buffer, cached: Buffer) => {
+      writeFileSync(join(dist, 'status.cjs'), src);
+      writeFileSync(join(dist, 'status.cjs.cache'), cached);
+      return probe(dist, 'status', ['--status'], s.repo, s.env);
+    };
+    // The copy works with its cache.
+    expect(use(source, cache).stderr).toContain('cacheUsed=true rejected=false');
+    // An edit of the same length (V8 compares only lengths, and would run the old bytecode):
+    // the cache is not given to V8, and the edit is what runs.
+    const edited = Buffer.from(source.toString('latin1').replace('unchecked', 'UNCHECKED'), 'latin1');
+    expect(edited.length).toBe(source.length);
+    const afterEdit = use(edited, cache);
+    expect(afterEdit.stderr).toContain('cacheUsed=false rejected=undefined');
+    expect(afterEdit.stdout).toBe(expected.replaceAll('unchecked', 'UNCHECKED'));
+    // A cache cut inside V8's data, or with V8's header damaged: V8 rejects it, same answer.
+    for (const bad of [cache.subarray(0, cache.length - 1000), Buffer.concat([cache.subarray(0, cache.length - (cache.length - source.length - 40)), Buffer.alloc(8, 0xff), cache.subarray(cache.length - (cache.length - source.length - 48))])]) {
+      const r = use(source, bad);
       expect(r.stderr).toContain('cacheUsed=false rejected=true');
       expect(r.stdout).toBe(expected);
     }
-    // An edited fast build keeps its id line but not its length: the cache is rejected.
-    writeFileSync(join(dist, 'status.cjs.cache'), cache);
-    writeFileSync(join(dist, 'status.cjs'), `/* edited */${readFileSync(join(ROOT, 'dist/status.cjs'), 'utf8')}`);
-    expect(probe(dist, 'status', ['--status'], s.repo, s.env).stderr).toContain('cacheUsed=false rejected=true');
+    // A cache cut inside its copy of the source, or without its header: not given to V8.
+    for (const bad of [cache.subarray(0, 1000), cache.subarray(30)]) {
+      const r = use(source, bad);
+      expect(r.stderr).toContain('cacheUsed=false rejected=undefined');
+      expect(r.stdout).toBe(expected);
+    }
   });
 
   it('a command line that reaches code a fast build lacks fails with exit 2, running nothing', () => {
     const s = sandbox();
     writeFiles(s.repo, { 'GATES.md': '- [ ] G1: would write a file\n  CHECK: touch ran.txt && echo ok\n  EXPECT: ok\n' });
-    for (const [name, argv] of [['status', ['--approve']], ['status', ['hook', 'claude-stop']], ['hook', ['--approve']], ['hook', ['lint']], ['status', ['--help']]] as const) {
+    for (const [name, argv] of [['status', ['--approve']], ['status', ['hook', 'claude-stop']], ['hook', ['--approve']], ['hook', ['lint']], ['status', ['--help']], ['run', ['lint']], ['run', ['hook', 'claude-stop']], ['run', ['--help']]] as const) {
       const r = probe(join(ROOT, 'dist'), name, [...argv], s.repo, s.env);
       expect(r.code, `${name}: ${argv.join(' ')}`).toBe(2);
       expect(r.stderr).toContain(`reached dist/${name}.cjs, which does not serve it`);

@@ -1,6 +1,7 @@
 // Which build serves a command line (lib/cli/route.ts). A line sent to a fast build must be
 // one that main.ts answers without the code that build lacks: --status (whatever else it
-// holds, main.ts reports or serves it before any run), and the Stop hook.
+// holds, main.ts reports or serves it before any run), the Stop hook, and root command lines
+// the fast parser reads (never help, a subcommand or what commander must explain).
 import { describe, expect, it } from 'vitest';
 import { routeOf } from '../../lib/cli/route.js';
 
@@ -17,13 +18,14 @@ describe('routeOf', () => {
     for (const argv of [['hook'], ['hook', 'install'], ['hook', 'doctor'], ['hook', '--help'], ['hook', 'accept']]) expect(routeOf(argv), argv.join(' ')).toBe('full');
   });
 
+  it('sends the other root command lines the fast parser reads to the run build', () => {
+    for (const argv of [[], ['--approve'], ['--approve', 'G1@' + 'a'.repeat(32)], ['--reverify', '--only-stale'], ['--claim', '--scope', 'a'], ['--list-scopes'], ['GATES.md', '--jobs', '4'], ['--', '--status'], ['status']]) {
+      expect(routeOf(argv), argv.join(' ')).toBe('run');
+    }
+  });
+
   it('sends everything else to the full build', () => {
     for (const argv of [
-      [],
-      ['--approve'],
-      ['--reverify', '--only-stale'],
-      ['--claim', '--scope', 'a'],
-      ['--list-scopes'],
       ['lint'],
       ['approvals', 'list'],
       ['merge', 'a.json'],
@@ -31,8 +33,8 @@ describe('routeOf', () => {
       ['--status', '--help'],
       ['--status', '--version'],
       ['--status', '--no-such-option'],
-      ['--', '--status'], // a ledger file named --status
-      ['status'],
+      ['--approve', '-j', '2'],
+      ['--version'],
     ]) {
       expect(routeOf(argv), argv.join(' ')).toBe('full');
     }

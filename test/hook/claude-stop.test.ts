@@ -1,10 +1,11 @@
 // gate-check hook claude-stop through the real CLI (a subprocess per call, stdin = the Claude
 // Code Stop-hook JSON), in sandbox repositories with a private HOME: when it blocks, when it
 // allows, when it releases, what counts as progress, and where its state lives.
-import { lstatSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, lstatSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, sandbox, tempDir, writeFiles } from '../helpers/cli.js';
+import { BIN, runCli, sandbox, tempDir, writeFiles } from '../helpers/cli.js';
 import { expectBlock, expectMessage, outcome, stopInput, type HookOutcome } from '../helpers/stop-hook.js';
 import { snapshotTree } from '../helpers/tree.js';
 import { handWrittenMet } from '../helpers/ledger.js';
@@ -284,7 +285,6 @@ describe('where the state lives', () => {
     expect(snapshotTree(s.repo)).toEqual(before);
     const base = join(s.home, '.gate-check');
     expect(readdirSync(s.home)).toEqual(['.gate-check']);
-    // (No compile cache either: lib/fsx/compile-cache.ts is for runs only.)
     expect(readdirSync(base)).toEqual(['hooks']);
     expect(lstatSync(base).mode & 0o777).toBe(0o700);
     expect(lstatSync(s.hooksDir()).mode & 0o777).toBe(0o700);
@@ -356,5 +356,52 @@ describe('where the hook looks, and blocks that must not hold forever', () => {
     const reason = expectBlock(s.hook());
     expect(reason).toContain('GATES.md:A (unchecked)');
     expect(reason).toContain('.gate-check/t1/GATES.md:A (unchecked)');
+  });
+});
+
+describe('an answer that cannot reach the host', () => {
+  // Exit 0 with nothing on stdout is "allow": a block that could not be written must not become one.
+  const blocking = () => {
+    const s = sandbox();
+    writeFiles(s.repo, { 'GATES.md': '- [ ] A: open\n  CHECK: echo ok\n  EXPECT: ok\n' });
+    return { s, env: { ...s.env, CLAUDE_PROJECT_DIR: s.repo }, input: stopInput(s.repo, 'lost') };
+  };
+
+  it('stdout on a full disk (/dev/full): exit 2, the reason on stderr', () => {
+    const { s, env, input } = blocking();
+    const full = openSync('/dev/full', 'w');
+    try {
+      const r = spawnSync(process.execPath, [BIN, 'hook', 'claude-stop'], { cwd: s.repo, env, input, stdio: ['pipe', full, 'pipe'], encoding: 'utf8' });
+      expect(r.status).toBe(2);
+      expect(r.stderr).toMatch(/^gate-check: the hook could not write its answer on stdout \(stdout closed: ENOSPC\); exit 2/m);
+    } finally {
+      closeSync(full);
+    }
+  });
+
+  it('a host that closed its end of stdout (EPIPE): exit 2', async () => {
+    const { s, env, input } = blocking();
+    const child = spawn(process.execPath, [BIN, 'hook', 'claude-stop'], { cwd: s.repo, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdin.end(input);
+    const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/could not write its answer on stdout \(stdout closed: EPIPE\)/);
+  });
+
+  it('an allowed stop writes nothing, so it stays exit 0 on the same stdout', () => {
+    const s = sandbox();
+    writeFiles(s.repo, { 'GATES.md': '- [ ] A: greets\n  CHECK: echo hello\n  EXPECT: hello\n' });
+    expect(runCli(['--approve'], { cwd: s.repo, env: s.env }).code).toBe(0);
+    const full = openSync('/dev/full', 'w');
+    try {
+      const r = spawnSync(process.execPath, [BIN, 'hook', 'claude-stop'], { cwd: s.repo, env: { ...s.env, CLAUDE_PROJECT_DIR: s.repo }, input: stopInput(s.repo, 'ok'), stdio: ['pipe', full, 'pipe'], encoding: 'utf8' });
+      expect(r.status).toBe(0);
+      expect(r.stderr).toBe('');
+    } finally {
+      closeSync(full);
+    }
   });
 });

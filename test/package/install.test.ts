@@ -30,7 +30,7 @@ describe('the installed package', () => {
     const files = npm(['pack', '--dry-run', '--json', '--ignore-scripts'], ROOT);
     const listed = (JSON.parse(files) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path);
     expect(listed.some((p) => p.endsWith('.map'))).toBe(false);
-    expect(listed).toEqual(expect.arrayContaining(['LICENSE', 'SECURITY.md', 'bin/gate-check.js', 'bin/package.json', 'bin/fast-loader.cjs', 'dist/cli.js', 'dist/route.cjs', 'dist/status.cjs', 'dist/status.cjs.cache', 'dist/hook.cjs', 'dist/hook.cjs.cache', 'dist/fast-glob.cjs', 'references/gates.md', 'package.json']));
+    expect(listed).toEqual(expect.arrayContaining(['LICENSE', 'SECURITY.md', 'bin/gate-check.js', 'bin/package.json', 'bin/fast-loader.cjs', 'dist/cli.js', 'dist/route.cjs', 'dist/status.cjs', 'dist/status.cjs.cache', 'dist/hook.cjs', 'dist/hook.cjs.cache', 'dist/run.cjs', 'dist/run.cjs.cache', 'dist/fast-glob.cjs', 'references/gates.md', 'package.json']));
     const pkg = JSON.parse(readFileSync(join(project, 'node_modules/gate-check/package.json'), 'utf8'));
     expect(pkg.dependencies ?? {}).toEqual({});
   });
