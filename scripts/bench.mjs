@@ -92,8 +92,11 @@ function preparedRepo(name, n, opts = {}) {
 
 const work = mkdtempSync(join(tmpdir(), 'gc-bench-'));
 // The fast builds' code cache fits the Node that built it (scripts/build.mjs): say whether this one uses it.
-const probe = spawnSync(process.execPath, ['-e', `process.stdout.write(String(require(${JSON.stringify(resolve(import.meta.dirname, '../bin/fast-loader.cjs'))}).loadFast('status').cacheUsed))`], { encoding: 'utf8' });
-console.log(`Node ${process.version}; code cache of dist/status.cjs ${probe.stdout === 'true' ? 'used' : 'NOT used (built by another Node: run `npm run build` with this one)'}`);
+const cacheUse = ['status', 'hook', 'run'].map((name) => {
+  const probe = spawnSync(process.execPath, ['-e', `process.stdout.write(String(require(${JSON.stringify(resolve(import.meta.dirname, '../bin/fast-loader.cjs'))}).loadFast('${name}').cacheUsed))`], { encoding: 'utf8' });
+  return `${name}.cjs ${probe.stdout === 'true' ? 'used' : 'NOT used'}`;
+});
+console.log(`Node ${process.version}; code caches: ${cacheUse.join(', ')} (one not used was built by another Node or under other V8 flags: run \`npm run build\` with this one)`);
 // Issue 10's start-up bounds: 1.2x node -e 0 on Node 20, 1.4x on 22 and later (whose bare start is faster).
 const STARTUP_TARGET = Number(process.versions.node.split('.')[0]) >= 22 ? 1.4 : 1.2;
 const report = (title, rows) => {

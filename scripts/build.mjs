@@ -53,9 +53,9 @@ const LAZY_EXPORTS = {
 };
 // Each fast build, and the modules it lacks.
 const FAST_BUILDS = {
+  run: ['./lazy-subcommands.js', './commander-args.js', './lazy-stop-hook.js'],
   status: ['./lazy.js', './lazy-subcommands.js', './commander-args.js', './lazy-stop-hook.js'],
   hook: ['./lazy.js', './lazy-subcommands.js', './commander-args.js'],
-  run: ['./lazy-subcommands.js', './commander-args.js', './lazy-stop-hook.js'],
 };
 const stubsFor = (name) => ({
   name: 'fast-build-stubs',
