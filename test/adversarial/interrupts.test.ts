@@ -196,10 +196,13 @@ describe('start-up failures are exit 2 with a message', () => {
     const s = repo({ 'GATES.md': gate('A', 'echo ok') });
     // --status and a run load one file each (dist/status.cjs, dist/run.cjs) and need no
     // descriptor more than Node itself; a subcommand loads the ESM build, a file per chunk,
-    // and fails cleanly in between.
+    // and on Node 20 fails cleanly in between (Node 22 and 24 need as many descriptors to
+    // start as to load it: below that, Node itself fails). Every command gets its answer
+    // once there are enough.
     for (const args of [['--status'], [], ['lint']]) {
       const outcomes: string[] = [];
       let cleanFailures = 0;
+      let answers = 0;
       for (let n = 14; n <= 40; n++) {
         const r = spawnSync('sh', ['-c', `ulimit -n ${n} && exec '${process.execPath}' '${BIN}' ${args.join(' ')}`], { cwd: s.repo, env: s.env, encoding: 'utf8' });
         outcomes.push(`${n}: ${r.status} ${r.signal ?? ''} ${r.stderr.split('\n')[0]}`);
@@ -213,13 +216,16 @@ describe('start-up failures are exit 2 with a message', () => {
         } else if (args[0] === 'lint') {
           // Enough descriptors: lint's answer.
           expect([0, 1], outcomes.join('\n')).toContain(r.status);
+          answers++;
         } else {
+          answers++;
           // Enough descriptors: the ledger's answer (A is neither run by --status nor approved: exit 1, with the report).
           expect(r.status, outcomes.join('\n')).toBe(1);
           expect(r.stdout + r.stderr).toMatch(/GATES:A/);
         }
       }
-      if (args[0] === 'lint') expect(cleanFailures, outcomes.join('\n')).toBeGreaterThan(0);
+      expect(answers, outcomes.join('\n')).toBeGreaterThan(0);
+      if (args[0] === 'lint' && Number(process.versions.node.split('.')[0]) < 22) expect(cleanFailures, outcomes.join('\n')).toBeGreaterThan(0);
     }
   }, 90_000);
 });
