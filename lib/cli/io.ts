@@ -146,7 +146,6 @@ function isTerminal(fd: number): boolean {
 /** One of the process's outputs: a write that fails closes it (reported once through onError). */
 interface Output {
   write: (text: string) => void;
-  closed: () => boolean;
   /** Settles once nothing written is pending. */
   drained: () => Promise<void>;
 }
@@ -193,7 +192,6 @@ function processOutput(fd: 1 | 2, stream: () => NodeJS.WriteStream, onError: (e:
       }
       useStream().write(text);
     },
-    closed: () => closed,
     drained: () => (viaStream === undefined ? Promise.resolve() : drained(viaStream, () => closed)),
   };
 }

@@ -10,7 +10,3 @@ let loaded: typeof Crypto | undefined;
 export function nativeCrypto(): typeof Crypto {
   return (loaded ??= createRequire(import.meta.url)('node:crypto') as typeof Crypto);
 }
-
-export function nativeCryptoLoaded(): boolean {
-  return loaded !== undefined;
-}
