@@ -18,6 +18,7 @@ import { ProgressLine, wantsProgress } from '../report/progress.js';
 import { approvalRequestText, approvalSuggestion, diagnosticLines, resultLine, type ApprovalRequest } from '../report/run-text.js';
 import { cappedIds, formatDiagnostic, summaryLines, treeItems, treeLines } from '../report/text.js';
 import { onInterrupt, throwIfInterrupted } from '../run/interrupts.js';
+import { planOutputPipes } from '../run/output-pipes.js';
 import { runInOrder } from '../run/scheduler.js';
 import { shardOf } from '../run/shard.js';
 import { runTitle } from '../run/process-tree.js';
@@ -247,6 +248,8 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
     progress = new ProgressLine(runnable.length, io.stderr);
     progress.start();
   }
+  // The output pipes are made in batches that fit the run (lib/run/output-pipes.ts).
+  planOutputPipes(runnable.length);
   try {
     const results = await runInOrder(
       runnable.length,
@@ -285,6 +288,7 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
       await lines; // the outcomes never reject: every line is printed before an error is
     }
   } finally {
+    planOutputPipes(0);
     flushOutput();
     progress?.stop();
     progress = null;

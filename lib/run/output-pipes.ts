@@ -16,10 +16,12 @@
 // no writer is left, and a process the earlier check left behind can still hold a read end,
 // which it can reopen for writing through its own /proc/self/fd (found by an attack on a
 // version that reused pipes; test/adversarial/check-output.test.ts).
-// Batches double from 16 to 64 pipes: a run of a few checks spawns mkfifo once, a long run
-// once per 32 checks (a spawn costs about as much as a check, a FIFO a few microseconds).
-// No more are kept: an open pipe counts 64 KiB against the user's pipe buffer allowance
-// (fs.pipe-user-pages-soft) even unused, and past it every new pipe of the user is smaller.
+// A batch is as large as the run still needs (planOutputPipes: two pipes per check it will
+// start), up to 128 pipes, so 100 checks spawn mkfifo twice (a spawn costs about as much as
+// a check, a FIFO a few microseconds); without a plan, batches double from 16 to 128. No
+// more are kept: an open pipe counts 64 KiB against the user's pipe buffer allowance
+// (fs.pipe-user-pages-soft, 64 MiB by default) even unused, and past it every new pipe of
+// the user is smaller, so 128 idle pipes hold at most an eighth of it.
 //
 // Where FIFOs cannot be had this way (not Linux, no /proc/self/fd, no mkfifo), checks keep
 // socket pairs; that is decided once per process.
@@ -47,7 +49,7 @@ export const outputPipeSettings: { socketsOnly: boolean; bases: string[] | null 
 
 const MKFIFO_PATHS = ['/usr/bin/mkfifo', '/bin/mkfifo'];
 const FIRST_BATCH = 16;
-const MAX_BATCH = 64;
+const MAX_BATCH = 128;
 
 let mkfifo: string | null | undefined;
 /** The base whose private directory was usable last time. */
@@ -55,6 +57,23 @@ let base: string | null = null;
 let nextBatch = FIRST_BATCH;
 /** Read ends of fresh pipes that no check has taken yet. */
 const pool: number[] = [];
+/** Checks the current run will still start (planOutputPipes), 0 when unknown. */
+let planned = 0;
+
+/** Says how many checks the run is about to start, so that the batches fit it. */
+export function planOutputPipes(checks: number): void {
+  planned = Number.isSafeInteger(checks) && checks > 0 ? checks : 0;
+}
+
+/**
+ * How many FIFOs the next batch makes, with `pooled` read ends left (fewer than two): what
+ * `planned` checks still need, else `unplanned` (the doubling size); 2 to MAX_BATCH either
+ * way (exported for tests).
+ */
+export function batchSize(planned: number, pooled: number, unplanned: number): number {
+  const wanted = planned > 0 ? 2 * planned - pooled : unplanned;
+  return Math.min(MAX_BATCH, Math.max(2 - pooled, wanted));
+}
 
 
 /** The first of `candidates` that is an executable regular file, where FIFOs can be used at all (exported for tests). */
@@ -118,9 +137,9 @@ export function runMkfifo(program: string, paths: string[]): void {
 }
 
 function refill(): void {
-  const count = nextBatch;
+  const count = batchSize(planned, pool.length, nextBatch);
   const fds = makeFifos(fifoDir(), count, 2 - pool.length, (paths) => runMkfifo(mkfifo!, paths));
-  nextBatch = Math.min(MAX_BATCH, count * 2);
+  nextBatch = Math.min(MAX_BATCH, nextBatch * 2);
   for (const fd of fds) pool.push(fd);
 }
 
@@ -141,6 +160,7 @@ export function takeOutputPipes(): OutputPipes | null {
   if (mkfifo === undefined) mkfifo = findMkfifo();
   if (mkfifo === null || outputPipeSettings.socketsOnly) return null;
   if (pool.length < 2) refill();
+  if (planned > 0) planned--;
   const outRead = pool.pop()!;
   const errRead = pool.pop()!;
   let outWrite: number | undefined;
@@ -165,4 +185,5 @@ export function releaseOutputPipes(): void {
   for (const fd of pool.splice(0)) closeQuietly(fd);
   base = null;
   nextBatch = FIRST_BATCH;
+  planned = 0;
 }

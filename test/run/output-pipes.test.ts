@@ -3,10 +3,10 @@
 // that prints and calls process.exit(), 64 checks at once, no descriptor kept, nothing left
 // on disk, and a check that cannot have its pipes does not start. The FIFOs themselves
 // (refusals, batches): test/fsx/fifo.test.ts.
-import { chmodSync, existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { findMkfifo, outputPipeSettings, releaseOutputPipes, runMkfifo } from '../../lib/run/output-pipes.js';
+import { batchSize, findMkfifo, outputPipeSettings, planOutputPipes, releaseOutputPipes, runMkfifo, takeOutputPipes, closePipeEnds } from '../../lib/run/output-pipes.js';
 import { superviseCheck, type CheckOutcome, type CheckSpec } from '../../lib/run/supervisor.js';
 import { tempDir } from '../helpers/cli.js';
 
@@ -187,5 +187,34 @@ describe('mkfifo: found only as an executable file at a fixed path, its failures
     expect(() => runMkfifo(join(dir, 'fails'), [join(dir, 'p')])).toThrow(/fails exited with status 1: mkfifo: cannot create fifo: No space left$/);
     writeFileSync(join(dir, 'dies'), '#!/bin/sh\nkill -KILL $$\n', { mode: 0o755 });
     expect(() => runMkfifo(join(dir, 'dies'), [join(dir, 'p')])).toThrow(/dies was killed by SIGKILL$/);
+  });
+});
+
+describe('batches fit the run', () => {
+  it('a planned run gets what it still needs, two pipes per check, from 2 to 128; an unplanned one the doubling size', () => {
+    expect(batchSize(100, 0, 16)).toBe(128);
+    expect(batchSize(36, 0, 32)).toBe(72);
+    expect(batchSize(1, 0, 16)).toBe(2);
+    expect(batchSize(3, 1, 16)).toBe(5);
+    expect(batchSize(0, 0, 16)).toBe(16);
+    expect(batchSize(0, 1, 128)).toBe(128);
+    expect(batchSize(0, 1, 1)).toBe(1);
+  });
+
+  it('100 planned checks take their 200 pipes from two batches, and the plan ends with the run', () => {
+    releaseOutputPipes();
+    const batches = new Set<string>();
+    planOutputPipes(100);
+    for (let i = 0; i < 100; i++) {
+      const pipes = takeOutputPipes()!;
+      // The read end names the batch it came from: /…/gate-check-<uid>/<pid>-<hex>/<n> (deleted).
+      batches.add(readlinkSync(`/proc/self/fd/${pipes.stdout.readFd}`).split('/').slice(-2)[0]!);
+      closePipeEnds(pipes, 'writeFd');
+      closePipeEnds(pipes, 'readFd');
+    }
+    expect(batches.size).toBe(2);
+    expect(readdirSync(privateDir)).toEqual([]);
+    planOutputPipes(0);
+    releaseOutputPipes();
   });
 });
