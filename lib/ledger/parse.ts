@@ -13,13 +13,18 @@ import { parseExpect } from './expect.js';
 import { braceExpansionCount, MAX_PATTERNS_PER_ATTRIBUTE } from './globs.js';
 import { findHiddenText } from './hidden-text.js';
 import { findValueMarkup, renderedStart } from './inline-markup.js';
+import { lazyField } from '../lazy-field.js';
 import { splitLines } from './lines.js';
 import { normalizeGlob, normalizeRelativePath, splitPathList } from './paths.js';
-import { ATTRIBUTE_KEYS, GATE_ID_PATTERN, type AttributeKey, type Gate, type ParseResult } from './types.js';
+import { ATTRIBUTE_KEYS, GATE_ID_PATTERN, type AttributeKey, type Gate, type Ledger, type ParseResult } from './types.js';
 
 const GATE_LINE = /^- \[([ xX])\] (.*)$/s;
-const INDENTED_KEY = /^([ \t]+)([A-Za-z][A-Za-z_-]*):(.*)$/s;
-const COLUMN0_KEY = /^([A-Za-z][A-Za-z_-]*):(.*)$/s;
+// The plain lines (parserSettings.plainLines): a gate line and an attribute line, two spaces
+// in, with none of the characters that can start markup (findHiddenText's \ < ! [ ]).
+// Whatever the state outside a fence or a comment, the full reading of such a line takes
+// the same branch and reports nothing but what that branch reports; it only costs more.
+const PLAIN_GATE = /^- \[[ xX]\] [^\\<!\[\]]*$/;
+const PLAIN_ATTRIBUTE = /^  (?:CHECK|EXPECT|CWD|DEPENDS|INPUTS|TIMEOUT|EVIDENCE):[^\\<!\[\]]*$/;
 const ATTRIBUTE_SET: ReadonlySet<string> = new Set(ATTRIBUTE_KEYS);
 const TIMEOUT_VALUE = /^[1-9][0-9]{0,5}$/;
 /** The same bound as --timeout. */
@@ -61,8 +66,17 @@ function trimBlanks(text: string): string {
   return text.slice(a, b);
 }
 
+/**
+ * Test seam: plainLines off reads every line the full way (test/ledger/parse.property.test.ts
+ * compares the two readings). Nothing else sets it.
+ */
+export const parserSettings: { plainLines: boolean } = { plainLines: true };
+
+// A ledger's lines as the writer needs them (lines.ts), split only when read: a status reads
+// every line once from the source in place, which allocates a fraction of it.
+const withLines = lazyField<Ledger, 'lines', string>('lines', splitLines);
+
 export function parseLedger(source: string): ParseResult {
-  const lines = splitLines(source);
   const errors: Diagnostic[] = [];
   const warnings: Diagnostic[] = [];
   // Past MAX_DIAGNOSTICS, diagnostics are only counted: a hostile file can make one per line.
@@ -110,9 +124,15 @@ export function parseLedger(source: string): ParseResult {
   const mayHaveNul = source.includes('\u0000');
   const mayHaveBareCr = /\r(?!\n)/.test(source);
   const mayHaveBidi = BIDI_CONTROL.test(source);
-  for (let i = 0; i < lines.length; i++) {
+  // Where the next line starts: the lines are cut from the source as splitLines cuts them
+  // (a CR before the LF is not part of the text; the last line may have no LF).
+  let nextStart = 0;
+  for (let i = 0; nextStart < source.length; i++) {
     const lineNo = i + 1;
-    let text = lines[i]!.text;
+    const start = nextStart;
+    const nl = source.indexOf('\n', start);
+    nextStart = nl === -1 ? source.length : nl + 1;
+    let text = nl === -1 ? source.slice(start) : source.slice(start, nl > start && source.charCodeAt(nl - 1) === 13 ? nl - 1 : nl);
     if (i === 0 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     if (mayHaveNul && text.includes('\u0000')) err(lineNo, 'NUL byte in the ledger');
     if (mayHaveBareCr && text.includes('\r')) err(lineNo, 'bare carriage return (CR without LF): renderers break the line here, the parser would not');
@@ -127,6 +147,29 @@ export function parseLedger(source: string): ParseResult {
     if (fence) {
       if (closesFence(text, fence)) fence = null;
       continue;
+    }
+    // The common lines of a ledger, read by one native test each instead of the scanners
+    // below (a 5,000-gate status spent most of its parse there).
+    if (comment === null && parserSettings.plainLines) {
+      if (text.length === 0) {
+        itemParagraph = false;
+        continue;
+      }
+      const cur = current as GateBuilder | null;
+      if (cur !== null && !cur.broken && text.charCodeAt(0) === 32 && PLAIN_ATTRIBUTE.test(text)) {
+        const keyEnd = text.indexOf(':');
+        addAttribute(cur, text.slice(2, keyEnd) as AttributeKey, text, keyEnd, 2, i, err);
+        continue;
+      }
+      if (text.charCodeAt(0) === 45 && PLAIN_GATE.test(text)) {
+        // As the full reading of a gate line sets them: a list item whose paragraph has begun.
+        inContainer = true;
+        itemParagraph = true;
+        current = startGate(text.charCodeAt(3) !== 32, text.slice(6), i, err, firstLineOfId);
+        builders.push(current);
+        last.ended = null;
+        continue;
+      }
     }
     const lead = leading(text, leadOf);
     const blank = lead.index === text.length;
@@ -181,17 +224,16 @@ export function parseLedger(source: string): ParseResult {
 
     let hidden = findHiddenText(text, box.content);
     if (hidden?.open) {
-      const next = lines[i + 1]?.text;
-      if (next === undefined || isBlankLine(next)) hidden = null;
+      if (nextStart >= source.length || isBlankLine(lineAt(source, nextStart))) hidden = null;
     }
     if (hidden) {
       err(lineNo, `${hidden.what} at column ${hidden.index + 1}: renderers hide text there that the parser would read; remove it (or move it into a code fence)`);
       if (current) current.broken = true;
     }
 
-    const gateMatch = text.startsWith('- [') ? GATE_LINE.exec(text) : null;
-    if (gateMatch) {
-      current = startGate(gateMatch[1]!, gateMatch[2]!, i, err, firstLineOfId);
+    // GATE_LINE, read without a match object: "- [", a box of ' ', 'x' or 'X', "] ", the rest.
+    if (leadChar === 45 && isGateLine(text)) {
+      current = startGate(text.charCodeAt(3) !== 32, text.slice(6), i, err, firstLineOfId);
       if (hidden) current.broken = true;
       builders.push(current);
       last.ended = null;
@@ -217,7 +259,9 @@ export function parseLedger(source: string): ParseResult {
       // So does a line after lazy text that continued the gate's paragraph.
       const body = current as GateBuilder | null;
       const continues = body ? !body.broken : afterItemParagraph && last.ended !== null;
-      if (continues && !ATTRIBUTE_SET.has(COLUMN0_KEY.exec(text)?.[1] ?? '')) {
+      const keyEnd = nameColon(text, 0);
+      const name = keyEnd === -1 ? null : text.slice(0, keyEnd);
+      if (continues && !(name !== null && ATTRIBUTE_SET.has(name))) {
         const miss = nearMissOf(text, false);
         if (miss) {
           err(lineNo, miss.message);
@@ -227,20 +271,18 @@ export function parseLedger(source: string): ParseResult {
         }
       }
       endBody(lineNo);
-      const key = COLUMN0_KEY.exec(text);
       // `ABANDON G1 reason` without the colon would be prose, and the gate silently stay open.
-      if (!key && /^(?:ABANDON|OWNS)[ \t]/.test(text)) {
+      if (name === null && /^(?:ABANDON|OWNS)[ \t]/.test(text)) {
         err(lineNo, `${text.startsWith('OWNS') ? 'OWNS' : 'ABANDON'} needs a colon: write ${text.startsWith('OWNS') ? 'OWNS: PATTERN' : 'ABANDON: ID reason'}`);
         continue;
       }
-      if (!key) continue;
-      const name = key[1]!;
+      if (name === null) continue;
       const upper = name.toUpperCase();
       if (name === 'ABANDON') {
-        parseAbandon(key[2]!, lineNo, abandons, err);
+        parseAbandon(text.slice(keyEnd + 1), lineNo, abandons, err);
       } else if (name === 'OWNS') {
         if (builders.length > 0) err(lineNo, 'OWNS must come before the first gate');
-        else for (const p of splitPathList(key[2]!)) {
+        else for (const p of splitPathList(text.slice(keyEnd + 1))) {
           const n = normalizeGlob(p);
           if (n.ok) owns.push(n.value);
           else err(lineNo, `OWNS: ${n.reason}`);
@@ -259,8 +301,10 @@ export function parseLedger(source: string): ParseResult {
       err(lineNo, 'a row of "-" or "=" under a gate line: renderers read it as a heading underline, an empty list item or a table row, and the gate would not render as a task');
       continue;
     }
-    const key = INDENTED_KEY.exec(text);
-    const name = key?.[2];
+    // INDENTED_KEY (blanks, a name, a colon), read without a match object.
+    const keyEnd = nameColon(text, lead.index);
+    const key = keyEnd !== -1;
+    const name = key ? text.slice(lead.index, keyEnd) : undefined;
     const upper = name?.toUpperCase();
     if (!key || !ATTRIBUTE_SET.has(upper!)) {
       // Outside a gate too: an attribute there is an error ("not under a gate"), and so is
@@ -296,17 +340,7 @@ export function parseLedger(source: string): ParseResult {
       continue;
     }
     if (cur.broken) continue;
-    const first = cur.gate.attributeLines[attr];
-    if (first !== undefined) {
-      err(lineNo, `duplicate ${attr} for ${cur.gate.id} (first at line ${first})`);
-      continue;
-    }
-    cur.gate.attributeLines[attr] = lineNo;
-    cur.gate.lastAttributeIndex = i;
-    cur.gate.attributeIndent = key[1]!;
-    cur.raw[attr] = trimBlanks(key[3]!);
-    cur.valueColumn[attr] = text.length - key[3]!.length + (key[3]!.length - key[3]!.trimStart().length);
-    if (attr === 'EVIDENCE') cur.gate.evidenceIndex = i;
+    addAttribute(cur, attr, text, keyEnd, lead.index, i, err);
   }
 
   if (fence) err(fence.line, `unclosed code fence (${fence.char.repeat(fence.length)} opened here)`);
@@ -337,7 +371,7 @@ export function parseLedger(source: string): ParseResult {
     if (dropped.errors > 0) errors.push({ line: dropped.errorLine, message: `… and ${dropped.errors} more errors` });
     return { ok: false, errors, warnings };
   }
-  return { ok: true, ledger: { lines, gates, owns, warnings } };
+  return { ok: true, ledger: withLines({ gates, owns, warnings } as Omit<Ledger, 'lines'> as Ledger, source) };
 }
 
 // Explicit embeddings, overrides and isolates: U+202A–U+202E, U+2066–U+2069.
@@ -386,6 +420,59 @@ function plainBox(box: { content: number; quote: boolean; markers: number }, con
   box.quote = false;
   box.markers = 0;
   return box;
+}
+
+/** Records attribute `attr` of line `index` (its name ends at `keyEnd`, indented `indent` characters), or reports a duplicate. */
+function addAttribute(cur: GateBuilder, attr: AttributeKey, text: string, keyEnd: number, indent: number, index: number, err: (line: number, message: string) => void): void {
+  const lineNo = index + 1;
+  const first = cur.gate.attributeLines[attr];
+  if (first !== undefined) {
+    err(lineNo, `duplicate ${attr} for ${cur.gate.id} (first at line ${first})`);
+    return;
+  }
+  cur.gate.attributeLines[attr] = lineNo;
+  cur.gate.lastAttributeIndex = index;
+  cur.gate.attributeIndent = text.slice(0, indent);
+  const value = text.slice(keyEnd + 1);
+  cur.raw[attr] = trimBlanks(value);
+  cur.valueColumn[attr] = keyEnd + 1 + leadingWhitespace(value);
+  if (attr === 'EVIDENCE') cur.gate.evidenceIndex = index;
+}
+
+/** Whether the line is the gate line GATE_LINE matches: "- [", ' ', 'x' or 'X', "] ", then anything. */
+function isGateLine(text: string): boolean {
+  if (text.length < 6 || text.charCodeAt(1) !== 32 || text.charCodeAt(2) !== 91 || text.charCodeAt(4) !== 93 || text.charCodeAt(5) !== 32) return false;
+  const box = text.charCodeAt(3);
+  return text.charCodeAt(0) === 45 && (box === 32 || box === 120 || box === 88);
+}
+
+/** The index of the colon after a name ([A-Za-z][A-Za-z_-]*) starting at `from`, or -1. */
+function nameColon(text: string, from: number): number {
+  const first = text.charCodeAt(from);
+  if (!((first >= 65 && first <= 90) || (first >= 97 && first <= 122))) return -1;
+  let i = from + 1;
+  for (; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (!((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 45)) break;
+  }
+  return text.charCodeAt(i) === 58 ? i : -1;
+}
+
+/** How many characters String#trimStart would remove, counted without making the trimmed string. */
+function leadingWhitespace(text: string): number {
+  let i = 0;
+  for (; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 127) return text.length - text.trimStart().length;
+    if (c !== 32 && (c < 9 || c > 13)) break;
+  }
+  return i;
+}
+
+/** The text of the line that starts at `start`, cut as in the main loop. */
+function lineAt(source: string, start: number): string {
+  const nl = source.indexOf('\n', start);
+  return nl === -1 ? source.slice(start) : source.slice(start, nl > start && source.charCodeAt(nl - 1) === 13 ? nl - 1 : nl);
 }
 
 function isBlankLine(text: string): boolean {
@@ -464,7 +551,7 @@ function emptyGate(id: string, title: string, index: number, checked: boolean): 
 }
 
 function startGate(
-  box: string,
+  checked: boolean,
   rest: string,
   index: number,
   err: (line: number, message: string) => void,
@@ -477,7 +564,8 @@ function startGate(
     return brokenGate(index);
   }
   const id = rest.slice(0, colon);
-  const title = rest.slice(colon + 1).trim();
+  const afterColon = rest.slice(colon + 1);
+  const title = afterColon.trim();
   let ok = true;
   if (id === '') {
     err(lineNo, 'empty gate id: "- [ ] ID: title"');
@@ -490,7 +578,7 @@ function startGate(
     err(lineNo, `gate ${id || '(no id)'} has a blank title`);
     ok = false;
   }
-  inlineAttributeError(rest.slice(colon + 1), lineNo, err, 6 + colon + 1);
+  inlineAttributeError(afterColon, lineNo, err, 6 + colon + 1);
   if (ok) {
     const first = firstLineOfId.get(id);
     if (first !== undefined) {
@@ -501,7 +589,7 @@ function startGate(
     }
   }
   if (!ok) return brokenGate(index);
-  return { gate: emptyGate(id, title, index, box !== ' '), raw: {}, broken: false, misspelt: null, valueColumn: {} };
+  return { gate: emptyGate(id, title, index, checked), raw: {}, broken: false, misspelt: null, valueColumn: {} };
 }
 
 function parseAbandon(

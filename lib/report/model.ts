@@ -3,7 +3,7 @@
 import { sha256Hex } from '../oracle/sha256.js';
 import type { Diagnostic } from '../errors.js';
 import { definitionDigest } from '../ledger/definition.js';
-import { lazyField } from './lazy-field.js';
+import { lazyField } from '../lazy-field.js';
 import { gateStatus, type GateState } from '../ledger/state.js';
 import type { Gate } from '../ledger/types.js';
 import type { Verification } from '../evidence/verify.js';

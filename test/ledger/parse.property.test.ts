@@ -1,7 +1,7 @@
 // Properties of the parser over generated input (fast-check).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseLedger } from '../../lib/ledger/parse.js';
+import { parseLedger, parserSettings } from '../../lib/ledger/parse.js';
 import { splitLines } from '../../lib/ledger/lines.js';
 
 const idArb = fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9._-]{0,10}$/);
@@ -80,6 +80,64 @@ describe('parser properties', () => {
         if (!r.ok) expect(r.errors.some((e) => e.line === pos + 1 && /task item/.test(e.message))).toBe(true);
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe('the plain lines are read as the full reading reads them', () => {
+  // Lines of every kind the parser tells apart, plain ones (parse.ts: PLAIN_GATE,
+  // PLAIN_ATTRIBUTE) among look-alikes that are not: other indents, markup characters,
+  // lower case, fences and comments that change how later lines are read.
+  const key = fc.constantFrom('CHECK', 'EXPECT', 'CWD', 'DEPENDS', 'INPUTS', 'TIMEOUT', 'EVIDENCE', 'Check', 'CHEK', 'OWNS', 'ABANDON');
+  const text = fc.oneof(
+    fc.string({ maxLength: 12 }),
+    fc.constantFrom('', ' ', 'ok', ' echo ok', 'node t.js', '/o[k]/', '\\d', '<b>x</b>', '<b>', '<div>', '<?x', '<a href=x>', '<!-- c', '-->', '![a', '!x', 'a]b', 'a[b', '](x', '[a]: b', 'a  ', '\t', '#', '---', '===', 'G1 r', '30', 'x: y', '```', '\u00a0y', '`c`'),
+  );
+  const line = fc.oneof(
+    fc.tuple(fc.constantFrom('- [ ] ', '- [x] ', '- [X] ', '- [y] ', '-  [ ] ', '* [ ] ', '  - [ ] ', '> - [ ] '), idArb, fc.constantFrom(': ', ':', ' '), text).map((p) => p.join('')),
+    fc.tuple(fc.constantFrom('  ', ' ', '   ', '    ', '\t', '  \t', ''), key, fc.constantFrom(':', ': ', ' :'), text).map((p) => p.join('')),
+    text,
+    fc.constantFrom('', '', '```', '~~~', '  ```', '   ```', '    ```', '    ~~~', '\t```', '<!--', '  <!--', '-->', '<!-- a -->', '# H', 'ABANDON: G1 gone', 'OWNS: src/**', '> q', '1. item', '  ---', '[x]: y', '\ufeff- [ ] B: bom'),
+    // A gate line that is refused (its attributes are swallowed), then attributes, one twice.
+    fc.constantFrom('- [ ] bad id: t', '- [ ] : t', '- [ ] G1 t', '- [ ] G1:', '  CHECK: a', '  CHECK: b', '  EXPECT: c'),
+  );
+  it('the same result, diagnostics and all, with and without the plain lines', () => {
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 40 }), fc.constantFrom('\n', '\r\n'), (ls, eol) => {
+        const src = ls.join(eol) + (ls.length % 2 ? eol : '');
+        const fast = parseLedger(src);
+        parserSettings.plainLines = false;
+        try {
+          expect(fast).toEqual(parseLedger(src));
+        } finally {
+          parserSettings.plainLines = true;
+        }
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('the same result over gate blocks whose values hold markup, with noise between them', () => {
+    const value = fc.oneof(valueArb, text, fc.constantFrom('<b>', '<div>', '<?x', '<a href=x>', '\\<', 'a]b', '[x]', '!y', '&amp;', '<!-- c -->'));
+    const block = fc.tuple(
+      fc.constantFrom('- [ ] ', '- [x] '),
+      idArb,
+      value,
+      fc.array(fc.tuple(key, value), { maxLength: 4 }),
+      fc.array(line, { maxLength: 2 }),
+    ).map(([box, id, title, attrs, noise]) => [`${box}${id}: ${title}`, ...attrs.map(([k, v]) => `  ${k}: ${v}`), ...noise]);
+    fc.assert(
+      fc.property(fc.array(block, { minLength: 1, maxLength: 8 }), (blocks) => {
+        const src = blocks.flat().join('\n') + '\n';
+        const fast = parseLedger(src);
+        parserSettings.plainLines = false;
+        try {
+          expect(fast).toEqual(parseLedger(src));
+        } finally {
+          parserSettings.plainLines = true;
+        }
+      }),
+      { numRuns: 2000 },
     );
   });
 });

@@ -1,6 +1,7 @@
-// A report field computed on first read. The digests that only a JSON report or a merge shows
-// (a gate's definition, a ledger's revision) are then not computed for a text status of gates
-// that are not met, which hashes nothing and so never loads node:crypto (oracle/sha256.ts).
+// A field computed on first read. The digests that only a JSON report or a merge shows (a
+// gate's definition, a ledger's revision) are then not computed for a text status of gates
+// that are not met, which hashes nothing and so never loads node:crypto (oracle/sha256.ts);
+// a parsed ledger's lines (only the writer needs them) are not split for a status.
 // Reads, spreads and JSON.stringify see an ordinary value; after the first read (or a write)
 // it is a plain data property. The getter and setter are shared by every object of a field
 // (its input is kept in a WeakMap), so that an object holds no closures of its own; an
