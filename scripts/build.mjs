@@ -24,7 +24,7 @@ const common = {
   platform: 'node',
   target: 'node20.17',
   minifySyntax: true,
-  minifyWhitespace: true,
+  minifyWhitespace: process.env.GC_PRETTY !== "1",
   define: { __VERSION__: JSON.stringify(pkg.version) },
   logLevel: 'warning',
 };

@@ -176,31 +176,24 @@ export function treeMet(tree: TreeVerdict): boolean {
 const lazyRevision = lazyField<LedgerRevision, 'sha256', string>('sha256', sha256Hex);
 
 export function ledgerRevisions(ledgers: readonly { display: string; source: string }[]): LedgerRevision[] {
-  return ledgers.map((l) => lazyRevision({ file: l.display, sha256: '' }, l.source));
+  return ledgers.map((l) => lazyRevision({ file: l.display } as LedgerRevision, l.source));
 }
 
 export function gateReport(file: string, stem: string, gate: Gate, result: GateResult | null = null): GateReport {
   const status = gateStatus(gate);
-  const report: GateReport = {
-    file,
-    line: gate.line,
-    id: gate.id,
-    qualified: `${stem}:${gate.id}`,
-    title: gate.title,
-    kind: gate.kind,
-    definition: null,
-    state: status.state,
-    stateReason: status.reason,
-    checked: gate.checked,
-    verification: null,
-    verificationReason: null,
-    result,
-  };
+  // Built in the order of the JSON document, `definition` added in its place, never redefined.
+  const report = { file, line: gate.line, id: gate.id, qualified: `${stem}:${gate.id}`, title: gate.title, kind: gate.kind } as GateReport;
   // An open gate's digest is only shown (JSON): computed when read, so that a status of open
   // gates hashes nothing. A ticked gate's is computed anyway (its evidence names it), and an
   // accessor on each of 88,000 reports cost the Stop hook 40 MB.
-  if (gate.kind === 'runnable' && !gate.checked) return lazyDefinition(report, gate);
-  report.definition = definitionDigest(gate);
+  if (gate.kind === 'runnable' && !gate.checked) lazyDefinition(report, gate);
+  else report.definition = definitionDigest(gate);
+  report.state = status.state;
+  report.stateReason = status.reason;
+  report.checked = gate.checked;
+  report.verification = null;
+  report.verificationReason = null;
+  report.result = result;
   return report;
 }
 
