@@ -2,6 +2,7 @@
 // attribute but the parser would read as a note (a Cyrillic С in CHECK, a zero-width space,
 // a fullwidth colon, DEPEND: or CHEK:) would turn a runnable gate into a manual one, or drop
 // a dependency from the approval, without a word. Pure.
+import { lazyRegExp } from '../text/lazy-regexp.js';
 import { codePointLabel, codePointName } from '../text/sanitize.js';
 import { CONFUSABLE_ENTRIES } from './confusables-table.js';
 import { ATTRIBUTE_KEYS, type AttributeKey } from './types.js';
@@ -17,8 +18,8 @@ function prototypeMap(): Map<string, string> {
   return map;
 }
 
-const INVISIBLE = /[\p{Cf}\p{Default_Ignorable_Code_Point}]/u;
-const MARK = /\p{M}/u;
+const invisible = lazyRegExp(() => /[\p{Cf}\p{Default_Ignorable_Code_Point}]/u);
+const mark = lazyRegExp(() => /\p{M}/u);
 
 /**
  * UTS #39 skeleton (NFD, each character to its prototype, NFD), upper-cased and without
@@ -28,7 +29,7 @@ export function attributeSkeleton(text: string): string {
   const map = prototypeMap();
   let out = '';
   for (const ch of text.toUpperCase().normalize('NFD')) {
-    if (MARK.test(ch) || INVISIBLE.test(ch)) continue;
+    if (mark().test(ch) || invisible().test(ch)) continue;
     out += map.get(ch) ?? ch;
   }
   return out.normalize('NFD').toUpperCase();
@@ -121,7 +122,7 @@ function describe(name: string, separator: string, spaced: boolean): string {
   const odd: string[] = [];
   for (const ch of name) {
     if (/^[A-Za-z_-]$/.test(ch)) continue;
-    const label = INVISIBLE.test(ch) ? codePointName(ch) : `${codePointLabel(ch)} (looks like ${attributeSkeleton(ch) || 'nothing'})`;
+    const label = invisible().test(ch) ? codePointName(ch) : `${codePointLabel(ch)} (looks like ${attributeSkeleton(ch) || 'nothing'})`;
     if (!odd.includes(label)) odd.push(label);
     if (odd.length >= 3) break;
   }

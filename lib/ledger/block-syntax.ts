@@ -1,6 +1,7 @@
 // The pieces of CommonMark block syntax the parser has to recognise on one line: indentation
 // in columns (tabs to multiples of 4), container markers (`>`, `-`, `1.`), code fences, task
 // boxes and underline rows. Hand-written scanners, each linear in the line. Pure.
+import { lazyRegExp } from '../text/lazy-regexp.js';
 
 export interface Leading {
   /** Columns of indentation (a tab advances to the next multiple of 4). */
@@ -97,7 +98,9 @@ export function containers(text: string, into: Containers = { content: 0, quote:
   }
 }
 
-const SPACE_LIKE = /[\s\p{Cf}\p{Zs}]/u;
+const spaceLike = lazyRegExp(() => /[\s\p{Cf}\p{Zs}]/u);
+/** A space or a tab, else anything \s, \p{Cf} or \p{Zs} matches. */
+const isSpaceLike = (ch: string) => ch === ' ' || ch === '\t' || spaceLike().test(ch);
 
 /**
  * A task box at index: `[`, one character a renderer may take for an empty or ticked box
@@ -111,12 +114,12 @@ export function taskBoxAt(text: string, index: number): boolean {
     const box = text.codePointAt(close);
     if (box === undefined) return false;
     const ch = String.fromCodePoint(box);
-    if (!(ch === 'x' || ch === 'X' || SPACE_LIKE.test(ch))) return false;
+    if (!(ch === 'x' || ch === 'X' || isSpaceLike(ch))) return false;
     close += ch.length;
   }
   if (text[close] !== ']') return false;
   const after = text.codePointAt(close + 1);
-  return after === undefined || SPACE_LIKE.test(String.fromCodePoint(after));
+  return after === undefined || isSpaceLike(String.fromCodePoint(after));
 }
 
 /**

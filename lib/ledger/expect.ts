@@ -14,7 +14,8 @@ export type ExpectParse =
   | { ok: false; reason: string };
 
 export function parseExpect(raw: string): ExpectParse {
-  const m = REGEX_FORM.exec(raw);
+  // REGEX_FORM starts with a slash: most EXPECTs are substrings, told apart without a match.
+  const m = raw.charCodeAt(0) === 47 ? REGEX_FORM.exec(raw) : null;
   if (!m) return { ok: true, expect: { kind: 'substring', text: raw }, warning: null };
   const source = m[1]!;
   const flags = m[2]!;

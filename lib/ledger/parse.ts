@@ -14,6 +14,7 @@ import { braceExpansionCount, MAX_PATTERNS_PER_ATTRIBUTE } from './globs.js';
 import { findHiddenText } from './hidden-text.js';
 import { findValueMarkup, renderedStart } from './inline-markup.js';
 import { lazyField } from '../lazy-field.js';
+import { lazyRegExp } from '../text/lazy-regexp.js';
 import { splitLines } from './lines.js';
 import { normalizeGlob, normalizeRelativePath, splitPathList } from './paths.js';
 import { ATTRIBUTE_KEYS, GATE_ID_PATTERN, type AttributeKey, type Gate, type Ledger, type ParseResult } from './types.js';
@@ -158,7 +159,7 @@ export function parseLedger(source: string): ParseResult {
       const cur = current as GateBuilder | null;
       if (cur !== null && !cur.broken && text.charCodeAt(0) === 32 && PLAIN_ATTRIBUTE.test(text)) {
         const keyEnd = text.indexOf(':');
-        addAttribute(cur, text.slice(2, keyEnd) as AttributeKey, text, keyEnd, 2, i, err);
+        addAttribute(cur, plainKey(text, keyEnd), text, keyEnd, 2, i, err);
         continue;
       }
       if (text.charCodeAt(0) === 45 && PLAIN_GATE.test(text)) {
@@ -405,7 +406,7 @@ function withoutInvisibleIndent(text: string): [string, boolean] {
   while (i < text.length) {
     const c = text.codePointAt(i)!;
     if (c === 32 || c === 9) i++;
-    else if (c > 0x7f && INVISIBLE_INDENT.test(String.fromCodePoint(c))) {
+    else if (c > 0x7f && invisibleIndent().test(String.fromCodePoint(c))) {
       invisible = true;
       i += c > 0xffff ? 2 : 1;
     } else break;
@@ -413,7 +414,7 @@ function withoutInvisibleIndent(text: string): [string, boolean] {
   return [text.slice(i), invisible];
 }
 
-const INVISIBLE_INDENT = /[\p{Zs}\p{Cf}\p{Default_Ignorable_Code_Point}]/u;
+const invisibleIndent = lazyRegExp(() => /[\p{Zs}\p{Cf}\p{Default_Ignorable_Code_Point}]/u);
 
 function plainBox(box: { content: number; quote: boolean; markers: number }, content: number) {
   box.content = content;
@@ -432,11 +433,19 @@ function addAttribute(cur: GateBuilder, attr: AttributeKey, text: string, keyEnd
   }
   cur.gate.attributeLines[attr] = lineNo;
   cur.gate.lastAttributeIndex = index;
-  cur.gate.attributeIndent = text.slice(0, indent);
+  cur.gate.attributeIndent = indent === 2 && text.startsWith(TWO_SPACES) ? TWO_SPACES : text.slice(0, indent);
   const value = text.slice(keyEnd + 1);
   cur.raw[attr] = trimBlanks(value);
   cur.valueColumn[attr] = keyEnd + 1 + leadingWhitespace(value);
   if (attr === 'EVIDENCE') cur.gate.evidenceIndex = index;
+}
+
+const TWO_SPACES = '  ';
+
+/** The attribute name of a plain attribute line (its colon at `keyEnd`), as the shared constant rather than a copy. */
+function plainKey(text: string, keyEnd: number): AttributeKey {
+  for (const k of ATTRIBUTE_KEYS) if (k.length === keyEnd - 2 && text.startsWith(k, 2)) return k;
+  throw new Error(`not a plain attribute line: ${text.slice(0, 40)}`);
 }
 
 /** Whether the line is the gate line GATE_LINE matches: "- [", ' ', 'x' or 'X', "] ", then anything. */

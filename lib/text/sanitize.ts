@@ -2,6 +2,7 @@
 // strip-ansi removes escape sequences; what it leaves (lone C0/C1 controls, DEL, bidi
 // overrides, line/paragraph separators) is removed here. Lengths are capped by code point.
 import stripAnsi from 'strip-ansi';
+import { lazyRegExp } from './lazy-regexp.js';
 
 // C0 except TAB/LF (handled by the callers), DEL, C1, ALM, LRM/RLM, LS/PS, LRE..RLO, LRI..PDI.
 const UNSAFE = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200E\u200F\u2028-\u202E\u2066-\u2069]/g;
@@ -52,12 +53,12 @@ export function codePointName(ch: string): string {
 // spaces and joiners, soft hyphen, BOM, tags), the other default-ignorable code points
 // (variation selectors, Hangul fillers), every space but U+0020, and TAB.
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
-const INVISIBLE_TEST = /(?! )[\t\p{Cf}\p{Default_Ignorable_Code_Point}\p{Zs}]/u;
+const invisibleTest = lazyRegExp(() => /(?! )[\t\p{Cf}\p{Default_Ignorable_Code_Point}\p{Zs}]/u);
 
 /** The first character that would be invisible or look like a plain space to the reader, or null. */
 export function findInvisibleChar(text: string): string | null {
   if (PRINTABLE_ASCII.test(text)) return null;
-  const m = INVISIBLE_TEST.exec(text);
+  const m = invisibleTest().exec(text);
   return m ? m[0] : null;
 }
 
