@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { hasExactKeys, isPlainObject } from '../json/hostile.js';
 import { atomicWriteFile } from '../fsx/atomic-write.js';
 import { acquireLock } from '../fsx/lock.js';
-import { openPrivateDir } from '../fsx/private-dir.js';
+import { openPrivateDir, privateDirExists } from '../fsx/private-dir.js';
 import { sha256Hex } from '../oracle/oracle.js';
 import type { StoreLocations } from '../store/locations.js';
 import { readPrivateFile } from '../store/private-file.js';
@@ -34,6 +34,23 @@ function parseState(text: string): StopState | null {
 
 function stateName(repoRoot: string, sessionId: string): string {
   return `${sha256Hex(repoRoot).slice(0, 16)}-${sha256Hex(sessionId).slice(0, 16)}.json`;
+}
+
+/**
+ * Sets the state of one (repository, session) to `fingerprint` with no block counted (a
+ * stop let through). A state that already says so is left as it is, without the lock or a
+ * write: the common stop of a session whose gates stay met then writes nothing (three
+ * fsyncs less). That read is as good as the locked one: whatever a concurrent call writes
+ * after it, the outcome is one of the orders the lock allows.
+ */
+export async function resetStopState(locations: StoreLocations, repoRoot: string, sessionId: string, lockTimeoutMs: number, fingerprint: string): Promise<void> {
+  if (privateDirExists(locations.hooks)) {
+    const dir = openPrivateDir(locations.hooks, { repoRoot, create: false });
+    const text = readPrivateFile(dir, stateName(repoRoot, sessionId), MAX_STATE_BYTES, true);
+    const current = text === null ? null : parseState(text);
+    if (current !== null && current.fingerprint === fingerprint && current.blocks === 0) return;
+  }
+  await updateStopState(locations, repoRoot, sessionId, lockTimeoutMs, () => ({ fingerprint, blocks: 0 }));
 }
 
 /**

@@ -31,7 +31,7 @@ import { HOOK_LEDGER_BYTES, loadHookLedgers, scopeOf } from './hook-ledgers.js';
 import { readLedgerMemory, writeLedgerMemory } from './ledger-memory.js';
 import { readBinding } from './scope-binding.js';
 import { extendBaseline, readBaseline, type Baseline } from './session-baseline.js';
-import { updateStopState } from './stop-state.js';
+import { resetStopState, updateStopState } from './stop-state.js';
 import type { HostAdapter, StopDecision, StopEvent, StopRequest } from './stop-types.js';
 import { compareWithBaseline, describeWeakening, gateKey, projectGate, type BaselineGate, type Weakening } from './weakening.js';
 
@@ -471,7 +471,7 @@ function pendingText(p: StopEvent['pending']): string | null {
 
 async function counted(verdict: Verdict, root: string, session: string, pending: string | null, locations: StoreLocations, lockMs: number): Promise<StopDecision> {
   if ('allow' in verdict) {
-    if (verdict.fingerprint !== null) await updateStopState(locations, root, session, lockMs, () => ({ fingerprint: verdict.fingerprint!, blocks: 0 }));
+    if (verdict.fingerprint !== null) await resetStopState(locations, root, session, lockMs, verdict.fingerprint);
     return { kind: 'allow', message: verdict.allow };
   }
   // Every block is counted, errors included, so that no block holds a session forever; so is

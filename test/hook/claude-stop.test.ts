@@ -151,6 +151,30 @@ describe('every way a gate is not met in the strict view blocks', () => {
   });
 });
 
+describe('the counter after an allowed stop', () => {
+  it('an allowed stop resets the count of blocks; the next one, with nothing to change, writes nothing', () => {
+    const s = hookRepo({ 'GATES.md': GREET, 'scripts/greet.mjs': GREET_JS });
+    for (let i = 1; i <= 3; i++) expectBlock(s.hook());
+    expect(stateOf(s.hooksDir()).blocks).toBe(3);
+    expect(s.run(['--approve']).code).toBe(0);
+    expect(s.hook()).toEqual({ kind: 'allow' });
+    const reset = stateOf(s.hooksDir());
+    expect(reset.blocks).toBe(0);
+    const file = join(s.hooksDir(), counterFiles(s.hooksDir())[0]!);
+    const before = lstatSync(file);
+    const listing = readdirSync(s.hooksDir()).sort();
+    expect(s.hook()).toEqual({ kind: 'allow' });
+    const after = lstatSync(file);
+    expect([after.ino, after.mtimeMs, after.ctimeMs]).toEqual([before.ino, before.mtimeMs, before.ctimeMs]);
+    expect(readdirSync(s.hooksDir()).sort()).toEqual(listing);
+    expect(stateOf(s.hooksDir())).toEqual(reset);
+    // A block after it counts from one again.
+    s.setLedger(s.ledger() + '- [ ] B: the wording is approved\n');
+    expectBlock(s.hook());
+    expect(stateOf(s.hooksDir()).blocks).toBe(1);
+  });
+});
+
 describe('release after six blocks without progress', () => {
   const TWO = '- [ ] A: first\n  CHECK: echo a-ok\n  EXPECT: a-ok\n- [ ] B: second\n';
 
