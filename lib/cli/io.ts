@@ -1,7 +1,7 @@
 // Where a command reads and writes. Injected so that in-process callers (tests, the hook)
 // can capture it.
 import { closeSync, fstatSync, writeSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { builtinModule } from '../builtin-module.js';
 import { interrupt, interruptedBy, interruptSignal } from '../run/interrupts.js';
 import { colourWanted } from '../text/colour.js';
 
@@ -86,13 +86,8 @@ function terminalAsker(): (question: string) => Promise<string | null> {
   };
 }
 
-/**
- * A built-in module, loaded when first needed. Through require, not import(): the fast build
- * (dist/fast.cjs) runs under node:vm, which serves no import().
- */
-function builtin<T>(name: string): T {
-  return createRequire(import.meta.url)(name) as T;
-}
+/** A built-in module, loaded when first needed (lib/builtin-module.ts). */
+const builtin = builtinModule;
 
 /** Resolves once `stream` has no write pending, or is closed. */
 function drained(stream: NodeJS.WriteStream, closed: () => boolean): Promise<void> {

@@ -9,7 +9,7 @@
 // could be abandoned at any point was measured instead: an empty Worker alone costs ~23 ms
 // per call (73 ms against 50 ms for `node -e 0`, medians of 30 interleaved runs), a third
 // of the hook's whole start-up (see references/hook.md).
-import { createRequire } from 'node:module';
+import { builtinModule } from '../builtin-module.js';
 import { DeadlineError } from '../errors.js';
 
 /** Milliseconds from process start within which the hook prints its answer. */
@@ -28,7 +28,7 @@ const HEAP_EVERY = 8;
 
 let v8: typeof import('node:v8') | null = null;
 function heapStatistics(): { used: number; limit: number } {
-  v8 ??= createRequire(import.meta.url)('node:v8') as typeof import('node:v8');
+  v8 ??= builtinModule<typeof import('node:v8')>('node:v8');
   const h = v8.getHeapStatistics();
   return { used: h.used_heap_size + h.external_memory, limit: h.heap_size_limit };
 }

@@ -7,7 +7,7 @@
 // - Otherwise the regex runs in a reusable vm context under the time cap: V8 interrupts a
 //   backtracking regex at the cap. That costs a watchdog thread per match (measured: tenths
 //   of a millisecond), still far less than a Worker.
-import { createRequire } from 'node:module';
+import { builtinModule } from '../builtin-module.js';
 import { createContext, Script, type Context } from 'node:vm';
 import type { Expect } from '../ledger/expect.js';
 
@@ -40,7 +40,7 @@ function linearRegex(source: string, flags: string): RegExp | null {
   try {
     if (!linearEnabled) {
       // node:v8 is loaded here, on the first regex, not by every command that loads this file.
-      (createRequire(import.meta.url)('node:v8') as typeof import('node:v8')).setFlagsFromString('--enable-experimental-regexp-engine');
+      builtinModule<typeof import('node:v8')>('node:v8').setFlagsFromString('--enable-experimental-regexp-engine');
       linearEnabled = true;
     }
     re = new RegExp(source, flags + 'l');
