@@ -91,6 +91,9 @@ function capCodePoints(text: string, max: number): string {
 
 /** One line of untrusted text: escapes and controls removed, tabs and newlines as spaces, capped. */
 export function sanitizeLine(text: string, max = 200): string {
+  // Printable ASCII within the cap comes back as it is: no escape sequence, control or tab
+  // can be in it (the reports of 5,000 gates spent 1.5 ms cleaning what was clean).
+  if (text.length <= max && PRINTABLE_ASCII.test(text)) return text;
   // Bound the work before stripping: a megabyte title is cut first.
   const bounded = text.length > max * 8 + 64 ? text.slice(0, max * 8 + 64) : text;
   const cleaned = stripAnsi(bounded).replace(/[\t\n]/g, ' ').replace(UNSAFE, '');

@@ -1,3 +1,5 @@
+import fc from 'fast-check';
+import stripAnsi from 'strip-ansi';
 import { describe, expect, it } from 'vitest';
 import { sanitizeBlock, sanitizeLine, terminalSafeJson } from '../../lib/text/sanitize.js';
 
@@ -54,5 +56,23 @@ describe('terminalSafeJson', () => {
     const text = terminalSafeJson(value);
     expect(text).not.toMatch(/[\u001b\u009b\u202e]/);
     expect(JSON.parse(text)).toEqual(value);
+  });
+});
+
+describe('sanitizeLine on text that is already clean', () => {
+  it('printable ASCII is what the full cleaning leaves of it: unchanged within the cap, cut with an ellipsis past it', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[\x20-\x7e]{0,80}$/), fc.integer({ min: 1, max: 100 }), (text, max) => {
+        expect(stripAnsi(text).replace(/[\t\n]/g, ' ')).toBe(text);
+        expect(sanitizeLine(text, max)).toBe(text.length <= max ? text : `${text.slice(0, max - 1)}\u2026`);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('a control character, an escape or a tab anywhere takes the full way', () => {
+    expect(sanitizeLine('ok\u001b[2Jok')).toBe('okok');
+    expect(sanitizeLine('a\tb')).toBe('a b');
+    expect(sanitizeLine('a\u0007b')).toBe('ab');
   });
 });
