@@ -80,7 +80,8 @@ function scan(text: string, content: number): Hidden | null {
   open.clear();
   const found = scanMarkup(text, content);
   if (found) return found;
-  for (const [name, n] of open) if (n > 0) return { index: Math.max(0, text.toLowerCase().indexOf(`<${name}`)), what: `raw HTML <${name}> not closed on its line (a browser carries it into what follows)` };
+  // Most lines open none: no iterator for them.
+  if (open.size > 0) for (const [name, n] of open) if (n > 0) return { index: Math.max(0, text.toLowerCase().indexOf(`<${name}`)), what: `raw HTML <${name}> not closed on its line (a browser carries it into what follows)` };
   return null;
 }
 
