@@ -15,7 +15,7 @@ import type { Gate } from '../ledger/types.js';
 import type { LoadedLedger } from '../workspace/load.js';
 import { FileDigests, ResolutionPass } from './file-digests.js';
 import { boundExecutables, inRepoPathEntries } from './path-bound.js';
-import { changedFields, lazyOracle, ORACLE_VERSION, signOracle, type DependsEntry, type Oracle, type OracleFields } from './oracle.js';
+import { changedFields, lazyOracle, ORACLE_VERSION, type DependsEntry, type Oracle, type OracleFields } from './oracle.js';
 import type { StatCache } from '../fsx/stat-cache.js';
 
 export { DEPENDS_MAX_FILE_BYTES } from './file-digests.js';
@@ -126,7 +126,8 @@ export class OracleResolver {
    * longer be resolved (a CWD that now leads outside the repository, a DEPENDS file gone).
    */
   async fresh(loaded: LoadedLedger, gate: Gate, pass: ResolutionPass): Promise<Oracle> {
-    return signOracle(await this.fields(loaded, gate, pass));
+    // Signed when read: the check before each spawn compares the fields, and only a refusal shows the signature.
+    return lazyOracle(await this.fields(loaded, gate, pass));
   }
 
   /**
