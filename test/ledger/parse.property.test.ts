@@ -101,17 +101,20 @@ describe('the plain lines are read as the full reading reads them', () => {
     // A gate line that is refused (its attributes are swallowed), then attributes, one twice.
     fc.constantFrom('- [ ] bad id: t', '- [ ] : t', '- [ ] G1 t', '- [ ] G1:', '  CHECK: a', '  CHECK: b', '  EXPECT: c'),
   );
+  const expectSameReading = (src: string) => {
+    const fast = parseLedger(src);
+    parserSettings.plainLines = false;
+    try {
+      expect(fast).toEqual(parseLedger(src));
+    } finally {
+      parserSettings.plainLines = true;
+    }
+  };
   it('the same result, diagnostics and all, with and without the plain lines', () => {
     fc.assert(
       fc.property(fc.array(line, { maxLength: 40 }), fc.constantFrom('\n', '\r\n'), (ls, eol) => {
         const src = ls.join(eol) + (ls.length % 2 ? eol : '');
-        const fast = parseLedger(src);
-        parserSettings.plainLines = false;
-        try {
-          expect(fast).toEqual(parseLedger(src));
-        } finally {
-          parserSettings.plainLines = true;
-        }
+        expectSameReading(src);
       }),
       { numRuns: 3000 },
     );
@@ -129,13 +132,7 @@ describe('the plain lines are read as the full reading reads them', () => {
     fc.assert(
       fc.property(fc.array(block, { minLength: 1, maxLength: 8 }), (blocks) => {
         const src = blocks.flat().join('\n') + '\n';
-        const fast = parseLedger(src);
-        parserSettings.plainLines = false;
-        try {
-          expect(fast).toEqual(parseLedger(src));
-        } finally {
-          parserSettings.plainLines = true;
-        }
+        expectSameReading(src);
       }),
       { numRuns: 2000 },
     );
