@@ -4,10 +4,10 @@
 // a parsed ledger's lines (only the writer needs them) are not split for a status.
 // Reads, spreads and JSON.stringify see an ordinary value; after the first read (or a write)
 // it is a plain data property. The getter and setter are shared by every object of a field,
-// so that an object holds no closures of its own. The
-// field must not exist yet: it is added where it belongs in the object's key order, since
-// turning a data property into an accessor makes V8 keep the object as a dictionary (5,000
-// gate reports: 5 MB instead of 1, and a status 12 ms slower). Pure.
+// so that an object holds no closures of its own. The field must not exist yet: it is added
+// where it belongs in the object's key order, since turning a data property into an
+// accessor makes V8 keep the object as a dictionary (5,000 gate reports: 5 MB instead of 1,
+// and a status 12 ms slower). Pure.
 
 export function lazyField<T extends object, K extends keyof T & string, A>(key: K, compute: (input: A) => T[K]): (target: T, input: A) => T {
   // The input rides on the object under a symbol of the field's own, not enumerable: JSON,
