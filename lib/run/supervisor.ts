@@ -151,6 +151,20 @@ function groupHasMembers(pid: number): boolean {
   });
 }
 
+/**
+ * A timer's verdict, given only after the events already waiting have been handled. Node runs
+ * due timers before it polls for I/O, so after a long synchronous step elsewhere (another
+ * job's DEPENDS hashed, a batch of results written) a timer that came due meanwhile would
+ * fire before an exit or an end of file that happened in time: a check that ended at once
+ * was failed as escaped (seen in 1 of 5,000 checks of a --jobs 2 run). One turn of the loop
+ * (setImmediate runs after the poll) lets them in first; a check still open then is judged.
+ */
+function afterPendingEvents(judge: () => void): () => void {
+  return () => {
+    setImmediate(judge);
+  };
+}
+
 /** A pipe's read end as a stream, read as the event loop sees it readable (never by a blocked thread). */
 function readEnd(fd: number): Readable {
   return new Socket({ fd, readable: true, writable: false });
@@ -283,10 +297,15 @@ export function superviseCheck(spec: CheckSpec, running?: RunningChecks): Promis
       graceTimer = probeTimer = null;
       live.delete(tracked);
       if (openStreams > 0 && !drainTimer) {
-        drainTimer = setTimeout(() => {
-          failure ??= 'escaped';
-          stopWaitingForOutput();
-        }, drainMs);
+        drainTimer = setTimeout(
+          afterPendingEvents(() => {
+            // Both ends of file seen: the streams close at the end of this turn, and settle then.
+            if (settled || openStreams === 0 || (stdout.readableEnded && stderr.readableEnded)) return;
+            failure ??= 'escaped';
+            stopWaitingForOutput();
+          }),
+          drainMs,
+        );
       }
       maybeSettle();
     };
@@ -382,7 +401,12 @@ export function superviseCheck(spec: CheckSpec, running?: RunningChecks): Promis
       afterGroup();
     });
 
-    timeoutTimer = setTimeout(() => terminate('timeout'), spec.timeoutMs);
+    timeoutTimer = setTimeout(
+      afterPendingEvents(() => {
+        if (!settled && !leaderReaped) terminate('timeout');
+      }),
+      spec.timeoutMs,
+    );
     unregister = running?.add((why) => terminate(why)) ?? (() => {});
     abortSignal.addEventListener('abort', onAbort, { once: true });
   });

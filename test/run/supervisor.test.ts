@@ -239,6 +239,47 @@ describe('superviseCheck: spawning', () => {
   });
 });
 
+describe('superviseCheck: a stalled event loop', () => {
+  // A long synchronous step elsewhere in gate-check (another job's DEPENDS hashed, a batch of
+  // results written) holds the event loop while a check ends. The timers that came due in the
+  // meantime must not judge it before the exit or end of file that is already waiting.
+  const stall = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+  // Held after a poll, as a result handled in an I/O callback would hold it: timers come first next.
+  const stallAfterPoll = (ms: number) => new Promise<void>((resolve) => setImmediate(() => resolve(void stall(ms))));
+
+  it('an end of file that came during the stall is read before the drain judges: not escaped', async () => {
+    const dir = testDir();
+    // A process outside the group holds the output 0.3 s after the shell exits, well within the drain.
+    const pending = run("setsid sleep 0.3 & echo ok; touch shell-exits", { cwd: dir, drainMs: 700 });
+    const marker = join(dir, 'shell-exits');
+    while (!existsSync(marker)) await sleep(5);
+    await sleep(100); // the exit is seen: the drain has begun
+    await stallAfterPoll(1200); // the holder exits and the drain comes due, both while the loop is held
+    const o = await pending;
+    expect(o.failure).toBeNull();
+    expect(o.outputHeld).toBe(false);
+    expect(o.exitCode).toBe(0);
+    expect(o.output.toString()).toBe('ok\n');
+  }, 10_000);
+
+  it('a check that ended during the stall is not timed out by the timer that came due with it', async () => {
+    for (let i = 0; i < 4; i++) {
+      const pending = run('echo ok', { timeoutMs: 300 });
+      await stallAfterPoll(600);
+      const o = await pending;
+      expect(o.failure).toBeNull();
+      expect(o.exitCode).toBe(0);
+      expect(o.output.toString()).toBe('ok\n');
+    }
+  }, 15_000);
+
+  it('a check still running when its timeout comes due is still timed out', async () => {
+    const o = await run('sleep 5', { timeoutMs: 300, graceMs: 200 });
+    expect(o.failure).toBe('timeout');
+    expect(o.durationMs).toBeLessThan(3000);
+  }, 10_000);
+});
+
 describe('RunningChecks', () => {
   it('abortAll ends running checks quickly with failure interrupted and kills their groups', async () => {
     const running = new RunningChecks();
