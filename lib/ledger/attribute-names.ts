@@ -5,6 +5,7 @@
 import { lazyRegExp } from '../text/lazy-regexp.js';
 import { codePointLabel, codePointName } from '../text/sanitize.js';
 import { CONFUSABLE_ENTRIES } from './confusables-table.js';
+import { renderedLine } from './inline-markup.js';
 import { ATTRIBUTE_KEYS, type AttributeKey } from './types.js';
 
 let prototypes: Map<string, string> | null = null;
@@ -38,10 +39,14 @@ export function attributeSkeleton(text: string): string {
 // Built on first use, not at start-up: most ledgers never have a near-miss line.
 let skeletons: ReadonlyArray<[AttributeKey, string]> | null = null;
 
+// Colons that confusables.txt does not map to ':' but a reader takes for one: SMALL COLON,
+// the vertical presentation form, and script colons (Syriac, Ethiopic, Mongolian, Bamum, Z notation).
+const MORE_COLONS = '\u{2d1}\u{705}\u{706}\u{707}\u{708}\u{709}\u{1365}\u{1804}\u{2982}\u{a6f4}\u{fe13}\u{fe55}';
+
 export function isColonLike(ch: string | undefined): boolean {
   if (ch === undefined) return false;
   if (ch === ':') return true;
-  return ch.charCodeAt(0) > 0x7f && prototypeMap().get(ch) === ':';
+  return ch.charCodeAt(0) > 0x7f && (prototypeMap().get(ch) === ':' || (ch.length === 1 && MORE_COLONS.includes(ch)));
 }
 
 /** Damerau-Levenshtein distance of at most one (one insertion, deletion, substitution or swap). */
@@ -139,16 +144,86 @@ function shownName(name: string): string {
 }
 
 // An attribute name and its colon inside a line's text, after a blank or markup. Linear: a
-// literal alternation, then blanks up to the next character.
-const INLINE_ATTRIBUTE = /(?:^|[\s*_`~>(\[])(CHECK|EXPECT|CWD|DEPENDS|INPUTS|TIMEOUT|EVIDENCE)[ \t]*:/;
+// literal alternation, then blanks up to the next character. With the digits that read as
+// letters (INPUTS as 1NPUTS, TIMEOUT as TIME0UT): the same words renderedAttribute finds in
+// plain ASCII.
+const INLINE_ATTRIBUTE = /(?:^|[\s*_`~>(\[])(CHECK|EXPECT|CWD|DEPENDS|[I1]NPUTS|T[I1]ME[O0]UT|EV[I1]DENCE)[ \t]*:/;
+// Text in which nothing renders differently from its source and no character is a look-alike
+// beyond those digits: printable ASCII without escapes, references, emphasis, code, HTML or links.
+const PLAIN_TEXT = /^[\x20-\x7e\t]*$/;
+const MARKUP_CHAR = /[\\&*_~`<[\]]/;
+/** Before an attribute name on the page: the line's start, a blank, or what INLINE_ATTRIBUTE allows. */
+const BEFORE_NAME = /[\s*_`~>(\[]/;
+/** Inside a name: anything but blanks and ASCII punctuation (letters, digits, look-alikes, invisible characters). */
+const NAME_CHAR = /[^\s!-\/:-@[-`{-~]/;
+
+export interface InlineAttribute {
+  /** The attribute it reads as. */
+  name: AttributeKey;
+  /** 0-based index in the source of the text. */
+  index: number;
+  /** How it differs from a plain "NAME:" (empty when it is one): markup, look-alike characters. */
+  written: string;
+}
 
 /**
- * An attribute name written inside a gate's title or a note. GitHub shows the lines of a gate
- * as one paragraph, so "- [x] G1: tests pass CHECK: npm test EXPECT: ok" looks exactly like a
- * runnable gate whose CHECK and EXPECT are on their own lines; gate-check reads a manual gate.
+ * An attribute name and its colon written inside a gate's title, a note or a value, as the
+ * page shows it. GitHub shows the lines of a gate as one paragraph, so "- [x] G1: tests pass
+ * CHECK: npm test EXPECT: ok" looks exactly like a runnable gate whose CHECK and EXPECT are
+ * on their own lines; gate-check reads a manual gate. So does "CHECK&#58;", "*C*HECK:",
+ * "<kbd>CHECK</kbd>:", "C&shy;HECK:", a Cyrillic С or a fullwidth colon, and "&nbsp;CHECK:"
+ * at a note's start: the text is decoded as a renderer decodes it, invisible characters are
+ * dropped, look-alikes read as the letters they look like (UTS #39), and any colon-like
+ * character counts. Names read in upper case only ("check:" in prose is not one).
  */
-export function inlineAttribute(text: string): { name: AttributeKey; index: number } | null {
-  const m = INLINE_ATTRIBUTE.exec(text);
-  if (!m) return null;
-  return { name: m[1] as AttributeKey, index: m.index + m[0].indexOf(m[1]!) };
+export function inlineAttribute(text: string): InlineAttribute | null {
+  if (PLAIN_TEXT.test(text) && !MARKUP_CHAR.test(text)) {
+    const m = INLINE_ATTRIBUTE.exec(text);
+    if (!m) return null;
+    const name = attributeOf(m[1]!)!;
+    return { name, index: m.index + m[0].indexOf(m[1]!), written: m[1] === name ? '' : `"${m[1]}" (digits for letters)` };
+  }
+  const shown = renderedLine(text);
+  const t = shown.text;
+  for (let c = 0; c < t.length; c++) {
+    // Every colon-like character is in the BMP: one UTF-16 unit.
+    if (!isColonLike(t[c])) continue;
+    // Back over blanks, then over the name (at most MAX_NAME code points).
+    let end = c;
+    while (end > 0 && /\s/.test(t[end - 1]!)) end--;
+    let begin = end;
+    let count = 0;
+    while (begin > 0 && count <= MAX_NAME && NAME_CHAR.test(t[begin - 1]!) && !isColonLike(t[begin - 1])) {
+      begin--;
+      if (!isLowSurrogate(t.charCodeAt(begin))) count++;
+    }
+    if (begin === end || count > MAX_NAME) continue;
+    if (begin > 0 && !BEFORE_NAME.test(t[begin - 1]!)) continue;
+    const word = t.slice(begin, end);
+    // Upper case as it reads: no lower-case letter in any script.
+    if (word !== word.toUpperCase()) continue;
+    const name = attributeOf(word);
+    if (name === null) continue;
+    const colon = t[c]!;
+    const how: string[] = [];
+    if (word !== name) how.push(`"${shownName(word)}" (look-alike or invisible characters)`);
+    if (colon !== ':') how.push(`${codePointLabel(colon)} for ':'`);
+    const from = shown.sources[begin]!;
+    const to = c + colon.length < t.length ? shown.sources[c + colon.length]! : text.length;
+    const source = text.slice(from, to);
+    if (!source.startsWith(t.slice(begin, c + colon.length))) how.push(`with ${renderedLine(source).markup.join(', ')}`);
+    return { name, index: shown.sources[begin]!, written: how.join(', ') };
+  }
+  return null;
 }
+
+/** The attribute a word reads as (its skeleton is the attribute's), or null. */
+function attributeOf(word: string): AttributeKey | null {
+  if ((ATTRIBUTE_KEYS as readonly string[]).includes(word)) return word as AttributeKey;
+  const skeleton = attributeSkeleton(word);
+  skeletons ??= ATTRIBUTE_KEYS.map((k) => [k, attributeSkeleton(k)]);
+  for (const [key, keySkeleton] of skeletons) if (skeleton === keySkeleton) return key;
+  return null;
+}
+
+const isLowSurrogate = (u: number) => u >= 0xdc00 && u <= 0xdfff;

@@ -273,31 +273,60 @@ const MAX_RENDERED = 120;
  * more lines read as look-alikes, never fewer).
  */
 export function renderedStart(text: string, containers: boolean, isColon: ColonTest): RenderedStart {
+  const shown = render(text, containers, isColon, MAX_RENDERED, null);
+  return { text: shown.text, markup: shown.markup };
+}
+
+export interface RenderedLine {
+  /** The whole text as the page shows it. */
+  text: string;
+  /** For each UTF-16 unit of `text`, the index in the source it was decoded from. */
+  sources: number[];
+  /** The kinds of markup that made it differ from the source, in order of appearance. */
+  markup: string[];
+}
+
+/**
+ * A whole title, note or value as a renderer shows it, decoded as renderedStart decodes a
+ * line's start (no container markers), with where each shown character came from.
+ */
+export function renderedLine(text: string): RenderedLine {
+  const sources: number[] = [];
+  const shown = render(text, false, null, Infinity, sources);
+  return { text: shown.text, sources, markup: shown.markup };
+}
+
+function render(text: string, containers: boolean, isColon: ColonTest | null, max: number, sources: number[] | null): RenderedStart {
   start(text);
   const markup: string[] = [];
   const note = (kind: string) => {
     if (!markup.includes(kind)) markup.push(kind);
   };
   let out = '';
+  // Appends what the source from `at` shows.
+  const emit = (shown: string, at: number) => {
+    out += shown;
+    if (sources !== null) for (let k = 0; k < shown.length; k++) sources.push(at);
+  };
   let i = 0;
   try {
     if (containers) i = skipBlockMarkers(text, note);
     let autolinkEnd = -1;
-    while (i < text.length && out.length < MAX_RENDERED) {
+    while (i < text.length && out.length < max) {
       spend(1);
       const c = text[i]!;
       if (c === '\\' && isAsciiPunctuation(text[i + 1])) {
         note('a backslash escape');
-        out += text[i + 1];
+        emit(text[i + 1]!, i);
         i += 2;
       } else if (c === '&') {
         const ref = characterReferenceAt(text, i);
         if (ref && ref.char !== null) {
           note('a character reference');
-          out += ref.char;
+          emit(ref.char, i);
           i = ref.end;
         } else {
-          out += c;
+          emit(c, i);
           i++;
         }
       } else if (c === '*' || c === '_' || c === '~' || c === '`') {
@@ -312,7 +341,7 @@ export function renderedStart(text: string, containers: boolean, isColon: ColonT
           note('an autolink');
           i++;
         } else {
-          out += c;
+          emit(c, i);
           i++;
         }
       } else if (c === '>' && i === autolinkEnd - 1) {
@@ -325,9 +354,9 @@ export function renderedStart(text: string, containers: boolean, isColon: ColonT
         i = text[i + 1] === '(' ? linkTailEnd(text, i + 2) : i + 1;
       } else {
         const ch = String.fromCodePoint(text.codePointAt(i)!);
-        out += ch;
+        emit(ch, i);
         i += ch.length;
-        if (isColon(ch)) break;
+        if (isColon?.(ch)) break;
       }
     }
   } catch (error) {

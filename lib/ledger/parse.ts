@@ -7,7 +7,7 @@
 // against micromark and parse5). Every scan here is linear in the line or bounded.
 import type { Diagnostic } from '../errors.js';
 import { codePointName, findInvisibleChar, findUnsafeChar } from '../text/sanitize.js';
-import { inlineAttribute, isColonLike, nearMissAttribute, type NearMiss } from './attribute-names.js';
+import { inlineAttribute, isColonLike, nearMissAttribute, type InlineAttribute, type NearMiss } from './attribute-names.js';
 import { closesFence, containers, fenceAt, isUnderlineRow, leading, taskBoxAt, type FenceRun } from './block-syntax.js';
 import { parseExpect } from './expect.js';
 import { braceExpansionCount, MAX_PATTERNS_PER_ATTRIBUTE } from './globs.js';
@@ -395,8 +395,13 @@ function nearMissOf(text: string, inItem: boolean): NearMiss | null {
 function inlineAttributeError(text: string, lineNo: number, err: (line: number, message: string) => void, offset = 0): boolean {
   const inline = inlineAttribute(text);
   if (!inline) return false;
-  err(lineNo, `"${inline.name}:" at column ${offset + inline.index + 1} inside a title or a note: the page shows a gate's lines as one paragraph, so it reads as an attribute that gate-check does not read; put each attribute on its own line, or reword`);
+  err(lineNo, `"${inline.name}:"${writtenAs(inline)} at column ${offset + inline.index + 1} inside a title or a note: the page shows a gate's lines as one paragraph, so it reads as an attribute that gate-check does not read; put each attribute on its own line, or reword`);
   return true;
+}
+
+/** How an attribute name the page shows inside text is written, when it is not plainly "NAME:". */
+function writtenAs(inline: InlineAttribute): string {
+  return inline.written === '' ? '' : ` (as the page shows it; written ${inline.written})`;
 }
 
 /** The line without leading NBSP, other Unicode spaces and invisible characters, which a reader takes for indentation. */
@@ -658,7 +663,7 @@ function usableValue(b: GateBuilder, k: Valued, err: Report): string | null | un
   }
   const named = k === 'TIMEOUT' ? null : inlineAttribute(v);
   if (named) {
-    err(lineOf(b.gate, k), `${k} contains "${named.name}:" at column ${(b.valueColumn[k] ?? 0) + named.index + 1}: the page shows a gate's lines as one paragraph, so it reads as another attribute; quote it ("${named.name}:") or reword`);
+    err(lineOf(b.gate, k), `${k} contains "${named.name}:"${writtenAs(named)} at column ${(b.valueColumn[k] ?? 0) + named.index + 1}: the page shows a gate's lines as one paragraph, so it reads as another attribute; quote it ("${named.name}:") or reword`);
     return null;
   }
   const markup = k === 'TIMEOUT' ? null : findValueMarkup(v);
@@ -740,7 +745,7 @@ function finishGate(b: GateBuilder, err: Report, warn: Report): void {
   }
   if (b.raw.EVIDENCE !== undefined) {
     const named = inlineAttribute(b.raw.EVIDENCE);
-    if (named) err(lineOf(g, 'EVIDENCE'), `EVIDENCE contains "${named.name}:" at column ${(b.valueColumn.EVIDENCE ?? 0) + named.index + 1}: the page shows a gate's lines as one paragraph, so it reads as another attribute; reword`);
+    if (named) err(lineOf(g, 'EVIDENCE'), `EVIDENCE contains "${named.name}:"${writtenAs(named)} at column ${(b.valueColumn.EVIDENCE ?? 0) + named.index + 1}: the page shows a gate's lines as one paragraph, so it reads as another attribute; reword`);
     g.evidence = b.raw.EVIDENCE;
   }
 }

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseLedger } from '../../lib/ledger/parse.js';
 import { runCli, sandbox, writeFiles } from '../helpers/cli.js';
-import { disagreement, hidingValueLedger, ledgerDocument } from '../helpers/ledger-docs.js';
+import { disagreement, disguisedAttributeLedger, hidingValueLedger, ledgerDocument, pageAttributeNames } from '../helpers/ledger-docs.js';
 import { render } from '../helpers/render.js';
 
 function status(ledger: string, args: string[] = ['--status']) {
@@ -282,5 +282,30 @@ describe('differential property: links, images, autolinks, HTML and references i
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('differential property: attribute names that the page shows inside titles, notes and values', () => {
+  it('every gate whose page text reads as one more attribute than gate-check read is refused', () => {
+    let refused = 0;
+    fc.assert(
+      fc.property(disguisedAttributeLedger, (doc) => {
+        if (!parseLedger(doc).ok) refused++;
+        const d = disagreement(doc);
+        if (d) throw new Error(`${d}\nledger: ${JSON.stringify(doc)}`);
+      }),
+      { numRuns: 600 },
+    );
+    // Most generated names read as attributes: the property must see refusals, or it proves nothing.
+    expect(refused).toBeGreaterThan(300);
+  });
+
+  it('before: a manual gate whose title shows "CHECK: … EXPECT: …" (written CHECK&#58;) was ALL MET under --status --strict; now it is refused with its column', () => {
+    const ledger = '- [x] G1: the suite passes CHECK&#58; node --test EXPECT&#58; /^# pass [1-9]/m\n  EVIDENCE: exit=0\n';
+    expect(pageAttributeNames(render(ledger).tasks[0]!.text)).toBe(3);
+    const r = status(ledger, ['--status', '--strict']);
+    expect(r.code, r.stdout).toBe(2);
+    expect(r.stderr).toMatch(/GATES\.md:1: "CHECK:" \(as the page shows it; written with a character reference\) at column 28 inside a title/);
+    expect(r.stdout).not.toMatch(/ALL MET/);
   });
 });

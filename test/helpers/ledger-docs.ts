@@ -256,6 +256,35 @@ function shownAttribute(line: string): string | null {
   return ATTRIBUTE_KEYS.find((k) => attributeSkeleton(k) === skeleton) ?? null;
 }
 
+// On the page: blanks, and the punctuation before a name that reads as a separator.
+const PAGE_BLANK = /\s/;
+const PAGE_BEFORE_NAME = /[\s([>]/;
+const PAGE_NOT_NAME = /[\s!-\/:-@[-`{-~]/;
+
+/**
+ * How many attribute names followed by a colon a reader sees in the text of the page: a word
+ * in upper case (any script) whose UTS #39 skeleton is an attribute's, without its invisible
+ * characters, before any character that reads as a colon, after the start, a blank or an
+ * opening bracket.
+ */
+export function pageAttributeNames(text: string): number {
+  const chars = Array.from(text);
+  let count = 0;
+  for (let c = 0; c < chars.length; c++) {
+    if (!isColonLike(chars[c])) continue;
+    let end = c;
+    while (end > 0 && PAGE_BLANK.test(chars[end - 1]!)) end--;
+    let begin = end;
+    while (begin > 0 && !PAGE_NOT_NAME.test(chars[begin - 1]!) && !isColonLike(chars[begin - 1])) begin--;
+    if (begin === end || (begin > 0 && !PAGE_BEFORE_NAME.test(chars[begin - 1]!))) continue;
+    const word = chars.slice(begin, end).join('');
+    if (word !== word.toUpperCase()) continue;
+    const skeleton = attributeSkeleton(word);
+    if (ATTRIBUTE_KEYS.some((k) => attributeSkeleton(k) === skeleton)) count++;
+  }
+  return count;
+}
+
 /**
  * The differential property: when gate-check accepts a document, the rendered page shows
  * exactly its gates, in order, as top-level task items outside any collapsed element, with
@@ -295,7 +324,7 @@ export function disagreement(source: string): string | null {
       from = at + shown.length;
     }
     // GitHub runs a gate's lines together: an attribute name anywhere in the item reads as one.
-    const named = t.text.replace(/[*_~`\\]/g, '').match(/(?:^|[^A-Za-z0-9])(?:CHECK|EXPECT|CWD|DEPENDS|INPUTS|TIMEOUT|EVIDENCE)\s*:/g)?.length ?? 0;
+    const named = pageAttributeNames(t.text.replace(/[*_~`\\]/g, ''));
     const total = Object.keys(g.attributeLines).length;
     if (named > total) return `gate ${g.id}: the page names ${named} attributes in ${JSON.stringify(t.text.slice(0, 80))}, gate-check read ${total}`;
     for (const l of t.lines) {
@@ -329,4 +358,46 @@ export const hidingValueLedger = fc
     const attrs = new Map([['CHECK', 'node --test'], ['EXPECT', 'ok']]);
     attrs.set(key, value);
     return ['- [ ] G1: the check passes', ...[...attrs].map(([k, v]) => `  ${k}: ${v}`)].join('\n') + '\n';
+  });
+
+/** Ways to write an attribute name (and its colon) that the page shows as the name: markup, references, invisible characters, look-alikes. */
+const disguisedName = fc.constantFrom('CHECK', 'EXPECT', 'DEPENDS', 'INPUTS', 'EVIDENCE').chain((k) =>
+  fc.constantFrom(
+    `${k}:`,
+    `${k}\\:`,
+    `${k}&#58;`,
+    `${k}&colon;`,
+    `&#${k.charCodeAt(0)};${k.slice(1)}:`,
+    `*${k[0]}*${k.slice(1)}:`,
+    `**${k}**:`,
+    `\`${k}\`:`,
+    `<kbd>${k}</kbd>:`,
+    `<b>${k[0]}</b>${k.slice(1)}:`,
+    `${k[0]}&shy;${k.slice(1)}:`,
+    `${k[0]}\u00ad${k.slice(1)}:`,
+    `${k.slice(0, 2)}\u200b${k.slice(2)}:`,
+    `${k.slice(0, 2)}&#8203;${k.slice(2)}:`,
+    `${k}\uff1a`,
+    `${k}\ufe55`,
+    `${k}\ufe13`,
+    `${k}\u2236`,
+    `${k} :`,
+    Array.from(k, (ch) => ({ C: '\u0421', E: '\u0415', H: '\u041d', K: '\u041a', P: '\u0420', T: '\u0422' })[ch] ?? ch).join('') + ':',
+    Array.from(k, (ch) => String.fromCodePoint(ch.charCodeAt(0) - 65 + 0xff21)).join('') + ':',
+    `${k.replace('I', '1')}:`,
+  ),
+);
+const beforeName = fc.constantFrom('', ' ', '&nbsp;', '&#32;', '&emsp;', '\u00a0', '(', 'x ');
+/**
+ * A gate whose title, a note line (at its start, or inside) or a value holds an attribute
+ * name the page shows (attack finding A1 of the reviewer-fidelity attack): GitHub shows the
+ * gate's lines as one paragraph, so a manual gate reads as a runnable one.
+ */
+export const disguisedAttributeLedger = fc
+  .tuple(fc.constantFrom('title', 'note', 'value'), fc.boolean(), beforeName, disguisedName, neutralText)
+  .map(([where, checked, before, name, rest]) => {
+    const box = checked ? 'x' : ' ';
+    if (where === 'title') return `- [${box}] G1: tests pass ${before}${name} ${rest}\n  EVIDENCE: exit=0\n`;
+    if (where === 'note') return `- [${box}] G1: tests pass\n  ${before}${name} ${rest}\n  EVIDENCE: exit=0\n`;
+    return `- [${box}] G1: tests pass\n  CHECK: node --test ${before}${name} ${rest}\n  EXPECT: ok\n`;
   });

@@ -4,7 +4,7 @@
 // inside an absolute cap. Exponential or quadratic work fails both by orders of magnitude.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isColonLike } from '../../lib/ledger/attribute-names.js';
+import { inlineAttribute, isColonLike } from '../../lib/ledger/attribute-names.js';
 import { findHiddenText } from '../../lib/ledger/hidden-text.js';
 import { findValueMarkup, renderedStart } from '../../lib/ledger/inline-markup.js';
 import { parseLedger } from '../../lib/ledger/parse.js';
@@ -109,6 +109,11 @@ describe('the inline markup scanners are linear', () => {
     for (const [family, make] of Object.entries(lineFamilies)) {
       expectLinear((n) => findValueMarkup(make(n)), 50_000, `value: ${family}`);
       expectLinear((n) => renderedStart(make(n), true, isColonLike), 50_000, `line start: ${family}`);
+      expectLinear((n) => inlineAttribute(make(n)), 50_000, `inline attribute: ${family}`);
+    }
+    // Names and colons: each colon looks back over its blanks and at most one name.
+    for (const [family, make] of Object.entries({ 'blanks and colons': (n: number) => ' \u00a0'.repeat(n) + ':'.repeat(n), 'names before colons': (n: number) => 'XC\u00adHECK:'.repeat(n), 'long words': (n: number) => 'X'.repeat(n) + '\uff1a'.repeat(n) })) {
+      expectLinear((n) => inlineAttribute(make(n)), 50_000, `inline attribute: ${family}`);
     }
   });
 

@@ -3,6 +3,7 @@
 // differential test) as well: what is refused renders differently from its source, what
 // is allowed renders as written.
 import { describe, expect, it } from 'vitest';
+import { isColonLike } from '../../lib/ledger/attribute-names.js';
 import { parseLedger } from '../../lib/ledger/parse.js';
 import { lines, parseErrors, parseOk } from '../helpers/ledger.js';
 import { render } from '../helpers/render.js';
@@ -222,6 +223,47 @@ describe('attribute names inside a title or a note (the page shows a gate as one
     const lazy = lines('- [ ] G1: alpha', '<code>x</code> y', '  ran it with CHECK: npm test');
     expect(render(lazy).tasks[0]!.text).toContain('CHECK: npm test');
     expect(parseErrors(lazy)[0]).toMatch(/^3: "CHECK:" at column 15/);
+  });
+  it('written so that only the page shows the name (attack A1): references, escapes, emphasis, HTML, invisible characters, look-alikes, any colon', () => {
+    const forms: [string, RegExp][] = [
+      ['CHECK&#58;', /written with a character reference/],
+      ['CHECK&colon;', /written with a character reference/],
+      ['&#67;HECK:', /written with a character reference/],
+      ['CHECK\\:', /written with a backslash escape/],
+      ['*C*HECK:', /written with emphasis or code/],
+      ['<kbd>CHECK</kbd>:', /written with inline HTML/],
+      ['C&shy;HECK:', /written "C<U\+00AD>HECK" \(look-alike or invisible characters\), with a character reference/],
+      ['C\u00adHECK:', /written "C<U\+00AD>HECK" \(look-alike or invisible characters\)\)/],
+      ['CHE\u200bCK:', /written "CHE<U\+200B>CK"/],
+      ['\u0421\u041d\u0415\u0421\u041a:', /written "<U\+0421><U\+041D><U\+0415><U\+0421><U\+041A>"/],
+      ['CHECK\uff1a', /written U\+FF1A for ':'/],
+      ['CHECK\ufe55', /written U\+FE55 for ':'/],
+      ['CHECK\ufe13', /written U\+FE13 for ':'/],
+      ['1NPUTS:', /^1: "INPUTS:" \(as the page shows it; written "1NPUTS" \(digits for letters\)\)/],
+    ];
+    for (const [name, how] of forms) {
+      const source = lines(`- [x] G1: tests pass ${name} npm test`, '  EVIDENCE: ran it');
+      const errors = parseErrors(source);
+      expect(errors[0], name).toMatch(/^1: "(CHECK|INPUTS):" \(as the page shows it; written /);
+      expect(errors[0], name).toMatch(how);
+      expect(errors[0], name).toMatch(new RegExp(`at column ${22 + name.search(/[A-Z1&\u0421]/)} inside a title or a note`));
+      expect(parseErrors(lines('- [x] G1: tests pass', `  run with ${name} npm test`, '  EVIDENCE: ran it'))[0], name).toMatch(/^2: "(CHECK|INPUTS):" \(as the page shows it/);
+      expect(parseErrors(lines('- [ ] G1: tests pass', '  CHECK: node --test', `  EXPECT: ok ${name} x`))[0], name).toMatch(/^3: EXPECT contains ("(CHECK|INPUTS):" \(as the page shows it|U\+00AD|U\+200B)/);
+    }
+  });
+  it('at the start of a note after a blank the page shows (&nbsp;, &#32;, &emsp;), or with a colon look-alike', () => {
+    for (const note of ['&nbsp;CHECK: npm test', '&#32;CHECK: npm test', '&emsp;CHECK: npm test', 'CHECK\ufe55 npm test', 'CHECK\ufe13 npm test']) {
+      const source = lines('- [x] G1: tests pass', `  ${note}`, '  EVIDENCE: ran it');
+      expect(render(source).tasks[0]!.text, note).toMatch(/CHECK.? npm test/);
+      expect(parseErrors(source)[0], note).toMatch(/^2: /);
+    }
+  });
+  it('every character that reads as a colon is one UTF-16 unit (inlineAttribute looks at one unit at a time)', () => {
+    for (let cp = 0x80; cp <= 0x10ffff; cp++) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      const ch = String.fromCodePoint(cp);
+      if (isColonLike(ch)) expect(ch.length, `U+${cp.toString(16)}`).toBe(1);
+    }
   });
   it('prose that merely names an attribute stays a note', () => {
     expect(parseOk(lines('- [ ] G1: the CHECK line runs the suite', '  see DEPENDS below, and CHECKS: none', '  CHECK: npm test', '  EXPECT: ok')).gates[0]!.kind).toBe('runnable');
