@@ -1,9 +1,12 @@
 // The only places besides the supervisor where gate-check starts a process: git, for
-// --assert-clean (what the working tree looks like before and after a check: tracked
-// changes, untracked and ignored files, each with size, mtime, inode and mode), for the
-// hook installer (is a settings file tracked?) and for `diff` (the objects of a revision:
-// rev-parse and cat-file --batch). git runs with core.fsmonitor and the untracked cache
-// off, so that repository config cannot make it run a command of its own.
+// --assert-clean (which files the working tree has before and after a check: tracked,
+// untracked and ignored, each with size, mtime, ctime, inode and mode), for the hook
+// installer (is a settings file tracked?) and for `diff` (the objects of a revision:
+// rev-parse and cat-file --batch). None of these commands reads a file's contents: `git
+// status` would, and it runs the clean filter (filter.<driver>.clean in .git/config, chosen
+// by a .gitattributes line) of every file whose stat data changed, so anyone who can write
+// the checkout could make it run a command. ls-files only lists the index and walks the
+// tree; core.fsmonitor and the untracked cache are off so that no config makes it run one.
 import { execFile, spawn } from 'node:child_process';
 import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,14 +15,14 @@ import { interruptedError, interruptSignal } from './interrupts.js';
 
 export type TreeSnapshot = Map<string, string>;
 
-const GIT_ARGS = ['-c', 'core.fsmonitor=false', '-c', 'core.untrackedCache=false', '-c', 'status.showUntrackedFiles=all'];
+const GIT_ARGS = ['--no-pager', '-c', 'core.fsmonitor=false', '-c', 'core.untrackedCache=false', '-c', 'core.quotePath=false'];
 
 function git(root: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
   const signal = interruptSignal();
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(interruptedError('git snapshot not taken'));
     // An interrupt kills git (the snapshot is a wait like any other) and nothing is started after it.
-    execFile('git', [...GIT_ARGS, ...args], { cwd: root, env, maxBuffer: 256 * 1024 * 1024, timeout: 120_000, encoding: 'utf8', signal }, (err, stdout, stderr) => {
+    execFile('git', [...GIT_ARGS, ...args], { cwd: root, env: { ...env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' }, maxBuffer: 256 * 1024 * 1024, timeout: 120_000, encoding: 'utf8', signal }, (err, stdout, stderr) => {
       if (err && signal.aborted) reject(interruptedError('git snapshot not finished'));
       else if (err) reject(new RunSetupError(`--assert-clean: git ${args[0]} failed: ${(stderr || err.message).trim().split('\n')[0]}`, '--assert-clean needs git and a git working tree at --root'));
       else resolve(stdout);
@@ -27,25 +30,34 @@ function git(root: string, args: string[], env: NodeJS.ProcessEnv): Promise<stri
   });
 }
 
-export async function snapshotWorkingTree(root: string, env: NodeJS.ProcessEnv): Promise<TreeSnapshot> {
-  const out = await git(root, ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--ignored=traditional'], env);
-  const snapshot: TreeSnapshot = new Map();
-  const fields = out.split('\0');
-  for (let i = 0; i < fields.length; i++) {
-    const entry = fields[i]!;
-    if (entry.length < 4) continue;
-    const code = entry.slice(0, 2);
-    const path = entry.slice(3);
-    if (code[0] === 'R' || code[0] === 'C') i++; // the rename source follows
-    let meta = 'missing';
-    try {
-      const st = lstatSync(join(root, path));
-      meta = `${st.size}:${st.mtimeMs}:${st.ino}:${st.mode}`;
-    } catch {
-      /* deleted */
-    }
-    snapshot.set(path, `${code}|${meta}`);
+/** size, mtime, ctime, inode and mode: a write changes ctime, which no process can set back. */
+function statOf(root: string, path: string): string {
+  try {
+    const st = lstatSync(join(root, path), { bigint: true });
+    return `${st.size}:${st.mtimeNs}:${st.ctimeNs}:${st.ino}:${st.mode}`;
+  } catch {
+    return 'missing';
   }
+}
+
+/**
+ * The working tree as files and their stat data: the index's entries (mode, object, stage:
+ * `git add` by a check shows), then untracked and ignored files, one by one.
+ * A tracked file that a check rewrote, even with the same bytes, counts as changed.
+ */
+export async function snapshotWorkingTree(root: string, env: NodeJS.ProcessEnv): Promise<TreeSnapshot> {
+  const snapshot: TreeSnapshot = new Map();
+  const staged = await git(root, ['ls-files', '-z', '--stage'], env);
+  for (const entry of staged.split('\0')) {
+    const tab = entry.indexOf('\t');
+    if (tab === -1) continue;
+    const path = entry.slice(tab + 1);
+    snapshot.set(path, `tracked ${entry.slice(0, tab)}|${statOf(root, path)}`);
+  }
+  const untracked = await git(root, ['ls-files', '-z', '--others', '--exclude-standard'], env);
+  for (const path of untracked.split('\0')) if (path !== '') snapshot.set(path, `untracked|${statOf(root, path)}`);
+  const ignored = await git(root, ['ls-files', '-z', '--others', '--ignored', '--exclude-standard'], env);
+  for (const path of ignored.split('\0')) if (path !== '') snapshot.set(path, `ignored|${statOf(root, path)}`);
   return snapshot;
 }
 

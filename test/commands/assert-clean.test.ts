@@ -37,7 +37,7 @@ describe('--assert-clean', () => {
     expect(readFileSync(join(s.repo, 'GATES.md'), 'utf8')).toMatch(/- \[x\] A[^]*- \[x\] B/);
   });
 
-  it('repository git config cannot make git status run a command (core.fsmonitor is off)', () => {
+  it('repository git config cannot make git run a command (core.fsmonitor is off)', () => {
     const s = gitRepo({ 'GATES.md': '- [ ] A: t\n  CHECK: echo ok\n  EXPECT: ok\n' });
     const marker = join(s.home, 'fsmonitor-ran');
     writeFiles(s.home, { 'monitor.sh': `#!/bin/sh\ntouch '${marker}'\n` });
@@ -48,6 +48,28 @@ describe('--assert-clean', () => {
     execFileSync('rm', [marker]);
     expect(s.run(['--approve', '--assert-clean']).code).toBe(0);
     expect(existsSync(marker)).toBe(false);
+  });
+
+  it('repository git config cannot make it run a filter: a clean filter chosen by .gitattributes for a file whose stat data changed (integrity attack F3)', () => {
+    const s = gitRepo({ 'GATES.md': '- [ ] A: t\n  CHECK: echo ok\n  EXPECT: ok\n', 'a.txt': 'data\n' });
+    const marker = join(s.home, 'filter-ran');
+    execFileSync('git', ['config', 'filter.pwn.clean', `sh -c 'echo ran >> "${marker}"; cat'`], { cwd: s.repo });
+    writeFiles(s.repo, { '.gitattributes': 'a.txt filter=pwn\n' });
+    execFileSync('touch', ['-d', '2001-01-01', join(s.repo, 'a.txt')]);
+    execFileSync('git', ['status', '--porcelain'], { cwd: s.repo }); // the control: plain git status runs it
+    expect(existsSync(marker)).toBe(true);
+    execFileSync('rm', [marker]);
+    execFileSync('touch', [join(s.repo, 'a.txt')]);
+    const r = s.run(['--approve', '--assert-clean']);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('fails a check that stages a file, or rewrites a tracked file with the same bytes (a write is a change)', () => {
+    const staged = gitRepo({ 'GATES.md': '- [ ] A: t\n  CHECK: echo more >> f.txt; git add f.txt; git checkout -- . 2>/dev/null; echo ok\n  EXPECT: ok\n', 'f.txt': 'x\n' });
+    expect(staged.run(['--approve', '--assert-clean']).stdout).toMatch(/--assert-clean\): f\.txt$/m);
+    const same = gitRepo({ 'GATES.md': '- [ ] A: t\n  CHECK: cp f.txt /tmp/gc-same-$$ && cp /tmp/gc-same-$$ f.txt && rm /tmp/gc-same-$$; echo ok\n  EXPECT: ok\n', 'f.txt': 'x\n' });
+    expect(same.run(['--approve', '--assert-clean']).stdout).toMatch(/--assert-clean\): f\.txt$/m);
   });
 
   it('without git at --root, exits 2 before running', () => {
