@@ -20,6 +20,8 @@ import type { LoadedLedger } from '../workspace/load.js';
 import type { GateEntry } from './verification.js';
 
 import { ACTIVE_CHECK_ENV } from '../approval/approver.js';
+import { changedSince } from '../fsx/file-identity.js';
+import type { BoundFiles } from './preflight.js';
 
 export interface Entry extends GateEntry {
   qualified: string;
@@ -87,7 +89,7 @@ export function ownFilesMatcher(root: string, ledgers: readonly LoadedLedger[]):
   return (p) => own.has(p) || tempPrefixes.some((t) => p.startsWith(t));
 }
 
-export async function attemptGate(e: Entry, ctx: RunContext): Promise<Attempt> {
+export async function attemptGate(e: Entry, ctx: RunContext, bindings: BoundFiles): Promise<Attempt> {
   const oracle = e.oracle!;
   const f = oracle.fields;
   // An interrupt during a snapshot kills git and starts nothing: the gate did not finish.
@@ -127,12 +129,17 @@ export async function attemptGate(e: Entry, ctx: RunContext): Promise<Attempt> {
     const changed = changedPaths(before, after, ctx.ownFiles);
     if (changed.length > 0) error = `the check changed files in the repository (--assert-clean): ${cappedIds(changed, 8)}`;
   }
+  // A file the oracle binds, written while the check ran (even if its bytes were put back):
+  // the check may have read another version than the one approved and recorded, so a pass
+  // proves nothing and leaves no trace. A failure is still the newest result (batch-writer.ts).
+  const moved = error === null ? changedSince(ctx.root, bindings.identities) : [];
+  const stale = moved.length > 0 ? `${moved.map((rel) => `${bindings.kinds.get(rel) ?? 'file'} ${sanitizeLine(rel, 120)}`).slice(0, 8).join(', ')}${moved.length > 8 ? ` and ${moved.length - 8} more` : ''} written while the check ran (or too close to its start to tell)` : null;
   const event: AttemptEvent = {
     time: new Date().toISOString(),
     file: e.loaded.location.display,
     gate: e.qualified,
     oracle: shortSignature(oracle.signature),
-    status: error === null ? 'pass' : 'fail',
+    status: stale !== null ? 'stale' : error === null ? 'pass' : 'fail',
     exit: outcome.exitCode,
     durationMs: outcome.durationMs,
     outputSha256: base.outputSha256,
@@ -158,6 +165,7 @@ export async function attemptGate(e: Entry, ctx: RunContext): Promise<Attempt> {
       event,
     };
   }
+  if (stale !== null) return { result: { ...base, status: 'stale', error: stale }, output, write: null, record: null, event };
   const match = matchDigest(matched ?? '');
   const receipt = receiptId(relative(ctx.root, f.ledger).split('\\').join('/'), proof, match);
   const evidence = formatEvidence({

@@ -5,15 +5,26 @@
 // mid-run means that nothing of this gate runs, and the report says why.
 import type { ApprovalStore } from '../approval/store.js';
 import { GateCheckError } from '../errors.js';
+import { fileIdentities, RACY_CTIME_MS, type FileIdentities } from '../fsx/file-identity.js';
+import { interruptibleSleep } from '../run/interrupts.js';
 import { ResolutionPass } from '../oracle/file-digests.js';
 import { changedFields, type Oracle } from '../oracle/oracle.js';
 import type { OracleResolver } from '../oracle/resolve.js';
 import { approvalViewOf, emptyResult, type GateResult } from '../report/model.js';
 import type { Entry } from './attempt.js';
 
-export type Preflight = { ok: true } | { ok: false; result: GateResult };
+/** `bound`: what the file system said of every file the oracle binds, right before the spawn (compared when the check ends). */
+export type Preflight = { ok: true; bound: BoundFiles } | { ok: false; result: GateResult };
+
+/** The files an oracle binds, by repository-relative path, with what each is (for messages), and their identities. */
+export interface BoundFiles {
+  kinds: ReadonlyMap<string, string>;
+  identities: FileIdentities;
+}
 
 export interface PreflightContext {
+  /** Canonical repository root. */
+  root: string;
   resolver: OracleResolver;
   store: ApprovalStore;
   /** The shell's absolute path as it resolves now (throws when it no longer resolves). */
@@ -24,7 +35,21 @@ function refused(why: string, oracle: Oracle, changed: string[] | null = null): 
   return { ok: false, result: { ...emptyResult('approval-required', why, oracle.signature), changed, request: approvalViewOf(oracle.fields) } };
 }
 
+/** How many times a gate whose bound files were written a moment ago is looked at again. */
+const RACY_RETRIES = 3;
+
 export async function preflight(e: Entry, ctx: PreflightContext): Promise<Preflight> {
+  // A bound file written within a clock tick of the look (an earlier gate's build output in
+  // this one's INPUTS): resolved again once its timestamps have moved on, so that a write
+  // during the check cannot hide behind the same ctime.
+  for (let attempt = 0; ; attempt++) {
+    const check = await preflightOnce(e, ctx);
+    if (!check.ok || check.bound.identities.racy.size === 0 || attempt === RACY_RETRIES) return check;
+    await interruptibleSleep(RACY_CTIME_MS);
+  }
+}
+
+async function preflightOnce(e: Entry, ctx: PreflightContext): Promise<Preflight> {
   const approved = e.oracle!;
   const pass = new ResolutionPass();
   let now: Oracle;
@@ -42,5 +67,9 @@ export async function preflight(e: Entry, ctx: PreflightContext): Promise<Prefli
   if (changes.length > 0) return refused(`changed since approval, not run: ${changes.join(', ')}`, now, changes);
   ctx.store.verify();
   if (ctx.store.find(approved) === null) return refused('approval revoked since the run started, not run', approved);
-  return { ok: true };
+  const kinds = new Map<string, string>();
+  for (const [rel] of now.fields.pathBound ?? []) kinds.set(rel, 'PATH executable');
+  for (const [rel] of e.inputs ?? []) kinds.set(rel, 'INPUTS');
+  for (const [rel] of now.fields.depends ?? []) kinds.set(rel, 'DEPENDS');
+  return { ok: true, bound: { kinds, identities: fileIdentities(ctx.root, kinds.keys()) } };
 }

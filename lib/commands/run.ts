@@ -229,7 +229,7 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
     assertClean: options.assertClean,
     ownFiles,
   };
-  const preflightCtx: PreflightContext = { resolver, store, shellNow: () => resolveShell(options.shell, io.env, io.cwd).path };
+  const preflightCtx: PreflightContext = { root: ws.root.path, resolver, store, shellNow: () => resolveShell(options.shell, io.env, io.cwd).path };
   const writer = new BatchWriter(resolver, receipts, history, lockTimeoutMs);
   // Every running check is terminated by the supervisor itself at an interrupt (lib/run/interrupts.ts).
   throwIfInterrupted();
@@ -257,10 +257,10 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
         const e = runnable[i]!;
         progress?.begin(e.qualified);
         const check = await preflight(e, preflightCtx);
-        const attempt: Attempt = check.ok ? await attemptGate(e, ctx) : { result: check.result, output: '', write: null, record: null, event: null };
+        const attempt: Attempt = check.ok ? await attemptGate(e, ctx, check.bound) : { result: check.result, output: '', write: null, record: null, event: null };
         progress?.end(e.qualified);
         if (attempt.result.status === 'fail') failed = true;
-        outcomes[i] = attempt.write ? writer.add(e.loaded, attempt) : null;
+        outcomes[i] = attempt.write || attempt.event ? writer.add(e.loaded, attempt) : null;
         return attempt;
       },
       {

@@ -10,7 +10,7 @@ import type { LoadedLedger } from '../workspace/load.js';
 import type { AttemptEvent } from '../history/event.js';
 import type { RunRecord } from './receipt.js';
 import type { ReceiptStore } from './receipt-store.js';
-import { writeResults, type PendingWrite } from './writeback.js';
+import { writeResults, type FlushOutcome, type PendingWrite } from './writeback.js';
 
 /** What one finished attempt leaves to be written. */
 export interface BatchItem {
@@ -78,25 +78,38 @@ export class BatchWriter {
   /** Writes one batch; returns the gates whose results were discarded as stale, with why. */
   private async flushBatch(loaded: LoadedLedger, batch: BatchItem[]): Promise<ReadonlyMap<string, string>> {
     const records = batch.flatMap((a) => (a.record ? [a.record] : []));
+    // Every failure first, whatever becomes of the ledger (a lock held by another process, a
+    // ledger that no longer parses, a stale result): a failure under the definition and
+    // DEPENDS the run started with is the newest result for them, even when a file changed
+    // meanwhile, and restoring the file or the ledger must not bring an older pass back.
+    await this.receipts.add(loaded.location.path, records.filter((r) => r.status === 'fail'), this.lockTimeoutMs);
     const pass = new ResolutionPass();
-    const outcome = await writeResults(
-      loaded.location.path,
-      batch.flatMap((a) => (a.write ? [a.write] : [])),
-      (ledger: Ledger, gate: Gate, original: Oracle) => this.resolver.changesSince({ ...loaded, ledger }, gate, original, pass),
-      {
-        lockTimeoutMs: this.lockTimeoutMs,
-        directories: loaded.directories,
-        // The records of results that are written, and of every failure: a stale pass proves
-        // nothing and leaves none, but a failure under the definition and DEPENDS the run
-        // started with is the newest result for them, even when a file changed meanwhile
-        // (restoring the file must not bring an older pass back).
-        beforeWrite: (gateIds) => {
-          const kept = new Set(gateIds);
-          const keep = records.filter((r) => kept.has(r.gate) || r.status === 'fail');
-          if (keep.length > 0) this.receipts.addUnderLedgerLock(loaded.location.path, keep);
+    let outcome: FlushOutcome;
+    try {
+      outcome = await writeResults(
+        loaded.location.path,
+        batch.flatMap((a) => (a.write ? [a.write] : [])),
+        (ledger: Ledger, gate: Gate, original: Oracle) => this.resolver.changesSince({ ...loaded, ledger }, gate, original, pass),
+        {
+          lockTimeoutMs: this.lockTimeoutMs,
+          directories: loaded.directories,
+          // The records of the passes that are written (a stale pass proves nothing and leaves none).
+          beforeWrite: async (gateIds) => {
+            const kept = new Set(gateIds);
+            await this.receipts.add(loaded.location.path, records.filter((r) => r.status === 'pass' && kept.has(r.gate)), this.lockTimeoutMs);
+          },
         },
-      },
-    );
+      );
+    } catch (e) {
+      // Nothing was written to the ledger; the attempts happened all the same. The ledger's
+      // error is the one reported (exit 2): a log that fails too (a full disk) must not hide it.
+      try {
+        this.history.append(batch.flatMap((a) => (a.event ? [a.event] : [])));
+      } catch {
+        // reported through `e`
+      }
+      throw e;
+    }
     for (const id of outcome.written) this.written.add(`${loaded.stem}:${id}`);
     const staleIds = new Set<string>();
     const staleById = new Map<string, string>();

@@ -3,6 +3,7 @@
 import { join, relative } from 'node:path';
 import { UnsafeStoreError } from '../errors.js';
 import { atomicWriteFile } from '../fsx/atomic-write.js';
+import { acquireLock } from '../fsx/lock.js';
 import { openPrivateDir, privateDirExists, type PrivateDir } from '../fsx/private-dir.js';
 import { lstatOrNull } from '../fsx/safe-read.js';
 import { sha256Hex } from '../oracle/oracle.js';
@@ -76,21 +77,28 @@ export class ReceiptStore {
   }
 
   /**
-   * Adds run records for a ledger: re-read, merge, atomic write. Only the writers of that
-   * ledger write its records file, so the caller must hold the ledger's lock.
+   * Adds run records for a ledger: re-read, merge, atomic write, under a lock of the records
+   * file's own in the private store. Not under the ledger's lock: a failure must be recorded
+   * even when the ledger cannot be written (a lock file planted beside it would otherwise
+   * erase the failure, and an older pass would stand).
    */
-  addUnderLedgerLock(ledger: string, receipts: readonly RunRecord[]): void {
+  async add(ledger: string, receipts: readonly RunRecord[], lockTimeoutMs: number): Promise<void> {
     if (receipts.length === 0) return;
     this.dir.verify();
     const path = join(this.dir.path, this.fileName(ledger));
-    // Unchanged since our own last write (same inode, size, mtime and ctime, which no one can
-    // set back): what we hold is what is on disk, and need not be read and re-validated.
-    if (this.written.get(ledger) !== stamp(path)) this.cache.delete(ledger);
-    this.byGate.delete(ledger);
-    const merged = mergeRecords(this.read(ledger), receipts);
-    this.dir.verify();
-    atomicWriteFile(path, serializeReceiptFile(merged), { mode: 0o600, create: true });
-    this.cache.set(ledger, merged);
-    this.written.set(ledger, stamp(path));
+    const lock = await acquireLock(`${path}.lock`, lockTimeoutMs);
+    try {
+      // Unchanged since our own last write (same inode, size, mtime and ctime, which no one can
+      // set back): what we hold is what is on disk, and need not be read and re-validated.
+      if (this.written.get(ledger) !== stamp(path)) this.cache.delete(ledger);
+      this.byGate.delete(ledger);
+      const merged = mergeRecords(this.read(ledger), receipts);
+      this.dir.verify();
+      atomicWriteFile(path, serializeReceiptFile(merged), { mode: 0o600, create: true });
+      this.cache.set(ledger, merged);
+      this.written.set(ledger, stamp(path));
+    } finally {
+      lock.release();
+    }
   }
 }

@@ -45,10 +45,10 @@ export interface WriteContext {
   directories: DirectoryChain;
   /**
    * Runs under the ledger's lock after the stale checks, right before the ledger is replaced,
-   * with the ids of the results that will be written (never a stale one; possibly none). Files that only this ledger's writers touch (its receipts) are written
-   * here without a lock of their own.
+   * with the ids of the results that will be written (never a stale one; possibly none): their
+   * run records are written first, so that a ticked line never lacks its receipt.
    */
-  beforeWrite?: (gateIds: readonly string[]) => void;
+  beforeWrite?: (gateIds: readonly string[]) => unknown;
 }
 
 export async function writeResults(ledgerPath: string, writes: readonly PendingWrite[], check: OracleCheck, context: WriteContext): Promise<FlushOutcome> {
@@ -104,7 +104,7 @@ export async function writeResults(ledgerPath: string, writes: readonly PendingW
     if (context.beforeWrite) {
       // Edited during the stale checks: refuse before the records of results never written.
       checkUnchanged(ledgerPath, expect);
-      context.beforeWrite(outcome.written);
+      await context.beforeWrite(outcome.written);
     }
     if (next !== source) {
       atomicWriteFile(ledgerPath, next, {

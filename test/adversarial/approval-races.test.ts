@@ -1,6 +1,7 @@
 // The approval is checked when the command starts, not minutes before (issue 8 §1). An
 // earlier, approved gate changes what a later gate would run, while the run is under way:
 // the later gate must run nothing of its new, unreviewed form.
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -132,5 +133,61 @@ describe('the oracle is re-resolved and the approval re-read immediately before 
     expect(r.code).toBe(1);
     expect(s.g2Runs()).toBe(1);
     expect(r.stdout).toMatch(/^APPROVAL REQUIRED GATES:G2 .*changed since approval, not run: shell changed$/m);
+  });
+});
+
+describe('a file the oracle binds, written while its check runs, even with its bytes put back (integrity attack F2)', () => {
+  // The check itself plays the racer, deterministically: it swaps the bound file for another
+  // version, reads it as an approved check would, and restores the original bytes before it
+  // ends. Contents compared after the run are as approved; the file's ctime is not.
+  const swap = (file: string) => `cp ${file} .orig; printf 'fake\\n' > ${file}; cat ${file} >/dev/null; cat .orig > ${file}; rm .orig; echo ok`;
+  for (const [what, attrs] of [
+    ['DEPENDS', ['  DEPENDS: dep.sh']],
+    ['INPUTS', ['  INPUTS: src/*.txt']],
+  ] as const) {
+    it(`${what}: the pass is discarded as STALE, leaves no receipt and ticks nothing; the honest run passes`, () => {
+      const s = sandbox();
+      const file = what === 'DEPENDS' ? 'dep.sh' : 'src/a.txt';
+      writeFiles(s.repo, { 'GATES.md': ['- [ ] G1: the check', '  CHECK: sh run.sh', '  EXPECT: ok', ...attrs, ''].join('\n'), 'run.sh': 'if [ -f swap ]; then sh swap; else echo ok; fi\n', swap: swap(file), 'dep.sh': 'echo dep\n', 'src/a.txt': 'a\n' });
+      const swapText = readFileSync(join(s.repo, 'swap'), 'utf8');
+      // Approved and passed without the swap.
+      writeFileSync(join(s.repo, 'swap.off'), swapText);
+      execFileSync('rm', [join(s.repo, 'swap')]);
+      expect(runCli(['--approve'], { cwd: s.repo, env: s.env }).code).toBe(0);
+      const receipts = () => readFileSync(join(s.home, '.gate-check', 'receipts', execFileSync('ls', [join(s.home, '.gate-check', 'receipts')]).toString().trim()), 'utf8');
+      const before = receipts();
+      // Re-verified while the check swaps the bound file and puts it back.
+      execFileSync('mv', [join(s.repo, 'swap.off'), join(s.repo, 'swap')]);
+      const r = runCli(['--reverify'], { cwd: s.repo, env: s.env });
+      expect(r.code, r.stdout).toBe(1);
+      expect(r.stdout).toMatch(new RegExp(`^STALE GATES:G1: ${what} ${file.replace('.', '\\.')} written while the check ran \\(or too close to its start to tell\\); result not written$`, 'm'));
+      expect(readFileSync(join(s.repo, file), 'utf8')).toBe(file === 'dep.sh' ? 'echo dep\n' : 'a\n');
+      expect(receipts()).toBe(before);
+      const history = runCli(['history', 'G1', '--json'], { cwd: s.repo, env: s.env });
+      expect(history.stdout).toMatch(/"status":\s*"stale"/);
+    });
+  }
+
+  it('an earlier gate that writes a later gate\'s INPUTS right before it starts: the later gate waits for the timestamps to move on and passes', () => {
+    const s = sandbox();
+    writeFiles(s.repo, {
+      'GATES.md': ['- [ ] G1: the build', '  CHECK: echo built-$$ > out.txt; echo ok', '  EXPECT: ok', '- [ ] G2: the test of the build', '  CHECK: cat out.txt', '  EXPECT: built', '  INPUTS: out.txt', ''].join('\n'),
+      'out.txt': 'built-0\n',
+    });
+    for (let i = 0; i < 3; i++) {
+      const r = runCli(i === 0 ? ['--approve'] : ['--reverify'], { cwd: s.repo, env: s.env });
+      expect(r.stdout, r.stderr).toMatch(/^PASS GATES:G2 /m);
+      expect(r.code).toBe(0);
+    }
+  });
+
+  it('a failure while a bound file is written is still recorded (the newest result decides)', () => {
+    const s = sandbox();
+    writeFiles(s.repo, { 'GATES.md': '- [ ] G1: the check\n  CHECK: sh run.sh\n  EXPECT: ok\n  DEPENDS: dep.sh\n', 'run.sh': 'if [ -f broken ]; then touch dep.sh; echo no; else echo ok; fi\n', 'dep.sh': 'echo dep\n' });
+    expect(runCli(['--approve'], { cwd: s.repo, env: s.env }).code).toBe(0);
+    writeFiles(s.repo, { broken: '' });
+    const r = runCli(['--reverify'], { cwd: s.repo, env: s.env });
+    expect(r.stdout).toMatch(/^FAIL GATES:G1 /m);
+    expect(runCli(['--status', '--strict'], { cwd: s.repo, env: s.env }).code).toBe(1);
   });
 });

@@ -74,6 +74,24 @@ describe('a lock is never published incomplete', () => {
   });
 });
 
+describe('a lock planted beside the ledger does not erase a failure (integrity attack F5)', () => {
+  it('a failing --reverify that cannot write the ledger still records its failure: the older pass is not verified, the history shows the attempt', () => {
+    const s = sandbox();
+    writeFiles(s.repo, { 'GATES.md': '- [ ] G1: t\n  CHECK: sh check.sh\n  EXPECT: ok\n', 'check.sh': 'echo ok\n' });
+    const run = (args: string[]) => runCli(args, { cwd: s.repo, env: { ...s.env, GATE_CHECK_LOCK_TIMEOUT_MS: '300' } });
+    expect(run(['--approve']).code).toBe(0);
+    expect(run(['--status', '--strict']).code).toBe(0);
+    writeFiles(s.repo, { 'check.sh': 'echo bad\n', 'GATES.md.lock': 'x\n' });
+    const r = run(['--reverify']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toMatch(/^FAIL GATES:G1 /m);
+    const strict = run(['--status', '--strict']);
+    expect(strict.code).toBe(1);
+    expect(strict.stdout).toMatch(/GATES:G1 {2}met, stale .*the latest run of this gate here failed/);
+    expect(run(['history', 'G1']).stdout).toMatch(/ fail {3}exit=0 /);
+  });
+});
+
 describe('the audit log: record-atomic appends', () => {
   it('an event torn by a write error (EFBIG) is exit 2 naming the log; the next run starts a fresh line and its event is kept', () => {
     const s = setup();
