@@ -2,6 +2,7 @@
 // properties only, exact keys, every field type-checked, and the signature recomputed from
 // the oracle it carries. Pure.
 import { hasExactKeys, isPlainObject } from '../json/hostile.js';
+import { isBoundVariable } from '../oracle/bound-env.js';
 import { OPTIONAL_ORACLE_KEYS, ORACLE_KEYS, ORACLE_VERSION, signOracle, type DependsEntry, type OracleFields } from '../oracle/oracle.js';
 
 export const APPROVAL_SCHEMA = 'gate-check/approval@1';
@@ -31,7 +32,8 @@ function parseDepends(v: unknown): DependsEntry[] | null | undefined {
 export function parseOracleFields(v: unknown): OracleFields | null {
   if (!isPlainObject(v)) return null;
   const withBound = Object.hasOwn(v, 'pathBound');
-  if (!hasExactKeys(v, withBound ? [...ORACLE_KEYS, ...OPTIONAL_ORACLE_KEYS] : ORACLE_KEYS)) return null;
+  const withEnv = Object.hasOwn(v, 'env');
+  if (!hasExactKeys(v, [...ORACLE_KEYS, ...OPTIONAL_ORACLE_KEYS.filter((k) => (k === 'pathBound' ? withBound : withEnv))])) return null;
   const str = (k: string) => typeof v[k] === 'string';
   const int = (k: string) => Number.isSafeInteger(v[k]) && (v[k] as number) >= 0;
   if (v.v !== ORACLE_VERSION) return null;
@@ -42,6 +44,8 @@ export function parseOracleFields(v: unknown): OracleFields | null {
   if (depends === undefined) return null;
   const pathBound = withBound ? parseDepends(v.pathBound) : null;
   if (pathBound === undefined || (withBound && pathBound === null)) return null;
+  const env = withEnv ? parseEnvironment(v.env) : null;
+  if (withEnv && env === null) return null;
   const fields: OracleFields = {
     v: ORACLE_VERSION,
     ledger: v.ledger as string,
@@ -58,7 +62,20 @@ export function parseOracleFields(v: unknown): OracleFields | null {
     depends,
   };
   if (pathBound) fields.pathBound = pathBound;
+  if (env) fields.env = env;
   return fields;
+}
+
+/** A bound environment as the oracle writes it: a non-empty list of [name, value], names bound, sorted and unique. */
+function parseEnvironment(v: unknown): [string, string][] | null {
+  if (!Array.isArray(v) || v.length === 0) return null;
+  const out: [string, string][] = [];
+  for (const e of v) {
+    if (!Array.isArray(e) || e.length !== 2 || typeof e[0] !== 'string' || typeof e[1] !== 'string' || !isBoundVariable(e[0])) return null;
+    if (out.length > 0 && !(out[out.length - 1]![0] < e[0])) return null;
+    out.push([e[0], e[1]]);
+  }
+  return out;
 }
 
 function sameEntries(a: readonly DependsEntry[] | null, b: readonly DependsEntry[] | null): boolean {
@@ -72,7 +89,7 @@ export function sameOracle(a: OracleFields, b: OracleFields): boolean {
     if (k === 'depends') continue;
     if (a[k] !== b[k]) return false;
   }
-  return sameEntries(a.depends, b.depends) && sameEntries(a.pathBound ?? null, b.pathBound ?? null);
+  return sameEntries(a.depends, b.depends) && sameEntries(a.pathBound ?? null, b.pathBound ?? null) && sameEntries(a.env ?? null, b.env ?? null);
 }
 
 /**

@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import type { Io } from '../cli/io.js';
 import { RunSetupError } from '../errors.js';
 import { normalizePath } from '../oracle/oracle.js';
+import { boundEnvironment } from '../oracle/bound-env.js';
 import { OracleResolver } from '../oracle/resolve.js';
 import { DEFAULT_REGEX_CAP_MS } from '../run/expect-match.js';
 import { resolveShell, type ShellInvocation } from '../run/shell.js';
@@ -46,6 +47,7 @@ export function runSettings(options: OracleOptions, io: Io, ws: Workspace): RunS
     regexCapMs: DEFAULT_REGEX_CAP_MS,
     platform: process.platform,
     path: normalizePath(io.env.PATH),
+    env: boundEnvironment(io.env),
     defaultCwd: options.cwd !== undefined ? canonicalDirectory(options.cwd, io.cwd, '--cwd') : null,
   });
   return { shell, resolver };

@@ -2,6 +2,7 @@
 // SHA-256 signature, and a field-by-field comparison that says why an approval no longer
 // applies. Pure.
 import { sha256Hex, sha256HexOfParts } from './sha256.js';
+import { environmentChanges } from './bound-env.js';
 import { canonicalJson, type Canonical } from './canonical.js';
 
 export const ORACLE_VERSION = 'gate-check/oracle@1';
@@ -33,6 +34,11 @@ export interface OracleFields {
    * keep the signature they always had.
    */
   pathBound?: DependsEntry[];
+  /**
+   * [name, value] of the environment variables that load code into what a check runs
+   * (bound-env.ts), sorted by name. Absent when none is set, for the same reason.
+   */
+  env?: [string, string][];
 }
 
 export interface Oracle {
@@ -45,7 +51,7 @@ export const ORACLE_KEYS: readonly (keyof OracleFields)[] = [
   'v', 'ledger', 'gate', 'check', 'expect', 'cwd', 'shell', 'timeoutMs', 'outputCap', 'regexCapMs', 'platform', 'path', 'depends',
 ];
 /** The keys an oracle may carry beyond ORACLE_KEYS. */
-export const OPTIONAL_ORACLE_KEYS: readonly (keyof OracleFields)[] = ['pathBound'];
+export const OPTIONAL_ORACLE_KEYS: readonly (keyof OracleFields)[] = ['pathBound', 'env'];
 
 export { sha256Hex };
 
@@ -131,7 +137,7 @@ export function dependsDigest(depends: readonly DependsEntry[]): string {
   return memo.digest;
 }
 
-const LABELS: Record<Exclude<keyof OracleFields, 'depends' | 'v' | 'pathBound'>, string> = {
+const LABELS: Record<Exclude<keyof OracleFields, 'depends' | 'v' | 'pathBound' | 'env'>, string> = {
   ledger: 'ledger location changed',
   gate: 'gate id changed',
   check: 'CHECK changed',
@@ -197,6 +203,7 @@ export function changedFields(prev: OracleFields, next: OracleFields): string[] 
   }
   for (const c of dependsChanges(prev.depends, next.depends)) out.push(c);
   for (const c of listChanges(prev.pathBound ?? null, next.pathBound ?? null, 'PATH executable inside the repository')) out.push(c);
+  for (const c of environmentChanges(prev.env ?? null, next.env ?? null)) out.push(c);
   return out;
 }
 

@@ -22,6 +22,8 @@ export { DEPENDS_MAX_FILE_BYTES } from './file-digests.js';
 
 /** The run-wide part of every oracle, plus where relative working directories anchor. */
 export type OracleSettings = Pick<OracleFields, 'shell' | 'timeoutMs' | 'outputCap' | 'regexCapMs' | 'platform' | 'path'> & {
+  /** The bound environment variables that are set (bound-env.ts), or null. */
+  env: [string, string][] | null;
   /** Canonical repository root. */
   root: string;
   /** Canonical --cwd, the working directory of gates without CWD; null for the anchor. */
@@ -104,6 +106,7 @@ export class OracleResolver {
     };
     const bound = boundExecutables(inRepoPathEntries(s.path, s.root, cwd), s.root, label);
     if (bound !== null) fields.pathBound = bound;
+    if (s.env !== null) fields.env = s.env;
     return fields;
   }
 

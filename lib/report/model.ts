@@ -43,6 +43,8 @@ export interface ApprovalView {
   /** Files matched by DEPENDS, and executables bound from PATH entries inside the repository (paths only). */
   depends: string[];
   pathBound: string[];
+  /** The bound environment variables that are set (bound-env.ts), as NAME=value. */
+  env: string[];
 }
 
 export function approvalViewOf(f: OracleFields): ApprovalView {
@@ -55,6 +57,7 @@ export function approvalViewOf(f: OracleFields): ApprovalView {
     path: f.path,
     depends: (f.depends ?? []).map((d) => d[0]),
     pathBound: (f.pathBound ?? []).map((d) => d[0]),
+    env: (f.env ?? []).map(([name, value]) => `${name}=${value}`),
   };
 }
 

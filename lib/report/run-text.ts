@@ -56,6 +56,7 @@ export function approvalRequestText(r: ApprovalRequest): string {
       `  PATH    leads into the repository: ${n} executable${n === 1 ? '' : 's'} there ${n === 1 ? 'is' : 'are'} bound into this approval${n > 0 ? `: ${sanitizeLine(f.pathBound.map((d) => d[0]).join(', '), FIELD_DISPLAY_CAP)}` : ''} (read ${n === 1 ? 'it' : 'them'} too)`,
     );
   }
+  for (const [name, value] of f.env ?? []) lines.push(...field('ENV', `${name}=${value}`, FIELD_DISPLAY_CAP, `ENV ${name}`));
   lines.push(changed === null ? '  never approved before' : `  approved before for another oracle: ${sanitizeLine(changed.join(', ') || 'no field differs', 600)}`);
   return lines.join('\n') + '\n';
 }

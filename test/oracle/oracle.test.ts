@@ -60,6 +60,7 @@ function variants(): Record<keyof OracleFields, OracleFields> {
     path: { ...b, path: '/opt/evil:/usr/bin:/bin' },
     depends: { ...b, depends: [['scripts/v.mjs', H2]] },
     pathBound: { ...b, pathBound: [['tools/runtests', H3]] },
+    env: { ...b, env: [['NODE_OPTIONS', '--require ./x.cjs']] },
   };
 }
 
@@ -213,6 +214,7 @@ describe('changedFields / dependsChanges', () => {
     path: ['PATH changed: added /opt/evil'],
     depends: ['DEPENDS: scripts/v.mjs changed'],
     pathBound: ['PATH now has entries inside the repository (1 executable)'],
+    env: ['environment: NODE_OPTIONS set'],
   };
 
   it('an identical oracle has no changes', () => {

@@ -12,7 +12,7 @@ import { LIST_MEMO_MAX_ENTRIES } from '../../lib/oracle/file-digests.js';
 import { tempDir } from '../helpers/cli.js';
 
 function resolver(root: string): OracleResolver {
-  return new OracleResolver({ root, shell: '/bin/sh', timeoutMs: 1000, outputCap: 1024, regexCapMs: 10, platform: 'linux', path: '/bin', defaultCwd: null });
+  return new OracleResolver({ root, shell: '/bin/sh', timeoutMs: 1000, outputCap: 1024, regexCapMs: 10, platform: 'linux', path: '/bin', env: null, defaultCwd: null });
 }
 const gate = (id: string, depends: string[]) => ({ id, depends }) as unknown as Gate;
 

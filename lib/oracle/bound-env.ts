@@ -1,0 +1,66 @@
+// Environment variables that make the programs a check runs load code of their own choosing
+// or change what a command line means: a preloaded library (LD_PRELOAD), a module required
+// before the script (NODE_OPTIONS=--require x.cjs), a sitecustomize.py found on PYTHONPATH,
+// a file the shell sources first (BASH_ENV), exported shell functions, git configuration
+// given in the environment. Like PATH, they are code the CHECK text does not show, so each
+// one that is set is bound into the oracle: set, changed or unset after approval, it asks
+// again. The list is of known loaders, not every variable: SECURITY.md says what remains.
+// Pure.
+
+/** Variables bound by exact name. */
+const NAMES: ReadonlySet<string> = new Set([
+  // Shells: a file sourced at start, options, functions, cd's search path.
+  'BASH_ENV', 'ENV', 'SHELLOPTS', 'BASHOPTS', 'CDPATH', 'GLOBIGNORE',
+  // Node.js and the JVM.
+  'NODE_OPTIONS', 'NODE_PATH', 'NODE_REPL_EXTERNAL_MODULE', 'JAVA_TOOL_OPTIONS', '_JAVA_OPTIONS', 'JDK_JAVA_OPTIONS', 'CLASSPATH',
+  // git: configuration (aliases, filters, hooks paths) and helper programs.
+  'GIT_CONFIG', 'GIT_CONFIG_PARAMETERS', 'GIT_CONFIG_COUNT', 'GIT_CONFIG_GLOBAL', 'GIT_CONFIG_SYSTEM', 'GIT_CONFIG_NOSYSTEM',
+  'GIT_EXEC_PATH', 'GIT_SSH', 'GIT_SSH_COMMAND', 'GIT_EXTERNAL_DIFF', 'GIT_ASKPASS',
+  // Libraries that load modules named in the environment.
+  'GCONV_PATH', 'OPENSSL_CONF', 'OPENSSL_ENGINES', 'OPENSSL_MODULES',
+  // Ruby gems, Go, Rust and C toolchains, Lua, PHP, R, Tcl.
+  'GEM_HOME', 'GEM_PATH', 'BUNDLE_GEMFILE', 'GOFLAGS', 'RUSTC_WRAPPER', 'RUSTC_WORKSPACE_WRAPPER', 'RUSTFLAGS', 'CARGO_BUILD_RUSTC_WRAPPER',
+  'CC', 'CXX', 'LUA_INIT', 'LUA_PATH', 'LUA_CPATH', 'PHPRC', 'PHP_INI_SCAN_DIR', 'R_PROFILE', 'R_PROFILE_USER', 'R_LIBS', 'R_LIBS_USER', 'TCLLIBPATH',
+]);
+
+/** Variables bound by prefix: the dynamic linker's, Python's, Perl's, Ruby's, exported bash functions, git config pairs. */
+const PREFIXES = ['LD_', 'DYLD_', 'PYTHON', 'PERL', 'RUBY', 'BASH_FUNC_', 'GIT_CONFIG_KEY_', 'GIT_CONFIG_VALUE_'];
+
+/**
+ * npm configuration that changes what `npm test` runs (npm reads npm_config_* in any case,
+ * `-` as `_`). Not userconfig, globalconfig and the others npm itself sets for every script
+ * it runs: approvals would differ between `npx gate-check` and the bin for nothing.
+ */
+const NPM_CONFIG = new Set(['script_shell', 'node_options', 'onload_script']);
+
+export function isBoundVariable(name: string): boolean {
+  if (NAMES.has(name)) return true;
+  for (const p of PREFIXES) if (name.startsWith(p)) return true;
+  const lower = name.toLowerCase();
+  return lower.startsWith('npm_config_') && NPM_CONFIG.has(lower.slice('npm_config_'.length).replaceAll('-', '_'));
+}
+
+/** [name, value] of every bound variable that is set, sorted by name; null when none is. */
+export function boundEnvironment(env: NodeJS.ProcessEnv): [string, string][] | null {
+  const out: [string, string][] = [];
+  for (const name of Object.keys(env)) {
+    const value = env[name];
+    if (value !== undefined && isBoundVariable(name)) out.push([name, value]);
+  }
+  if (out.length === 0) return null;
+  return out.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+}
+
+/** What differs between two bound environments, for people: variables set, changed and unset (names only). */
+export function environmentChanges(prev: readonly [string, string][] | null, next: readonly [string, string][] | null): string[] {
+  const before = new Map(prev ?? []);
+  const after = new Map(next ?? []);
+  const out: string[] = [];
+  for (const [name, value] of after) {
+    const old = before.get(name);
+    if (old === undefined) out.push(`environment: ${name} set`);
+    else if (old !== value) out.push(`environment: ${name} changed`);
+  }
+  for (const name of before.keys()) if (!after.has(name)) out.push(`environment: ${name} unset`);
+  return out;
+}

@@ -1,0 +1,33 @@
+// Code loaded through the environment is code the approval must see (integrity attack F1):
+// an approved node check, run again with NODE_OPTIONS=--require of a file that prints the
+// expected line for it, must run nothing until a person approves the new environment.
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli, sandbox, writeFiles } from '../helpers/cli.js';
+
+describe('environment variables that load code are bound into the approval', () => {
+  it('NODE_OPTIONS=--require of a faking module: APPROVAL REQUIRED naming the variable, nothing runs, nothing is ticked; the approval screen shows it', () => {
+    const s = sandbox();
+    writeFiles(s.repo, {
+      'GATES.md': '- [ ] G1: the suite passes\n  CHECK: node check.cjs\n  EXPECT: all passed\n  DEPENDS: check.cjs\n',
+      'check.cjs': "console.log(process.env.BROKEN ? 'FAILED' : 'all passed'); process.exit(process.env.BROKEN ? 1 : 0);\n",
+      'inject.cjs': "require('fs').writeFileSync(require('path').join(__dirname, 'injected-ran'), ''); if (process.argv[1].endsWith('check.cjs')) { console.log('all passed'); process.exit(0); }\n",
+    });
+    const env = { ...s.env };
+    delete env.NODE_OPTIONS;
+    expect(runCli(['--approve'], { cwd: s.repo, env }).code).toBe(0);
+    // The work breaks: an honest run fails and demotes the gate.
+    expect(runCli(['--reverify'], { cwd: s.repo, env: { ...env, BROKEN: '1' } }).code).toBe(1);
+    const injected = { ...env, BROKEN: '1', NODE_OPTIONS: `--require ${join(s.repo, 'inject.cjs')}` };
+    const r = runCli([], { cwd: s.repo, env: injected });
+    expect(r.code, r.stdout).toBe(1);
+    expect(r.stdout).toMatch(/^ {2}ENV {5}NODE_OPTIONS=--require .*inject\.cjs$/m);
+    expect(r.stdout).toMatch(/approved before for another oracle: environment: NODE_OPTIONS set/);
+    expect(r.stdout).not.toMatch(/PASS|ALL MET/);
+    // gate-check's own Node process loads the module too (it writes its marker there), but the check never starts.
+    expect(runCli(['--status', '--strict'], { cwd: s.repo, env }).code).toBe(1);
+    expect(runCli(['--reverify'], { cwd: s.repo, env: injected }).stdout).toMatch(/^APPROVAL REQUIRED GATES:G1@[0-9a-f]{32} /m);
+    // Without the variable the approval holds, as before.
+    expect(runCli(['--reverify'], { cwd: s.repo, env }).code).toBe(0);
+  });
+});

@@ -1,0 +1,25 @@
+// Which environment variables an approval binds, and how a difference is explained.
+import { describe, expect, it } from 'vitest';
+import { boundEnvironment, environmentChanges, isBoundVariable } from '../../lib/oracle/bound-env.js';
+
+describe('bound environment variables', () => {
+  it('loaders of code are bound: the dynamic linker, Node, Python, Perl, Ruby, the JVM, shells, git, npm script settings', () => {
+    for (const name of ['LD_PRELOAD', 'LD_LIBRARY_PATH', 'DYLD_INSERT_LIBRARIES', 'NODE_OPTIONS', 'NODE_PATH', 'PYTHONPATH', 'PYTHONSTARTUP', 'PERL5LIB', 'PERL5OPT', 'RUBYOPT', 'JAVA_TOOL_OPTIONS', 'BASH_ENV', 'ENV', 'BASH_FUNC_echo%%', 'GIT_CONFIG_PARAMETERS', 'GIT_CONFIG_KEY_0', 'GIT_SSH_COMMAND', 'GCONV_PATH', 'OPENSSL_CONF', 'npm_config_script_shell', 'NPM_CONFIG_NODE_OPTIONS', 'npm_config_script-shell']) {
+      expect(isBoundVariable(name), name).toBe(true);
+    }
+  });
+  it('everyday variables, and what npm sets for every script, are not', () => {
+    for (const name of ['HOME', 'PATH', 'TERM', 'LANG', 'CI', 'GITHUB_ACTIONS', 'NODE_ENV', 'npm_config_userconfig', 'npm_config_cache', 'npm_config_user_agent', 'GIT_INDEX_FILE', 'GIT_DIR', 'GATE_CHECK_SCOPE']) {
+      expect(isBoundVariable(name), name).toBe(false);
+    }
+  });
+  it('the bound variables that are set, sorted by name; null when none is', () => {
+    expect(boundEnvironment({ PATH: '/bin', HOME: '/h' })).toBeNull();
+    expect(boundEnvironment({ PYTHONPATH: 'x', NODE_OPTIONS: '--require y', LD_PRELOAD: undefined, HOME: '/h' })).toEqual([['NODE_OPTIONS', '--require y'], ['PYTHONPATH', 'x']]);
+    expect(boundEnvironment({ NODE_OPTIONS: '' })).toEqual([['NODE_OPTIONS', '']]);
+  });
+  it('changes name the variables set, changed and unset, never their values', () => {
+    expect(environmentChanges([['A_NODE', 'x']] as never, null)).toEqual(['environment: A_NODE unset']);
+    expect(environmentChanges([['NODE_OPTIONS', 'a'], ['PYTHONPATH', 'p']], [['LD_PRELOAD', 'l'], ['NODE_OPTIONS', 'b']])).toEqual(['environment: LD_PRELOAD set', 'environment: NODE_OPTIONS changed', 'environment: PYTHONPATH unset']);
+  });
+});
