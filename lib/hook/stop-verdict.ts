@@ -115,12 +115,15 @@ function canonical(path: string): string {
   }
 }
 
-/** The project directory the host names, when it is one; else what find-root.ts finds from each of the session's directories. */
+/**
+ * What find-root.ts finds from the project directory the host names, when it is one (a
+ * session started in a package of a monorepo is held by the repository's ledgers too, as
+ * `--status --strict` there would be); else from each of the session's directories.
+ */
 function sessionCandidates(event: StopEvent, io: Io): SessionRoots {
   const project = event.projectDir;
   if (project !== null && isAbsolute(project) && !project.includes('\0') && lstatOrNull(project)?.isDirectory()) {
-    const root = canonical(project);
-    return { gitTop: root, candidates: [root] };
+    return sessionRoots(canonical(project));
   }
   const all = event.cwds.map((cwd) => sessionRoots(startDirectory(cwd, io.cwd)));
   if (all.length === 1) return all[0]!;

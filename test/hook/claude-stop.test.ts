@@ -353,6 +353,16 @@ describe('where the hook looks, and blocks that must not hold forever', () => {
     expect(expectBlock(outcome(r))).toMatch(/GATES:A/);
   });
 
+  it('$CLAUDE_PROJECT_DIR or $GEMINI_PROJECT_DIR in a subdirectory of the repository (a package of a monorepo): the repository\'s ledger holds the session too, as --status --strict there says (integrity attack F6)', () => {
+    const s = hookRepo({ 'GATES.md': '- [ ] A: open\n', '.git/HEAD': 'ref: refs/heads/main\n', '.git/objects/x': '', '.git/refs/x': '', 'packages/app/index.js': 'x' });
+    const app = join(s.repo, 'packages', 'app');
+    expect(runCli(['--status', '--strict'], { cwd: app, env: s.env }).code).toBe(1);
+    const claude = runCli(['hook', 'claude-stop'], { cwd: app, env: { ...s.env, CLAUDE_PROJECT_DIR: app }, input: stopInput(app, 'pkg') });
+    expect(expectBlock(outcome(claude))).toMatch(/GATES:A \(unchecked\)/);
+    const gemini = runCli(['hook', 'stop', '--host', 'gemini'], { cwd: app, env: { ...s.env, GEMINI_PROJECT_DIR: app }, input: JSON.stringify({ hook_event_name: 'AfterAgent', session_id: 'pkg', cwd: app, stop_hook_active: false }) });
+    expect(JSON.parse(gemini.stdout)).toMatchObject({ decision: 'deny' });
+  });
+
   it('a nested repository is its own top level, but does not hide the ledger around it (see stop-root.test.ts)', () => {
     const s = hookRepo({ 'GATES.md': '- [ ] A: open\n', 'inner/.git/HEAD': 'ref: refs/heads/main\n', 'inner/.git/objects/x': '', 'inner/.git/refs/x': '' });
     expect(expectBlock(s.hook({ cwd: join(s.repo, 'inner') }))).toContain(`${s.repo}/GATES:A (unchecked)`);
