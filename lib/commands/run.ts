@@ -15,7 +15,7 @@ import { gateState } from '../ledger/state.js';
 import { changedFields, pinSignature, sha256Hex } from '../oracle/oracle.js';
 import { approvalViewOf, effectivelyMet, emptyResult, gateReport, ledgerRevisions, reranBy, REPORT_SCHEMA, summarize, treeMet, type Mode, type Report } from '../report/model.js';
 import { ProgressLine, wantsProgress } from '../report/progress.js';
-import { approvalRequestText, approvalSuggestion, diagnosticLines, resultLine, type ApprovalRequest } from '../report/run-text.js';
+import { approvalRequestText, approvalSuggestion, diagnosticLines, fieldsCut, resultLine, type ApprovalRequest } from '../report/run-text.js';
 import { cappedIds, formatDiagnostic, summaryLines, treeItems, treeLines } from '../report/text.js';
 import { onInterrupt, throwIfInterrupted } from '../run/interrupts.js';
 import { planOutputPipes } from '../run/output-pipes.js';
@@ -26,6 +26,7 @@ import { resolveShell } from '../run/shell.js';
 import { RunningChecks } from '../run/supervisor.js';
 import { storeLocations } from '../store/locations.js';
 import { sanitizeLine } from '../text/sanitize.js';
+import { shellCommand } from '../text/shell-quote.js';
 import { inWorkspace, type Workspace } from '../workspace/load.js';
 import { attemptGate, ownFilesMatcher, type Attempt, type Entry, type RunContext } from './attempt.js';
 import { emitReport } from './emit.js';
@@ -164,22 +165,29 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
     if (io.interactive() && !options.json) {
       // Every oracle is shown before it can be approved: `a` first shows all the rest, then
       // asks once for them.
-      const show = (e: Entry) => {
+      // An oracle the screen cannot show in full is not approved by a keystroke: it says so
+      // and names its pin, for a person who has read it elsewhere (the ledger, --json).
+      const show = (e: Entry): boolean => {
         shown.add(e);
         flushOutput();
-        io.stdout(approvalRequestText(requestOf(e)));
+        const request = requestOf(e);
+        io.stdout(approvalRequestText(request));
+        const cut = fieldsCut(request);
+        if (cut.length === 0) return true;
+        const pin = `${sanitizeLine(e.qualified, 120)}@${pinSignature(e.oracle!.signature)}`;
+        io.stdout(`not shown in full (${cut.join(', ')}), so not approved at this prompt: read it in full (the ledger, or --json), then approve it by its pin: gate-check --approve ${shellCommand([pin]) ?? pin}\n`);
+        return false;
       };
       for (let i = 0; i < pending.length; i++) {
         const e = pending[i]!;
-        show(e);
+        if (!show(e)) continue;
         const answer = ((await io.ask('approve? [y/N/a] ')) ?? '').trim().toLowerCase();
         if (answer === 'y' || answer === 'yes') {
           toApprove.push(e);
         } else if (answer === 'a' || answer === 'all') {
           toApprove.push(e);
-          const rest = pending.slice(i + 1);
+          const rest = pending.slice(i + 1).filter((r) => show(r));
           if (rest.length === 0) break;
-          for (const r of rest) show(r);
           const confirm = ((await io.ask(`approve these ${rest.length} as well? [y/N] `)) ?? '').trim().toLowerCase();
           if (confirm === 'y' || confirm === 'yes') toApprove.push(...rest);
           break;

@@ -10,13 +10,35 @@ import { cappedIds } from './text.js';
 const CHECK_DISPLAY_CAP = 2000;
 const FIELD_DISPLAY_CAP = 500;
 
+/** Whether a field fits its line: what is shown (non-ASCII as <U+XXXX>, cleaned) within the cap. */
+function shownInFull(value: string, cap: number): boolean {
+  if (value.length <= cap && /^[\x20-\x7e]*$/.test(value)) return true;
+  return Array.from(sanitizeLine(visibleNonAscii(value).text, Number.MAX_SAFE_INTEGER)).length <= cap;
+}
+
 function field(label: string, value: string, cap: number, what: string): string[] {
   // Non-ASCII is shown as <U+XXXX>: a Cyrillic "с" or a zero-width space must not pass for ASCII.
   const shown = visibleNonAscii(value);
   const out = [`  ${label.padEnd(8)}${sanitizeLine(shown.text, cap)}`];
-  if (Array.from(value).length > cap) out.push(`         (${what} is ${value.length} characters; only the first ${cap - 1} are shown: read it in full before approving)`);
+  if (!shownInFull(value, cap)) out.push(`         (${what} is ${value.length} characters; only the first ${cap - 1} shown characters are here: read it in full before approving it by its pin)`);
   if (shown.escaped > 0) out.push(`         (${what} has ${shown.escaped} non-ASCII character${shown.escaped === 1 ? '' : 's'}, shown as <U+XXXX>)`);
   return out;
+}
+
+/**
+ * The fields of what would run that the approval screen cannot show in full (a CHECK longer
+ * than its line): such an oracle is never approved by answering a prompt, only by its pin.
+ */
+export function fieldsCut(r: ApprovalRequest): string[] {
+  const f = r.oracle.fields;
+  const cut: string[] = [];
+  if (!shownInFull(f.check, CHECK_DISPLAY_CAP)) cut.push('CHECK');
+  if (!shownInFull(f.expect, CHECK_DISPLAY_CAP)) cut.push('EXPECT');
+  if (!shownInFull(f.cwd, FIELD_DISPLAY_CAP)) cut.push('CWD');
+  if (!shownInFull(f.shell, FIELD_DISPLAY_CAP)) cut.push('SHELL');
+  if (!shownInFull(f.path ?? '', FIELD_DISPLAY_CAP)) cut.push('PATH');
+  for (const [name, value] of f.env ?? []) if (!shownInFull(`${name}=${value}`, FIELD_DISPLAY_CAP)) cut.push(`ENV ${name}`);
+  return cut;
 }
 
 export interface ApprovalRequest {

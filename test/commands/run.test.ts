@@ -261,6 +261,21 @@ describe('interactive approval', () => {
     expect(t.ledger()).toMatch(/- \[x\] P1[^]*- \[ \] P2[^]*- \[ \] P3/);
   });
 
+  it.skipIf(!hasScript)('an oracle the screen cannot show in full is not approved by "y" or "a": it names its pin (reviewer-fidelity attack A3)', () => {
+    const long = `echo ok${' x'.repeat(1500)}; echo SECRET_TAIL`;
+    const wide = `echo ${'\u0441'.repeat(300)}`; // 300 characters, shown as 2,400 (<U+0441> each)
+    for (const [check, cut] of [[long, 'CHECK'], [wide, 'CHECK']] as const) {
+      const s = repo({ 'GATES.md': gate('P1', check, 'ok') + gate('P2', 'echo two', 'two') + gate('P3', check.replace('ok', 'ok3'), 'ok3') });
+      const out = execFileSync('script', ['-qec', `${process.execPath} ${BIN} --approve || true`, '/dev/null'], { cwd: s.repo, env: { ...s.env, NO_COLOR: '1' }, input: 'a\ny\n', encoding: 'utf8' }).replace(/\r/g, '');
+      expect(out).toMatch(new RegExp(`^not shown in full \\(${cut}\\), so not approved at this prompt: .* gate-check --approve GATES:P1@[0-9a-f]{32}$`, 'm'));
+      expect(out).toMatch(/^not shown in full \(CHECK\), so not approved at this prompt: .*GATES:P3@/m);
+      expect(out.match(/approve\? \[y\/N\/a\]/g)).toHaveLength(1); // asked for P2 only
+      expect(out).not.toMatch(/approve these/);
+      expect(out).not.toMatch(/SECRET_TAIL\n/);
+      expect(s.ledger()).toMatch(/- \[ \] P1[^]*- \[x\] P2[^]*- \[ \] P3/);
+    }
+  });
+
   it('the approval screen shows the title and the timeout, and a non-interactive --approve names what it approved', () => {
     const s = repo({ 'GATES.md': gate('P1', 'echo one', 'one') + gate('P2', 'echo two', 'two', '  TIMEOUT: 300\n') });
     const plain = s.run([]);
