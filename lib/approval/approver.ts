@@ -2,10 +2,11 @@
 // without a terminal of its own, are not a person. The environment marker alone is not a
 // boundary (a check can drop it with `env -u`), so the refusal rests on what a check cannot
 // shed with one command: its ancestry (a gate-check run above it), and, for a process that
-// escaped its ancestry (setsid -f, a daemon), a session that began after a run in the same
-// repository began, without a terminal: every check gets a new session from its run, and a
-// process can leave it only for a newer one. Parallel jobs a runner started stay in the
-// runner's older session, and may approve.
+// escaped its ancestry (setsid -f, a daemon, with or without a pseudo-terminal of its own
+// from script), a session that began after a live run began: every check gets a new session
+// from its run, and a process can leave it only for a newer one. Parallel jobs a runner
+// started stay in the runner's older session, and may approve; so may a person's terminal
+// that was open before the run.
 // Decision pure; the probes read /proc (lib/run/process-tree.ts).
 import { RunSetupError } from '../errors.js';
 import { ancestorRun, hasControllingTerminal, hasProcFs, liveRuns, sessionStart } from '../run/process-tree.js';
@@ -47,12 +48,12 @@ export function approvalRefusal(env: NodeJS.ProcessEnv, probe: ProcessProbe): st
   if (probe.procFs()) {
     const parent = probe.ancestorRun();
     if (parent !== null) return `--approve refused: this process runs inside a check started by gate-check (PID ${parent}): a check must never approve checks`;
-    if (!probe.terminal()) {
-      const session = probe.sessionStart();
-      const run = probe.liveRuns().find((r) => session === null || r.start === null || session >= r.start);
-      if (run) {
-        return `--approve refused: gate-check (PID ${run.pid}) is running checks, and this process has no terminal of its own and runs in a session that began after that run did, as everything a check starts does: a check must never approve checks`;
-      }
+    // With a terminal too: a check that left its ancestry (setsid -f) can make itself one
+    // (script), so a terminal says nothing about who made it.
+    const session = probe.sessionStart();
+    const run = probe.liveRuns().find((r) => session === null || r.start === null || session >= r.start);
+    if (run) {
+      return `--approve refused: gate-check (PID ${run.pid}) is running checks, and this process runs in a session that began after that run did, as everything a check starts does (a check must never approve checks); approve from a terminal opened before that run began, or once it has ended`;
     }
   }
   return null;

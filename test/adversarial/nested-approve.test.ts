@@ -40,6 +40,11 @@ describe('a nested --approve inside a check is refused', () => {
     ],
     // A terminal of its own (a new pseudo-terminal from script(1)): only the ancestry tells.
     ['with a pseudo-terminal of its own (script -c)', "env -u GATE_CHECK_ACTIVE_CHECK script -qec '@GC@ --approve gates/other.md > nested.out 2>&1; echo $? > nested.code' /dev/null"],
+    // Both (integrity attack F4): out of the run's ancestry, with a terminal of its own.
+    [
+      'detached (setsid -f) and with a pseudo-terminal of its own (script -c)',
+      `env -u GATE_CHECK_ACTIVE_CHECK setsid -f sh -c "script -qec '@GC@ --approve gates/other.md > nested.out 2>&1; echo \\$? > nested.code' /dev/null"; ${WAIT_FOR_DONE}`,
+    ],
     ['through a helper script', "printf '%s\\n' 'unset GATE_CHECK_ACTIVE_CHECK; exec @GC@ --approve \"$@\"' > helper.sh; sh helper.sh gates/other.md > nested.out 2>&1; echo $? > nested.code"],
   ];
   for (const [name, nested] of cases) {
@@ -121,7 +126,7 @@ describe('a nested --approve inside a check is refused', () => {
 describe('the decision', () => {
   const probe = (over: Partial<ProcessProbe>): ProcessProbe => ({ procFs: () => true, ancestorRun: () => null, sessionStart: () => 100, liveRuns: () => [], terminal: () => true, ...over });
 
-  it('refuses on the marker, an ancestor run, or no terminal while a run is live; allows otherwise', () => {
+  it('refuses on the marker, an ancestor run, or a session newer than a live run; allows otherwise', () => {
     expect(approvalRefusal({ GATE_CHECK_ACTIVE_CHECK: 'GATES:G1' }, probe({}))).toMatch(/inside a running check/);
     expect(approvalRefusal({}, probe({ ancestorRun: () => 42 }))).toMatch(/PID 42/);
     const run = (start: number | null) => () => [{ pid: 7, start }];
@@ -131,7 +136,9 @@ describe('the decision', () => {
     expect(approvalRefusal({}, probe({ terminal: () => false, liveRuns: run(null) }))).toMatch(/PID 7/);
     // An older session (a runner's, from before the run): a parallel job, allowed.
     expect(approvalRefusal({}, probe({ terminal: () => false, liveRuns: run(150) }))).toBeNull();
-    expect(approvalRefusal({}, probe({ terminal: () => true, liveRuns: run(50) }))).toBeNull();
+    // A terminal does not help a newer session (a check can make one with script): refused.
+    expect(approvalRefusal({}, probe({ terminal: () => true, liveRuns: run(50) }))).toMatch(/PID 7\) is running checks, and this process runs in a session that began after/);
+    expect(approvalRefusal({}, probe({ terminal: () => true, liveRuns: run(150) }))).toBeNull();
     expect(approvalRefusal({}, probe({ terminal: () => false }))).toBeNull();
     expect(approvalRefusal({ CLAUDECODE: '1' }, probe({ terminal: () => true }))).toBeNull();
     expect(approvalRefusal({ CLAUDECODE: '1' }, probe({ terminal: () => false }))).toMatch(/CLAUDECODE/);
