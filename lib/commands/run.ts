@@ -351,7 +351,10 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
     if (interrupted && unfinished.length > 0) out.push(`NOT FINISHED: ${cappedIds(unfinished)}`);
     out.push(...treeLines(tree));
     if (tree.scopes.some((s) => s.exitCode !== 0 && s.files.length > 0)) out.push(otherScopesNote(fold));
-    out.push(...summaryLines(scoped, (g) => !effectivelyMet(g), treeItems(tree)));
+    const summary = summaryLines(scoped, (g) => !effectivelyMet(g), treeItems(tree));
+    // A shard's verdict covers its share only: the verdict of the ledger is the merge of every shard's report.
+    if (shard && summary[0]!.startsWith('ALL MET')) summary[0] = `SHARD ${shard.index}/${shard.count} MET${summary[0]!.slice('ALL MET'.length)}: its share only; merge every shard's report for the verdict (gate-check merge)`;
+    out.push(...summary);
     const pending = scope.filter((e) => e.report.result?.status === 'approval-required');
     if (pending.length > 0) {
       const pins = pending.map((e) => `${e.qualified}@${pinSignature(e.report.result!.signature ?? e.oracle!.signature)}`);

@@ -129,6 +129,17 @@ describe('shards and merge', () => {
     expect(JSON.parse(readFileSync(reports[0]!, 'utf8')).shard).toEqual({ index: 1, count: 3, reran: 'all' });
   });
 
+  it('a shard whose share passed never says ALL MET: it names its share (integrity attack F9)', () => {
+    const s = repo({ 'GATES.md': gate('A', 'echo yes', 'yes') + gate('B', 'echo no; exit 1', 'yes') + '- [ ] C: manual sign-off\n' });
+    const one = s.run(['--approve', '--shard', '1/3']);
+    expect(one.code).toBe(0);
+    expect(one.stdout).toMatch(/^SHARD 1\/3 MET \(1 met\): its share only; merge every shard's report for the verdict \(gate-check merge\)$/m);
+    expect(one.stdout).not.toMatch(/ALL MET/);
+    const empty = [1, 2, 3, 4, 5, 6, 7, 8].map((k) => [k, s.run(['--approve', '--shard', `${k}/8`])] as const).find(([, r]) => r.stdout.includes('has no gates'))!;
+    expect(empty[1].stdout).toMatch(new RegExp(`^shard ${empty[0]}/8 has no gates; nothing to run\\nSHARD ${empty[0]}/8 MET \\(0 met\\): its share only`, 'm'));
+    expect(s.run(['--status']).code).toBe(1);
+  });
+
   it('exits 0 when every gate passed in the shard that owns it; --root names the checkout', () => {
     const all = ids.map((id) => gate(id, `echo ok-${id}`, `ok-${id}`)).join('');
     const { base, checkout, reports, env } = shardRuns(2, all);
