@@ -47,7 +47,7 @@ export async function markNotRunnableYet(entries: readonly GateEntry[], root: st
           await matchDependsGlob(root, pattern, e.report.qualified, what);
         } catch (err) {
           if (err instanceof NotRunnableYetError) {
-            e.report.stateReason = `not runnable yet: ${what} pattern ${pattern} matches no file`;
+            e.report.stateReason = `not runnable yet: ${what} pattern ${pattern} matches no file under ${root}`;
             break;
           }
         }

@@ -23,12 +23,13 @@ function byCodeUnit(a: string, b: string): number {
 }
 
 function refuseType(label: string, path: string, isLink: boolean, isFile: boolean): void {
-  if (isLink) throw new RunSetupError(`DEPENDS of ${label}: ${path} is a symbolic link (refused: dependencies are hashed without following links)`);
-  if (!isFile) throw new RunSetupError(`DEPENDS of ${label}: ${path} is not a regular file (refused)`);
+  if (isLink) throw new RunSetupError(`${label}: ${path} is a symbolic link (refused: dependencies are hashed without following links)`);
+  if (!isFile) throw new RunSetupError(`${label}: ${path} is not a regular file (refused)`);
 }
 
-function nothingMatched(label: string, pattern: string): RunSetupError {
-  return new NotRunnableYetError(`DEPENDS of ${label}: pattern ${pattern} matches no file`, 'fix the pattern: a dependency list that matches nothing would bind the approval to nothing');
+/** Names the root, which patterns are relative to: a named ledger's own folder (docs/GATES.md) may not be where the files are. */
+function nothingMatched(label: string, pattern: string, root: string): RunSetupError {
+  return new NotRunnableYetError(`${label}: pattern ${pattern} matches no file under ${root}`, `patterns are relative to the root (${root}); fix the pattern, or name the root with --root: a list that matches nothing would bind the approval to nothing`);
 }
 
 /**
@@ -47,7 +48,7 @@ function realDirectoryChain(root: string, dir: string, label: string, pattern: s
     } catch {
       return false;
     }
-    if (st.isSymbolicLink()) throw new RunSetupError(`DEPENDS of ${label}: ${pattern} goes through a symbolic link (refused: dependencies are read only inside the repository)`);
+    if (st.isSymbolicLink()) throw new RunSetupError(`${label}: ${pattern} goes through a symbolic link (refused: dependencies are read only inside the repository)`);
     if (!st.isDirectory()) return false;
   }
   return true;
@@ -110,7 +111,7 @@ async function matchWithFastGlob(root: string, pattern: string, label: string): 
   for (const e of entries) {
     if (e.dirent.isDirectory()) continue;
     refuseType(label, e.path, e.dirent.isSymbolicLink(), e.dirent.isFile());
-    if (e.path.startsWith('../') || e.path.startsWith('/')) throw new RunSetupError(`DEPENDS of ${label}: ${e.path} is outside the repository (refused)`);
+    if (e.path.startsWith('../') || e.path.startsWith('/')) throw new RunSetupError(`${label}: ${e.path} is outside the repository (refused)`);
     // A brace alternative "." ({.,x}/f) comes back as "./f": the same file as "f".
     let path = e.path;
     while (path.startsWith('./')) path = path.slice(2);
@@ -126,19 +127,19 @@ async function matchWithFastGlob(root: string, pattern: string, label: string): 
  */
 function refuseUnbounded(label: string, pattern: string): void {
   const problem = globLimitProblem(pattern);
-  if (problem) throw new RunSetupError(`DEPENDS of ${label}: ${problem}`);
+  if (problem) throw new RunSetupError(`${label}: ${problem}`);
   if (!pattern.includes('{')) return;
   for (const alternative of expandBraces(pattern)) {
     const n = normalizeRelativePath(alternative);
-    if (!n.ok) throw new RunSetupError(`DEPENDS of ${label}: ${pattern} is outside the repository through its brace alternative ${alternative} (${n.reason})`);
+    if (!n.ok) throw new RunSetupError(`${label}: ${pattern} is outside the repository through its brace alternative ${alternative} (${n.reason})`);
   }
 }
 
 /** Repository-relative files matched by one glob, sorted by code unit. */
 export async function matchDependsGlob(root: string, pattern: string, gateLabel: string, what = 'DEPENDS'): Promise<string[]> {
-  const label = what === 'DEPENDS' ? gateLabel : `${gateLabel} (${what})`;
+  const label = `${what} of ${gateLabel}`;
   refuseUnbounded(label, pattern);
   const files = matchSimple(root, pattern, label) ?? (await matchWithFastGlob(root, pattern, label));
-  if (files.length === 0) throw nothingMatched(label, pattern);
+  if (files.length === 0) throw nothingMatched(label, pattern, root);
   return files.sort(byCodeUnit);
 }

@@ -99,7 +99,7 @@ describe('run modes', () => {
     expect(pending.gates[0].result).toMatchObject({ status: 'approval-required', changed: null });
     expect(pending.gates[0].result.signature).toMatch(/^[0-9a-f]{64}$/);
     // What to approve, in data: an editor or a bot can show it.
-    expect(pending.gates[0].result.request).toEqual({ check: 'echo ok', expect: 'ok', cwd: s.repo, shell: '/bin/sh', timeoutMs: 120_000, path: expect.any(String), depends: [], pathBound: [] });
+    expect(pending.gates[0].result.request).toEqual({ check: 'echo ok', expect: 'ok', cwd: s.repo, shell: '/bin/sh', timeoutMs: 120_000, path: expect.any(String), depends: [], pathBound: [], env: expect.any(Array) });
     const fresh = repo({ 'GATES.md': gate('A', 'echo ok', 'ok') + gate('B', 'echo no; exit 1', 'ok') });
     const a = fresh.run(['--approve', '--json']);
     const d = JSON.parse(a.stdout);
@@ -203,7 +203,7 @@ describe('DEPENDS', () => {
     });
     const r = s.run(['--approve']);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/^NOT RUN GATES:A +A works: not runnable yet: DEPENDS of GATES:A: pattern scripts\/\*\.mjs matches no file$/m);
+    expect(r.stdout).toMatch(/^NOT RUN GATES:A +A works: not runnable yet: DEPENDS of GATES:A: pattern scripts\/\*\.mjs matches no file under \/\S+$/m);
     expect(r.stdout).toMatch(/^NOT RUN GATES:C +C works: not runnable yet: CWD of GATES:C does not exist: /m);
     expect(r.stdout).toMatch(/^PASS GATES:B/m);
     expect(existsSync(join(s.repo, 'ran-a'))).toBe(false);

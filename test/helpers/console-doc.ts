@@ -7,6 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { isBoundVariable } from '../../lib/oracle/bound-env.js';
 import { BIN, sandbox } from './cli.js';
 
 export const PAGE_ROOT = '/home/me/project';
@@ -65,7 +66,8 @@ export function docRepo(): DocRepo {
   writeFileSync(join(bin, 'gate-check'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
   chmodSync(join(bin, 'gate-check'), 0o755);
   const path = [...new Set([bin, dirname(process.execPath), '/usr/bin', '/bin'])].join(':');
-  const env = { ...s.env, PATH: path };
+  // The page's machine sets none of the variables an approval binds besides PATH (NODE_OPTIONS, PYTHON*, …).
+  const env = Object.fromEntries(Object.entries({ ...s.env, PATH: path }).filter(([name]) => !isBoundVariable(name)));
   return {
     ...s,
     env,
