@@ -16,6 +16,7 @@ import { findValueMarkup, renderedStart } from './inline-markup.js';
 import { lazyField } from '../lazy-field.js';
 import { lazyRegExp } from '../text/lazy-regexp.js';
 import { splitLines } from './lines.js';
+import { strikeAcrossAttributes, type ParagraphLine } from './strikethrough.js';
 import { normalizeGlob, normalizeRelativePath, splitPathList } from './paths.js';
 import { ATTRIBUTE_KEYS, GATE_ID_PATTERN, type AttributeKey, type Gate, type Ledger, type ParseResult } from './types.js';
 
@@ -98,6 +99,8 @@ export function parseLedger(source: string): ParseResult {
   };
 
   const builders: GateBuilder[] = [];
+  // Where each builder's gate line starts in the source (for what spans a gate's lines).
+  const gateStarts: number[] = [];
   const firstLineOfId = new Map<string, number>();
   const abandons = new Map<string, { reason: string; line: number }>();
   const owns: string[] = [];
@@ -168,6 +171,7 @@ export function parseLedger(source: string): ParseResult {
         itemParagraph = true;
         current = startGate(text.charCodeAt(3) !== 32, text.slice(6), i, err, firstLineOfId);
         builders.push(current);
+        gateStarts.push(start);
         last.ended = null;
         continue;
       }
@@ -237,6 +241,7 @@ export function parseLedger(source: string): ParseResult {
       current = startGate(text.charCodeAt(3) !== 32, text.slice(6), i, err, firstLineOfId);
       if (hidden) current.broken = true;
       builders.push(current);
+      gateStarts.push(start);
       last.ended = null;
       continue;
     }
@@ -348,9 +353,17 @@ export function parseLedger(source: string): ParseResult {
   if (comment) err(comment.line, 'unclosed HTML comment (<!-- opened here): everything after it would render invisibly');
 
   const gates: Gate[] = [];
-  for (const b of builders) {
+  const mayStrike = source.includes('~');
+  for (let n = 0; n < builders.length; n++) {
+    const b = builders[n]!;
     if (b.broken) continue;
     finishGate(b, err, warn);
+    if (mayStrike) {
+      const across = strikeAcrossAttributes(gateParagraph(source, gateStarts[n]!, b.gate));
+      if (across) {
+        err(across.line, `strikethrough "${across.tildes}" at column ${across.column + (across.line === b.gate.line ? 6 : 0)} is closed at line ${across.to}: GitHub shows a gate's lines as one paragraph, so the page shows the lines between struck out, ${across.attribute} (line ${across.attributeLine}) among them, while gate-check uses it; close it on its own line, or escape it (\\~)`);
+      }
+    }
     gates.push(b.gate);
   }
   for (const [id, a] of abandons) {
@@ -538,6 +551,23 @@ function readCommentLine(
 
 function looksLikeGateOrHandoff(text: string): boolean {
   return GATE_LINE.test(text) || taskBoxAt(text, containers(text).content) || text.startsWith('ABANDON:');
+}
+
+/** The lines of a gate's paragraph as a renderer joins them: its line, then every line up to a blank one or the next gate. */
+function gateParagraph(source: string, start: number, gate: Gate): ParagraphLine[] {
+  const byLine = new Map<number, string>();
+  for (const [k, line] of Object.entries(gate.attributeLines)) byLine.set(line, k);
+  const out: ParagraphLine[] = [];
+  let at = start;
+  for (let line = gate.line; at < source.length; line++) {
+    const text = lineAt(source, at);
+    if (line > gate.line && (isBlankLine(text) || isGateLine(text))) break;
+    out.push({ line, text: line === gate.line ? text.slice(6) : text, attribute: byLine.get(line) ?? null });
+    const nl = source.indexOf('\n', at);
+    if (nl === -1) break;
+    at = nl + 1;
+  }
+  return out;
 }
 
 function brokenGate(index: number): GateBuilder {

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { parseLedger } from '../../lib/ledger/parse.js';
 import { runCli, sandbox, writeFiles } from '../helpers/cli.js';
 import { disagreement, disguisedAttributeLedger, hidingValueLedger, ledgerDocument, pageAttributeNames } from '../helpers/ledger-docs.js';
-import { render } from '../helpers/render.js';
+import { render, struckText } from '../helpers/render.js';
 
 function status(ledger: string, args: string[] = ['--status']) {
   const s = sandbox();
@@ -307,5 +307,43 @@ describe('differential property: attribute names that the page shows inside titl
     expect(r.code, r.stdout).toBe(2);
     expect(r.stderr).toMatch(/GATES\.md:1: "CHECK:" \(as the page shows it; written with a character reference\) at column 28 inside a title/);
     expect(r.stdout).not.toMatch(/ALL MET/);
+  });
+});
+
+describe('differential property: strikethrough that runs from one line of a gate into another (reviewer-fidelity attack A2)', () => {
+  const tildes = fc.constantFrom('~', '~~', '~~~', '\\~', ' ~', '~ ', 'a~', '~a', '(~', '~)');
+  const text = fc.array(fc.oneof(fc.constantFrom('ran', 'in', 'x', 'old', '/tmp', 'ok', '#'), tildes), { minLength: 1, maxLength: 4 }).map((ws) => ws.join(' ').replace(/ {2,}/g, ' ').trim() || 'x');
+  const doc = fc
+    .tuple(text, fc.array(fc.tuple(fc.constantFrom('CHECK', 'EXPECT', 'CWD', 'DEPENDS', 'note'), text), { minLength: 1, maxLength: 5 }))
+    .map(([title, lines]) => {
+      const seen = new Set<string>();
+      const body = lines.filter(([k]) => k === 'note' || (!seen.has(k) && seen.add(k))).map(([k, v]) => (k === 'note' ? `  about it: ${v}` : `  ${k}: ${v}`));
+      return `- [ ] G1: ${title}\n${body.join('\n')}\n`;
+    });
+  it('when gate-check accepts a gate, no attribute it read is shown struck out', () => {
+    let refused = 0;
+    fc.assert(
+      fc.property(doc, (ledger) => {
+        const parsed = parseLedger(ledger);
+        if (!parsed.ok) {
+          refused++;
+          return;
+        }
+        const struck = struckText(ledger).join(' | ');
+        for (const k of Object.keys(parsed.ledger.gates[0]!.attributeLines)) {
+          if (new RegExp(`(^|\\s)${k}:`).test(struck)) throw new Error(`${k} is struck out on the page (${JSON.stringify(struck)}) and gate-check accepted ${JSON.stringify(ledger)}`);
+        }
+      }),
+      { numRuns: 1500 },
+    );
+    expect(refused).toBeGreaterThan(20);
+  });
+
+  it('before: a live CWD under a "~~" opened on the note above it was accepted; now the line of the opening tildes is named', () => {
+    const ledger = '- [ ] G1: the test suite passes\n  CHECK: node --test\n  EXPECT: ok\n  legacy (removed, ignore): ~~ran in\n  CWD: fixtures/fake~~\n';
+    expect(struckText(ledger)).toEqual(['ran in CWD: fixtures/fake']);
+    const r = status(ledger);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/GATES\.md:4: strikethrough "~~" at column 29 is closed at line 5: .*CWD \(line 5\) among them/);
   });
 });

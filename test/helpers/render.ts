@@ -121,3 +121,25 @@ export function render(markdown: string): Rendered {
   visibleText(doc, out);
   return { html, text: collapse(out.join('')), tasks };
 }
+
+/** The visible text inside every <del> (strikethrough) of the page, one string per element. */
+export function struckText(markdown: string): string[] {
+  const out: string[] = [];
+  const walk = (node: Node, inDel: boolean, acc: string[] | null) => {
+    if (node.nodeName === '#text') {
+      acc?.push(node.value ?? '');
+      return;
+    }
+    if (node.tagName === 'del') {
+      const mine: string[] = [];
+      for (const c of node.childNodes ?? []) walk(c, true, mine);
+      out.push(mine.join('').replace(/\s+/g, ' ').trim());
+      acc?.push(mine.join(''));
+      return;
+    }
+    for (const c of node.childNodes ?? []) walk(c, inDel, acc);
+    if (node.content) walk(node.content, inDel, acc);
+  };
+  walk(parse(renderHtml(markdown)) as unknown as Node, false, null);
+  return out;
+}
