@@ -87,8 +87,11 @@ function plural(n: number, one: string, many: string): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
+// The hook cannot tell which gates are approved for the agent's shell (an approval binds its
+// PATH and environment, not the host's), so it names both steps: a plain run re-runs what is
+// approved without anyone, and prints what needs a person.
 const NEXT_STEPS =
-  'Next: run `gate-check --status` to see every gate. Checks run only after a person reviews and approves them, so ask your user to review and run `gate-check --approve`; once approved, `gate-check` runs them. Write `ABANDON: ID reason` only for a gate that is truly impossible.';
+  'Next: run `gate-check`: it re-runs every approved gate that is not verified (stale or unverified evidence needs no new approval) and prints each command that still needs a person\'s approval, running none of those; ask your user to review those and run `gate-check --approve`. Write `ABANDON: ID reason` only for a gate that is truly impossible.';
 
 function releaseText(summary: string): string {
   return `gate-check: released: ${summary}. The hook let the agent stop after ${MAX_NO_PROGRESS} stops without progress; a person needs to look at this.`;

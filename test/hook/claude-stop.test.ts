@@ -71,7 +71,7 @@ describe('block or allow', () => {
     const s = hookRepo({ 'GATES.md': '- [ ] A: the importer handles empty files\n  CHECK: echo ok\n  EXPECT: ok\n' });
     const reason = expectBlock(s.hook());
     expect(reason).toMatch(/^gate-check: 1 gate is not met: GATES:A \(unchecked\)\./);
-    expect(reason).toContain('gate-check --status');
+    expect(reason).toContain('run `gate-check`: it re-runs every approved gate');
     expect(reason).toContain('gate-check --approve');
     expect(reason).toContain('ABANDON: ID reason');
   });
