@@ -54,6 +54,8 @@ export type ParsedCommandLine =
 export { DEFAULT_JOBS, DEFAULT_TIMEOUT_SECONDS, SUBCOMMANDS };
 const PIN = /^([A-Za-z0-9][A-Za-z0-9._:-]*)@([0-9a-fA-F]{32,64})$/;
 const PIN_LIKE = /^[A-Za-z0-9][A-Za-z0-9._:-]*@/;
+// A scope's gate as a root run names it (task-7/work:T1): approved within that scope.
+const SCOPED_PIN = /^([A-Za-z0-9][A-Za-z0-9._-]*)\/([A-Za-z0-9][A-Za-z0-9._:-]*@[0-9a-fA-F]{32,64})$/;
 
 function parseIntStrict(flag: string, raw: string, min: number, max: number): number {
   if (!/^[0-9]{1,9}$/.test(raw)) throw new UsageError(`${flag} takes a whole number from ${min} to ${max}, not "${raw}"`);
@@ -88,6 +90,10 @@ function classifyApproveValue(value: string, pins: ApprovalPin[], files: string[
       pins.push({ id: m[1]!, prefix: m[2]!.toLowerCase() });
     }
     return;
+  }
+  const scoped = SCOPED_PIN.exec(value);
+  if (scoped) {
+    throw new UsageError(`--approve ${value}: ${scoped[2]!.split('@')[0]} is a gate of scope ${scoped[1]}, whose ledgers a root run does not approve`, `run: gate-check --scope ${scoped[1]} --approve ${scoped[2]}`);
   }
   if (PIN_LIKE.test(value)) {
     throw new UsageError(`--approve ${value}: a pin is ID@HEX with 32 to 64 hex digits of the signature shown by a plain run (fewer could be matched by a second, colliding command)`);

@@ -178,6 +178,15 @@ describe('the tree-wide verdict: a root ledger and scopes', () => {
     expect(s.run(['--status']).stdout).toBe('scope t: ALL MET (1 met)\nALL MET (2 met)\n');
   });
 
+  it('a pin named as the root run names a scope gate (t/leaf:L1@HEX) says how to approve it in its scope (reviewer-fidelity B6)', () => {
+    const s = repo({ 'GATES.md': MET, '.gate-check/t/leaf.md': '- [ ] L1: leaf work\n  CHECK: echo ok\n  EXPECT: ok\n' });
+    const pin = /leaf:L1@[0-9a-f]{32}/.exec(s.run(['--scope', 't']).stdout)![0];
+    const r = s.run(['--approve', `t/${pin}`]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`--approve t/${pin}: leaf:L1 is a gate of scope t, whose ledgers a root run does not approve\nhint: run: gate-check --scope t --approve ${pin}`);
+    expect(s.run(['--scope', 't', '--approve', pin]).code).toBe(0);
+  });
+
   // Found by an attack: a hand-written line in a scope passed the sharded CI re-run and merge.
   it('runs count a scope gate only by evidence verified here; --reverify, its shards and merge only by a run', () => {
     const s = repo({ 'GATES.md': '- [ ] G: root\n  CHECK: echo ok\n  EXPECT: ok\n', '.gate-check/t/work.md': handWrittenMet('T1', 'the importer keeps every row', 'node check.mjs', 'passed') });
