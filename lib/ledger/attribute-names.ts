@@ -139,7 +139,7 @@ function describe(name: string, separator: string, spaced: boolean): string {
 
 function shownName(name: string): string {
   let out = '';
-  for (const ch of name) out += /^[A-Za-z_-]$/.test(ch) ? ch : `<${codePointLabel(ch)}>`;
+  for (const ch of name) out += /^[\x21-\x7e]$/.test(ch) ? ch : `<${codePointLabel(ch)}>`;
   return out;
 }
 
@@ -177,12 +177,21 @@ export interface InlineAttribute {
  * character counts. Names read in upper case only ("check:" in prose is not one).
  */
 export function inlineAttribute(text: string): InlineAttribute | null {
+  // A colon on the page comes from a ':' in the source, a character reference or a non-ASCII
+  // character: without any of them (a regex EXPECT full of backslashes), no name can show.
+  if (!text.includes(':') && !text.includes('&') && PLAIN_TEXT.test(text)) return null;
   if (PLAIN_TEXT.test(text) && !MARKUP_CHAR.test(text)) {
     const m = INLINE_ATTRIBUTE.exec(text);
     if (!m) return null;
-    const name = attributeOf(m[1]!)!;
-    return { name, index: m.index + m[0].indexOf(m[1]!), written: m[1] === name ? '' : `"${m[1]}" (digits for letters)` };
+    // Digits for letters (1NPUTS) are rare: described as any look-alike is.
+    if (!(ATTRIBUTE_KEYS as readonly string[]).includes(m[1]!)) return inlineAttributeAsRendered(text);
+    return { name: m[1] as AttributeKey, index: m.index + m[0].indexOf(m[1]!), written: '' };
   }
+  return inlineAttributeAsRendered(text);
+}
+
+/** inlineAttribute without its shortcuts for plain text (the property test compares the two). */
+export function inlineAttributeAsRendered(text: string): InlineAttribute | null {
   const shown = renderedLine(text);
   const t = shown.text;
   for (let c = 0; c < t.length; c++) {

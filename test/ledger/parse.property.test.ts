@@ -1,6 +1,7 @@
 // Properties of the parser over generated input (fast-check).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { inlineAttribute, inlineAttributeAsRendered } from '../../lib/ledger/attribute-names.js';
 import { parseLedger, parserSettings } from '../../lib/ledger/parse.js';
 import { splitLines } from '../../lib/ledger/lines.js';
 
@@ -135,6 +136,22 @@ describe('the plain lines are read as the full reading reads them', () => {
         expectSameReading(src);
       }),
       { numRuns: 2000 },
+    );
+  });
+});
+
+describe('attribute names inside text: the shortcuts for plain text find what the full reading finds', () => {
+  it('on printable ASCII with and without markup characters, colons, digits for letters', () => {
+    const piece = fc.oneof(
+      fc.string({ maxLength: 6 }),
+      fc.constantFrom('CHECK', 'EXPECT', 'CWD', 'DEPENDS', 'INPUTS', '1NPUTS', 'TIME0UT', 'EV1DENCE', 'check', ':', ' :', ' ', '*', '_', '`', '\\', '\\:', '&#58;', '&amp;', '<b>', '</b>', '[', ']', '(', '"', '~'),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 10 }), (parts) => {
+        const text = parts.join('');
+        expect(inlineAttribute(text)).toEqual(inlineAttributeAsRendered(text));
+      }),
+      { numRuns: 5000 },
     );
   });
 });

@@ -239,7 +239,7 @@ describe('attribute names inside a title or a note (the page shows a gate as one
       ['CHECK\uff1a', /written U\+FF1A for ':'/],
       ['CHECK\ufe55', /written U\+FE55 for ':'/],
       ['CHECK\ufe13', /written U\+FE13 for ':'/],
-      ['1NPUTS:', /^1: "INPUTS:" \(as the page shows it; written "1NPUTS" \(digits for letters\)\)/],
+      ['1NPUTS:', /^1: "INPUTS:" \(as the page shows it; written "1NPUTS" \(look-alike or invisible characters\)\)/],
     ];
     for (const [name, how] of forms) {
       const source = lines(`- [x] G1: tests pass ${name} npm test`, '  EVIDENCE: ran it');
