@@ -22,11 +22,19 @@ import { ATTRIBUTE_KEYS, GATE_ID_PATTERN, type AttributeKey, type Gate, type Led
 
 const GATE_LINE = /^- \[([ xX])\] (.*)$/s;
 // The plain lines (parserSettings.plainLines): a gate line and an attribute line, two spaces
-// in, with none of the characters that can start markup (findHiddenText's \ < ! [ ]).
+// in, with none of the characters that can start markup (findHiddenText's \ < ! [ ]; an
+// attribute's value may hold backslashes, as regex EXPECTs do: an escape only makes the
+// character after it literal, and the ones that could start markup are refused anyway).
 // Whatever the state outside a fence or a comment, the full reading of such a line takes
 // the same branch and reports nothing but what that branch reports; it only costs more.
 const PLAIN_GATE = /^- \[[ xX]\] [^\\<!\[\]]*$/;
-const PLAIN_ATTRIBUTE = /^  (?:CHECK|EXPECT|CWD|DEPENDS|INPUTS|TIMEOUT|EVIDENCE):[^\\<!\[\]]*$/;
+const PLAIN_ATTRIBUTE = /^  (?:CHECK|EXPECT|CWD|DEPENDS|INPUTS|TIMEOUT|EVIDENCE):[^<!\[\]]*$/;
+// The plain attribute lines right under a plain gate line, in the order of ATTRIBUTE_KEYS
+// (each may be absent): one native match reads the block that most gates are. Used only in
+// a file without NUL or bidi controls; a value holds none of the characters PLAIN_ATTRIBUTE
+// refuses, nor a CR (lines with one take the line-by-line reading, which reports it).
+const PLAIN_VALUE = String.raw`([^<!\[\]\n\r]*)\r?\n`;
+const PLAIN_BLOCK = new RegExp(ATTRIBUTE_KEYS.map((k) => `(?:  ${k}:${PLAIN_VALUE})?`).join(''), 'y');
 const ATTRIBUTE_SET: ReadonlySet<string> = new Set(ATTRIBUTE_KEYS);
 const TIMEOUT_VALUE = /^[1-9][0-9]{0,5}$/;
 /** The same bound as --timeout. */
@@ -128,6 +136,8 @@ export function parseLedger(source: string): ParseResult {
   const mayHaveNul = source.includes('\u0000');
   const mayHaveBareCr = /\r(?!\n)/.test(source);
   const mayHaveBidi = BIDI_CONTROL.test(source);
+  // Attribute blocks are read whole (PLAIN_BLOCK) where no line needs the checks above.
+  const blockable = !mayHaveNul && !mayHaveBidi && parserSettings.plainLines;
   // Where the next line starts: the lines are cut from the source as splitLines cuts them
   // (a CR before the LF is not part of the text; the last line may have no LF).
   let nextStart = 0;
@@ -173,6 +183,20 @@ export function parseLedger(source: string): ParseResult {
         builders.push(current);
         gateStarts.push(start);
         last.ended = null;
+        if (!current.broken && blockable && source.charCodeAt(nextStart) === 32) {
+          // As many plain attribute lines, read line by line, would be recorded.
+          PLAIN_BLOCK.lastIndex = nextStart;
+          const block = PLAIN_BLOCK.exec(source);
+          if (block !== null && block[0].length > 0) {
+            for (let k = 0; k < ATTRIBUTE_KEYS.length; k++) {
+              const value = block[k + 1];
+              if (value === undefined) continue;
+              i++;
+              recordAttribute(current, ATTRIBUTE_KEYS[k]!, value, ATTRIBUTE_KEYS[k]!.length + 3, TWO_SPACES, i, err);
+            }
+            nextStart += block[0].length;
+          }
+        }
         continue;
       }
     }
@@ -443,6 +467,11 @@ function plainBox(box: { content: number; quote: boolean; markers: number }, con
 
 /** Records attribute `attr` of line `index` (its name ends at `keyEnd`, indented `indent` characters), or reports a duplicate. */
 function addAttribute(cur: GateBuilder, attr: AttributeKey, text: string, keyEnd: number, indent: number, index: number, err: (line: number, message: string) => void): void {
+  recordAttribute(cur, attr, text.slice(keyEnd + 1), keyEnd + 1, indent === 2 && text.startsWith(TWO_SPACES) ? TWO_SPACES : text.slice(0, indent), index, err);
+}
+
+/** Records attribute `attr` of line `index`, its value (after the colon) starting at column `valueStart`, or reports a duplicate. */
+function recordAttribute(cur: GateBuilder, attr: AttributeKey, value: string, valueStart: number, indent: string, index: number, err: (line: number, message: string) => void): void {
   const lineNo = index + 1;
   const first = cur.gate.attributeLines[attr];
   if (first !== undefined) {
@@ -451,10 +480,9 @@ function addAttribute(cur: GateBuilder, attr: AttributeKey, text: string, keyEnd
   }
   cur.gate.attributeLines[attr] = lineNo;
   cur.gate.lastAttributeIndex = index;
-  cur.gate.attributeIndent = indent === 2 && text.startsWith(TWO_SPACES) ? TWO_SPACES : text.slice(0, indent);
-  const value = text.slice(keyEnd + 1);
+  cur.gate.attributeIndent = indent;
   cur.raw[attr] = trimBlanks(value);
-  cur.valueColumn[attr] = keyEnd + 1 + leadingWhitespace(value);
+  cur.valueColumn[attr] = valueStart + leadingWhitespace(value);
   if (attr === 'EVIDENCE') cur.gate.evidenceIndex = index;
 }
 

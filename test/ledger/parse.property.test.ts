@@ -92,7 +92,7 @@ describe('the plain lines are read as the full reading reads them', () => {
   const key = fc.constantFrom('CHECK', 'EXPECT', 'CWD', 'DEPENDS', 'INPUTS', 'TIMEOUT', 'EVIDENCE', 'Check', 'CHEK', 'OWNS', 'ABANDON');
   const text = fc.oneof(
     fc.string({ maxLength: 12 }),
-    fc.constantFrom('', ' ', 'ok', ' echo ok', 'node t.js', '/o[k]/', '\\d', '<b>x</b>', '<b>', '<div>', '<?x', '<a href=x>', '<!-- c', '-->', '![a', '!x', 'a]b', 'a[b', '](x', '[a]: b', 'a  ', '\t', '#', '---', '===', 'G1 r', '30', 'x: y', '```', '\u00a0y', '`c`'),
+    fc.constantFrom('', ' ', 'ok', ' echo ok', 'node t.js', '/o[k]/', '\\d', 'x\\', '\\:', '\\*a*', '<b>x</b>', '<b>', '<div>', '<?x', '<a href=x>', '<!-- c', '-->', '![a', '!x', 'a]b', 'a[b', '](x', '[a]: b', 'a  ', '\t', '#', '---', '===', 'G1 r', '30', 'x: y', '```', '\u00a0y', '`c`'),
   );
   const line = fc.oneof(
     fc.tuple(fc.constantFrom('- [ ] ', '- [x] ', '- [X] ', '- [y] ', '-  [ ] ', '* [ ] ', '  - [ ] ', '> - [ ] '), idArb, fc.constantFrom(': ', ':', ' '), text).map((p) => p.join('')),
@@ -136,6 +136,32 @@ describe('the plain lines are read as the full reading reads them', () => {
         expectSameReading(src);
       }),
       { numRuns: 2000 },
+    );
+  });
+});
+
+describe('attribute blocks read whole (PLAIN_BLOCK) are read as line by line', () => {
+  it('gates whose attributes come in the order of ATTRIBUTE_KEYS, some missing, some values refused, repeats and noise after', () => {
+    const value = fc.oneof(
+      valueArb,
+      fc.constantFrom('', ' ok ', '/o[k]/', '\\d', 'x\\', '\\', '\\\\', '\\`a`', '\\&amp;', '<b>', 'a\u0000b', 'a\rb', 'x\u202ey', '\u00a0y', '~x~', 'G1 r', '30', '/check passed \\(\\d+\\)/', 'CHECK: x'),
+    );
+    const keys = ['CHECK', 'EXPECT', 'CWD', 'DEPENDS', 'INPUTS', 'TIMEOUT', 'EVIDENCE'];
+    const block = fc
+      .tuple(fc.constantFrom('- [ ] ', '- [x] '), idArb, valueArb, fc.subarray(keys), fc.array(value, { minLength: 7, maxLength: 7 }), fc.array(fc.constantFrom('', '  CHECK: again', '  note', '- [ ] N: next', '  EXPECT: y'), { maxLength: 2 }), fc.constantFrom('\n', '\r\n'))
+      .map(([box, id, title, present, values, after, eol]) => [`${box}${id}: ${title}`, ...present.map((k) => `  ${k}:${values[keys.indexOf(k)]}`), ...after].join(eol) + eol);
+    fc.assert(
+      fc.property(fc.array(block, { minLength: 1, maxLength: 6 }), fc.boolean(), (blocks, finalNewline) => {
+        const src = blocks.join('');
+        const fast = parseLedger(finalNewline ? src : src.replace(/\r?\n$/, ''));
+        parserSettings.plainLines = false;
+        try {
+          expect(fast).toEqual(parseLedger(finalNewline ? src : src.replace(/\r?\n$/, '')));
+        } finally {
+          parserSettings.plainLines = true;
+        }
+      }),
+      { numRuns: 3000 },
     );
   });
 });
