@@ -87,6 +87,14 @@ describe('a record signed over malformed oracle fields', () => {
     ['a depends entry with three parts', (o) => (o.depends = [['check.mjs', H1, 'x']])],
     ['a depends digest that is not hex', (o) => (o.depends = [['check.mjs', 'z'.repeat(64)]])],
     ['pathBound null', (o) => (o.pathBound = null)],
+    ['env null', (o) => (o.env = null)],
+    ['env empty (an oracle without bound variables has no env)', (o) => (o.env = [])],
+    ['env an object', (o) => (o.env = { NODE_OPTIONS: 'x' })],
+    ['an env entry with three parts', (o) => (o.env = [['NODE_OPTIONS', 'x', 'y']])],
+    ['an env value that is not a string', (o) => (o.env = [['NODE_OPTIONS', 1]])],
+    ['an env name that is not bound', (o) => (o.env = [['HOME', '/h']])],
+    ['env names out of order', (o) => (o.env = [['PYTHONPATH', 'p'], ['NODE_OPTIONS', 'x']])],
+    ['an env name twice', (o) => (o.env = [['NODE_OPTIONS', 'x'], ['NODE_OPTIONS', 'y']])],
   ];
   for (const [what, edit] of cases) {
     it(`is refused: ${what}`, () => {
@@ -98,10 +106,13 @@ describe('a record signed over malformed oracle fields', () => {
       expect(parseApprovalRecord(text)).toEqual({ ok: false, reason: 'bad oracle fields' });
     });
   }
-  it('the unmodified record is accepted (the cases above differ only in their edit)', () => {
+  it('the unmodified record is accepted (the cases above differ only in their edit), with a valid env too', () => {
     const signature = signOracle(base as unknown as OracleFields).signature;
     const text = JSON.stringify({ schema: 'gate-check/approval@1', signature, approvedAt: '2024-01-02T03:04:05.000Z', oracle: base });
     expect(parseApprovalRecord(text).ok).toBe(true);
+    const withEnv = { ...base, env: [['NODE_OPTIONS', '--require x'], ['PYTHONPATH', 'p']] };
+    const signed = JSON.stringify({ schema: 'gate-check/approval@1', signature: signOracle(withEnv as unknown as OracleFields).signature, approvedAt: '2024-01-02T03:04:05.000Z', oracle: withEnv });
+    expect(parseApprovalRecord(signed)).toMatchObject({ ok: true, record: { oracle: { env: [['NODE_OPTIONS', '--require x'], ['PYTHONPATH', 'p']] } } });
   });
 });
 
