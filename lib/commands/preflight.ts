@@ -9,6 +9,7 @@ import { fileIdentities, RACY_CTIME_MS, type FileIdentities } from '../fsx/file-
 import { interruptibleSleep } from '../run/interrupts.js';
 import { ResolutionPass } from '../oracle/file-digests.js';
 import { changedFields, type Oracle } from '../oracle/oracle.js';
+import { inRepoPathEntries } from '../oracle/path-bound.js';
 import type { OracleResolver } from '../oracle/resolve.js';
 import { approvalViewOf, emptyResult, type GateResult } from '../report/model.js';
 import type { Entry } from './attempt.js';
@@ -68,6 +69,9 @@ async function preflightOnce(e: Entry, ctx: PreflightContext): Promise<Preflight
   ctx.store.verify();
   if (ctx.store.find(approved) === null) return refused('approval revoked since the run started, not run', approved);
   const kinds = new Map<string, string>();
+  // The PATH directories themselves too: an executable made there for the check and removed
+  // before it ends changes the directory, not any file bound at the start.
+  if (now.fields.pathBound) for (const dir of inRepoPathEntries(now.fields.path, ctx.root, now.fields.cwd)) kinds.set(dir.inRepo, 'PATH directory');
   for (const [rel] of now.fields.pathBound ?? []) kinds.set(rel, 'PATH executable');
   for (const [rel] of e.inputs ?? []) kinds.set(rel, 'INPUTS');
   for (const [rel] of now.fields.depends ?? []) kinds.set(rel, 'DEPENDS');

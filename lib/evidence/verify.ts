@@ -85,6 +85,12 @@ export async function verifyMetGate(ctx: VerifyContext, loaded: LoadedLedger, ga
     return { state: 'unverified', reason: 'no run of this gate on this machine (evidence from another machine, or written by hand)' };
   }
   if (newest.status === 'fail') return { state: 'stale', reason: `the latest run of this gate here failed (started ${newest.time}): the evidence line is older` };
+  // A later failure of the same definition with other DEPENDS or INPUTS contents counts too:
+  // changing a fixture before a failing re-run and putting it back after must not bring the
+  // older pass back (a plain run re-runs the gate, with no new approval for INPUTS).
+  const passed = Date.parse(newest.time);
+  const later = records.find((r) => r.status === 'fail' && r.def === newest.def && Date.parse(r.time) > passed);
+  if (later) return { state: 'stale', reason: `a later run of this gate here failed (started ${later.time}, with other DEPENDS or INPUTS contents): run it again` };
   if (newest.bound) {
     const changed = boundChange(ctx, newest.bound, label);
     if (changed !== null) return { state: 'stale', reason: changed };

@@ -89,6 +89,11 @@ function upToTopLevel(start: string): { chain: string[]; top: string | null } {
   }
 }
 
+/** The work-tree top level at or above `dir` as git finds it (read, never by running git), or null. */
+export function workTreeTop(dir: string): string | null {
+  return upToTopLevel(canonical(resolve(dir))).top;
+}
+
 /** The root discovery uses when no --root is given (see the header). */
 export function discoveryRoot(cwd: string): string {
   const start = canonical(resolve(cwd));

@@ -9,13 +9,21 @@
 
 /** Variables bound by exact name. */
 const NAMES: ReadonlySet<string> = new Set([
+  // Where programs find their user configuration (~/.config/git/config, …). HOME itself is
+  // bound by where the approvals are (~/.gate-check), unless GATE_CHECK_HOME moves them
+  // (boundEnvironment).
+  'XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_CONFIG_DIRS',
   // Shells: a file sourced at start, options, functions, cd's search path.
   'BASH_ENV', 'ENV', 'SHELLOPTS', 'BASHOPTS', 'CDPATH', 'GLOBIGNORE',
+  // make: a SHELL or makefiles of its own.
+  'MAKEFLAGS', 'MFLAGS', 'MAKEFILES', 'GNUMAKEFLAGS',
   // Node.js and the JVM.
   'NODE_OPTIONS', 'NODE_PATH', 'NODE_REPL_EXTERNAL_MODULE', 'JAVA_TOOL_OPTIONS', '_JAVA_OPTIONS', 'JDK_JAVA_OPTIONS', 'CLASSPATH',
-  // git: configuration (aliases, filters, hooks paths) and helper programs.
-  'GIT_CONFIG', 'GIT_CONFIG_PARAMETERS', 'GIT_CONFIG_COUNT', 'GIT_CONFIG_GLOBAL', 'GIT_CONFIG_SYSTEM', 'GIT_CONFIG_NOSYSTEM',
-  'GIT_EXEC_PATH', 'GIT_SSH', 'GIT_SSH_COMMAND', 'GIT_EXTERNAL_DIFF', 'GIT_ASKPASS',
+  // git: another repository, work tree or index, its helper programs. (Not the author,
+  // committer and date variables git sets in every hook: they change with each commit.)
+  'GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_COMMON_DIR', 'GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES',
+  'GIT_NAMESPACE', 'GIT_CEILING_DIRECTORIES', 'GIT_DISCOVERY_ACROSS_FILESYSTEM', 'GIT_TEMPLATE_DIR', 'GIT_ATTR_SOURCE',
+  'GIT_EXEC_PATH', 'GIT_SSH', 'GIT_SSH_COMMAND', 'GIT_EXTERNAL_DIFF', 'GIT_ASKPASS', 'GIT_PROXY_COMMAND', 'GIT_PAGER', 'GIT_EDITOR', 'GIT_SEQUENCE_EDITOR',
   // Libraries that load modules named in the environment.
   'GCONV_PATH', 'OPENSSL_CONF', 'OPENSSL_ENGINES', 'OPENSSL_MODULES',
   // Ruby gems, Go, Rust and C toolchains, Lua, PHP, R, Tcl.
@@ -24,14 +32,21 @@ const NAMES: ReadonlySet<string> = new Set([
 ]);
 
 /** Variables bound by prefix: the dynamic linker's, Python's, Perl's, Ruby's, exported bash functions, git config pairs. */
-const PREFIXES = ['LD_', 'DYLD_', 'PYTHON', 'PERL', 'RUBY', 'BASH_FUNC_', 'GIT_CONFIG_KEY_', 'GIT_CONFIG_VALUE_'];
+const PREFIXES = [
+  'LD_', 'DYLD_', 'PYTHON', 'PERL', 'RUBY', 'BASH_FUNC_',
+  // git configuration given in the environment.
+  'GIT_CONFIG',
+  // Test runners and toolchains that take plugins, options or a runner from the environment.
+  'PYTEST_', 'NODE_TEST_', 'CARGO_', 'RUSTUP_', 'PYENV_', 'NODENV_', 'RBENV_', 'GOENV_', 'JEST_', 'VITEST_', 'MOCHA_',
+];
 
 /**
  * npm configuration that changes what `npm test` runs (npm reads npm_config_* in any case,
- * `-` as `_`). Not userconfig, globalconfig and the others npm itself sets for every script
- * it runs: approvals would differ between `npx gate-check` and the bin for nothing.
+ * `-` as `_`): its shells, node options, and the .npmrc files that could set them. npm sets
+ * userconfig and globalconfig for every script it runs, the same each time; `npx gate-check`
+ * and the bin already differ by PATH.
  */
-const NPM_CONFIG = new Set(['script_shell', 'node_options', 'onload_script']);
+const NPM_CONFIG = new Set(['script_shell', 'node_options', 'onload_script', 'userconfig', 'globalconfig', 'prefix', 'shell']);
 
 export function isBoundVariable(name: string): boolean {
   if (NAMES.has(name)) return true;
@@ -47,6 +62,9 @@ export function boundEnvironment(env: NodeJS.ProcessEnv): [string, string][] | n
     const value = env[name];
     if (value !== undefined && isBoundVariable(name)) out.push([name, value]);
   }
+  // HOME chooses every tool's configuration; it is bound by the approvals' own place unless
+  // GATE_CHECK_HOME keeps them elsewhere.
+  if (env.GATE_CHECK_HOME && env.HOME !== undefined) out.push(['HOME', env.HOME]);
   if (out.length === 0) return null;
   return out.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
 }

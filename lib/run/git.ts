@@ -11,18 +11,32 @@ import { execFile, spawn } from 'node:child_process';
 import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { RunSetupError, UsageError } from '../errors.js';
+import { workTreeTop } from '../fsx/repo-root.js';
 import { interruptedError, interruptSignal } from './interrupts.js';
 
 export type TreeSnapshot = Map<string, string>;
 
 const GIT_ARGS = ['--no-pager', '-c', 'core.fsmonitor=false', '-c', 'core.untrackedCache=false', '-c', 'core.quotePath=false'];
 
+/**
+ * The environment git runs in for a snapshot: none of the variables that name another
+ * repository, work tree, index or configuration (GIT_DIR=decoy would snapshot another tree),
+ * and the work tree named as the top level found above the root (over a core.worktree in
+ * .git/config that points elsewhere).
+ */
+function snapshotEnv(root: string, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const clean: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(env)) if (!k.startsWith('GIT_')) clean[k] = v;
+  const top = workTreeTop(root);
+  return { ...clean, ...(top !== null ? { GIT_WORK_TREE: top } : {}), GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' };
+}
+
 function git(root: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
   const signal = interruptSignal();
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(interruptedError('git snapshot not taken'));
     // An interrupt kills git (the snapshot is a wait like any other) and nothing is started after it.
-    execFile('git', [...GIT_ARGS, ...args], { cwd: root, env: { ...env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' }, maxBuffer: 256 * 1024 * 1024, timeout: 120_000, encoding: 'utf8', signal }, (err, stdout, stderr) => {
+    execFile('git', [...GIT_ARGS, ...args], { cwd: root, env: snapshotEnv(root, env), maxBuffer: 256 * 1024 * 1024, timeout: 120_000, encoding: 'utf8', signal }, (err, stdout, stderr) => {
       if (err && signal.aborted) reject(interruptedError('git snapshot not finished'));
       else if (err) reject(new RunSetupError(`--assert-clean: git ${args[0]} failed: ${(stderr || err.message).trim().split('\n')[0]}`, '--assert-clean needs git and a git working tree at --root'));
       else resolve(stdout);

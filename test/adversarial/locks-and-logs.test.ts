@@ -92,6 +92,28 @@ describe('a lock planted beside the ledger does not erase a failure (integrity a
   });
 });
 
+describe('a failure under other INPUTS contents does not let the older pass stand (integrity attack, round 2)', () => {
+  it('a fixture changed before a failing --reverify and put back after, with the old ledger line: stale until the gate runs again', () => {
+    const s = sandbox();
+    const ledger = '- [ ] G1: the cases pass\n  CHECK: sh check.sh\n  EXPECT: ok\n  INPUTS: fixtures/*.txt\n';
+    writeFiles(s.repo, { 'GATES.md': ledger, 'check.sh': 'if [ -f broken ]; then echo FAILED; else echo ok; fi\n', 'fixtures/a.txt': 'case\n' });
+    const run = (args: string[]) => runCli(args, { cwd: s.repo, env: s.env });
+    expect(run(['--approve']).code).toBe(0);
+    const passed = readFileSync(join(s.repo, 'GATES.md'), 'utf8');
+    writeFiles(s.repo, { broken: '', 'fixtures/a.txt': 'case \n' });
+    expect(run(['--reverify']).stdout).toMatch(/^FAIL GATES:G1 /m);
+    writeFiles(s.repo, { 'fixtures/a.txt': 'case\n', 'GATES.md': passed });
+    const strict = run(['--status', '--strict']);
+    expect(strict.code).toBe(1);
+    expect(strict.stdout).toMatch(/GATES:G1 {2}met, stale .*a later run of this gate here failed \(started .*, with other DEPENDS or INPUTS contents\): run it again/);
+    // A plain run re-runs it (no new approval): it fails while the work is broken, and passes once it is not.
+    expect(run([]).stdout).toMatch(/^FAIL GATES:G1 /m);
+    execFileSync('rm', [join(s.repo, 'broken')]);
+    expect(run([]).code).toBe(0);
+    expect(run(['--status', '--strict']).code).toBe(0);
+  });
+});
+
 describe('the audit log: record-atomic appends', () => {
   it('an event torn by a write error (EFBIG) is exit 2 naming the log; the next run starts a fresh line and its event is kept', () => {
     const s = setup();

@@ -95,6 +95,22 @@ describe('PATH entries inside the repository', () => {
     expect(Object.hasOwn(record.oracle, 'pathBound')).toBe(false);
   });
 
+  it('an executable that exists only while the check runs (made in the PATH directory and removed): the pass is STALE (round-2 attack)', () => {
+    const s = sandbox();
+    writeFiles(s.repo, {
+      'GATES.md': '- [ ] G1: the tests pass\n  CHECK: sh run.sh\n  EXPECT: tests passed\n',
+      'run.sh': 'if [ -f race ]; then printf "#!/bin/sh\\necho tests passed\\n" > tools/fake; chmod +x tools/fake; fake; rm tools/fake; else runtests; fi\n',
+      'tools/runtests': '#!/bin/sh\necho tests passed\n',
+    });
+    chmodSync(join(s.repo, 'tools/runtests'), 0o755);
+    const env = { ...s.env, PATH: `tools:${process.env.PATH}` };
+    expect(runCli(['--approve'], { cwd: s.repo, env }).code).toBe(0);
+    writeFiles(s.repo, { race: '' });
+    const r = runCli(['--reverify'], { cwd: s.repo, env });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^STALE GATES:G1: PATH directory tools written while the check ran/m);
+  });
+
   it('more executables than can be bound is refused (exit 2), running nothing', () => {
     const s = sandbox();
     const files: Record<string, string> = { 'GATES.md': '- [ ] G1: t\n  CHECK: touch ran; echo ok\n  EXPECT: ok\n' };

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, sandbox, writeFiles } from '../helpers/cli.js';
+import { runCli, sandbox, tempDir, writeFiles } from '../helpers/cli.js';
 
 function gitRepo(files: Record<string, string>) {
   const s = sandbox();
@@ -70,6 +70,20 @@ describe('--assert-clean', () => {
     expect(staged.run(['--approve', '--assert-clean']).stdout).toMatch(/--assert-clean\): f\.txt$/m);
     const same = gitRepo({ 'GATES.md': '- [ ] A: t\n  CHECK: cp f.txt /tmp/gc-same-$$ && cp /tmp/gc-same-$$ f.txt && rm /tmp/gc-same-$$; echo ok\n  EXPECT: ok\n', 'f.txt': 'x\n' });
     expect(same.run(['--approve', '--assert-clean']).stdout).toMatch(/--assert-clean\): f\.txt$/m);
+  });
+
+  it('GIT_DIR and GIT_WORK_TREE naming a decoy, or core.worktree in .git/config pointing elsewhere, do not hide a change (round-2 attack)', () => {
+    const decoy = tempDir('gc-decoy-');
+    execFileSync('git', ['init', '-q'], { cwd: decoy });
+    for (const [name, env, setup] of [
+      ['GIT_DIR', { GIT_DIR: join(decoy, '.git'), GIT_WORK_TREE: decoy }, () => {}],
+      ['core.worktree', {}, (repo: string) => execFileSync('git', ['config', 'core.worktree', decoy], { cwd: repo })],
+    ] as const) {
+      const s = gitRepo({ 'GATES.md': '- [ ] A: t\n  CHECK: echo changed > fixture.txt; touch new.txt; echo ok\n  EXPECT: ok\n', 'fixture.txt': 'original\n' });
+      setup(s.repo);
+      const r = runCli(['--approve', '--assert-clean'], { cwd: s.repo, env: { ...s.env, ...env } });
+      expect(r.stdout, name).toMatch(/--assert-clean\): fixture\.txt, new\.txt$/m);
+    }
   });
 
   it('without git at --root, exits 2 before running', () => {

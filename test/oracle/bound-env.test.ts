@@ -4,12 +4,14 @@ import { boundEnvironment, environmentChanges, isBoundVariable } from '../../lib
 
 describe('bound environment variables', () => {
   it('loaders of code are bound: the dynamic linker, Node, Python, Perl, Ruby, the JVM, shells, git, npm script settings', () => {
-    for (const name of ['LD_PRELOAD', 'LD_LIBRARY_PATH', 'DYLD_INSERT_LIBRARIES', 'NODE_OPTIONS', 'NODE_PATH', 'PYTHONPATH', 'PYTHONSTARTUP', 'PERL5LIB', 'PERL5OPT', 'RUBYOPT', 'JAVA_TOOL_OPTIONS', 'BASH_ENV', 'ENV', 'BASH_FUNC_echo%%', 'GIT_CONFIG_PARAMETERS', 'GIT_CONFIG_KEY_0', 'GIT_SSH_COMMAND', 'GCONV_PATH', 'OPENSSL_CONF', 'npm_config_script_shell', 'NPM_CONFIG_NODE_OPTIONS', 'npm_config_script-shell']) {
+    for (const name of ['LD_PRELOAD', 'LD_LIBRARY_PATH', 'DYLD_INSERT_LIBRARIES', 'NODE_OPTIONS', 'NODE_PATH', 'PYTHONPATH', 'PYTHONSTARTUP', 'PERL5LIB', 'PERL5OPT', 'RUBYOPT', 'JAVA_TOOL_OPTIONS', 'BASH_ENV', 'ENV', 'BASH_FUNC_echo%%', 'GIT_CONFIG_PARAMETERS', 'GIT_CONFIG_KEY_0', 'GIT_SSH_COMMAND', 'GCONV_PATH', 'OPENSSL_CONF', 'npm_config_script_shell', 'NPM_CONFIG_NODE_OPTIONS', 'npm_config_script-shell',
+      // Found by the second attack: each ran other code under an old approval.
+      'npm_config_userconfig', 'MAKEFLAGS', 'PYTEST_ADDOPTS', 'XDG_CONFIG_HOME', 'NODE_TEST_CONTEXT', 'CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER', 'PYENV_HOOK_PATH', 'GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE']) {
       expect(isBoundVariable(name), name).toBe(true);
     }
   });
   it('everyday variables, and what npm sets for every script, are not', () => {
-    for (const name of ['HOME', 'PATH', 'TERM', 'LANG', 'CI', 'GITHUB_ACTIONS', 'NODE_ENV', 'npm_config_userconfig', 'npm_config_cache', 'npm_config_user_agent', 'GIT_INDEX_FILE', 'GIT_DIR', 'GATE_CHECK_SCOPE']) {
+    for (const name of ['HOME', 'PATH', 'TERM', 'LANG', 'CI', 'GITHUB_ACTIONS', 'NODE_ENV', 'npm_config_cache', 'npm_config_user_agent', 'GIT_AUTHOR_DATE', 'GIT_COMMITTER_NAME', 'GIT_PREFIX', 'GATE_CHECK_SCOPE']) {
       expect(isBoundVariable(name), name).toBe(false);
     }
   });
@@ -17,6 +19,10 @@ describe('bound environment variables', () => {
     expect(boundEnvironment({ PATH: '/bin', HOME: '/h' })).toBeNull();
     expect(boundEnvironment({ PYTHONPATH: 'x', NODE_OPTIONS: '--require y', LD_PRELOAD: undefined, HOME: '/h' })).toEqual([['NODE_OPTIONS', '--require y'], ['PYTHONPATH', 'x']]);
     expect(boundEnvironment({ NODE_OPTIONS: '' })).toEqual([['NODE_OPTIONS', '']]);
+  });
+  it('HOME is bound only when GATE_CHECK_HOME keeps the approvals elsewhere (else the approvals move with it)', () => {
+    expect(boundEnvironment({ HOME: '/h' })).toBeNull();
+    expect(boundEnvironment({ HOME: '/h', GATE_CHECK_HOME: '/store', NODE_OPTIONS: 'x' })).toEqual([['HOME', '/h'], ['NODE_OPTIONS', 'x']]);
   });
   it('changes name the variables set, changed and unset, never their values', () => {
     expect(environmentChanges([['A_NODE', 'x']] as never, null)).toEqual(['environment: A_NODE unset']);
