@@ -29,19 +29,32 @@ const mark = lazyRegExp(() => /\p{M}/u);
 export function attributeSkeleton(text: string): string {
   const map = prototypeMap();
   let out = '';
-  for (const ch of text.toUpperCase().normalize('NFD')) {
+  // NFKD as well: circled, squared, parenthesized and other compatibility forms (Ⓒ, 🄲) read as their letter.
+  for (const ch of text.toUpperCase().normalize('NFKD')) {
     if (mark().test(ch) || invisible().test(ch)) continue;
-    out += map.get(ch) ?? ch;
+    out += map.get(ch) ?? MORE_LETTERS.get(ch) ?? ch;
   }
-  return out.normalize('NFD').toUpperCase();
+  return out.normalize('NFKD').toUpperCase();
 }
+
+// Letters confusables.txt does not map to the capitals of attribute names but that read as
+// them in stylized text: small capitals, and Canadian syllabics used as Latin letters.
+const MORE_LETTERS: ReadonlyMap<string, string> = new Map([
+  ['\u{1d00}', 'A'], ['\u{0299}', 'B'], ['\u{1d04}', 'C'], ['\u{1d05}', 'D'], ['\u{1d07}', 'E'], ['\u{a730}', 'F'], ['\u{0262}', 'G'], ['\u{029c}', 'H'],
+  ['\u{026a}', 'I'], ['\u{1d0a}', 'J'], ['\u{1d0b}', 'K'], ['\u{029f}', 'L'], ['\u{1d0d}', 'M'], ['\u{0274}', 'N'], ['\u{1d0f}', 'O'], ['\u{1d18}', 'P'],
+  ['\u{0280}', 'R'], ['\u{a731}', 'S'], ['\u{1d1b}', 'T'], ['\u{1d1c}', 'U'], ['\u{1d20}', 'V'], ['\u{1d21}', 'W'], ['\u{028f}', 'Y'], ['\u{1d22}', 'Z'],
+  ['\u{1455}', 'C'], ['\u{15ea}', 'D'], ['\u{157c}', 'H'], ['\u{146d}', 'P'], ['\u{1515}', 'S'], ['\u{144c}', 'U'], ['\u{1450}', 'N'], ['\u{15f0}', 'M'],
+  ['\u{142f}', 'V'], ['\u{15ef}', 'W'], ['\u{166d}', 'X'], ['\u{1587}', 'R'], ['\u{15b4}', 'F'], ['\u{1472}', 'b'],
+]);
 
 // Built on first use, not at start-up: most ledgers never have a near-miss line.
 let skeletons: ReadonlyArray<[AttributeKey, string]> | null = null;
 
 // Colons that confusables.txt does not map to ':' but a reader takes for one: SMALL COLON,
 // the vertical presentation form, and script colons (Syriac, Ethiopic, Mongolian, Bamum, Z notation).
-const MORE_COLONS = '\u{2d1}\u{705}\u{706}\u{707}\u{708}\u{709}\u{1365}\u{1804}\u{2982}\u{a6f4}\u{fe13}\u{fe55}';
+const MORE_COLONS = '\u{2d1}\u{705}\u{706}\u{707}\u{708}\u{709}\u{1365}\u{1804}\u{2982}\u{a6f4}\u{fe13}\u{fe55}' +
+  // Braille patterns of two dots one above the other (⠆ and the like).
+  '\u{2803}\u{2805}\u{2806}\u{2818}\u{2828}\u{2830}';
 
 export function isColonLike(ch: string | undefined): boolean {
   if (ch === undefined) return false;
@@ -147,15 +160,15 @@ function shownName(name: string): string {
 // literal alternation, then blanks up to the next character. With the digits that read as
 // letters (INPUTS as 1NPUTS, TIMEOUT as TIME0UT): the same words renderedAttribute finds in
 // plain ASCII.
-const INLINE_ATTRIBUTE = /(?:^|[\s*_`~>(\[])(CHECK|EXPECT|CWD|DEPENDS|[I1]NPUTS|T[I1]ME[O0]UT|EV[I1]DENCE)[ \t]*:/;
+const INLINE_ATTRIBUTE = /(?:^|[^A-Za-z0-9_"'])(CHECK|EXPECT|CWD|DEPENDS|[I1]NPUTS|T[I1]ME[O0]UT|EV[I1]DENCE)[ \t]*:/;
 // Text in which nothing renders differently from its source and no character is a look-alike
 // beyond those digits: printable ASCII without escapes, references, emphasis, code, HTML or links.
 const PLAIN_TEXT = /^[\x20-\x7e\t]*$/;
 const MARKUP_CHAR = /[\\&*_~`<[\]]/;
-/** Before an attribute name on the page: the line's start, a blank, or what INLINE_ATTRIBUTE allows. */
-const BEFORE_NAME = /[\s*_`~>(\[]/;
-/** Inside a name: anything but blanks and ASCII punctuation (letters, digits, look-alikes, invisible characters). */
-const NAME_CHAR = /[^\s!-\/:-@[-`{-~]/;
+/** Before an attribute name on the page: the line's start or anything but a letter, a digit, `_` or a quote ("CHECK:" in quotes is text). */
+const NOT_BEFORE_NAME = lazyRegExp(() => /[\p{L}\p{N}_"'\u2018\u2019\u201c\u201d]/u);
+/** Inside a name: letters, digits, marks and invisible characters (a blank-looking symbol such as U+2800 ends it). */
+const NAME_CHAR = lazyRegExp(() => /[\p{L}\p{N}\p{M}\p{Cf}\p{Default_Ignorable_Code_Point}]/u);
 
 export interface InlineAttribute {
   /** The attribute it reads as. */
@@ -202,12 +215,12 @@ export function inlineAttributeAsRendered(text: string): InlineAttribute | null 
     while (end > 0 && /\s/.test(t[end - 1]!)) end--;
     let begin = end;
     let count = 0;
-    while (begin > 0 && count <= MAX_NAME && NAME_CHAR.test(t[begin - 1]!) && !isColonLike(t[begin - 1])) {
-      begin--;
-      if (!isLowSurrogate(t.charCodeAt(begin))) count++;
+    while (begin > 0 && count <= MAX_NAME && nameCharBefore(t, begin) && !isColonLike(t[begin - 1])) {
+      begin -= isLowSurrogate(t.charCodeAt(begin - 1)) && begin > 1 ? 2 : 1;
+      count++;
     }
     if (begin === end || count > MAX_NAME) continue;
-    if (begin > 0 && !BEFORE_NAME.test(t[begin - 1]!)) continue;
+    if (begin > 0 && NOT_BEFORE_NAME().test(charBefore(t, begin))) continue;
     const word = t.slice(begin, end);
     // Upper case as it reads: no lower-case letter in any script.
     if (word !== word.toUpperCase()) continue;
@@ -236,3 +249,16 @@ function attributeOf(word: string): AttributeKey | null {
 }
 
 const isLowSurrogate = (u: number) => u >= 0xdc00 && u <= 0xdfff;
+
+/** The code point that ends right before `at`. */
+function charBefore(t: string, at: number): string {
+  return isLowSurrogate(t.charCodeAt(at - 1)) && at > 1 ? t.slice(at - 2, at) : t[at - 1]!;
+}
+
+/** A letter, digit, mark or invisible character, or a symbol that is a letter in another form (Ⓒ, 🄲). */
+function nameCharBefore(t: string, at: number): boolean {
+  const ch = charBefore(t, at);
+  return NAME_CHAR().test(ch) || (ch.charCodeAt(0) > 0x7f && LETTER().test(ch.normalize('NFKD')));
+}
+
+const LETTER = lazyRegExp(() => /\p{L}/u);

@@ -456,7 +456,8 @@ function withoutInvisibleIndent(text: string): [string, boolean] {
   return [text.slice(i), invisible];
 }
 
-const invisibleIndent = lazyRegExp(() => /[\p{Zs}\p{Cf}\p{Default_Ignorable_Code_Point}]/u);
+// With the blank-looking symbols that are neither (U+2800 BRAILLE PATTERN BLANK).
+const invisibleIndent = lazyRegExp(() => /[\p{Zs}\p{Cf}\p{Default_Ignorable_Code_Point}\u2800]/u);
 
 function plainBox(box: { content: number; quote: boolean; markers: number }, content: number) {
   box.content = content;

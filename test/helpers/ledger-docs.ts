@@ -258,14 +258,14 @@ function shownAttribute(line: string): string | null {
 
 // On the page: blanks, and the punctuation before a name that reads as a separator.
 const PAGE_BLANK = /\s/;
-const PAGE_BEFORE_NAME = /[\s([>]/;
-const PAGE_NOT_NAME = /[\s!-\/:-@[-`{-~]/;
+const PAGE_NOT_BEFORE_NAME = /[\p{L}\p{N}_"'\u2018\u2019\u201c\u201d]/u;
+const PAGE_NAME = /[\p{L}\p{N}\p{M}\p{Cf}\p{Default_Ignorable_Code_Point}]/u;
 
 /**
  * How many attribute names followed by a colon a reader sees in the text of the page: a word
  * in upper case (any script) whose UTS #39 skeleton is an attribute's, without its invisible
- * characters, before any character that reads as a colon, after the start, a blank or an
- * opening bracket.
+ * characters, before any character that reads as a colon, after the start or anything but a
+ * letter, a digit or a quote.
  */
 export function pageAttributeNames(text: string): number {
   const chars = Array.from(text);
@@ -275,8 +275,8 @@ export function pageAttributeNames(text: string): number {
     let end = c;
     while (end > 0 && PAGE_BLANK.test(chars[end - 1]!)) end--;
     let begin = end;
-    while (begin > 0 && !PAGE_NOT_NAME.test(chars[begin - 1]!) && !isColonLike(chars[begin - 1])) begin--;
-    if (begin === end || (begin > 0 && !PAGE_BEFORE_NAME.test(chars[begin - 1]!))) continue;
+    while (begin > 0 && (PAGE_NAME.test(chars[begin - 1]!) || /\p{L}/u.test(chars[begin - 1]!.normalize('NFKD'))) && !isColonLike(chars[begin - 1])) begin--;
+    if (begin === end || (begin > 0 && PAGE_NOT_BEFORE_NAME.test(chars[begin - 1]!))) continue;
     const word = chars.slice(begin, end).join('');
     if (word !== word.toUpperCase()) continue;
     const skeleton = attributeSkeleton(word);
@@ -385,9 +385,14 @@ const disguisedName = fc.constantFrom('CHECK', 'EXPECT', 'DEPENDS', 'INPUTS', 'E
     Array.from(k, (ch) => ({ C: '\u0421', E: '\u0415', H: '\u041d', K: '\u041a', P: '\u0420', T: '\u0422' })[ch] ?? ch).join('') + ':',
     Array.from(k, (ch) => String.fromCodePoint(ch.charCodeAt(0) - 65 + 0xff21)).join('') + ':',
     `${k.replace('I', '1')}:`,
+    // Found by the second attack: small capitals, syllabics, circled letters, a braille colon.
+    Array.from(k, (ch) => ({ C: '\u1d04', H: '\u029c', E: '\u1d07', K: '\u1d0b', P: '\u1d18', T: '\u1d1b', D: '\u1d05', N: '\u0274', S: '\ua731', U: '\u1d1c', I: '\u026a', V: '\u1d20' })[ch] ?? ch).join('') + ':',
+    `${k.replace(/C/g, '\u1455')}:`,
+    Array.from(k, (ch) => String.fromCodePoint(ch.charCodeAt(0) - 65 + 0x24b6)).join('') + ':',
+    `${k}\u2806`,
   ),
 );
-const beforeName = fc.constantFrom('', ' ', '&nbsp;', '&#32;', '&emsp;', '\u00a0', '(', 'x ');
+const beforeName = fc.constantFrom('', ' ', '&nbsp;', '&#32;', '&emsp;', '\u00a0', '(', 'x ', '\u2800', '-', '/', '{');
 /**
  * A gate whose title, a note line (at its start, or inside) or a value holds an attribute
  * name the page shows (attack finding A1 of the reviewer-fidelity attack): GitHub shows the

@@ -258,6 +258,14 @@ describe('attribute names inside a title or a note (the page shows a gate as one
       expect(parseErrors(source)[0], note).toMatch(/^2: /);
     }
   });
+  it('found by the second attack: small capitals, syllabics, circled letters, a braille blank before or a braille colon after, punctuation glued before; a quote still makes it text', () => {
+    for (const name of ['\u1d04\u029c\u1d07\u1d04\u1d0b:', '\u1455HE\u1455K:', '\u24b8\u24bd\u24ba\u24b8\u24c0:', 'CHECK\u2806', '\u2800CHECK:', '-CHECK:', '{CHECK:', '/CHECK:']) {
+      expect(parseErrors(lines(`- [x] G1: tests pass ${name} npm test`, '  EVIDENCE: ran it'))[0], `title ${name}`).toMatch(/^1: "CHECK:"/);
+      expect(parseErrors(lines('- [x] G1: tests pass', `  ${name} npm test`, '  EVIDENCE: ran it'))[0], `note ${name}`).toMatch(/^2: /);
+    }
+    expect(parseOk(lines('- [ ] G1: grep for the "CHECK: line', '  CHECK: grep -c "EXPECT:" GATES.md', '  EXPECT: 1')).gates[0]!.kind).toBe('runnable');
+  });
+
   it('every character that reads as a colon is one UTF-16 unit (inlineAttribute looks at one unit at a time)', () => {
     for (let cp = 0x80; cp <= 0x10ffff; cp++) {
       if (cp >= 0xd800 && cp <= 0xdfff) continue;
