@@ -10,18 +10,32 @@ import { cappedIds } from './text.js';
 const CHECK_DISPLAY_CAP = 2000;
 const FIELD_DISPLAY_CAP = 500;
 
-/** Whether a field fits its line: what is shown (non-ASCII as <U+XXXX>, cleaned) within the cap. */
+/** Runs of blanks that wrap a terminal line: shown as <N spaces>, so that what follows them cannot pass for the screen's own rows. */
+const BLANK_RUN = / {8,}/g;
+
+/**
+ * A field as the screen shows it: non-ASCII as <U+XXXX> (a Cyrillic "с" or a zero-width
+ * space must not pass for ASCII), long runs of blanks as <N spaces>.
+ */
+function displayed(value: string): { text: string; escaped: number; runs: number } {
+  const shown = visibleNonAscii(value);
+  const runs = shown.text.match(BLANK_RUN)?.length ?? 0;
+  return { text: runs === 0 ? shown.text : shown.text.replace(BLANK_RUN, (r) => `<${r.length} spaces>`), escaped: shown.escaped, runs };
+}
+
+/** Whether a field fits its line: what is shown, cleaned, within the cap. */
 function shownInFull(value: string, cap: number): boolean {
-  if (value.length <= cap && /^[\x20-\x7e]*$/.test(value)) return true;
-  return Array.from(sanitizeLine(visibleNonAscii(value).text, Number.MAX_SAFE_INTEGER)).length <= cap;
+  if (value.length <= cap && /^[\x20-\x7e]*$/.test(value) && !value.includes('        ')) return true;
+  return Array.from(sanitizeLine(displayed(value).text, Number.MAX_SAFE_INTEGER)).length <= cap;
 }
 
 function field(label: string, value: string, cap: number, what: string): string[] {
-  // Non-ASCII is shown as <U+XXXX>: a Cyrillic "с" or a zero-width space must not pass for ASCII.
-  const shown = visibleNonAscii(value);
+  const shown = displayed(value);
+  const runs = shown.runs;
   const out = [`  ${label.padEnd(8)}${sanitizeLine(shown.text, cap)}`];
   if (!shownInFull(value, cap)) out.push(`         (${what} is ${value.length} characters; only the first ${cap - 1} shown characters are here: read it in full before approving it by its pin)`);
   if (shown.escaped > 0) out.push(`         (${what} has ${shown.escaped} non-ASCII character${shown.escaped === 1 ? '' : 's'}, shown as <U+XXXX>)`);
+  if (runs > 0) out.push(`         (${what} has ${runs} run${runs === 1 ? '' : 's'} of 8 or more spaces, shown as <N spaces>)`);
   return out;
 }
 

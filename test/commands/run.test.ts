@@ -276,6 +276,16 @@ describe('interactive approval', () => {
     }
   });
 
+  it('a run of 8 or more blanks is shown as <N spaces>, so what follows cannot scroll out of view or pass for a row of the screen (reviewer-fidelity round 2)', () => {
+    const check = `echo ok${' '.repeat(200)}; touch pwned`;
+    const s = repo({ 'GATES.md': gate('P1', check, 'ok') + gate('P2', 'echo a       b', 'a') });
+    const out = s.run([]).stdout;
+    expect(out).toContain('  CHECK   echo ok<200 spaces>; touch pwned\n');
+    expect(out).toContain('         (CHECK has 1 run of 8 or more spaces, shown as <N spaces>)\n');
+    expect(out).toContain('  CHECK   echo a       b\n'); // seven blanks stay as written
+    expect(out.match(/runs? of 8 or more spaces/g)).toHaveLength(1);
+  });
+
   it('the approval screen shows the title and the timeout, and a non-interactive --approve names what it approved', () => {
     const s = repo({ 'GATES.md': gate('P1', 'echo one', 'one') + gate('P2', 'echo two', 'two', '  TIMEOUT: 300\n') });
     const plain = s.run([]);
