@@ -7,9 +7,15 @@
 // from its run, and a process can leave it only for a newer one. Parallel jobs a runner
 // started stay in the runner's older session, and may approve; so may a person's terminal
 // that was open before the run.
-// Decision pure; the probes read /proc (lib/run/process-tree.ts).
+// A check can hide /proc from itself (a PID namespace with its own /proc, a file system
+// mounted over it): the run's marker in the approvals directory, kept fresh by its
+// heartbeat, still tells it that a run is under way, and it is dated by the clock.
+// Decision pure; the probes read /proc (lib/run/process-tree.ts) and the markers
+// (lib/fsx/run-marker.ts).
 import { RunSetupError } from '../errors.js';
-import { ancestorRun, hasControllingTerminal, hasProcFs, liveRuns, sessionStart } from '../run/process-tree.js';
+import { freshRunMarkers, type RunMarker } from '../fsx/run-marker.js';
+import { ancestorRun, hasControllingTerminal, hasProcFs, liveRuns, pidNamespace, sessionStart, sessionStartMs } from '../run/process-tree.js';
+import { storeLocations } from '../store/locations.js';
 import { sanitizeLine } from '../text/sanitize.js';
 
 /** Set in every check's environment (defence in depth: the first thing a nested --approve looks at). */
@@ -27,9 +33,33 @@ export interface ProcessProbe {
   /** Live gate-check runs of this user, in any repository. */
   liveRuns: () => { pid: number; start: number | null }[];
   terminal: () => boolean;
+  /** This process's PID namespace (0: unknown). */
+  namespace: () => number;
+  /** sessionStart in ms since the epoch (null: unknown). */
+  sessionStartMs: () => number | null;
+  /** Fresh markers of live runs in the approvals directory this process would write to. */
+  runMarkers: () => RunMarker[];
 }
 
-export const systemProbe: ProcessProbe = { procFs: hasProcFs, ancestorRun, sessionStart, liveRuns, terminal: hasControllingTerminal };
+export function systemProbe(env: NodeJS.ProcessEnv): ProcessProbe {
+  return {
+    procFs: hasProcFs,
+    ancestorRun,
+    sessionStart,
+    liveRuns,
+    terminal: hasControllingTerminal,
+    namespace: pidNamespace,
+    sessionStartMs,
+    runMarkers: () => freshRunMarkers(storeLocations(env).approvals),
+  };
+}
+
+/**
+ * How much earlier than a marker's time a session must have begun to count as older: the
+ * session's time is read from boot time in whole seconds, so it can seem up to a second
+ * early; a session begun less than this before a run counts as begun after it.
+ */
+const CLOCK_SLACK_MS = 2_000;
 
 export function announcedAgent(env: NodeJS.ProcessEnv): string | null {
   for (const name of AGENT_VARIABLES) if (env[name]) return name;
@@ -56,11 +86,23 @@ export function approvalRefusal(env: NodeJS.ProcessEnv, probe: ProcessProbe): st
       return `--approve refused: gate-check (PID ${run.pid}) is running checks, and this process runs in a session that began after that run did, as everything a check starts does (a check must never approve checks); approve from a terminal opened before that run began, or once it has ended`;
     }
   }
+  // Runs in this PID namespace were seen exactly above; the marker of one this process
+  // cannot see (another namespace, or /proc hidden) is compared by the clock.
+  const markers = probe.runMarkers();
+  if (markers.length > 0) {
+    const namespace = probe.procFs() ? probe.namespace() : 0;
+    const unseen = markers.filter((m) => namespace === 0 || m.namespace !== namespace);
+    const since = unseen.length > 0 ? probe.sessionStartMs() : null;
+    const run = unseen.find((m) => since === null || since >= m.start - CLOCK_SLACK_MS);
+    if (run) {
+      return `--approve refused: a gate-check run (PID ${run.pid} in ${namespace === 0 ? 'a PID namespace this process cannot see' : 'another PID namespace'}) is running checks, and this process ${since === null ? 'cannot tell when its session began' : 'runs in a session that began after that run did'} (a check must never approve checks); approve from a terminal opened before that run began, or once it has ended`;
+    }
+  }
   return null;
 }
 
 /** Throws (exit 2) unless this process may approve. */
-export function assertMayApprove(env: NodeJS.ProcessEnv, probe: ProcessProbe = systemProbe): void {
+export function assertMayApprove(env: NodeJS.ProcessEnv, probe: ProcessProbe = systemProbe(env)): void {
   const why = approvalRefusal(env, probe);
   if (why !== null) throw new RunSetupError(why, PERSON_HINT);
 }

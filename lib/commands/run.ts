@@ -10,6 +10,7 @@ import { NotRunnableYetError, RunSetupError, UsageError } from '../errors.js';
 import { BatchWriter, type WriteOutcome } from '../evidence/batch-writer.js';
 import { ReceiptStore } from '../evidence/receipt-store.js';
 import { lockTimeoutFromEnv } from '../fsx/lock.js';
+import { publishRunMarker } from '../fsx/run-marker.js';
 import { HistoryLog } from '../history/log.js';
 import { gateState } from '../ledger/state.js';
 import { changedFields, pinSignature, sha256Hex } from '../oracle/oracle.js';
@@ -21,7 +22,7 @@ import { onInterrupt, throwIfInterrupted } from '../run/interrupts.js';
 import { planOutputPipes } from '../run/output-pipes.js';
 import { runInOrder } from '../run/scheduler.js';
 import { shardOf } from '../run/shard.js';
-import { runTitle } from '../run/process-tree.js';
+import { pidNamespace, runTitle } from '../run/process-tree.js';
 import { resolveShell } from '../run/shell.js';
 import { RunningChecks } from '../run/supervisor.js';
 import { storeLocations } from '../store/locations.js';
@@ -89,6 +90,9 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
   // The private store: refused (exit 2) before anything runs if it is unsafe.
   const locations = storeLocations(io.env);
   const store = ApprovalStore.open(locations, ws.root.path, true);
+  // Where approvals are written, a marker says that checks are running: a nested --approve
+  // that hid /proc from itself (another PID namespace) still finds this run.
+  publishRunMarker(store.dir.path, pidNamespace());
   const receipts = ReceiptStore.open(locations, ws.root.path, true)!;
   const history = HistoryLog.open(locations, ws.root.path, true)!;
 

@@ -92,7 +92,7 @@ export async function hookAcceptCommand(args: string[], io: Io): Promise<number>
       'run it yourself in a terminal, after reading the changes (`gate-check diff` shows them against a revision)',
     );
   }
-  const refusal = approvalRefusal(io.env, systemProbe);
+  const refusal = approvalRefusal(io.env, systemProbe(io.env));
   if (refusal !== null) throw new UsageError(refusal.replace(/^--approve refused/, 'hook accept refused'), 'a person approves by running gate-check hook accept in a terminal of their own');
 
   io.stdout(`These gates of ${where} were weakened since a Stop-hook session began; the hook keeps them open until a person approves:\n`);

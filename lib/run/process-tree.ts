@@ -2,7 +2,7 @@
 // ancestors, which processes are gate-check runs, and whether it has a controlling terminal.
 // Used to refuse approvals from inside a run. Reads only; where /proc is missing (not Linux),
 // every answer is "unknown" and callers say so.
-import { closeSync, constants, lstatSync, openSync, readdirSync, readFileSync } from 'node:fs';
+import { closeSync, constants, lstatSync, openSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 
 /** The title every gate-check run that spawns checks takes (visible in ps and /proc/PID/cmdline), followed by its repository key. */
 export const RUN_TITLE = 'gate-check-run';
@@ -138,4 +138,37 @@ export function hasControllingTerminal(): boolean {
   } catch {
     return false;
   }
+}
+
+/** This process's PID namespace: the inode in /proc/self/ns/pid ("pid:[4026531836]"), or 0 when /proc does not say. */
+export function pidNamespace(): number {
+  try {
+    const m = /^pid:\[(\d{1,20})\]$/.exec(readlinkSync('/proc/self/ns/pid'));
+    return m ? Number(m[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Clock ticks per second of /proc/PID/stat start times (USER_HZ: 100 on every Linux port Node runs on). */
+const TICKS_PER_SECOND = 100;
+
+/**
+ * When this process's session began (sessionStart), in ms since the epoch: boot time from
+ * /proc/stat plus the start time in ticks. Exact to about a second (btime is in whole
+ * seconds); both are shifted alike in a time namespace, so the sum is not. Null when /proc
+ * does not tell.
+ */
+export function sessionStartMs(): number | null {
+  const ticks = sessionStart();
+  if (ticks === null) return null;
+  let btime: number;
+  try {
+    const m = /^btime (\d{1,12})$/m.exec(readFileSync('/proc/stat', 'latin1'));
+    if (m === null) return null;
+    btime = Number(m[1]);
+  } catch {
+    return null;
+  }
+  return btime * 1000 + (ticks * 1000) / TICKS_PER_SECOND;
 }

@@ -27,6 +27,9 @@ function attempt(nested: string, sub = '') {
   return { r, pwned: existsSync(join(repo, 'pwned')), nestedOut: read('nested.out'), nestedCode: read('nested.code').trim(), s: { ...s, repo } };
 }
 
+/** Whether this machine lets this user make user and PID namespaces (unprivileged user namespaces may be off). */
+const unshareWorks = spawnSync('unshare', ['-Urpf', '--mount-proc', 'true']).status === 0;
+
 const WAIT_FOR_DONE = 'i=0; while [ ! -f nested.code ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done';
 
 describe('a nested --approve inside a check is refused', () => {
@@ -45,6 +48,17 @@ describe('a nested --approve inside a check is refused', () => {
       'detached (setsid -f) and with a pseudo-terminal of its own (script -c)',
       `env -u GATE_CHECK_ACTIVE_CHECK setsid -f sh -c "script -qec '@GC@ --approve gates/other.md > nested.out 2>&1; echo \\$? > nested.code' /dev/null"; ${WAIT_FOR_DONE}`,
     ],
+    ...(unshareWorks
+      ? ([
+          // A PID namespace with its own /proc hides the run and every ancestor (round-2 attack):
+          // only the run's marker in the private store tells.
+          ['in a new PID namespace with its own /proc (unshare -Urpf --mount-proc)', 'env -u GATE_CHECK_ACTIVE_CHECK unshare -Urpf --mount-proc @GC@ --approve gates/other.md > nested.out 2>&1; echo $? > nested.code'],
+          // The same PID namespace, its own /proc-less view: no ancestry, no titles, no session to read.
+          ['with a file system mounted over /proc (unshare -Urm)', `env -u GATE_CHECK_ACTIVE_CHECK unshare -Urm sh -c 'mount -t tmpfs none /proc && exec @GC@ --approve gates/other.md' > nested.out 2>&1; echo $? > nested.code`],
+          ['in a new PID namespace without its own /proc (unshare -Urpf)', 'env -u GATE_CHECK_ACTIVE_CHECK unshare -Urpf @GC@ --approve gates/other.md > nested.out 2>&1; echo $? > nested.code'],
+          ['in a new PID namespace, detached, with a terminal of its own', `env -u GATE_CHECK_ACTIVE_CHECK setsid -f unshare -Urpf --mount-proc sh -c "script -qec '@GC@ --approve gates/other.md > nested.out 2>&1; echo \\$? > nested.code' /dev/null"; ${WAIT_FOR_DONE}`],
+        ] as Array<[string, string]>)
+      : []),
     ['through a helper script', "printf '%s\\n' 'unset GATE_CHECK_ACTIVE_CHECK; exec @GC@ --approve \"$@\"' > helper.sh; sh helper.sh gates/other.md > nested.out 2>&1; echo $? > nested.code"],
   ];
   for (const [name, nested] of cases) {
@@ -124,7 +138,32 @@ describe('a nested --approve inside a check is refused', () => {
 });
 
 describe('the decision', () => {
-  const probe = (over: Partial<ProcessProbe>): ProcessProbe => ({ procFs: () => true, ancestorRun: () => null, sessionStart: () => 100, liveRuns: () => [], terminal: () => true, ...over });
+  const probe = (over: Partial<ProcessProbe>): ProcessProbe => ({
+    procFs: () => true,
+    ancestorRun: () => null,
+    sessionStart: () => 100,
+    liveRuns: () => [],
+    terminal: () => true,
+    namespace: () => 4026531836,
+    sessionStartMs: () => 1_000_000,
+    runMarkers: () => [],
+    ...over,
+  });
+
+  it('a marker of a run this process cannot see (another PID namespace, or no /proc) is dated by the clock', () => {
+    const marker = (namespace: number, start: number) => () => [{ namespace, pid: 9, start }];
+    // The same namespace: /proc saw every run there exactly, so the marker adds nothing.
+    expect(approvalRefusal({}, probe({ runMarkers: marker(4026531836, 900_000) }))).toBeNull();
+    // Another namespace: a session begun after the run (or less than 2 s before it) is refused.
+    expect(approvalRefusal({}, probe({ runMarkers: marker(4026532000, 900_000) }))).toMatch(/a gate-check run \(PID 9 in another PID namespace\) is running checks, and this process runs in a session that began after that run did/);
+    expect(approvalRefusal({}, probe({ runMarkers: marker(4026532000, 1_001_999) }))).toMatch(/PID 9 in another PID namespace/);
+    expect(approvalRefusal({}, probe({ runMarkers: marker(4026532000, 1_002_001) }))).toBeNull();
+    // A session that cannot be dated: refused.
+    expect(approvalRefusal({}, probe({ sessionStartMs: () => null, runMarkers: marker(4026532000, 2_000_000) }))).toMatch(/cannot tell when its session began/);
+    // /proc hidden (a file system mounted over it): every marker is unseen, and the namespace unknown.
+    expect(approvalRefusal({}, probe({ procFs: () => false, sessionStartMs: () => null, runMarkers: marker(4026531836, 2_000_000) }))).toMatch(/PID 9 in a PID namespace this process cannot see/);
+    expect(approvalRefusal({}, probe({ namespace: () => 0, runMarkers: marker(4026531836, 900_000) }))).toMatch(/cannot see/);
+  });
 
   it('refuses on the marker, an ancestor run, or a session newer than a live run; allows otherwise', () => {
     expect(approvalRefusal({ GATE_CHECK_ACTIVE_CHECK: 'GATES:G1' }, probe({}))).toMatch(/inside a running check/);

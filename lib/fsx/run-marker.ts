@@ -1,0 +1,84 @@
+// A live run's marker in the approvals directory: a file that says "a run that starts checks
+// is under way, since <time>", kept fresh by a heartbeat while the run lives. A nested
+// `--approve` finds runs through /proc (process titles, ancestry), but a check can hide
+// /proc from itself (a PID namespace with its own /proc, `unshare -Urpf --mount-proc`, or
+// a file system mounted over /proc): the marker is where it writes its approvals, so it
+// cannot approve into the run's store without passing the run's marker.
+//
+// The name carries everything (no body to read): `.run-<pid namespace>-<pid>-<start ms>.live`.
+import { closeSync, constants, fstatSync, futimesSync, lstatSync, openSync, readdirSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** How often a run refreshes its marker, and how long a marker counts as live without a refresh. */
+const HEARTBEAT_MS = 1_000;
+export const MARKER_FRESH_MS = 15_000;
+
+const FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+const NAME = /^\.run-(\d{1,20})-(\d{1,10})-(\d{1,16})\.live$/;
+
+export interface RunMarker {
+  /** PID namespace of the run (the inode of /proc/self/ns/pid; 0 when unknown). */
+  namespace: number;
+  pid: number;
+  /** When the run published it, in ms since the epoch. */
+  start: number;
+}
+
+/**
+ * Publishes this process's marker in `dir` and keeps it fresh until the process exits (then
+ * it is removed). Failing to publish it is an error: a run without a marker is one a nested
+ * --approve in another PID namespace would not see.
+ */
+export function publishRunMarker(dir: string, namespace: number): void {
+  const start = Date.now();
+  const path = join(dir, `.run-${namespace}-${process.pid}-${start}.live`);
+  let fd = openSync(path, FLAGS, 0o600);
+  const beat = setInterval(() => {
+    const now = Date.now() / 1000;
+    try {
+      // Removed by hand (a check can reach the store): published again, under the same name.
+      if (fd >= 0 && fstatSync(fd).nlink === 0) {
+        closeSync(fd);
+        fd = -1;
+      }
+      if (fd < 0) fd = openSync(path, FLAGS, 0o600);
+      futimesSync(fd, now, now);
+    } catch {
+      /* the directory is gone or full: the next beat tries again */
+    }
+  }, HEARTBEAT_MS);
+  beat.unref();
+  process.once('exit', () => {
+    clearInterval(beat);
+    try {
+      if (fd >= 0) closeSync(fd);
+      unlinkSync(path);
+    } catch {
+      /* already gone */
+    }
+  });
+}
+
+/** The markers in `dir` refreshed within MARKER_FRESH_MS of `now` (a crashed run's marker goes stale). */
+export function freshRunMarkers(dir: string, now: number = Date.now()): RunMarker[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const out: RunMarker[] = [];
+  for (const name of names) {
+    const m = NAME.exec(name);
+    if (m === null) continue;
+    let mtime: number;
+    try {
+      mtime = lstatSync(join(dir, name)).mtimeMs;
+    } catch {
+      continue;
+    }
+    if (now - mtime > MARKER_FRESH_MS) continue;
+    out.push({ namespace: Number(m[1]), pid: Number(m[2]), start: Number(m[3]) });
+  }
+  return out;
+}

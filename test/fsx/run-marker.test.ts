@@ -1,0 +1,49 @@
+// A run's marker in the approvals directory: there while the run lives (even if removed by
+// hand), gone when it ends, and a crashed run's marker stops counting once its heartbeat stops.
+import { existsSync, mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { freshRunMarkers, MARKER_FRESH_MS } from '../../lib/fsx/run-marker.js';
+import { runCli, sandbox, startCli, tempDir, writeFiles } from '../helpers/cli.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const markersIn = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((n) => n.endsWith('.live')) : []);
+
+describe('a run marker', () => {
+  it('is published while a run lives, published again when removed by hand, and removed when the run ends', async () => {
+    const s = sandbox();
+    writeFiles(s.repo, { 'GATES.md': '- [ ] A: slow\n  CHECK: sleep 3; echo ok\n  EXPECT: ok\n' });
+    const approvals = join(s.home, '.gate-check', 'approved');
+    const run = startCli(['--approve'], { cwd: s.repo, env: s.env });
+    for (let i = 0; i < 100 && markersIn(approvals).length === 0; i++) await sleep(20);
+    const [name] = markersIn(approvals);
+    expect(name).toMatch(new RegExp(`^\\.run-\\d+-${run.child.pid}-\\d+\\.live$`));
+    expect(freshRunMarkers(approvals).map((m) => m.pid)).toEqual([run.child.pid]);
+    rmSync(join(approvals, name!));
+    await sleep(1_500);
+    expect(markersIn(approvals)).toEqual([name]);
+    expect((await run.done).code).toBe(0);
+    expect(markersIn(approvals)).toEqual([]);
+    // A run that ends on its own refusal leaves none either.
+    writeFiles(s.repo, { 'GATES.md': '- [ ] A: t\n  CHECK: echo ok\n  EXPECT: nope\n' });
+    expect(runCli(['--approve'], { cwd: s.repo, env: s.env }).code).toBe(1);
+    expect(markersIn(approvals)).toEqual([]);
+  });
+
+  it('counts only while fresh, and only names of its exact shape', () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, 'd'));
+    const now = Date.now();
+    const touch = (name: string, ageMs: number) => {
+      writeFileSync(join(dir, name), '');
+      utimesSync(join(dir, name), (now - ageMs) / 1000, (now - ageMs) / 1000);
+    };
+    touch('.run-4026531836-123-1700000000000.live', 0);
+    touch('.run-4026531836-124-1700000000001.live', MARKER_FRESH_MS + 1_000); // a crashed run's
+    touch('.run-x-125-1700000000002.live', 0);
+    touch('run-4026531836-126-1700000000003.live', 0);
+    touch('.run-4026531836-127-1700000000004.live.tmp', 0);
+    expect(freshRunMarkers(dir, now)).toEqual([{ namespace: 4026531836, pid: 123, start: 1700000000000 }]);
+    expect(freshRunMarkers(join(dir, 'missing'), now)).toEqual([]);
+  });
+});
