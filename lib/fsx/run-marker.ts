@@ -8,6 +8,7 @@
 // The name carries everything (no body to read): `.run-<pid namespace>-<pid>-<start ms>.live`.
 import { closeSync, constants, fstatSync, futimesSync, lstatSync, openSync, readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { UnsafeStoreError } from '../errors.js';
 
 /** How often a run refreshes its marker, and how long a marker counts as live without a refresh. */
 const HEARTBEAT_MS = 1_000;
@@ -32,7 +33,15 @@ export interface RunMarker {
 export function publishRunMarker(dir: string, namespace: number): void {
   const start = Date.now();
   const path = join(dir, `.run-${namespace}-${process.pid}-${start}.live`);
-  let fd = openSync(path, FLAGS, 0o600);
+  let fd: number;
+  try {
+    fd = openSync(path, FLAGS, 0o600);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    // A read-only file system: no approval can be written there either, so there is nothing to guard.
+    if (code === 'EROFS') return;
+    throw new UnsafeStoreError(path, `cannot make this run's marker (${code ?? (e as Error).message}): without it, a check in a PID namespace of its own could approve checks`);
+  }
   const beat = setInterval(() => {
     const now = Date.now() / 1000;
     try {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { freshRunMarkers, MARKER_FRESH_MS } from '../../lib/fsx/run-marker.js';
 import { runCli, sandbox, startCli, tempDir, writeFiles } from '../helpers/cli.js';
+import { isRoot, tinyTmpfs } from '../helpers/limits.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const markersIn = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((n) => n.endsWith('.live')) : []);
@@ -45,5 +46,34 @@ describe('a run marker', () => {
     touch('.run-4026531836-127-1700000000004.live.tmp', 0);
     expect(freshRunMarkers(dir, now)).toEqual([{ namespace: 4026531836, pid: 123, start: 1700000000000 }]);
     expect(freshRunMarkers(join(dir, 'missing'), now)).toEqual([]);
+  });
+
+  // As root: a tmpfs that runs out of inodes, and one mounted read-only.
+  it.skipIf(!isRoot)('a marker that cannot be made stops the run before anything runs (exit 2, naming it); on a read-only approvals directory there is nothing to guard', () => {
+    const s = sandbox();
+    writeFiles(s.repo, { 'GATES.md': '- [ ] A: t\n  CHECK: touch ran; echo ok\n  EXPECT: ok\n' });
+    // Two inodes: the mount's root and the approvals directory.
+    const full = tinyTmpfs(1 << 20, 'mode=0700,nr_inodes=2');
+    const ro = tinyTmpfs(1 << 20, 'mode=0700');
+    if (full === null || ro === null) return;
+    try {
+      mkdirSync(join(full.dir, 'approved'), { mode: 0o700 });
+      const r = runCli([], { cwd: s.repo, env: { ...s.env, GATE_CHECK_APPROVAL_DIR: join(full.dir, 'approved') } });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/\/approved\/\.run-\d+-\d+-\d+\.live: cannot make this run's marker \(ENOSPC\)/);
+      expect(r.stdout).not.toMatch(/APPROVAL REQUIRED/);
+      // Read-only: approved beforehand, the run goes on without a marker.
+      const env = { ...s.env, GATE_CHECK_APPROVAL_DIR: join(ro.dir, 'approved') };
+      mkdirSync(join(ro.dir, 'approved'), { mode: 0o700 });
+      expect(runCli(['--approve'], { cwd: s.repo, env }).code).toBe(0);
+      writeFiles(s.repo, { 'GATES.md': '- [ ] A: t\n  CHECK: touch ran; echo ok\n  EXPECT: ok\n' });
+      expect(ro.readOnly()).toBe(true);
+      const again = runCli([], { cwd: s.repo, env });
+      expect(again.stderr).toBe('');
+      expect(again.code).toBe(0);
+    } finally {
+      full.unmount();
+      ro.unmount();
+    }
   });
 });

@@ -22,11 +22,15 @@ export function runCliWithFileLimit(blocks: number, args: readonly string[], opt
 }
 
 /** A mounted tmpfs of `bytes` (root only), or null where it cannot be mounted. Unmount with the returned function. */
-export function tinyTmpfs(bytes: number): { dir: string; unmount: () => void } | null {
+export function tinyTmpfs(bytes: number, options = 'mode=0755'): { dir: string; unmount: () => void; readOnly: () => boolean } | null {
   if (!isRoot) return null;
   const dir = join(tempDir('gc-tmpfs-'), 'mnt');
   mkdirSync(dir);
-  const r = spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${bytes},mode=0755`, 'tmpfs', dir], { encoding: 'utf8' });
+  const r = spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${bytes},${options}`, 'tmpfs', dir], { encoding: 'utf8' });
   if (r.status !== 0) return null;
-  return { dir, unmount: () => void spawnSync('umount', ['-l', dir]) };
+  return {
+    dir,
+    unmount: () => void spawnSync('umount', ['-l', dir]),
+    readOnly: () => spawnSync('mount', ['-o', 'remount,ro', dir]).status === 0,
+  };
 }
