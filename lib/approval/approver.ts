@@ -14,7 +14,7 @@
 // (lib/fsx/run-marker.ts).
 import { RunSetupError } from '../errors.js';
 import { freshRunMarkers, type RunMarker } from '../fsx/run-marker.js';
-import { ancestorRun, hasControllingTerminal, hasProcFs, liveRuns, pidNamespace, sessionStart, sessionStartMs } from '../run/process-tree.js';
+import { ancestorRun, hasControllingTerminal, hasProcFs, isVisibleRun, liveRuns, pidNamespace, sessionStart, sessionStartMs } from '../run/process-tree.js';
 import { storeLocations } from '../store/locations.js';
 import { sanitizeLine } from '../text/sanitize.js';
 
@@ -37,8 +37,12 @@ export interface ProcessProbe {
   namespace: () => number;
   /** sessionStart in ms since the epoch (null: unknown). */
   sessionStartMs: () => number | null;
-  /** Fresh markers of live runs in the approvals directory this process would write to. */
-  runMarkers: () => RunMarker[];
+  /** The clock, in ms since the epoch. */
+  now: () => number;
+  /** Whether /proc shows this PID as a live run. */
+  visibleRun: (pid: number) => boolean;
+  /** Fresh markers of live runs where this process would write (null: a place that cannot be read). */
+  runMarkers: () => RunMarker[] | null;
 }
 
 export function systemProbe(env: NodeJS.ProcessEnv): ProcessProbe {
@@ -50,7 +54,16 @@ export function systemProbe(env: NodeJS.ProcessEnv): ProcessProbe {
     terminal: hasControllingTerminal,
     namespace: pidNamespace,
     sessionStartMs,
-    runMarkers: () => freshRunMarkers(storeLocations(env).approvals),
+    now: Date.now,
+    visibleRun: isVisibleRun,
+    runMarkers: () => {
+      // Both places a run marks: where approvals are written, and the store that holds the
+      // Stop hook's state (which `hook accept` writes).
+      const at = storeLocations(env);
+      const approvals = freshRunMarkers(at.approvals);
+      const base = freshRunMarkers(at.base);
+      return approvals === null || base === null ? null : [...approvals, ...base];
+    },
   };
 }
 
@@ -86,16 +99,23 @@ export function approvalRefusal(env: NodeJS.ProcessEnv, probe: ProcessProbe): st
       return `--approve refused: gate-check (PID ${run.pid}) is running checks, and this process runs in a session that began after that run did, as everything a check starts does (a check must never approve checks); approve from a terminal opened before that run began, or once it has ended`;
     }
   }
-  // Runs in this PID namespace were seen exactly above; the marker of one this process
-  // cannot see (another namespace, or /proc hidden) is compared by the clock.
+  // Runs that /proc shows were judged exactly above; the marker of one it does not show
+  // (another namespace, /proc hidden, its entry covered by a mount, or a run that crashed)
+  // is compared by the clock.
   const markers = probe.runMarkers();
+  if (markers === null) {
+    return '--approve refused: the private store cannot be read, so whether a gate-check run is under way cannot be told (a check must never approve checks); make it readable (chmod 700) and try again';
+  }
   if (markers.length > 0) {
     const namespace = probe.procFs() ? probe.namespace() : 0;
-    const unseen = markers.filter((m) => namespace === 0 || m.namespace !== namespace);
+    const unseen = markers.filter((m) => namespace === 0 || m.namespace !== namespace || !probe.visibleRun(m.pid));
     const since = unseen.length > 0 ? probe.sessionStartMs() : null;
-    const run = unseen.find((m) => since === null || since >= m.start - CLOCK_SLACK_MS);
+    // A marker dated after now was renamed by hand: it cannot date the run.
+    const now = probe.now();
+    const run = unseen.find((m) => since === null || since >= m.start - CLOCK_SLACK_MS || m.start > now + CLOCK_SLACK_MS);
     if (run) {
-      return `--approve refused: a gate-check run (PID ${run.pid} in ${namespace === 0 ? 'a PID namespace this process cannot see' : 'another PID namespace'}) is running checks, and this process ${since === null ? 'cannot tell when its session began' : 'runs in a session that began after that run did'} (a check must never approve checks); approve from a terminal opened before that run began, or once it has ended`;
+      const where = namespace === 0 ? 'in a PID namespace this process cannot see' : run.namespace !== namespace ? 'in another PID namespace' : 'not shown by /proc';
+      return `--approve refused: a gate-check run (PID ${run.pid} ${where}) is running checks, and this process ${since === null ? 'cannot tell when its session began' : 'runs in a session that began after that run did'} (a check must never approve checks); approve from a terminal opened before that run began, or once it has ended`;
     }
   }
   return null;

@@ -90,11 +90,12 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
   // The private store: refused (exit 2) before anything runs if it is unsafe.
   const locations = storeLocations(io.env);
   const store = ApprovalStore.open(locations, ws.root.path, true);
-  // Where approvals are written, a marker says that checks are running: a nested --approve
-  // that hid /proc from itself (another PID namespace) still finds this run.
-  publishRunMarker(store.dir.path, pidNamespace());
   const receipts = ReceiptStore.open(locations, ws.root.path, true)!;
   const history = HistoryLog.open(locations, ws.root.path, true)!;
+  // Where approvals (and the Stop hook's state) are written, a marker says that checks are
+  // running: a nested --approve that hid /proc from itself (another PID namespace) still
+  // finds this run.
+  publishRunMarker([store.dir.path, locations.base], pidNamespace());
 
   // Met gates: is their evidence still good? A stale gate is run again, never reported met.
   // (A full --reverify runs every gate anyway: verifying first would only cost time. Gates

@@ -6,7 +6,7 @@
 // cannot approve into the run's store without passing the run's marker.
 //
 // The name carries everything (no body to read): `.run-<pid namespace>-<pid>-<start ms>.live`.
-import { closeSync, constants, fstatSync, futimesSync, lstatSync, openSync, readdirSync, unlinkSync } from 'node:fs';
+import { closeSync, constants, fstatSync, futimesSync, lstatSync, openSync, readdirSync, rmSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { UnsafeStoreError } from '../errors.js';
 
@@ -26,55 +26,77 @@ export interface RunMarker {
 }
 
 /**
- * Publishes this process's marker in `dir` and keeps it fresh until the process exits (then
- * it is removed). Failing to publish it is an error: a run without a marker is one a nested
- * --approve in another PID namespace would not see.
+ * Publishes this process's marker in each of `dirs` and keeps it fresh until the process
+ * exits (then it is removed). Failing to publish it is an error: a run without a marker is
+ * one a nested --approve in another PID namespace would not see.
  */
-export function publishRunMarker(dir: string, namespace: number): void {
-  const start = Date.now();
-  const path = join(dir, `.run-${namespace}-${process.pid}-${start}.live`);
-  let fd: number;
-  try {
-    fd = openSync(path, FLAGS, 0o600);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    // A read-only file system: no approval can be written there either, so there is nothing to guard.
-    if (code === 'EROFS') return;
-    throw new UnsafeStoreError(path, `cannot make this run's marker (${code ?? (e as Error).message}): without it, a check in a PID namespace of its own could approve checks`);
+export function publishRunMarker(dirs: readonly string[], namespace: number): void {
+  const name = `.run-${namespace}-${process.pid}-${Date.now()}.live`;
+  // fd -1: to be made again; null: on a read-only file system, where no approval can be
+  // written either, so there is nothing to guard.
+  const markers: { path: string; fd: number | null }[] = [];
+  for (const dir of dirs) {
+    const path = join(dir, name);
+    try {
+      markers.push({ path, fd: openSync(path, FLAGS, 0o600) });
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'EROFS') continue;
+      throw new UnsafeStoreError(path, `cannot make this run's marker (${code ?? (e as Error).message}): without it, a check in a PID namespace of its own could approve checks`);
+    }
   }
   const beat = setInterval(() => {
     const now = Date.now() / 1000;
-    try {
-      // Removed by hand (a check can reach the store): published again, under the same name.
-      if (fd >= 0 && fstatSync(fd).nlink === 0) {
-        closeSync(fd);
-        fd = -1;
+    for (const m of markers) {
+      try {
+        // Removed, renamed or replaced by hand (a check can reach the store): made again.
+        if (m.fd !== null && m.fd >= 0 && !namesDescriptor(m.path, m.fd)) {
+          closeSync(m.fd);
+          m.fd = -1;
+          rmSync(m.path, { force: true });
+        }
+        if (m.fd === -1) m.fd = openSync(m.path, FLAGS, 0o600);
+        if (m.fd !== null) futimesSync(m.fd, now, now);
+      } catch {
+        /* the directory is gone or full: the next beat tries again */
       }
-      if (fd < 0) fd = openSync(path, FLAGS, 0o600);
-      futimesSync(fd, now, now);
-    } catch {
-      /* the directory is gone or full: the next beat tries again */
     }
   }, HEARTBEAT_MS);
   beat.unref();
   process.once('exit', () => {
     clearInterval(beat);
-    try {
-      if (fd >= 0) closeSync(fd);
-      unlinkSync(path);
-    } catch {
-      /* already gone */
+    for (const m of markers) {
+      try {
+        if (m.fd !== null && m.fd >= 0) {
+          const ours = namesDescriptor(m.path, m.fd);
+          closeSync(m.fd);
+          if (ours) unlinkSync(m.path);
+        }
+      } catch {
+        /* already gone */
+      }
     }
   });
 }
 
-/** The markers in `dir` refreshed within MARKER_FRESH_MS of `now` (a crashed run's marker goes stale). */
-export function freshRunMarkers(dir: string, now: number = Date.now()): RunMarker[] {
+/** Whether `path` is still the file open as `fd` (not removed, renamed away or replaced). */
+function namesDescriptor(path: string, fd: number): boolean {
+  const own = fstatSync(fd);
+  const at = lstatSync(path, { throwIfNoEntry: false });
+  return at !== undefined && at.ino === own.ino && at.dev === own.dev;
+}
+
+/**
+ * The markers in `dir` refreshed within MARKER_FRESH_MS of `now` (a crashed run's marker goes
+ * stale); none where `dir` does not exist; null when it cannot be read (whether a run is under
+ * way cannot be told).
+ */
+export function freshRunMarkers(dir: string, now: number = Date.now()): RunMarker[] | null {
   let names: string[];
   try {
     names = readdirSync(dir);
-  } catch {
-    return [];
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? [] : null;
   }
   const out: RunMarker[] = [];
   for (const name of names) {

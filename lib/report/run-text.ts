@@ -12,20 +12,25 @@ const FIELD_DISPLAY_CAP = 500;
 
 /** Runs of blanks that wrap a terminal line: shown as <N spaces>, so that what follows them cannot pass for the screen's own rows. */
 const BLANK_RUN = / {8,}/g;
+/** A "<" that begins what the screen's escapes look like: <U+XXXX>, <N spaces>. */
+const ESCAPE_LOOKALIKE = /<(?=U\+[0-9A-Fa-f]{1,6}>|\d{1,7} spaces>)/g;
 
 /**
  * A field as the screen shows it: non-ASCII as <U+XXXX> (a Cyrillic "с" or a zero-width
  * space must not pass for ASCII), long runs of blanks as <N spaces>.
  */
-function displayed(value: string): { text: string; escaped: number; runs: number } {
-  const shown = visibleNonAscii(value);
+function displayed(value: string): { text: string; escaped: number; runs: number; literal: number } {
+  // A "<" written in the field that would read as one of these escapes is escaped itself,
+  // so that `<9 spaces>` or `<U+0441>` on the screen always means what it says.
+  const literal = value.includes('<') ? (value.match(ESCAPE_LOOKALIKE)?.length ?? 0) : 0;
+  const shown = visibleNonAscii(literal === 0 ? value : value.replace(ESCAPE_LOOKALIKE, '<U+003C>'));
   const runs = shown.text.match(BLANK_RUN)?.length ?? 0;
-  return { text: runs === 0 ? shown.text : shown.text.replace(BLANK_RUN, (r) => `<${r.length} spaces>`), escaped: shown.escaped, runs };
+  return { text: runs === 0 ? shown.text : shown.text.replace(BLANK_RUN, (r) => `<${r.length} spaces>`), escaped: shown.escaped, runs, literal };
 }
 
 /** Whether a field fits its line: what is shown, cleaned, within the cap. */
 function shownInFull(value: string, cap: number): boolean {
-  if (value.length <= cap && /^[\x20-\x7e]*$/.test(value) && !value.includes('        ')) return true;
+  if (value.length <= cap && /^[\x20-\x7e]*$/.test(value) && !value.includes('        ') && !value.includes('<')) return true;
   return Array.from(sanitizeLine(displayed(value).text, Number.MAX_SAFE_INTEGER)).length <= cap;
 }
 
@@ -36,6 +41,7 @@ function field(label: string, value: string, cap: number, what: string): string[
   if (!shownInFull(value, cap)) out.push(`         (${what} is ${value.length} characters; only the first ${cap - 1} shown characters are here: read it in full before approving it by its pin)`);
   if (shown.escaped > 0) out.push(`         (${what} has ${shown.escaped} non-ASCII character${shown.escaped === 1 ? '' : 's'}, shown as <U+XXXX>)`);
   if (runs > 0) out.push(`         (${what} has ${runs} run${runs === 1 ? '' : 's'} of 8 or more spaces, shown as <N spaces>)`);
+  if (shown.literal > 0) out.push(`         (${what} has ${shown.literal} "<" that would read as an escape, shown as <U+003C>)`);
   return out;
 }
 

@@ -107,6 +107,11 @@ export function ancestorRun(): number | null {
   return null;
 }
 
+/** Whether /proc shows `pid` as a live gate-check run of this user. */
+export function isVisibleRun(pid: number): boolean {
+  return runKeyOf(pid, myUid()) !== null;
+}
+
 /** Every live gate-check run of this user (any repository), except this process. */
 export function liveRuns(): { pid: number; start: number | null }[] {
   const uid = myUid();

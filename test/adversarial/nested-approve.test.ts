@@ -146,14 +146,19 @@ describe('the decision', () => {
     terminal: () => true,
     namespace: () => 4026531836,
     sessionStartMs: () => 1_000_000,
+    now: () => 1_100_000,
+    visibleRun: () => true,
     runMarkers: () => [],
     ...over,
   });
 
   it('a marker of a run this process cannot see (another PID namespace, or no /proc) is dated by the clock', () => {
     const marker = (namespace: number, start: number) => () => [{ namespace, pid: 9, start }];
-    // The same namespace: /proc saw every run there exactly, so the marker adds nothing.
+    // The same namespace: /proc saw every run there exactly, so the marker adds nothing...
     expect(approvalRefusal({}, probe({ runMarkers: marker(4026531836, 900_000) }))).toBeNull();
+    // ...unless /proc does not show its run (its entry covered by a bind mount: found by an attack; or a crashed run).
+    expect(approvalRefusal({}, probe({ visibleRun: () => false, runMarkers: marker(4026531836, 900_000) }))).toMatch(/a gate-check run \(PID 9 not shown by \/proc\) is running checks/);
+    expect(approvalRefusal({}, probe({ visibleRun: () => false, runMarkers: marker(4026531836, 1_002_001) }))).toBeNull();
     // Another namespace: a session begun after the run (or less than 2 s before it) is refused.
     expect(approvalRefusal({}, probe({ runMarkers: marker(4026532000, 900_000) }))).toMatch(/a gate-check run \(PID 9 in another PID namespace\) is running checks, and this process runs in a session that began after that run did/);
     expect(approvalRefusal({}, probe({ runMarkers: marker(4026532000, 1_001_999) }))).toMatch(/PID 9 in another PID namespace/);
@@ -163,6 +168,11 @@ describe('the decision', () => {
     // /proc hidden (a file system mounted over it): every marker is unseen, and the namespace unknown.
     expect(approvalRefusal({}, probe({ procFs: () => false, sessionStartMs: () => null, runMarkers: marker(4026531836, 2_000_000) }))).toMatch(/PID 9 in a PID namespace this process cannot see/);
     expect(approvalRefusal({}, probe({ namespace: () => 0, runMarkers: marker(4026531836, 900_000) }))).toMatch(/cannot see/);
+    // A marker dated after now was renamed by hand: it cannot date its run (found by an attack).
+    expect(approvalRefusal({}, probe({ runMarkers: marker(4026532000, 1_102_001) }))).toMatch(/PID 9 in another PID namespace/);
+    expect(approvalRefusal({}, probe({ runMarkers: marker(4026532000, 1_102_000) }))).toBeNull();
+    // A store that cannot be read (made unreadable by a check, found by an attack): whether a run is under way cannot be told.
+    expect(approvalRefusal({}, probe({ runMarkers: () => null }))).toMatch(/--approve refused: the private store cannot be read/);
   });
 
   it('refuses on the marker, an ancestor run, or a session newer than a live run; allows otherwise', () => {

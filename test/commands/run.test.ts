@@ -284,6 +284,12 @@ describe('interactive approval', () => {
     expect(out).toContain('         (CHECK has 1 run of 8 or more spaces, shown as <N spaces>)\n');
     expect(out).toContain('  CHECK   echo a       b\n'); // seven blanks stay as written
     expect(out.match(/runs? of 8 or more spaces/g)).toHaveLength(1);
+    // Written out as text, an escape's look-alike has its "<" escaped (found by an attack: `<9 spaces>` written in a CHECK is a redirection).
+    const t = repo({ 'GATES.md': gate('P1', 'cat CHANGELOG.md<9 spaces>~/.bashrc; echo <U+0441>k', 'k') });
+    const shown = t.run([]).stdout;
+    expect(shown).toContain('  CHECK   cat CHANGELOG.md<U+003C>9 spaces>~/.bashrc; echo <U+003C>U+0441>k\n');
+    expect(shown).toContain('         (CHECK has 2 "<" that would read as an escape, shown as <U+003C>)\n');
+    expect(shown).not.toMatch(/non-ASCII|of 8 or more spaces/);
   });
 
   it('the approval screen shows the title and the timeout, and a non-interactive --approve names what it approved', () => {

@@ -1,8 +1,9 @@
 // A run's marker in the approvals directory: there while the run lives (even if removed by
 // hand), gone when it ends, and a crashed run's marker stops counting once its heartbeat stops.
-import { existsSync, mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { systemProbe } from '../../lib/approval/approver.js';
 import { freshRunMarkers, MARKER_FRESH_MS } from '../../lib/fsx/run-marker.js';
 import { runCli, sandbox, startCli, tempDir, writeFiles } from '../helpers/cli.js';
 import { isRoot, tinyTmpfs } from '../helpers/limits.js';
@@ -19,12 +20,30 @@ describe('a run marker', () => {
     for (let i = 0; i < 100 && markersIn(approvals).length === 0; i++) await sleep(20);
     const [name] = markersIn(approvals);
     expect(name).toMatch(new RegExp(`^\\.run-\\d+-${run.child.pid}-\\d+\\.live$`));
-    expect(freshRunMarkers(approvals).map((m) => m.pid)).toEqual([run.child.pid]);
+    expect(freshRunMarkers(approvals)!.map((m) => m.pid)).toEqual([run.child.pid]);
+    // Also in the store that holds the Stop hook's state, which `hook accept` writes (found by an attack).
+    const base = join(s.home, '.gate-check');
+    expect(markersIn(base)).toEqual([name]);
+    expect(systemProbe({ ...s.env, GATE_CHECK_APPROVAL_DIR: tempDir() }).runMarkers()!.map((m) => m.pid)).toEqual([run.child.pid]);
     rmSync(join(approvals, name!));
-    await sleep(1_500);
+    await sleep(1_300);
     expect(markersIn(approvals)).toEqual([name]);
+    // Renamed (to a later start), or replaced by a file dated an hour ago: made again, and the renamed one no longer refreshed.
+    const renamed = name!.replace(/-\d+\.live$/, `-${Date.now() + 3_600_000}.live`);
+    renameSync(join(approvals, name!), join(approvals, renamed));
+    writeFileSync(join(base, name!.replace('.live', '.tmp')), '');
+    renameSync(join(base, name!.replace('.live', '.tmp')), join(base, name!));
+    const hourAgo = (Date.now() - 3_600_000) / 1000;
+    utimesSync(join(base, name!), hourAgo, hourAgo);
+    await sleep(1_300);
+    expect(markersIn(approvals).sort()).toEqual([name, renamed].sort());
+    expect(Date.now() - statSync(join(base, name!)).mtimeMs).toBeLessThan(MARKER_FRESH_MS);
+    const renamedAge = Date.now() - statSync(join(approvals, renamed)).mtimeMs;
     expect((await run.done).code).toBe(0);
-    expect(markersIn(approvals)).toEqual([]);
+    expect(renamedAge).toBeGreaterThan(300);
+    expect(markersIn(approvals)).toEqual([renamed]);
+    expect(markersIn(base)).toEqual([]);
+    rmSync(join(approvals, renamed));
     // A run that ends on its own refusal leaves none either.
     writeFiles(s.repo, { 'GATES.md': '- [ ] A: t\n  CHECK: echo ok\n  EXPECT: nope\n' });
     expect(runCli(['--approve'], { cwd: s.repo, env: s.env }).code).toBe(1);
@@ -46,6 +65,8 @@ describe('a run marker', () => {
     touch('.run-4026531836-127-1700000000004.live.tmp', 0);
     expect(freshRunMarkers(dir, now)).toEqual([{ namespace: 4026531836, pid: 123, start: 1700000000000 }]);
     expect(freshRunMarkers(join(dir, 'missing'), now)).toEqual([]);
+    // Cannot be read (here: not a directory; an unreadable one alike): null, never "no run".
+    expect(freshRunMarkers(join(dir, '.run-4026531836-123-1700000000000.live'), now)).toBeNull();
   });
 
   // As root: a tmpfs that runs out of inodes, and one mounted read-only.
