@@ -88,15 +88,17 @@ function namesDescriptor(path: string, fd: number): boolean {
 
 /**
  * The markers in `dir` refreshed within MARKER_FRESH_MS of `now` (a crashed run's marker goes
- * stale); none where `dir` does not exist; null when it cannot be read (whether a run is under
- * way cannot be told).
+ * stale); none where `dir` does not exist or is not a directory; null when it cannot be read
+ * (whether a run is under way cannot be told).
  */
 export function freshRunMarkers(dir: string, now: number = Date.now()): RunMarker[] | null {
   let names: string[];
   try {
     names = readdirSync(dir);
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? [] : null;
+    // Missing, or not a directory (the store refuses that itself, naming it): no run marks it.
+    const code = (e as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? [] : null;
   }
   const out: RunMarker[] = [];
   for (const name of names) {

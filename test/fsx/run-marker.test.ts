@@ -1,6 +1,6 @@
 // A run's marker in the approvals directory: there while the run lives (even if removed by
 // hand), gone when it ends, and a crashed run's marker stops counting once its heartbeat stops.
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, symlinkSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { systemProbe } from '../../lib/approval/approver.js';
@@ -65,8 +65,16 @@ describe('a run marker', () => {
     touch('.run-4026531836-127-1700000000004.live.tmp', 0);
     expect(freshRunMarkers(dir, now)).toEqual([{ namespace: 4026531836, pid: 123, start: 1700000000000 }]);
     expect(freshRunMarkers(join(dir, 'missing'), now)).toEqual([]);
-    // Cannot be read (here: not a directory; an unreadable one alike): null, never "no run".
-    expect(freshRunMarkers(join(dir, '.run-4026531836-123-1700000000000.live'), now)).toBeNull();
+    // Not a directory: no run marks it (the store refuses it, naming it). Cannot be read: null, never "no run".
+    expect(freshRunMarkers(join(dir, '.run-4026531836-123-1700000000000.live'), now)).toEqual([]);
+    // (A directory made unreadable, chmod 0300, found by an attack; as root, which reads anyway, a link loop: ELOOP.)
+    symlinkSync('loop', join(dir, 'loop'));
+    expect(freshRunMarkers(join(dir, 'loop'), now)).toBeNull();
+    if (process.getuid?.() !== 0) {
+      chmodSync(join(dir, 'd'), 0o300);
+      expect(freshRunMarkers(join(dir, 'd'), now)).toBeNull();
+      chmodSync(join(dir, 'd'), 0o700);
+    }
   });
 
   // As root: a tmpfs that runs out of inodes, and one mounted read-only.
