@@ -10,6 +10,7 @@
 import { realpathSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import type { Io } from '../cli/io.js';
+import { readStdin } from './read-stdin.js';
 import { isPlainObject } from '../json/hostile.js';
 import { sanitizeLine } from '../text/sanitize.js';
 import { readJsonFile } from './hook-scan.js';
@@ -23,30 +24,6 @@ const STDIN_WAIT_MS = 2_000;
 const MAX_REASON = 2_000;
 
 const USAGE = 'Usage: gate-check hook config-change --settings FILE   (Claude Code ConfigChange hook; reads the hook JSON on stdin; see references/hook.md)\n';
-
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  await new Promise<void>((resolve) => {
-    const stdin = process.stdin;
-    const done = () => {
-      clearTimeout(timer);
-      stdin.off('data', onData).off('end', done).off('error', done).off('close', done);
-      stdin.pause();
-      resolve();
-    };
-    const onData = (chunk: Buffer) => {
-      const room = MAX_INPUT_BYTES - total;
-      chunks.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
-      total += Math.min(chunk.length, room);
-      if (total >= MAX_INPUT_BYTES) done();
-    };
-    const timer = setTimeout(done, STDIN_WAIT_MS);
-    timer.unref();
-    stdin.on('data', onData).on('end', done).on('error', done).on('close', done);
-  });
-  return Buffer.concat(chunks).toString('utf8');
-}
 
 interface ChangeInput {
   source: string | null;
@@ -126,7 +103,7 @@ export async function configChangeCommand(args: string[], io: Io): Promise<numbe
     if (settingsFile === undefined || !isAbsolute(settingsFile) || args.length !== 2) {
       return block(io, 'gate-check: the ConfigChange hook is misconfigured (it needs exactly --settings /absolute/settings.json); run gate-check hook install --host claude again');
     }
-    const input = parseChangeInput(await readStdin());
+    const input = parseChangeInput((await readStdin(MAX_INPUT_BYTES, STDIN_WAIT_MS)).bytes.toString('utf8'));
     if (input.source === 'policy_settings') return 0;
     const root = absoluteDir(io.env.CLAUDE_PROJECT_DIR) ?? absoluteDir(input.cwd) ?? io.cwd;
     const missing = missingAfterChange(settingsFile, runtime(), root, absoluteDir(io.env.HOME));

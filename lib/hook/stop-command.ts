@@ -10,6 +10,7 @@
 // `--tag TEXT` is accepted and ignored: an installer that writes the exec form (`args: [...]`,
 // no shell, so no `# marker` comment) can mark its entry with it.
 import type { Io } from '../cli/io.js';
+import { readStdin } from './read-stdin.js';
 import { sanitizeLine } from '../text/sanitize.js';
 import { HOST_NAMES, hostByName } from './hosts.js';
 import type { HostAdapter, StopRequest } from './stop-types.js';
@@ -26,41 +27,6 @@ stdout, with exit 0 (exit 2 only when the answer cannot be written: references/h
 is ignored (it marks an installed entry).
 \`gate-check hook claude-stop\` is \`gate-check hook stop --host claude\`.
 `;
-
-interface Stdin {
-  text: string;
-  /** More than MAX_INPUT_BYTES arrived. */
-  tooLarge: boolean;
-}
-
-/** At most MAX_INPUT_BYTES, and no longer than STDIN_WAIT_MS: what arrived by then is the input. */
-async function readStdin(): Promise<Stdin> {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  let tooLarge = false;
-  await new Promise<void>((resolve) => {
-    const stdin = process.stdin;
-    const done = () => {
-      clearTimeout(timer);
-      stdin.off('data', onData).off('end', done).off('error', done).off('close', done);
-      stdin.pause();
-      resolve();
-    };
-    const onData = (chunk: Buffer) => {
-      if (total + chunk.length > MAX_INPUT_BYTES) {
-        tooLarge = true;
-        done();
-        return;
-      }
-      chunks.push(chunk);
-      total += chunk.length;
-    };
-    const timer = setTimeout(done, STDIN_WAIT_MS);
-    timer.unref();
-    stdin.on('data', onData).on('end', done).on('error', done).on('close', done);
-  });
-  return { text: tooLarge ? '' : Buffer.concat(chunks).toString('utf8'), tooLarge };
-}
 
 type Parsed = { kind: 'help' } | { kind: 'run'; host: HostAdapter } | { kind: 'misconfigured'; problem: string };
 
@@ -103,10 +69,11 @@ export async function hookStopCommand(args: readonly string[], io: Io, fixedHost
   // The verdict's modules are most of the hook's start-up: loaded while the input arrives.
   const verdict = import('./stop-verdict.js');
   verdict.catch(() => {}); // awaited below; an unhandled rejection must not end the process first
-  const stdin = await readStdin();
+  // At most MAX_INPUT_BYTES, and no longer than STDIN_WAIT_MS: what arrived by then is the input.
+  const stdin = await readStdin(MAX_INPUT_BYTES, STDIN_WAIT_MS);
   const request: StopRequest = stdin.tooLarge
     ? { ok: false, problem: `the hook input is larger than ${MAX_INPUT_BYTES / 2 ** 20} MiB` }
-    : host.parse(stdin.text, io.env);
+    : host.parse(stdin.bytes.toString('utf8'), io.env);
   const { decideStop } = await verdict;
   const decision = await decideStop(request, host, io);
   const answer = host.answer(decision);

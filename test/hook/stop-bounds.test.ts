@@ -323,6 +323,28 @@ describe('nothing the hook waits for outlasts the deadline', () => {
     expect(JSON.parse(stdout)).toEqual({ decision: 'block', reason: expect.stringMatching(/^gate-check: 1 gate is not met: GATES:A /) });
   });
 
+  it('a non-blocking stdin whose payload comes late is waited for; a closed stdin is refused at once', async () => {
+    const s = sandbox();
+    writeFileSync(join(s.repo, 'GATES.md'), '- [ ] A: open\n');
+    // python3 sets O_NONBLOCK on the pipe (a host may share one so), then execs the CLI.
+    const nonBlocking = `import fcntl, os, sys\nfcntl.fcntl(0, fcntl.F_SETFL, fcntl.fcntl(0, fcntl.F_GETFL) | os.O_NONBLOCK)\nos.execv(sys.argv[1], sys.argv[1:])`;
+    const child = spawn('python3', ['-c', nonBlocking, process.execPath, BIN, 'hook', 'claude-stop'], { cwd: s.repo, env: s.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    const closed = new Promise<number | null>((res) => child.on('close', res));
+    const input = stopInput(s.repo, 'late');
+    setTimeout(() => child.stdin.write(input.slice(0, 20)), 300);
+    setTimeout(() => child.stdin.end(input.slice(20)), 600);
+    expect(await closed).toBe(0);
+    expect(JSON.parse(stdout)).toEqual({ decision: 'block', reason: expect.stringMatching(/^gate-check: 1 gate is not met: GATES:A /) });
+
+    const t0 = Date.now();
+    const p = spawnSync('sh', ['-c', `exec "$@" 0<&-`, 'sh', process.execPath, BIN, 'hook', 'claude-stop'], { cwd: s.repo, env: s.env, encoding: 'utf8', timeout: 20_000 });
+    expect(Date.now() - t0).toBeLessThan(1_500);
+    expect(p.status).toBe(0);
+    expect(expectBlock(outcome({ code: p.status, signal: p.signal, stdout: p.stdout, stderr: p.stderr }))).toMatch(/the hook input is not a Claude Code stop event: the hook input is empty \(no JSON on stdin\)/);
+  });
+
   it('a counter lock left by a dead process is waited for only until the deadline', () => {
     const s = sandbox();
     writeFileSync(join(s.repo, 'GATES.md'), '- [ ] A: open\n');
