@@ -43,6 +43,7 @@ export function ancestors(): number[] {
 /** The repository key of a run of this user (null: not a run; '' when the title was cut short). */
 function runKeyOf(pid: number, uid: number | null): string | null {
   try {
+    // Mutation note: removing this only refuses more (another user's run would count as yours).
     if (uid !== null && lstatSync(`/proc/${pid}`).uid !== uid) return null;
     const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'latin1');
     const end = cmdline.indexOf('\u0000');
@@ -170,6 +171,7 @@ export function sessionStartMs(): number | null {
   let btime: number;
   try {
     const m = /^btime (\d{1,12})$/m.exec(readFileSync('/proc/stat', 'latin1'));
+    // Mutation note: equivalent (without it, m[1] throws inside this try, which returns null too).
     if (m === null) return null;
     btime = Number(m[1]);
   } catch {

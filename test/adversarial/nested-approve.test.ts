@@ -55,6 +55,9 @@ describe('a nested --approve inside a check is refused', () => {
           ['in a new PID namespace with its own /proc (unshare -Urpf --mount-proc)', 'env -u GATE_CHECK_ACTIVE_CHECK unshare -Urpf --mount-proc @GC@ --approve gates/other.md > nested.out 2>&1; echo $? > nested.code'],
           // The same PID namespace, its own /proc-less view: no ancestry, no titles, no session to read.
           ['with a file system mounted over /proc (unshare -Urm)', `env -u GATE_CHECK_ACTIVE_CHECK unshare -Urm sh -c 'mount -t tmpfs none /proc && exec @GC@ --approve gates/other.md' > nested.out 2>&1; echo $? > nested.code`],
+          // Its own /proc entry covered (exec keeps the pid), /proc/stat still there: the
+          // session cannot be dated, which must not read as "began at boot" (a mutation found it untested).
+          ['in a new PID namespace whose /proc/self is covered', `env -u GATE_CHECK_ACTIVE_CHECK unshare -Urpfm --mount-proc sh -c 'mount -t tmpfs none /proc/$$ && exec @GC@ --approve gates/other.md' > nested.out 2>&1; echo $? > nested.code`],
           ['in a new PID namespace without its own /proc (unshare -Urpf)', 'env -u GATE_CHECK_ACTIVE_CHECK unshare -Urpf @GC@ --approve gates/other.md > nested.out 2>&1; echo $? > nested.code'],
           ['in a new PID namespace, detached, with a terminal of its own', `env -u GATE_CHECK_ACTIVE_CHECK setsid -f unshare -Urpf --mount-proc sh -c "script -qec '@GC@ --approve gates/other.md > nested.out 2>&1; echo \\$? > nested.code' /dev/null"; ${WAIT_FOR_DONE}`],
         ] as Array<[string, string]>)
