@@ -17,7 +17,7 @@ import { lazyField } from '../lazy-field.js';
 import { lazyRegExp } from '../text/lazy-regexp.js';
 import { splitLines } from './lines.js';
 import { strikeAcrossAttributes, type ParagraphLine } from './strikethrough.js';
-import { normalizeGlob, normalizeRelativePath, splitPathList } from './paths.js';
+import { expansionBudget, normalizeGlob, normalizeRelativePath, splitPathList, type ExpansionBudget } from './paths.js';
 import { ATTRIBUTE_KEYS, GATE_ID_PATTERN, type AttributeKey, type Gate, type Ledger, type ParseResult } from './types.js';
 
 const GATE_LINE = /^- \[([ xX])\] (.*)$/s;
@@ -86,7 +86,20 @@ export const parserSettings: { plainLines: boolean } = { plainLines: true };
 // every line once from the source in place, which allocates a fraction of it.
 const withLines = lazyField<Ledger, 'lines', string>('lines', splitLines);
 
-export function parseLedger(source: string): ParseResult {
+export interface ParseOptions {
+  /**
+   * Called every CHECKPOINT_LINES lines and CHECKPOINT_GATES gates; what it throws ends the
+   * parse (the Stop hook's deadline: a ledger at the size limit is parsed within it).
+   */
+  checkpoint?: () => void;
+}
+
+const CHECKPOINT_LINES = 4096;
+const CHECKPOINT_GATES = 256;
+
+export function parseLedger(source: string, options: ParseOptions = {}): ParseResult {
+  const checkpoint = options.checkpoint;
+  const expansions = expansionBudget();
   const errors: Diagnostic[] = [];
   const warnings: Diagnostic[] = [];
   // Past MAX_DIAGNOSTICS, diagnostics are only counted: a hostile file can make one per line.
@@ -142,6 +155,7 @@ export function parseLedger(source: string): ParseResult {
   // (a CR before the LF is not part of the text; the last line may have no LF).
   let nextStart = 0;
   for (let i = 0; nextStart < source.length; i++) {
+    if (checkpoint !== undefined && (i & (CHECKPOINT_LINES - 1)) === 0) checkpoint();
     const lineNo = i + 1;
     const start = nextStart;
     const nl = source.indexOf('\n', start);
@@ -313,7 +327,7 @@ export function parseLedger(source: string): ParseResult {
       } else if (name === 'OWNS') {
         if (builders.length > 0) err(lineNo, 'OWNS must come before the first gate');
         else for (const p of splitPathList(text.slice(keyEnd + 1))) {
-          const n = normalizeGlob(p);
+          const n = normalizeGlob(p, expansions);
           if (n.ok) owns.push(n.value);
           else err(lineNo, `OWNS: ${n.reason}`);
         }
@@ -379,9 +393,10 @@ export function parseLedger(source: string): ParseResult {
   const gates: Gate[] = [];
   const mayStrike = source.includes('~');
   for (let n = 0; n < builders.length; n++) {
+    if (checkpoint !== undefined && n % CHECKPOINT_GATES === 0) checkpoint();
     const b = builders[n]!;
     if (b.broken) continue;
-    finishGate(b, err, warn);
+    finishGate(b, err, warn, expansions);
     if (mayStrike) {
       const across = strikeAcrossAttributes(gateParagraph(source, gateStarts[n]!, b.gate));
       if (across) {
@@ -734,12 +749,12 @@ function usableValue(b: GateBuilder, k: Valued, err: Report): string | null | un
 }
 
 /** The patterns of a DEPENDS or INPUTS value, normalized and without repeats; each refused one reported. */
-function globList(g: Gate, k: 'DEPENDS' | 'INPUTS', value: string, manual: boolean, err: Report, warn: Report): string[] {
+function globList(g: Gate, k: 'DEPENDS' | 'INPUTS', value: string, manual: boolean, err: Report, warn: Report, expansions: ExpansionBudget): string[] {
   const globs: string[] = [];
   const seen = new Set<string>();
   let expanded = 0;
   for (const p of splitPathList(value)) {
-    const n = normalizeGlob(p);
+    const n = normalizeGlob(p, expansions);
     if (!n.ok) {
       err(lineOf(g, k), `${k}: ${n.reason}`);
       continue;
@@ -759,7 +774,7 @@ function globList(g: Gate, k: 'DEPENDS' | 'INPUTS', value: string, manual: boole
 }
 
 // Module-level helpers, not closures: 5,000 gates made three closures each.
-function finishGate(b: GateBuilder, err: Report, warn: Report): void {
+function finishGate(b: GateBuilder, err: Report, warn: Report, expansions: ExpansionBudget): void {
   const g = b.gate;
   const hasCheck = b.raw.CHECK !== undefined;
   const hasExpect = b.raw.EXPECT !== undefined;
@@ -792,9 +807,9 @@ function finishGate(b: GateBuilder, err: Report, warn: Report): void {
     else g.cwd = n.value;
     if (manual) warn(lineOf(g, 'CWD'), `CWD on manual gate ${g.id} has no effect`);
   }
-  if (typeof depends === 'string') g.depends = globList(g, 'DEPENDS', depends, manual, err, warn);
+  if (typeof depends === 'string') g.depends = globList(g, 'DEPENDS', depends, manual, err, warn, expansions);
   const inputs = usableValue(b, 'INPUTS', err);
-  if (typeof inputs === 'string') g.inputs = globList(g, 'INPUTS', inputs, manual, err, warn);
+  if (typeof inputs === 'string') g.inputs = globList(g, 'INPUTS', inputs, manual, err, warn, expansions);
   const timeout = usableValue(b, 'TIMEOUT', err);
   if (typeof timeout === 'string') {
     const seconds = TIMEOUT_VALUE.test(timeout) ? Number(timeout) : NaN;

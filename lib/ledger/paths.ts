@@ -1,5 +1,5 @@
 // Repository-relative paths and globs written in a ledger (DEPENDS, INPUTS, OWNS, CWD). Pure.
-import { expandBraces, globLimitProblem } from './globs.js';
+import { braceExpansionCount, expandBraces, globLimitProblem } from './globs.js';
 
 export type PathCheck = { ok: true; value: string } | { ok: false; reason: string };
 
@@ -47,11 +47,27 @@ export function normalizeRelativePath(raw: string, allowParent = false): PathChe
 }
 
 /**
+ * Alternatives a whole ledger's brace groups may expand to. Each one is checked like a path
+ * (below), and one DEPENDS line of 60 bytes may expand to 256 of them, so without this a
+ * ledger at the size limit took a minute to parse (found by an attack on the Stop hook).
+ */
+export const MAX_LEDGER_EXPANSIONS = 262_144;
+
+export interface ExpansionBudget {
+  left: number;
+  readonly total: number;
+}
+
+export function expansionBudget(total = MAX_LEDGER_EXPANSIONS): ExpansionBudget {
+  return { left: total, total };
+}
+
+/**
  * A DEPENDS/INPUTS/OWNS glob: a normalized path, no negation (a list of what a check reads
  * cannot subtract), within the bounds of globs.ts, and every alternative of its brace
  * expansion repository-relative too (`{.,..}/x` and `{/srv,x}/f` reach outside otherwise).
  */
-export function normalizeGlob(raw: string): PathCheck {
+export function normalizeGlob(raw: string, expansions?: ExpansionBudget): PathCheck {
   const trimmed = raw.trim();
   if (trimmed.startsWith('!')) return { ok: false, reason: `negated pattern not allowed: ${trimmed}` };
   const n = normalizeRelativePath(raw);
@@ -59,6 +75,14 @@ export function normalizeGlob(raw: string): PathCheck {
   const limit = globLimitProblem(n.value);
   if (limit) return { ok: false, reason: limit };
   if (n.value.includes('{')) {
+    if (expansions !== undefined) {
+      // Once over, the ledger is refused already: the rest is not expanded.
+      if (expansions.left < 0) return n;
+      expansions.left -= braceExpansionCount(n.value) ?? 0;
+      if (expansions.left < 0) {
+        return { ok: false, reason: `brace expansion of this ledger's patterns gives more than ${expansions.total} patterns in all, which is what one ledger may hold (refused): use directory globs such as src/**/*.js` };
+      }
+    }
     for (const alternative of expandBraces(n.value)) {
       const a = normalizeRelativePath(alternative);
       if (!a.ok) return { ok: false, reason: `${a.reason} (an alternative of ${n.value})` };

@@ -226,7 +226,7 @@ function loadLedgers(root: Root, options: LoadOptions, known: KnownFacts): Works
       errors.push({ file: location.display, message: 'ledger is not valid UTF-8' });
       continue;
     }
-    const result = parseLedger(source);
+    const result = parseLedger(source, budget.checkpoint ? { checkpoint: budget.checkpoint } : {});
     const tag = (d: Diagnostic): Diagnostic => ({ ...d, file: location.display });
     // A loop, not push(...list): a list of a hundred thousand would overflow the stack.
     for (const w of result.ok ? result.ledger.warnings : result.warnings) warnings.push(tag(w));

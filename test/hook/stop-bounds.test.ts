@@ -168,6 +168,34 @@ describe('a fixed deadline, even while hashing runs', () => {
     expect(ms).toBeLessThan(2_500);
   });
 
+  // Found by an attack: the deadline was looked at only between files, and one file at the
+  // 8 MiB limit took 20 s to parse (DEPENDS lines of 256 patterns each).
+  it('the deadline is kept inside the parse of one file, and a ledger whose braces expand past the bound is refused quickly', () => {
+    const s = bigSandbox();
+    const patterns = Array.from({ length: 256 }, (_, k) => `d${k}/f`).join(',');
+    const gate = (i: number) => `- [ ] Z${i}: t\n  DEPENDS: ${patterns}\n`;
+    let slow = '';
+    for (let i = 0; slow.length < 8 * 2 ** 20 - 2_000; i++) slow += gate(i);
+    writeFiles(s.repo, { 'GATES.md': slow });
+    const t0 = Date.now();
+    runCli(['--status'], { cwd: s.repo, env: s.env, timeoutMs: 60_000 });
+    const parseMs = Date.now() - t0;
+    const { r, ms } = timedHook(s, { env: { GATE_CHECK_HOOK_DEADLINE_MS: '300' } });
+    expect(expectBlock(outcome(r))).toMatch(/^gate-check: verification was incomplete: the Stop hook's 0\.3 s limit ran out/);
+    expect(ms, `the hook took ${ms} ms; --status parses this ledger in ${parseMs} ms`).toBeLessThan(Math.max(1_200, parseMs * 0.6));
+
+    // {1..64} four times: 256 alternatives a line, each checked as a path. Past 262,144 in one ledger: refused.
+    let braces = '';
+    for (let i = 0; braces.length < 2 * 2 ** 20; i++) braces += `- [ ] Z${i}: t\n  DEPENDS: {1..64},{1..64}/a,{1..64}/b,{1..64}/c\n`;
+    writeFiles(s.repo, { 'GATES.md': braces });
+    const status = runCli(['--status'], { cwd: s.repo, env: s.env, timeoutMs: 60_000 });
+    expect(status.code).toBe(2);
+    expect(status.stderr).toMatch(/^error: GATES\.md:2050: DEPENDS: brace expansion of this ledger's patterns gives more than 262144 patterns in all, which is what one ledger may hold \(refused\)/m);
+    // Exactly at the bound (1,024 such lines): parsed.
+    writeFiles(s.repo, { 'GATES.md': braces.split('\n').slice(0, 2 * 1024).join('\n') + '\n' });
+    expect(runCli(['--status'], { cwd: s.repo, env: s.env }).stderr).not.toMatch(/brace expansion/);
+  }, 60_000);
+
   it('the default deadline holds: 18 GiB to hash, an answer within 10 s', () => {
     const s = slowRepo(300);
     const { r, ms } = timedHook(s, { timeoutMs: 40_000 });
