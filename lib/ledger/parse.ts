@@ -725,6 +725,9 @@ function lineOf(g: Gate, k: AttributeKey): number {
 function usableValue(b: GateBuilder, k: Valued, err: Report): string | null | undefined {
   const v = b.raw[k];
   if (v === undefined) return undefined;
+  // Most values: one native test stands for the four scans below, each of which returns
+  // null on printable ASCII without ! & : < ] (the property test compares both readings).
+  if (parserSettings.plainLines && PLAIN_ASCII_VALUE.test(v)) return v;
   const bad = findUnsafeChar(v);
   if (bad) {
     err(lineOf(b.gate, k), `${k} contains the control character ${codePointName(bad)}; what is shown for approval must be what runs`);
@@ -747,6 +750,10 @@ function usableValue(b: GateBuilder, k: Valued, err: Report): string | null | un
   }
   return v;
 }
+
+// Printable ASCII but for ! & : < ]: no control or invisible character, no attribute name
+// (which needs a colon or a character reference), no markup that shows other text.
+const PLAIN_ASCII_VALUE = /^[\x20\x22-\x25\x27-\x39\x3b\x3d-\x5c\x5e-\x7e]*$/;
 
 /** The patterns of a DEPENDS or INPUTS value, normalized and without repeats; each refused one reported. */
 function globList(g: Gate, k: 'DEPENDS' | 'INPUTS', value: string, manual: boolean, err: Report, warn: Report, expansions: ExpansionBudget): string[] {
