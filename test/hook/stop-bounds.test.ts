@@ -366,6 +366,18 @@ describe('nothing the hook waits for outlasts the deadline', () => {
     expect(await closed).toBe(0);
     expect(JSON.parse(stdout)).toEqual({ decision: 'block', reason: expect.stringMatching(/^gate-check: 1 gate is not met: GATES:A /) });
 
+    // A terminal on stdin that nobody types into (someone runs the hook by hand): the wait
+    // ends, the hook answers and exits. (Reading descriptor 0 on the thread pool hung here.)
+    // script's own stdin stays open (never ended), so the terminal never sees an end of file.
+    const tty = spawn('script', ['-qec', `"${process.execPath}" "${BIN}" hook claude-stop; echo "exit=$?"`, '/dev/null'], { cwd: s.repo, env: s.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let ttyOut = '';
+    tty.stdout.setEncoding('utf8').on('data', (d: string) => (ttyOut += d));
+    const t1 = Date.now();
+    for (let i = 0; i < 200 && !ttyOut.includes('exit='); i++) await new Promise((r) => setTimeout(r, 50));
+    tty.kill('SIGKILL');
+    expect(Date.now() - t1).toBeGreaterThanOrEqual(1_900);
+    expect(ttyOut).toMatch(/the hook input is empty \(no JSON on stdin\)[^]*exit=0/);
+
     const t0 = Date.now();
     const p = spawnSync('sh', ['-c', `exec "$@" 0<&-`, 'sh', process.execPath, BIN, 'hook', 'claude-stop'], { cwd: s.repo, env: s.env, encoding: 'utf8', timeout: 20_000 });
     expect(Date.now() - t0).toBeLessThan(1_500);
