@@ -22,8 +22,8 @@ export const HOOK_HEAP_SHARE = 0.4;
  * The heap is looked at on every this-many checks (often enough that one step between looks
  * cannot fill the rest of a small heap: 64 let Node 24 abort once in CI), through node:v8 (a look costs 0.25 µs;
  * process.memoryUsage() measured 0.4 ms here). node:v8 is loaded at the first look, at the
- * FIRST_HEAP_LOOK-th check, so a small repository (12 met gates make about 30 checks), which
- * never gets that far, does not pay its 1 to 2 ms of start-up. The steps before it are
+ * FIRST_HEAP_LOOK-th check, so a small repository (with 12 met gates node:v8 stays
+ * unloaded, as process.moduleLoadList shows), which never gets that far, does not pay its 1 to 2 ms of start-up. The steps before it are
  * bounded (a gate, a file, a 64 KiB chunk) and start from the few MiB a fresh process holds.
  */
 const HEAP_EVERY = 8;
