@@ -196,6 +196,18 @@ describe('a fixed deadline, even while hashing runs', () => {
     expect(runCli(['--status'], { cwd: s.repo, env: s.env }).stderr).not.toMatch(/brace expansion/);
   }, 60_000);
 
+  it('the deadline is kept in the parse of one file of many lines (760,000 warnings under one gate)', () => {
+    const s = bigSandbox();
+    const line = '  RETRY: 1\n';
+    writeFiles(s.repo, { 'GATES.md': '- [x] G1: done\n  EVIDENCE: exit=0\n' + line.repeat(Math.floor((8 * 2 ** 20 - 100) / line.length)) });
+    const t0 = Date.now();
+    runCli(['--status'], { cwd: s.repo, env: s.env, timeoutMs: 60_000 });
+    const parseMs = Date.now() - t0;
+    const { r, ms } = timedHook(s, { env: { GATE_CHECK_HOOK_DEADLINE_MS: '300' } });
+    expect(expectBlock(outcome(r))).toMatch(/^gate-check: verification was incomplete: the Stop hook's 0\.3 s limit ran out/);
+    expect(ms, `the hook took ${ms} ms; --status parses this ledger in ${parseMs} ms`).toBeLessThan(Math.max(1_200, parseMs * 0.6));
+  }, 60_000);
+
   it('the default deadline holds: 18 GiB to hash, an answer within 10 s', () => {
     const s = slowRepo(300);
     const { r, ms } = timedHook(s, { timeoutMs: 40_000 });
