@@ -27,7 +27,7 @@ export const HOOK_HEAP_SHARE = 0.4;
  * bounded (a gate, a file, a 64 KiB chunk) and start from the few MiB a fresh process holds.
  */
 const HEAP_EVERY = 8;
-export const FIRST_HEAP_LOOK = 64;
+const FIRST_HEAP_LOOK = 64;
 
 let v8: typeof import('node:v8') | null = null;
 function heapStatistics(): { used: number; limit: number } {
