@@ -2,6 +2,7 @@
 // (under the ledger's lock, the run records of the results that are not stale, then the
 // ledger; then the audit log). A written batch survives a later crash; results arriving
 // meanwhile wait for the next batch.
+import { RunSetupError } from '../errors.js';
 import type { HistoryLog } from '../history/log.js';
 import type { Gate, Ledger } from '../ledger/types.js';
 import type { Oracle } from '../oracle/oracle.js';
@@ -82,7 +83,12 @@ export class BatchWriter {
     // ledger that no longer parses, a stale result): a failure under the definition and
     // DEPENDS the run started with is the newest result for them, even when a file changed
     // meanwhile, and restoring the file or the ledger must not bring an older pass back.
-    await this.receipts.add(loaded.location.path, records.filter((r) => r.status === 'fail'), this.lockTimeoutMs);
+    const failures = records.filter((r) => r.status === 'fail');
+    try {
+      await this.receipts.add(loaded.location.path, failures, this.lockTimeoutMs);
+    } catch (e) {
+      throw await this.failureNotRecorded(loaded, batch, failures, e);
+    }
     const pass = new ResolutionPass();
     let outcome: FlushOutcome;
     try {
@@ -120,6 +126,39 @@ export class BatchWriter {
     }
     this.history.append(batch.flatMap((a) => (a.event ? [staleIds.has(a.event.gate) ? { ...a.event, status: 'stale' as const } : a.event] : [])));
     return staleById;
+  }
+
+  /**
+   * A failure that could not be recorded must not leave an older pass in force: the ledger's
+   * run records are removed (so no gate of it verifies here until it runs again), the failed
+   * gates are un-ticked in the ledger if it can be written, and the run fails (exit 2) saying
+   * so. Returns the error to throw.
+   */
+  private async failureNotRecorded(loaded: LoadedLedger, batch: BatchItem[], failures: RunRecord[], cause: unknown): Promise<RunSetupError> {
+    const why = cause instanceof Error ? cause.message : String(cause);
+    const forgot = this.receipts.forget(loaded.location.path);
+    const failed = new Set(failures.map((r) => r.gate));
+    let unticked = 'the failed gates were un-ticked in the ledger';
+    try {
+      await writeResults(
+        loaded.location.path,
+        batch.flatMap((a) => (a.write && failed.has(a.write.gateId) ? [a.write] : [])),
+        (ledger: Ledger, gate: Gate, original: Oracle) => this.resolver.changesSince({ ...loaded, ledger }, gate, original, new ResolutionPass()),
+        { lockTimeoutMs: this.lockTimeoutMs, directories: loaded.directories, beforeWrite: async () => {} },
+      );
+    } catch (e) {
+      unticked = `the ledger could not be written either (${e instanceof Error ? e.message : String(e)})`;
+    }
+    try {
+      this.history.append(batch.flatMap((a) => (a.event ? [a.event] : [])));
+    } catch {
+      // reported below: the failure itself is what could not be recorded
+    }
+    const ids = [...failed].map((id) => `${loaded.stem}:${id}`).join(', ');
+    return new RunSetupError(
+      `the failure of ${ids} could not be recorded: ${why}; ${forgot ? `the run records of ${loaded.location.display} were removed, so that no earlier pass of it counts as verified (its gates run again)` : `the run records of ${loaded.location.display} could not be removed either: do not trust a verified gate of it until a run records its results`}; ${unticked}`,
+      'free space in (or fix) the private store, then run gate-check again',
+    );
   }
 
   private flushOne(loaded: LoadedLedger): Promise<void> {

@@ -3,6 +3,7 @@
 import { join, relative } from 'node:path';
 import { UnsafeStoreError } from '../errors.js';
 import { atomicWriteFile } from '../fsx/atomic-write.js';
+import { removeFile } from '../fsx/create.js';
 import { acquireLock } from '../fsx/lock.js';
 import { openPrivateDir, privateDirExists, type PrivateDir } from '../fsx/private-dir.js';
 import { lstatOrNull } from '../fsx/safe-read.js';
@@ -23,6 +24,8 @@ export class ReceiptStore {
   /** What each receipts file looked like right after this process wrote it. */
   private readonly written = new Map<string, string>();
   private readonly byGate = new Map<string, Map<string, RunRecord[]>>();
+  /** Passes read from disk that cannot verify an evidence line in this view (parseRecord in receipt.ts). */
+  private readonly foreign = new WeakSet<RunRecord>();
 
   private constructor(
     readonly dir: PrivateDir,
@@ -56,9 +59,15 @@ export class ReceiptStore {
       const parsed = parseReceiptFile(text, ledger, this.ledgerInRepo(ledger));
       if (!parsed.ok) throw new UnsafeStoreError(join(this.dir.path, this.fileName(ledger)), `invalid receipts file: ${parsed.reason}`, 'remove it by hand; the next passing runs write new receipts');
       file = parsed.file;
+      for (const r of parsed.foreign) this.foreign.add(r);
     }
     this.cache.set(ledger, file);
     return file;
+  }
+
+  /** Whether `record` (one of recordsOf) is a pass that cannot verify an evidence line here (see receipt.ts). */
+  isForeign(record: RunRecord): boolean {
+    return this.foreign.has(record);
   }
 
   /** The records of one gate, newest first. */
@@ -74,6 +83,25 @@ export class ReceiptStore {
       this.byGate.set(ledger, index);
     }
     return index.get(gate) ?? [];
+  }
+
+  /**
+   * Removes a ledger's run records, without the lock: for a failure that could not be
+   * recorded (a full disk, where creating a lock fails and removing a file still works), so
+   * that no older pass of the ledger counts as verified. Every gate of the ledger is then
+   * unverified here until it runs again. Returns whether the file is gone.
+   */
+  forget(ledger: string): boolean {
+    this.cache.delete(ledger);
+    this.byGate.delete(ledger);
+    this.written.delete(ledger);
+    try {
+      this.dir.verify();
+      removeFile(join(this.dir.path, this.fileName(ledger)));
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /**

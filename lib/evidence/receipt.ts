@@ -66,7 +66,14 @@ export function receiptId(ledgerInRepo: string, f: ProvenFields, match: string):
 const nullableHex12 = (v: unknown) => v === null || (typeof v === 'string' && HEX12.test(v));
 const nullableHex64 = (v: unknown) => v === null || (typeof v === 'string' && HEX64.test(v));
 
-function parseRecord(v: unknown, ledgerInRepo: string): RunRecord | null {
+/**
+ * A record, or null when it is malformed. `foreign` marks a pass whose receipt id does not
+ * cover its fields under this ledger path: one made while the same ledger file was seen from
+ * another repository root (a `gates/GATES.md` run from the top and from `gates/`, or with
+ * `--root`), or not made by gate-check. It stays on file, and counts as a result of its proof
+ * (the newest result decides), but never verifies an evidence line here.
+ */
+function parseRecord(v: unknown, ledgerInRepo: string): { record: RunRecord; foreign: boolean } | null {
   if (!isPlainObject(v) || !hasExactKeys(v, RECORD_KEYS)) return null;
   const { gate, status, def, deps, inputs, match, receipt, signature, outputSha256, bytes, bound, time } = v;
   if (typeof gate !== 'string' || (status !== 'pass' && status !== 'fail')) return null;
@@ -96,13 +103,13 @@ function parseRecord(v: unknown, ledgerInRepo: string): RunRecord | null {
     bound: boundDirs,
     time,
   };
-  if (status === 'fail') return match === null && receipt === null ? r : null;
-  // A pass whose receipt id does not cover its own fields was not written by gate-check.
+  if (status === 'fail') return match === null && receipt === null ? { record: r, foreign: false } : null;
   if (typeof match !== 'string' || !HEX12.test(match) || typeof receipt !== 'string' || !HEX64.test(receipt)) return null;
-  return receiptId(ledgerInRepo, r, match) === receipt ? r : null;
+  return { record: r, foreign: receiptId(ledgerInRepo, r, match) !== receipt };
 }
 
-export type ReceiptFileParse = { ok: true; file: ReceiptFile } | { ok: false; reason: string };
+/** `foreign`: the passes of `file` that cannot verify an evidence line under this ledger path (see parseRecord). */
+export type ReceiptFileParse = { ok: true; file: ReceiptFile; foreign: RunRecord[] } | { ok: false; reason: string };
 
 /** `ledger` is the canonical absolute path (the file is per ledger); `ledgerInRepo` its path inside the repository. */
 export function parseReceiptFile(text: string, ledger: string, ledgerInRepo: string): ReceiptFileParse {
@@ -117,12 +124,14 @@ export function parseReceiptFile(text: string, ledger: string, ledgerInRepo: str
   if (data.ledger !== ledger) return { ok: false, reason: 'names another ledger' };
   if (!Array.isArray(data.records)) return { ok: false, reason: 'records is not a list' };
   const records: RunRecord[] = [];
+  const foreign: RunRecord[] = [];
   for (const raw of data.records) {
-    const r = parseRecord(raw, ledgerInRepo);
-    if (!r) return { ok: false, reason: 'a record is malformed or its receipt id does not match' };
-    records.push(r);
+    const parsed = parseRecord(raw, ledgerInRepo);
+    if (!parsed) return { ok: false, reason: 'a record is malformed' };
+    records.push(parsed.record);
+    if (parsed.foreign) foreign.push(parsed.record);
   }
-  return { ok: true, file: { schema: RECEIPTS_SCHEMA, ledger, records } };
+  return { ok: true, file: { schema: RECEIPTS_SCHEMA, ledger, records }, foreign };
 }
 
 function sameProof(a: ProvenFields, b: ProvenFields): boolean {

@@ -85,6 +85,9 @@ export async function verifyMetGate(ctx: VerifyContext, loaded: LoadedLedger, ga
     return { state: 'unverified', reason: 'no run of this gate on this machine (evidence from another machine, or written by hand)' };
   }
   if (newest.status === 'fail') return { state: 'stale', reason: `the latest run of this gate here failed (started ${newest.time}): the evidence line is older` };
+  if (ctx.receipts?.isForeign(newest)) {
+    return { state: 'mismatched', reason: 'the latest passing run of this gate here was recorded under another repository root, or not by gate-check (the same ledger file seen from another folder or with --root is another path): it cannot check this evidence line; run the gate again from here' };
+  }
   // A later failure of the same definition with other DEPENDS or INPUTS contents counts too:
   // changing a fixture before a failing re-run and putting it back after must not bring the
   // older pass back (a plain run re-runs the gate, with no new approval for INPUTS).

@@ -1,11 +1,12 @@
 // Evidence you can trust, through the real CLI: verified / unverified / mismatched / stale,
 // --status --strict, stale gates in plain runs, --reverify --only-stale, receipts store.
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, sandbox, startCli, writeFiles } from '../helpers/cli.js';
 import { assertReportSchema } from '../helpers/schema.js';
 import { handWrittenMet } from '../helpers/ledger.js';
+import { isRoot, tinyTmpfs } from '../helpers/limits.js';
 
 function repo(files: Record<string, string>) {
   const s = sandbox();
@@ -206,6 +207,95 @@ describe('verification states', () => {
   });
 });
 
+// Found by an attack: a failure that could not be recorded left the older pass in force.
+describe('a failure is never lost', () => {
+  // gates/GATES.md is the only ledger: from the top the root is the top (the ledger is
+  // gates/GATES.md), from gates/ it is gates/ (the ledger is GATES.md). One file, two views,
+  // one records file.
+  function twoViews() {
+    const s = sandbox();
+    const gates = join(s.repo, 'gates');
+    const mode = join(s.repo, 'mode');
+    writeFiles(s.repo, { 'gates/GATES.md': `- [ ] A: feature a\n  CHECK: grep -q good '${mode}' && echo works\n  EXPECT: works\n`, mode: 'good\n' });
+    const top = (args: string[]) => runCli(args, { cwd: s.repo, env: s.env });
+    const inner = (args: string[]) => runCli(args, { cwd: gates, env: s.env });
+    const ledger = () => readFileSync(join(gates, 'GATES.md'), 'utf8');
+    return { s, mode, top, inner, ledger, setLedger: (t: string) => writeFileSync(join(gates, 'GATES.md'), t) };
+  }
+
+  it('one ledger file seen from two repository roots: a failure in one view is recorded, un-ticks the gate, and outlives a restored line in the other', () => {
+    const v = twoViews();
+    expect(v.top(['--approve']).code).toBe(0);
+    const passedLedger = v.ledger();
+    expect(v.top(['--status', '--strict']).code).toBe(0);
+    writeFileSync(v.mode, 'bad\n'); // the work regresses
+    const failed = v.inner(['--reverify', '--approve']); // another root: another oracle, approved
+    expect(failed.stderr).toBe('');
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toMatch(/^FAIL GATES:A /m);
+    expect(v.ledger()).toMatch(/^- \[ \] A: feature a$/m);
+    v.setLedger(passedLedger); // git checkout gates/GATES.md
+    const strict = v.top(['--status', '--strict']);
+    expect(strict.code).toBe(1);
+    expect(strict.stdout).toMatch(/^GATES:A {2}met, stale .*the latest run of this gate here failed/m);
+    expect(v.top(['--reverify', '--only-stale']).code).toBe(1); // runs it: still failing
+  });
+
+  it("a pass made in the other view does not verify this view's evidence line: it is run again", () => {
+    const v = twoViews();
+    expect(v.top(['--approve']).code).toBe(0);
+    const topLedger = v.ledger();
+    expect(v.inner(['--reverify', '--approve']).code).toBe(0); // the newest pass of the proof, made under gates/
+    v.setLedger(topLedger);
+    const strict = v.top(['--status', '--strict']);
+    expect(strict.code).toBe(1);
+    expect(strict.stdout).toMatch(/^GATES:A {2}met, mismatched .*recorded under another repository root/m);
+    expect(v.top([]).code).toBe(0); // a plain run runs it again here
+    expect(v.top(['--status', '--strict']).code).toBe(0);
+  });
+
+  it.skipIf(!isRoot)('a failure that cannot be recorded (the store on a full disk): exit 2 saying so, the records are removed and the gate un-ticked, so no earlier pass counts (run as root)', () => {
+    const fs = tinyTmpfs(512 * 1024);
+    if (!fs) return;
+    try {
+      const s = sandbox();
+      const home = join(fs.dir, 'home');
+      mkdirSync(home, { mode: 0o700 });
+      const env = { ...s.env, HOME: home };
+      // The work is done while `done` exists; without it, the check fails and fills the disk
+      // (a runaway test writing a temporary file).
+      writeFiles(s.repo, { 'GATES.md': `- [ ] A: feature a\n  CHECK: if [ -f done ]; then echo works; else head -c 1048576 /dev/zero > '${join(fs.dir, 'fill')}'; exit 1; fi\n  EXPECT: works\n`, done: '' });
+      const run = (args: string[]) => runCli(args, { cwd: s.repo, env });
+      expect(run(['--approve']).code).toBe(0);
+      const passedLedger = readFileSync(join(s.repo, 'GATES.md'), 'utf8');
+      const records = join(home, '.gate-check', 'receipts');
+      expect(readdirSync(records).filter((f) => f.endsWith('.records.json'))).toHaveLength(1);
+      rmSync(join(s.repo, 'done'));
+      const r = run(['--reverify']);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/the failure of GATES:A could not be recorded: .*ENOSPC.*; the run records of GATES\.md were removed, so that no earlier pass of it counts as verified .*; the failed gates were un-ticked in the ledger/);
+      expect(readFileSync(join(s.repo, 'GATES.md'), 'utf8')).toMatch(/^- \[ \] A: feature a$/m);
+      expect(readdirSync(records).filter((f) => f.endsWith('.records.json'))).toEqual([]);
+      rmSync(join(fs.dir, 'fill'));
+      writeFileSync(join(s.repo, 'GATES.md'), passedLedger); // the ticked line restored
+      const strict = run(['--status', '--strict']);
+      expect(strict.code).toBe(1);
+      expect(strict.stdout).toMatch(/^GATES:A {2}met, unverified /m);
+      expect(existsSync(join(s.repo, 'done'))).toBe(false);
+      const again = run([]); // a plain run runs it again: it fails (and fills the disk) again
+      expect(again.code).toBe(2);
+      expect(again.stdout).toMatch(/^FAIL GATES:A /m);
+      expect(run(['--status', '--strict']).code).toBe(1);
+      rmSync(join(fs.dir, 'fill'));
+      writeFileSync(join(s.repo, 'done'), ''); // the work is done again: a run proves it
+      expect(run([]).code).toBe(0);
+      expect(run(['--status', '--strict']).code).toBe(0);
+    } finally {
+      fs.unmount();
+    }
+  });
+});
+
 describe('plain runs trust only evidence verified here', () => {
   it('hand-written, copied or mismatched evidence is run again when approved, and asks for approval otherwise', () => {
     const s = passed();
@@ -289,14 +379,23 @@ describe('receipt store refusals', () => {
     expect(r.stderr).toMatch(/symbolic link/);
   });
 
-  it('a forged receipt (right shape, digest not covering its fields) does not verify', () => {
+  it('a forged receipt (right shape, digest not covering its fields) does not verify, and a plain run runs the gate again', () => {
     const s = passed();
     const dir = receiptsDir(s.home);
     const file = readdirSync(dir).find((f) => f.endsWith('.json'))!;
     const doc = JSON.parse(readFileSync(join(dir, file), 'utf8'));
-    doc.records[0].match = 'b'.repeat(12);
+    const forged = doc.records.findIndex((r: { gate: string }) => r.gate === 'A');
+    // The record and the evidence line agree (match=bbb…), but the receipt id covers neither.
+    doc.records[forged].match = 'b'.repeat(12);
     writeFileSync(join(dir, file), JSON.stringify(doc), { mode: 0o600 });
-    expect(s.run(['--status', '--strict']).code).toBe(2);
+    s.setLedger(s.ledger().replace(/(A: the verifier[^]*?match=)[0-9a-f]{12}/, `$1${'b'.repeat(12)}`));
+    const r = s.run(['--status', '--strict']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^GATES:A {2}met, mismatched .*recorded under another repository root, or not by gate-check/m);
+    expect(count(s, 'a.count')).toBe(1);
+    expect(s.run([]).code).toBe(0);
+    expect(count(s, 'a.count')).toBe(2);
+    expect(s.run(['--status', '--strict']).code).toBe(0);
   });
 
   it('--status creates no receipts or history directory', () => {
