@@ -124,7 +124,7 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
     } catch (err) {
       if (!(err instanceof NotRunnableYetError)) throw err;
       notYet.add(e);
-      e.report.result = emptyResult('not-run', `not runnable yet: ${err.message}`);
+      e.report.result = emptyResult('not-run', `${err.message.includes(' matches only ledgers') ? 'not runnable' : 'not runnable yet'}: ${err.message}`);
     }
   }
   candidates = candidates.filter((e) => !notYet.has(e));

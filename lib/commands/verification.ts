@@ -47,7 +47,9 @@ export async function markNotRunnableYet(entries: readonly GateEntry[], root: st
           await matchDependsGlob(root, pattern, e.report.qualified, what);
         } catch (err) {
           if (err instanceof NotRunnableYetError) {
-            e.report.stateReason = `not runnable yet: ${what} pattern ${pattern} matches no file under ${root}`;
+            e.report.stateReason = err.message.includes(' matches only ledgers')
+              ? `not runnable: ${what} pattern ${pattern} matches only ledgers, which gate-check rewrites on every run and never hashes`
+              : `not runnable yet: ${what} pattern ${pattern} matches no file under ${root}`;
             break;
           }
         }

@@ -1,6 +1,6 @@
 // Matching DEPENDS globs: dot files included, symlinks never followed and refused where
-// matched, nothing outside the root, results sorted. A pattern that matches no file is an
-// error, never an empty list.
+// matched, nothing outside the root, the ledgers left out, results sorted. A pattern that
+// matches no file is an error, never an empty list.
 //
 // Most DEPENDS entries are a plain path (`scripts/verify.mjs`) or a wildcard in the last
 // segment only (`fixtures/*.json`). Those are answered with one lstat or one readdir; every
@@ -10,6 +10,7 @@ import { lstatSync, readdirSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { NotRunnableYetError, RunSetupError } from '../errors.js';
 import { expandBraces, globLimitProblem, segmentMatches } from '../ledger/globs.js';
+import { isLedgerOwnFile } from '../ledger/own-files.js';
 import { normalizeRelativePath } from '../ledger/paths.js';
 
 type FastGlob = typeof import('fast-glob');
@@ -139,7 +140,15 @@ function refuseUnbounded(label: string, pattern: string): void {
 export async function matchDependsGlob(root: string, pattern: string, gateLabel: string, what = 'DEPENDS'): Promise<string[]> {
   const label = `${what} of ${gateLabel}`;
   refuseUnbounded(label, pattern);
-  const files = matchSimple(root, pattern, label) ?? (await matchWithFastGlob(root, pattern, label));
+  const matched = matchSimple(root, pattern, label) ?? (await matchWithFastGlob(root, pattern, label));
+  // The ledgers and their locks change with every run (lib/ledger/own-files.ts): never hashed.
+  const files = matched.filter((f) => !isLedgerOwnFile(f));
+  if (files.length === 0 && matched.length > 0) {
+    throw new NotRunnableYetError(
+      `${label}: pattern ${pattern} matches only ledgers (${matched.slice(0, 3).join(', ')}${matched.length > 3 ? ', …' : ''}), which gate-check rewrites on every run and never hashes`,
+      'name the files the CHECK reads; DEPENDS and INPUTS leave the ledgers, their locks and their temporary files out',
+    );
+  }
   if (files.length === 0) throw nothingMatched(label, pattern, root);
   return files.sort(byCodeUnit);
 }

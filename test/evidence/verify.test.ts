@@ -296,6 +296,55 @@ describe('a failure is never lost', () => {
   });
 });
 
+// Found by a new user: `INPUTS: *.md` matched GATES.md, which every pass rewrites, so the gate
+// was stale at once, the ledger changed on every run, and DEPENDS asked for approval again.
+describe('DEPENDS and INPUTS leave the ledgers out', () => {
+  const ledger = [
+    '- [ ] D1: the README has a title',
+    '  CHECK: grep -c "^# proj" README.md',
+    '  EXPECT: 1',
+    '  INPUTS: *.md',
+    '- [ ] D2: the docs are spelled',
+    '  CHECK: cat *.md gates/*.md | grep -c proj',
+    '  EXPECT: /^[0-9]+$/m',
+    '  DEPENDS: **/*.md',
+    '',
+  ].join('\n');
+
+  it('a pass stays verified, a re-run leaves the ledger byte-identical, and no new approval is asked', () => {
+    const s = repo({ 'GATES.md': ledger, 'README.md': '# proj\n', 'gates/more.md': '- [ ] M: manual\n', 'docs/guide.md': 'proj\n' });
+    expect(s.run(['--approve']).code).toBe(1); // M is a manual gate, unticked
+    const written = s.ledger();
+    expect(written).toMatch(/- \[x\] D1:/);
+    expect(written).toMatch(/- \[x\] D2:/);
+    const strict = s.run(['--status', '--strict']);
+    expect(strict.stdout).toBe('more:M  unchecked  manual\nUNMET: more:M\n'); // D1 and D2 verified
+    const plain = s.run([]); // nothing to re-run: both verified
+    expect(plain.stdout).toBe('UNMET: more:M\n');
+    const again = s.run(['--reverify']);
+    expect(again.stdout).not.toMatch(/APPROVAL REQUIRED/);
+    expect(again.stdout).toMatch(/^PASS GATES:D1 [^]*^PASS GATES:D2 /m);
+    expect(s.ledger()).toBe(written);
+    expect(s.run(['--status', '--strict']).stdout).toBe('more:M  unchecked  manual\nUNMET: more:M\n');
+    // The files they read still count: a changed README makes D1 stale, and the guide D2.
+    writeFileSync(join(s.repo, 'README.md'), '# proj\nmore\n');
+    writeFileSync(join(s.repo, 'docs/guide.md'), 'proj, changed\n');
+    const after = s.run(['--status', '--strict']);
+    expect(after.stdout).toMatch(/^GATES:D1 {2}met, stale .*INPUTS changed/m);
+    expect(after.stdout).toMatch(/^GATES:D2 {2}met, stale .*DEPENDS changed: README\.md, docs\/guide\.md$/m);
+  });
+
+  it('a pattern that matches only ledgers makes its gate not runnable, and the other gates run', () => {
+    const s = repo({ 'GATES.md': ['- [ ] A: t', '  CHECK: echo ok', '  EXPECT: ok', '  DEPENDS: GATES.md', '- [ ] B: t', '  CHECK: echo ok', '  EXPECT: ok', ''].join('\n') });
+    const status = s.run(['--status']);
+    expect(status.stdout).toMatch(/^GATES:A {2}unchecked \(not runnable: DEPENDS pattern GATES\.md matches only ledgers, which gate-check rewrites on every run and never hashes/m);
+    const r = s.run(['--approve']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^PASS GATES:B /m);
+    expect(r.stdout).toMatch(/^NOT RUN GATES:A .*: not runnable: DEPENDS of GATES:A: pattern GATES\.md matches only ledgers \(GATES\.md\)/m);
+  });
+});
+
 describe('plain runs trust only evidence verified here', () => {
   it('hand-written, copied or mismatched evidence is run again when approved, and asks for approval otherwise', () => {
     const s = passed();
