@@ -4,9 +4,9 @@
 // keeps of a gate (its definition, kind, hand-off, and a digest of a manual gate's title) on
 // both sides, so that both are compared alike. Cosmetic edits (order, whitespace, a runnable
 // gate's title, boxes, EVIDENCE lines) are no finding at all; moves keep the gate; a manual
-// gate's new title, a manual gate turned runnable and a withdrawn ABANDON are no weakening. A
-// gate added during the session joins the baseline; one added already abandoned is a hand-off,
-// not a weakening. Pure.
+// gate's new title, a manual gate turned runnable, INPUTS that only gain patterns and a
+// withdrawn ABANDON are no weakening. A gate added during the session joins the baseline; one
+// added already abandoned is a hand-off, not a weakening. Pure.
 import { compareLedgers, type FieldChange, type SnapshotLedger } from '../ledger/compare.js';
 import { definitionDigest } from '../ledger/definition.js';
 import type { Gate, Ledger } from '../ledger/types.js';
@@ -112,6 +112,16 @@ function sameProjection(a: BaselineGate, b: BaselineGate): boolean {
   return a.kind === b.kind && a.def === b.def && a.title === b.title && a.abandoned === b.abandoned && a.scope === b.scope;
 }
 
+/**
+ * Whether a changed field only makes the gate stricter: INPUTS that keep every pattern they
+ * had and add more (more changes make its evidence stale; INPUTS choose nothing that runs).
+ */
+function onlyStricter(f: FieldChange, b: BaselineGate | undefined, n: BaselineGate | undefined): boolean {
+  if (f.field !== 'INPUTS' || b === undefined || n === undefined || n.inputs === null) return false;
+  const now = new Set(n.inputs);
+  return (b.inputs ?? []).every((p) => now.has(p));
+}
+
 /** What changed from `base` to `now` that weakens an obligation, and which gates are new. */
 export function compareWithBaseline(base: readonly BaselineGate[], now: readonly BaselineGate[]): BaselineComparison {
   // The common case, nothing but additions: every baseline gate is where it was, as it was.
@@ -128,6 +138,8 @@ export function compareWithBaseline(base: readonly BaselineGate[], now: readonly
   if (unchanged) return { weakened: [], added: now.filter((g) => !baseKeys.has(gateKey(g.file, g.id))) };
 
   const comparison = compareLedgers(snapshot(base), snapshot(now));
+  const baseByKey = new Map<string, BaselineGate>();
+  for (const b of base) baseByKey.set(gateKey(b.file, b.id), b);
   const weakened = new Map<string, Weakening>();
   const added: BaselineGate[] = [];
   const note = (c: { file: string | null; baseFile: string | null; id: string | null }, kind: WeakeningKind, fields: FieldChange[] = []) => {
@@ -146,9 +158,11 @@ export function compareWithBaseline(base: readonly BaselineGate[], now: readonly
       case 'turned-manual':
         note(c, 'turned manual');
         break;
-      case 'changed':
-        note(c, 'changed', c.fields);
+      case 'changed': {
+        const weaker = c.fields.filter((f) => !onlyStricter(f, baseByKey.get(gateKey(c.baseFile!, c.id!)), nowByKey.get(gateKey(c.file!, c.id!))));
+        if (weaker.length > 0) note(c, 'changed', weaker);
         break;
+      }
       case 'abandoned':
         // A gate added already abandoned is a hand-off of new work, not a weakened obligation.
         if (c.baseFile !== null) note(c, 'newly abandoned');

@@ -62,6 +62,24 @@ describe('weakened since the session began', () => {
     }
   });
 
+  // Found by a new-user trial: adding INPUTS (stricter: more changes make the evidence stale)
+  // kept the gate open as weakened until a person ran `hook accept`.
+  it('INPUTS that only gain patterns are no weakening; INPUTS that lose one are', () => {
+    const s = passed();
+    writeFiles(s.repo, { 'scripts/words.txt': 'hello\n', 'scripts/more.txt': 'more\n' });
+    s.setLedger(s.original.replace('  TIMEOUT: 30\n', '  TIMEOUT: 30\n  INPUTS: scripts/words.txt\n'));
+    expect(s.run([]).code).toBe(0); // re-run for its new INPUTS: no new approval
+    expect(s.stop()).toEqual({ kind: 'allow', note: null }); // the baseline has INPUTS: scripts/words.txt
+    const gained = readFileSync(join(s.repo, 'GATES.md'), 'utf8').replace('INPUTS: scripts/words.txt', 'INPUTS: scripts/words.txt, scripts/more.txt');
+    s.setLedger(gained);
+    expect(s.run([]).code).toBe(0);
+    expect(s.stop()).toEqual({ kind: 'allow', note: null });
+    const lost = readFileSync(join(s.repo, 'GATES.md'), 'utf8').replace('INPUTS: scripts/words.txt, scripts/more.txt', 'INPUTS: scripts/more.txt');
+    s.setLedger(lost);
+    expect(s.run([]).code).toBe(0);
+    expect(blockOf(s.stop())).toMatch(/^gate-check: 1 gate is not met: GATES:A \(weakened since the session began: INPUTS changed: a person must approve\)\./);
+  });
+
   it('deleting every ledger removes every gate of the baseline: both stay open', () => {
     const s = passed();
     expect(s.stop()).toEqual({ kind: 'allow', note: null });
