@@ -4,11 +4,9 @@ import { UsageError } from '../errors.js';
 import { lstatOrNull } from '../fsx/safe-read.js';
 import { OPTION_BY_FLAG } from './option-table.js';
 import { resolve } from 'node:path';
+import { shellCommand } from '../text/shell-quote.js';
+import { currentInvocation } from './invocation.js';
 
-/** How the user started gate-check, for commands we suggest: npx when npm exec ran it. */
-export function invokedAs(env: NodeJS.ProcessEnv): string {
-  return env.npm_command === 'exec' ? 'npx gate-check' : 'gate-check';
-}
 
 const ALSO = new Map([
   ['help', '--help'],
@@ -23,7 +21,8 @@ export function refuseMistakenWords(files: readonly string[], cwd: string, env: 
     const flag = OPTION_BY_FLAG.has(`--${file}`) ? `--${file}` : ALSO.get(file);
     if (flag === undefined) continue;
     if (lstatOrNull(resolve(cwd, file)) !== null) continue;
-    const suggestion = flag === '' ? invokedAs(env) : `${invokedAs(env)} ${flag}`;
+    const start = currentInvocation(env);
+    const suggestion = shellCommand(flag === '' ? start : [...start, flag]) ?? `gate-check ${flag}`.trim();
     throw new UsageError(`${file}: no such ledger file, and ${file} is not a command`, `did you mean '${suggestion}'?`);
   }
 }

@@ -9,6 +9,8 @@ import { createNewFile, makeDirectory, removeFile } from '../fsx/create.js';
 import { resolveRoot } from '../fsx/discover.js';
 import { lstatOrNull } from '../fsx/safe-read.js';
 import { sanitizeLine } from '../text/sanitize.js';
+import { shellCommand } from '../text/shell-quote.js';
+import { currentInvocation } from '../cli/invocation.js';
 
 export const STARTER_SCRIPT = 'scripts/check-gates-example.mjs';
 
@@ -95,7 +97,7 @@ export async function initCommand(args: string[], io: Io): Promise<number> {
     [
       `wrote ${sanitizeLine(ledger, 300)}`,
       `wrote ${sanitizeLine(script, 300)}`,
-      'next: edit the gates to name your outcomes, then run gate-check --status; gate-check shows each command for approval before it runs',
+      `next: edit the gates to name your outcomes, then run ${shellCommand([...currentInvocation(io.env), '--status']) ?? 'gate-check --status'}; gate-check shows each command for approval before it runs`,
       '',
     ].join('\n'),
   );

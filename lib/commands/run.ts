@@ -6,6 +6,7 @@ import { assertMayApprove } from '../approval/approver.js';
 import { ApprovalStore } from '../approval/store.js';
 import type { Io } from '../cli/io.js';
 import type { RunOptions } from '../cli/options.js';
+import { currentInvocation } from '../cli/invocation.js';
 import { NotRunnableYetError, RunSetupError, UsageError } from '../errors.js';
 import { BatchWriter, type WriteOutcome } from '../evidence/batch-writer.js';
 import { ReceiptStore } from '../evidence/receipt-store.js';
@@ -159,8 +160,8 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
       entry.oracle ??= await resolver.resolve(entry.loaded, entry.gate);
       if (!entry.oracle.signature.startsWith(pin.prefix)) {
         throw new RunSetupError(
-          `--approve ${entry.qualified}@${pin.prefix}: the oracle changed since it was displayed (now @${pinSignature(entry.oracle.signature)}); nothing was approved or run`,
-          'run gate-check again to see the current command, and review it before approving',
+          `--approve ${entry.qualified}@${pin.prefix}: the oracle here is @${pinSignature(entry.oracle.signature)}, not the one displayed: the gate changed since, or this command runs with another PATH, environment, --shell, --cwd or --timeout than the one that displayed it; nothing was approved or run`,
+          'approve with the same command that will run the checks (run it without --approve to see the oracle it computes), and review the command before approving',
         );
       }
       if (!toApprove.includes(entry)) toApprove.push(entry);
@@ -363,7 +364,7 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
     const pending = scope.filter((e) => e.report.result?.status === 'approval-required');
     if (pending.length > 0) {
       const pins = pending.map((e) => `${e.qualified}@${pinSignature(e.report.result!.signature ?? e.oracle!.signature)}`);
-      out.push(...approvalSuggestion(pins, options));
+      out.push(...approvalSuggestion(pins, { ...options, invocation: currentInvocation(io.env) }));
     }
     return out.join('\n') + '\n';
   });

@@ -9,6 +9,8 @@
 // and on any unexpected error. Never execute a CHECK, approve, or write the ledger. After
 // MAX_NO_PROGRESS consecutive blocks without semantic progress, release, saying so; let the
 // stop through (with a note) while the host says background work will wake the session.
+import { currentInvocation } from '../cli/invocation.js';
+import { shellCommand } from '../text/shell-quote.js';
 import { isAbsolute, relative } from 'node:path';
 import { realpathSync } from 'node:fs';
 import type { Io } from '../cli/io.js';
@@ -90,8 +92,9 @@ function plural(n: number, one: string, many: string): string {
 // The hook cannot tell which gates are approved for the agent's shell (an approval binds its
 // PATH and environment, not the host's), so it names both steps: a plain run re-runs what is
 // approved without anyone, and prints what needs a person.
-const NEXT_STEPS =
-  'Next: run `gate-check`: it re-runs every approved gate that is not verified (stale or unverified evidence needs no new approval) and prints each command that still needs a person\'s approval, running none of those; ask your user to review those and run `gate-check --approve`. Write `ABANDON: ID reason` only for a gate that is truly impossible.';
+function nextSteps(start: string): string {
+  return `Next: run \`${start}\`: it re-runs every approved gate that is not verified (stale INPUTS and unverified evidence need no new approval; a changed DEPENDS file or definition does) and prints each command that still needs a person's approval, running none of those; ask your user to review those and run \`${start} --approve\`. Write \`ABANDON: ID reason\` only for a gate that is truly impossible.`;
+}
 
 function releaseText(summary: string): string {
   return `gate-check: released: ${summary}. The hook let the agent stop after ${MAX_NO_PROGRESS} stops without progress; a person needs to look at this.`;
@@ -216,7 +219,7 @@ interface Tally {
   fingerprint: string[];
 }
 
-function openVerdict(t: Tally): Verdict {
+function openVerdict(t: Tally, start: string): Verdict {
   const handoffNote = t.handoff.length > 0 ? ` HANDOFF REQUIRED for ${capList(t.handoff)}: a person must take these over.` : '';
   const fingerprint = sha256Hex([...t.fingerprint].sort().join('\n'));
   const g = t.gates.length;
@@ -233,7 +236,7 @@ function openVerdict(t: Tally): Verdict {
   const wavesNote = w > 0 ? ' A dispatch wave stays open until every leaf has started, the wave is sealed and every leaf has returned (`gate-check dispatch status`).' : '';
   const stillOpen = [g > 0 ? plural(g, 'gate', 'gates') : '', w > 0 ? plural(w, 'dispatch wave', 'dispatch waves') : ''].filter((p) => p !== '').join(' and ');
   return {
-    block: `gate-check: ${head}: ${listed}.${g > 0 ? ` ${NEXT_STEPS}` : ''}${weakenedNote}${wavesNote}${handoffNote}`,
+    block: `gate-check: ${head}: ${listed}.${g > 0 ? ` ${nextSteps(start)}` : ''}${weakenedNote}${wavesNote}${handoffNote}`,
     summary: `${stillOpen} still open: ${listed}${handoffNote ? `;${handoffNote.replace(/\.$/, '')}` : ''}`,
     fingerprint,
   };
@@ -448,7 +451,7 @@ async function verdictFor(gathered: Gathered, io: Io, locations: StoreLocations,
       await writeLedgerMemory(locations, h.root, [...open], h.remembered, lockMs());
     }
   }
-  return complete ? openVerdict(tally) : incompleteVerdict(reports, incomplete!);
+  return complete ? openVerdict(tally, shellCommand(currentInvocation(io.env)) ?? 'gate-check') : incompleteVerdict(reports, incomplete!);
 }
 
 /** The bound scope of a sub-agent's stop: its agent id's binding, else its session's, in the nearest candidate that has one. */

@@ -41,6 +41,18 @@ const PREFIXES = [
 ];
 
 /**
+ * Set by the prefixes above, but loading no code and choosing no program: output buffering
+ * and encodings, bytecode *writing*, fault handlers, and whether rustup may download the
+ * toolchain a repository already names. Binding them asked for approval again in every shell
+ * that set them differently (an IDE, a cron job, a hook runner). A variable not named here
+ * stays bound.
+ */
+const NOT_LOADERS: ReadonlySet<string> = new Set([
+  'PYTHONUNBUFFERED', 'PYTHONDONTWRITEBYTECODE', 'PYTHONIOENCODING', 'PYTHONUTF8', 'PYTHONCOERCECLOCALE', 'PYTHONFAULTHANDLER',
+  'PYTHONLEGACYWINDOWSFSENCODING', 'PYTHONLEGACYWINDOWSSTDIO', 'RUSTUP_AUTO_INSTALL',
+]);
+
+/**
  * npm configuration that changes what `npm test` runs (npm reads npm_config_* in any case,
  * `-` as `_`): its shells, node options, and the .npmrc files that could set them. npm sets
  * userconfig and globalconfig for every script it runs, the same each time; `npx gate-check`
@@ -50,6 +62,7 @@ const NPM_CONFIG = new Set(['script_shell', 'node_options', 'onload_script', 'us
 
 export function isBoundVariable(name: string): boolean {
   if (NAMES.has(name)) return true;
+  if (NOT_LOADERS.has(name)) return false;
   for (const p of PREFIXES) if (name.startsWith(p)) return true;
   const lower = name.toLowerCase();
   return lower.startsWith('npm_config_') && NPM_CONFIG.has(lower.slice('npm_config_'.length).replaceAll('-', '_'));

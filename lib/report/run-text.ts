@@ -131,6 +131,8 @@ export function diagnosticLines(output: string, overflowed = false): string[] {
 
 /** What of a run's command line decides which gates a pin names and which oracle it must match. */
 export interface SuggestionOptions {
+  /** How gate-check was started (lib/cli/invocation.ts): the suggestion starts it the same way. */
+  invocation: readonly string[];
   root: string | undefined;
   scope: string | undefined;
   files: readonly string[];
@@ -149,7 +151,7 @@ const MAX_SUGGESTED_PINS = 5;
  */
 export function approvalSuggestion(pins: readonly string[], o: SuggestionOptions): string[] {
   const lines = [`APPROVAL REQUIRED: ${cappedIds(pins)}`];
-  const words = ['gate-check', '--approve', pins.length <= MAX_SUGGESTED_PINS ? pins.join(',') : '<ID@HEX,...>'];
+  const words = [...o.invocation, '--approve', pins.length <= MAX_SUGGESTED_PINS ? pins.join(',') : '<ID@HEX,...>'];
   if (o.root !== undefined) words.push('--root', o.root);
   if (o.scope !== undefined) words.push('--scope', o.scope);
   if (o.shell !== undefined) words.push('--shell', o.shell);
@@ -160,7 +162,8 @@ export function approvalSuggestion(pins: readonly string[], o: SuggestionOptions
   const command = shellCommand(words);
   if (command === null || pins.length > MAX_SUGGESTED_PINS) {
     const why = command === null ? 'a path or id above cannot be shown exactly as typed' : `more than ${MAX_SUGGESTED_PINS} gates`;
-    lines.push(`  review each command above, then approve exactly those with gate-check --approve ID@HEX,... (${why}: write the command yourself)`);
+    const start = shellCommand(o.invocation) ?? 'gate-check';
+    lines.push(`  review each command above, then approve exactly those with ${start} --approve ID@HEX,... (${why}: write the command yourself)`);
   } else {
     lines.push(`  review each command above, then approve exactly those: ${command}`);
   }

@@ -10,10 +10,12 @@ import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSyn
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { githubStepSummary } from '../../lib/report/github.js';
+import { invocationWords } from '../../lib/cli/invocation.js';
 import { sanitizeLine } from '../../lib/text/sanitize.js';
+import { shellCommand } from '../../lib/text/shell-quote.js';
 import { escapeLegacyCommands } from '../../lib/text/workflow-commands.js';
 import { runnerCommands, type RunnerCommand } from '../helpers/actions-runner.js';
-import { runCli, sandbox, tempDir, writeFiles, type CliResult } from '../helpers/cli.js';
+import { BIN, runCli, sandbox, tempDir, writeFiles, type CliResult } from '../helpers/cli.js';
 import { assertReportSchema } from '../helpers/schema.js';
 
 const lintSchema = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../references/lint.schema.json'), 'utf8'));
@@ -63,13 +65,15 @@ describe('suggested commands: pasting one runs gate-check and nothing else', () 
     expect(first.code).toBe(1);
     const line = first.stdout.split('\n').find((l) => l.includes('approve exactly those: '))!;
     const command = line.slice(line.indexOf('approve exactly those: ') + 'approve exactly those: '.length);
-    expect(command).toMatch(/^gate-check --approve GATES:A@[0-9a-f]{32} --root '.*' --timeout 60 -- '.*'$/);
+    // It starts gate-check as this run was started (lib/cli/invocation.ts): here, node and the bin.
+    const start = shellCommand(invocationWords(s.env, BIN, process.execPath))!;
+    expect(command.startsWith(`${start} `)).toBe(true);
+    expect(command.slice(start.length)).toMatch(/^ --approve GATES:A@[0-9a-f]{32} --root '.*' --timeout 60 -- '.*'$/);
     // dash (/bin/sh) hands exactly these words to the command…
-    const argv = spawnSync('/bin/sh', ['-c', command.replace(/^gate-check /, "printf '%s\\0' ")], { encoding: 'utf8' }).stdout.split('\0').slice(0, -1);
+    const argv = spawnSync('/bin/sh', ['-c', `printf '%s\\0' ${command.slice(start.length + 1)}`], { encoding: 'utf8' }).stdout.split('\0').slice(0, -1);
     expect(argv).toEqual(['--approve', expect.stringMatching(/^GATES:A@[0-9a-f]{32}$/), '--root', root, '--timeout', '60', '--', file]);
-    // …and pasted into bash, where gate-check is this build (a function: PATH, part of the oracle, stays the same), it runs.
-    const gateCheck = `gate-check() { '${process.execPath}' '${resolve(import.meta.dirname, '../../bin/gate-check.js')}' "$@"; }`;
-    const pasted = spawnSync('/usr/bin/bash', ['-c', `${gateCheck}\n${command}`], { cwd: base, env: s.env, encoding: 'utf8' });
+    // …and pasted into bash, with the same PATH (part of the oracle), it runs.
+    const pasted = spawnSync('/usr/bin/bash', ['-c', command], { cwd: base, env: s.env, encoding: 'utf8' });
     expect(pasted.status, pasted.stderr).toBe(0);
     expect(pasted.stdout).toMatch(/^PASS GATES:A/m);
     expect(readFileSync(file, 'utf8')).toMatch(/^- \[x\] A:/);
@@ -83,7 +87,8 @@ describe('suggested commands: pasting one runs gate-check and nothing else', () 
     const r = runCli(['--root', root], { cwd: s.repo, env: s.env });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^APPROVAL REQUIRED: GATES:A@[0-9a-f]{32}$/m);
-    expect(r.stdout).toMatch(/^ {2}review each command above, then approve exactly those with gate-check --approve ID@HEX,\.\.\. \(a path or id above cannot be shown exactly as typed: write the command yourself\)$/m);
+    const start = shellCommand(invocationWords(s.env, BIN, process.execPath))!;
+    expect(r.stdout).toContain(`\n  review each command above, then approve exactly those with ${start} --approve ID@HEX,... (a path or id above cannot be shown exactly as typed: write the command yourself)\n`);
   });
 });
 

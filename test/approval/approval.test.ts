@@ -345,7 +345,7 @@ describe('--approve ID@PREFIX pins the oracle that was displayed', () => {
     for (const pin of [`GATES:G1@${flip(g1)}`, `G1@${flip(g1)}`]) {
       const r = run(s, ['--approve', pin]);
       expect(r.code).toBe(2);
-      expect(r.stderr).toMatch(/the oracle changed since it was displayed \(now @[0-9a-f]{32}\); nothing was approved or run/);
+      expect(r.stderr).toMatch(/the oracle here is @[0-9a-f]{32}, not the one displayed: the gate changed since, or this command runs with another PATH, environment, --shell, --cwd or --timeout than the one that displayed it; nothing was approved or run/);
       expect(existsSync(marker(s, 'm1'))).toBe(false);
       expect(existsSync(marker(s, 'm2'))).toBe(false);
       expect(records(approvalDir(s))).toHaveLength(0);
@@ -368,7 +368,7 @@ describe('--approve ID@PREFIX pins the oracle that was displayed', () => {
     writeLedger(s, [{ id: 'G1', check: `${markCheck(s.repo, 'm1')} && echo sneaky` }, { id: 'G2', check: markCheck(s.repo, 'm2') }]);
     const r = run(s, ['--approve', `GATES:G1@${g1}`]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/oracle changed since it was displayed/);
+    expect(r.stderr).toMatch(/the oracle here is @[0-9a-f]{32}, not the one displayed: the gate changed since/);
     expect(existsSync(marker(s, 'm1'))).toBe(false);
     expect(records(approvalDir(s))).toHaveLength(0);
   });

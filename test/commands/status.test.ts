@@ -228,7 +228,8 @@ describe('discovery', () => {
 describe('--status on a ledger written before the work', () => {
   it('says which open gates cannot run yet (a DEPENDS or INPUTS pattern that matches no file), and keeps its exit code', () => {
     const s = repoWith({
-      'GATES.md': '- [ ] A: imports\n  CHECK: node scripts/a.mjs\n  EXPECT: ok\n  DEPENDS: scripts/a.mjs\n- [ ] B: reads its data\n  CHECK: echo ok\n  EXPECT: ok\n  INPUTS: data/*.json\n- [ ] C: ready\n  CHECK: echo ok\n  EXPECT: ok\n  DEPENDS: GATES.md\n',
+      'GATES.md': '- [ ] A: imports\n  CHECK: node scripts/a.mjs\n  EXPECT: ok\n  DEPENDS: scripts/a.mjs\n- [ ] B: reads its data\n  CHECK: echo ok\n  EXPECT: ok\n  INPUTS: data/*.json\n- [ ] C: ready\n  CHECK: echo ok\n  EXPECT: ok\n  DEPENDS: c.txt\n',
+      'c.txt': 'c\n',
     });
     const r = s.run(['--status']);
     expect(r.code).toBe(1);

@@ -5,7 +5,7 @@
 // durations and times are placeholders, and each distinct hex digest is numbered in order of
 // appearance, so a page that shows one pin four times must print one pin four times.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { isBoundVariable } from '../../lib/oracle/bound-env.js';
 import { BIN, sandbox } from './cli.js';
@@ -63,8 +63,8 @@ export function docRepo(): DocRepo {
   const s = sandbox();
   const bin = join(s.home, '..', 'bin');
   mkdirSync(bin);
-  writeFileSync(join(bin, 'gate-check'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
-  chmodSync(join(bin, 'gate-check'), 0o755);
+  // As npm installs it: a link named gate-check to the bin, run by the node found on PATH.
+  symlinkSync(BIN, join(bin, 'gate-check'));
   const path = [...new Set([bin, dirname(process.execPath), '/usr/bin', '/bin'])].join(':');
   // The page's machine sets none of the variables an approval binds besides PATH (NODE_OPTIONS, PYTHON*, …).
   const env = Object.fromEntries(Object.entries({ ...s.env, PATH: path }).filter(([name]) => !isBoundVariable(name)));

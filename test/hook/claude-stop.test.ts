@@ -5,6 +5,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, lstatSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { invocationWords } from '../../lib/cli/invocation.js';
+import { shellCommand } from '../../lib/text/shell-quote.js';
 import { BIN, runCli, sandbox, tempDir, writeFiles } from '../helpers/cli.js';
 import { expectBlock, expectMessage, outcome, stopInput, type HookOutcome } from '../helpers/stop-hook.js';
 import { snapshotTree } from '../helpers/tree.js';
@@ -71,8 +73,11 @@ describe('block or allow', () => {
     const s = hookRepo({ 'GATES.md': '- [ ] A: the importer handles empty files\n  CHECK: echo ok\n  EXPECT: ok\n' });
     const reason = expectBlock(s.hook());
     expect(reason).toMatch(/^gate-check: 1 gate is not met: GATES:A \(unchecked\)\./);
-    expect(reason).toContain('run `gate-check`: it re-runs every approved gate');
-    expect(reason).toContain('gate-check --approve');
+    // The commands start gate-check as the host started the hook (here node and the bin), not a bare name that may not be on PATH.
+    const start = shellCommand(invocationWords(s.env, BIN, process.execPath))!;
+    expect(reason).toContain(`run \`${start}\`: it re-runs every approved gate`);
+    expect(reason).toContain(`run \`${start} --approve\``);
+    expect(reason).toContain('stale INPUTS and unverified evidence need no new approval; a changed DEPENDS file or definition does');
     expect(reason).toContain('ABANDON: ID reason');
   });
 

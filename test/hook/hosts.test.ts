@@ -56,7 +56,7 @@ describe('each host gets its own answer format, always with exit 0', () => {
       const r = s.stop(host, payloadFor(host, s.repo));
       expect(r.code).toBe(0);
       const reason = blockOf(answerOf(host, r));
-      expect(reason).toMatch(/^gate-check: 1 gate is not met: GATES:A \(unchecked\)\. Next: run `gate-check`: it re-runs every approved gate/);
+      expect(reason).toMatch(/^gate-check: 1 gate is not met: GATES:A \(unchecked\)\. Next: run `[^`]*bin\/gate-check\.js'?`: it re-runs every approved gate/);
       const doc = JSON.parse(r.stdout) as Record<string, unknown>;
       const [key, value] = BLOCK_KEY[host];
       if (host === 'cursor') expect(doc).toEqual({ followup_message: reason });

@@ -15,6 +15,18 @@ describe('bound environment variables', () => {
       expect(isBoundVariable(name), name).toBe(false);
     }
   });
+  // Found by a new-user trial: a Python buffering flag missing from an IDE terminal asked for
+  // a person's approval again for a Node check.
+  it('variables of those families that load no code are not: output buffering, encodings, bytecode writing, toolchain downloads', () => {
+    for (const name of ['PYTHONUNBUFFERED', 'PYTHONDONTWRITEBYTECODE', 'PYTHONIOENCODING', 'PYTHONUTF8', 'PYTHONFAULTHANDLER', 'RUSTUP_AUTO_INSTALL']) {
+      expect(isBoundVariable(name), name).toBe(false);
+    }
+    // Their neighbours that choose code stay bound, and so does any name not listed.
+    for (const name of ['PYTHONHOME', 'PYTHONUSERBASE', 'PYTHONPYCACHEPREFIX', 'PYTHONBREAKPOINT', 'PYTHONOPTIMIZE', 'PYTHONSOMETHINGNEW', 'RUSTUP_TOOLCHAIN', 'RUSTUP_HOME', 'PYENV_ROOT']) {
+      expect(isBoundVariable(name), name).toBe(true);
+    }
+  });
+
   it('the bound variables that are set, sorted by name; null when none is', () => {
     expect(boundEnvironment({ PATH: '/bin', HOME: '/h' })).toBeNull();
     expect(boundEnvironment({ PYTHONPATH: 'x', NODE_OPTIONS: '--require y', LD_PRELOAD: undefined, HOME: '/h' })).toEqual([['NODE_OPTIONS', '--require y'], ['PYTHONPATH', 'x']]);

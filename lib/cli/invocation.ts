@@ -1,0 +1,24 @@
+// How the person started gate-check, so that a command we suggest runs the same program with
+// the same environment: an approval binds PATH and some variables, so a pin shown under
+// `npx --no-install gate-check` is refused under a bare `gate-check` whose PATH differs, and a
+// bare `gate-check` is no command at all where it is not on PATH. Pure.
+import { basename, delimiter, dirname, isAbsolute } from 'node:path';
+
+/**
+ * The words that start gate-check again the way it was started: `npx --no-install
+ * gate-check` under npm exec; `gate-check` when that name on PATH is how it was found;
+ * otherwise node and the script's absolute path.
+ */
+export function invocationWords(env: NodeJS.ProcessEnv, script: string | undefined, execPath: string): string[] {
+  if (env.npm_command === 'exec') return ['npx', '--no-install', 'gate-check'];
+  const path = (env.PATH ?? '').split(delimiter).filter((d) => isAbsolute(d));
+  if (script === undefined || !isAbsolute(script)) return ['gate-check'];
+  if (basename(script) === 'gate-check' && path.includes(dirname(script))) return ['gate-check'];
+  const node = path.includes(dirname(execPath)) && basename(execPath) === 'node' ? 'node' : execPath;
+  return [node, script];
+}
+
+/** The same, for the running process. */
+export function currentInvocation(env: NodeJS.ProcessEnv): string[] {
+  return invocationWords(env, process.argv[1], process.execPath);
+}

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { invocationWords } from '../../lib/cli/invocation.js';
+
+describe('how gate-check was started, for the commands it suggests', () => {
+  const PATH = '/home/me/bin:/usr/local/bin:/usr/bin:/bin';
+  it('npx --no-install gate-check under npm exec, whatever the path', () => {
+    expect(invocationWords({ PATH, npm_command: 'exec' }, '/p/node_modules/.bin/gate-check', '/usr/bin/node')).toEqual(['npx', '--no-install', 'gate-check']);
+  });
+  it('gate-check when that name, found on PATH, is how it started', () => {
+    expect(invocationWords({ PATH }, '/usr/local/bin/gate-check', '/usr/bin/node')).toEqual(['gate-check']);
+  });
+  it('node and the path otherwise: a path not on PATH, another name, npm run (npm_command=run-script)', () => {
+    expect(invocationWords({ PATH }, '/p/node_modules/.bin/gate-check', '/usr/bin/node')).toEqual(['node', '/p/node_modules/.bin/gate-check']);
+    expect(invocationWords({ PATH }, '/src/gate-check/bin/gate-check.js', '/usr/bin/node')).toEqual(['node', '/src/gate-check/bin/gate-check.js']);
+    expect(invocationWords({ PATH, npm_command: 'run-script' }, '/src/bin/gate-check.js', '/usr/bin/node')).toEqual(['node', '/src/bin/gate-check.js']);
+  });
+  it('the node binary by its path when the node on PATH may be another one', () => {
+    expect(invocationWords({ PATH }, '/src/bin/gate-check.js', '/opt/node22/bin/node')).toEqual(['/opt/node22/bin/node', '/src/bin/gate-check.js']);
+    expect(invocationWords({ PATH: '/opt/n/bin:/usr/bin' }, '/src/bin/gate-check.js', '/opt/n/bin/nodejs')).toEqual(['/opt/n/bin/nodejs', '/src/bin/gate-check.js']);
+  });
+  it('relative PATH entries do not count, and without a script path: gate-check', () => {
+    expect(invocationWords({ PATH: 'bin:/usr/bin' }, '/r/bin/gate-check', '/usr/bin/node')).toEqual(['node', '/r/bin/gate-check']);
+    expect(invocationWords({ PATH }, undefined, '/usr/bin/node')).toEqual(['gate-check']);
+  });
+});
