@@ -54,11 +54,11 @@ export interface RunContext {
 
 const HELD_BY_ESCAPEE = "; a process that left the check's process group (setsid or a daemon) still held the output and was not killed";
 
-function describeFailure(o: CheckOutcome, timeoutMs: number, outputCap: number): string | null {
+function describeFailure(o: CheckOutcome, timeoutMs: number, outputCap: number, ownTimeout: boolean): string | null {
   const held = o.outputHeld ? HELD_BY_ESCAPEE : '';
   switch (o.failure) {
     case 'timeout':
-      return `timed out after ${timeoutMs / 1000} s (process group killed)${held}; a slower check needs TIMEOUT: <seconds> in the gate (or --timeout), and a new approval`;
+      return `timed out after ${timeoutMs / 1000} s (process group killed)${held}; a slower check needs ${ownTimeout ? 'a larger TIMEOUT: in the gate' : 'TIMEOUT: <seconds> in the gate (or --timeout)'}, and a new approval`;
     case 'overflow':
       return `output exceeded the cap of ${outputCap} bytes (process group killed; nothing of it is kept)${held}`;
     case 'spawn':
@@ -115,7 +115,7 @@ export async function attemptGate(e: Entry, ctx: RunContext, bindings: BoundFile
     request: null,
   };
   if (outcome.failure === 'interrupted') return { result: { ...base, error: 'interrupted' }, output, write: null, record: null, event: null };
-  let error = describeFailure(outcome, f.timeoutMs, f.outputCap);
+  let error = describeFailure(outcome, f.timeoutMs, f.outputCap, e.gate.timeoutSeconds !== null);
   let matched: string | null = null;
   if (error === null) {
     const m = matchExpect(e.gate.expect!, output, f.regexCapMs);

@@ -221,4 +221,15 @@ describe('through the CLI', () => {
     expect(r.wallMs).toBeLessThan(4000);
     expect(await waitDead(bg)).toBe(true);
   }, 15_000);
+
+  it('a gate with its own TIMEOUT: is killed at it, and the hint names that TIMEOUT, not --timeout (which does not apply to it)', async () => {
+    const s = sandbox();
+    testDirs.push(s.repo);
+    writeFiles(s.repo, { 'GATES.md': `${ledger('sleep 30', 'never').trimEnd()}\n  TIMEOUT: 1\n` });
+    await approved(s, []);
+    const r = runCliMeasured(['--timeout', '60'], s.repo, s.env);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toMatch(/^FAIL GATES:G1 \(\d+ ms\)  adversarial: timed out after 1 s \(process group killed\); a slower check needs a larger TIMEOUT: in the gate, and a new approval$/m);
+    expect(r.wallMs).toBeLessThan(4000);
+  }, 15_000);
 });
