@@ -31,6 +31,8 @@ export function failureFingerprint(output: string, error: string | null): string
     .replace(/\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?/g, '<time>')
     .replace(/\b\d{1,2}:\d{2}:\d{2}(\.\d+)?\b/g, '<time>')
     .replace(/\b\d+(\.\d+)?\s?(ms|s|sec|seconds|m|min|µs|us|ns)\b/g, '<duration>')
+    // A duration named before its number: node --test's TAP (`duration_ms: 0.52`, `# duration_ms 45.1`).
+    .replace(/\b(duration_ms|duration|elapsed_ms|elapsed|time_ms)\b([:=]?\s*)\d+(\.\d+)?/gi, '$1$2<duration>')
     .replace(/(\/tmp|\/var\/folders|\/private\/var\/folders|[A-Za-z]:\\Users\\[^\\\s]+\\AppData\\Local\\Temp)[^\s'"]*/g, '<tmp>')
     .replace(/\b(0x)?[0-9a-f]{8,}\b/gi, '<hex>')
     .replace(/\b\d{5,}\b/g, '<n>');

@@ -20,6 +20,13 @@ describe('failure fingerprints', () => {
     expect(a).toBe(b);
     expect(failureFingerprint('assertion failed: 2 != 3', 'exit 1')).not.toBe(failureFingerprint('file not found', 'exit 1'));
   });
+
+  // Found by a new-user trial: "stuck" never fired for node --test, whose TAP names the unit first.
+  it('ignore durations named before their number, as node --test prints them', () => {
+    const tap = (a: string, b: string) => `not ok 1 - adds\n  ---\n  duration_ms: ${a}\n  failureType: 'testCodeFailure'\n  ...\n# fail 1\n# duration_ms ${b}\n`;
+    expect(failureFingerprint(tap('0.523417', '45.12'), 'exit 1')).toBe(failureFingerprint(tap('1.9', '51'), 'exit 1'));
+    expect(failureFingerprint(tap('0.5', '45'), 'exit 1')).not.toBe(failureFingerprint(tap('0.5', '45').replace('# fail 1', '# fail 2'), 'exit 1'));
+  });
 });
 
 describe('labels', () => {
