@@ -181,7 +181,7 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
         const cut = fieldsCut(request);
         if (cut.length === 0) return true;
         const pin = `${sanitizeLine(e.qualified, 120)}@${pinSignature(e.oracle!.signature)}`;
-        io.stdout(`not shown in full (${cut.join(', ')}), so not approved at this prompt: read it in full (the ledger, or --json), then approve it by its pin: gate-check --approve ${shellCommand([pin]) ?? pin}\n`);
+        io.stdout(`not shown in full (${cut.join(', ')}), so not approved at this prompt: read it in full (the ledger, or --json), then approve it by its pin: ${shellCommand([...currentInvocation(io.env), '--approve', pin]) ?? `gate-check --approve ${pin}`}\n`);
         return false;
       };
       for (let i = 0; i < pending.length; i++) {

@@ -2,7 +2,7 @@
 // (under the ledger's lock, the run records of the results that are not stale, then the
 // ledger; then the audit log). A written batch survives a later crash; results arriving
 // meanwhile wait for the next batch.
-import { RunSetupError } from '../errors.js';
+import { InterruptedError, RunSetupError } from '../errors.js';
 import type { HistoryLog } from '../history/log.js';
 import type { Gate, Ledger } from '../ledger/types.js';
 import type { Oracle } from '../oracle/oracle.js';
@@ -87,6 +87,12 @@ export class BatchWriter {
     try {
       await this.receipts.add(loaded.location.path, failures, this.lockTimeoutMs);
     } catch (e) {
+      // Interrupted (Ctrl-C during the lock wait): still no older pass may stand, but nothing
+      // more is waited for, and the interrupt stays the exit (130).
+      if (e instanceof InterruptedError) {
+        if (failures.length > 0) this.receipts.forget(loaded.location.path);
+        throw e;
+      }
       throw await this.failureNotRecorded(loaded, batch, failures, e);
     }
     const pass = new ResolutionPass();

@@ -50,7 +50,7 @@ describe('the oracle is re-resolved and the approval re-read immediately before 
     expect(existsSync(join(s.repo, 'g2.evil'))).toBe(false);
     expect(r.stdout).toMatch(/^APPROVAL REQUIRED GATES:G2 .*changed since approval, not run: DEPENDS: dep\.sh changed$/m);
     // The pin it suggests is the new oracle's, so that approving it means reviewing the change.
-    const pin = /gate-check --approve (GATES:G2@[0-9a-f]{32})/.exec(r.stdout)![1]!;
+    const pin = / --approve (GATES:G2@[0-9a-f]{32})/.exec(r.stdout)![1]!;
     const list = runCli(['--json'], { cwd: s.repo, env: s.env });
     const g2 = JSON.parse(list.stdout).gates[1];
     expect(pin.endsWith(g2.result.signature.slice(0, 32))).toBe(true);

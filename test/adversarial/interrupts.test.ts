@@ -5,7 +5,7 @@
 // The checks write their PIDs to files; after gate-check exits, each test asserts that none
 // of them is left.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { recordFileName } from '../../lib/approval/store.js';
@@ -325,6 +325,33 @@ describe('every wait is interruptible', () => {
     expect(r.stderr).toMatch(/interrupted while waiting for the lock/);
     expect(readFileSync(s.file('GATES.md.lock'), 'utf8')).toBe(lock);
     expect(s.ledger()).toBe(before);
+  }, 30_000);
+
+  it('a wait for the run-records lock while a failure is recorded ends at once with exit 130, and no older pass of the ledger stands', async () => {
+    const s = repo({ 'GATES.md': gate('Q', gated('test -f broken && exit 1; echo $$ > q.pid; echo ok')) });
+    await approveAll(s);
+    expect(s.run([]).code).toBe(0); // a pass, recorded
+    const passed = s.ledger();
+    const receipts = join(s.home, '.gate-check', 'receipts');
+    const records = readdirSync(receipts).find((f) => f.endsWith('.records.json'))!;
+    writeFileSync(join(receipts, `${records}.lock`), JSON.stringify({ pid: process.pid, token: 'held-by-the-test' }) + '\n', { mode: 0o600 });
+    writeFileSync(s.file('broken'), ''); // the work regresses: the re-run fails
+    const p = s.start(['--reverify'], { GATE_CHECK_LOCK_TIMEOUT_MS: '60000' });
+    await sleep(1500); // it has failed and waits for the records lock
+    const t0 = Date.now();
+    p.child.kill('SIGINT');
+    const r = await p.done;
+    expect(r.code, r.stderr).toBe(130);
+    expect(Date.now() - t0).toBeLessThan(10_000);
+    expect(r.stderr).toMatch(/interrupted while waiting for the lock .*records\.json\.lock/);
+    expect(r.stderr).not.toMatch(/could not be recorded/); // an interrupt, not a store that cannot be written
+    expect(s.ledger()).toBe(passed); // nothing is written after the interrupt
+    expect(existsSync(join(receipts, records))).toBe(false); // the pass before it no longer counts
+    rmSync(join(receipts, `${records}.lock`));
+    writeFileSync(s.file('GATES.md'), passed);
+    const strict = s.run(['--status', '--strict']);
+    expect(strict.code).toBe(1);
+    expect(strict.stdout).toMatch(/^GATES:Q {2}met, unverified /m);
   }, 30_000);
 
   it('a wait for an approval record lock ends at once with exit 130, and nothing is approved or run', async () => {

@@ -267,7 +267,7 @@ describe('interactive approval', () => {
     for (const [check, cut] of [[long, 'CHECK'], [wide, 'CHECK']] as const) {
       const s = repo({ 'GATES.md': gate('P1', check, 'ok') + gate('P2', 'echo two', 'two') + gate('P3', check.replace('ok', 'ok3'), 'ok3') });
       const out = execFileSync('script', ['-qec', `${process.execPath} ${BIN} --approve || true`, '/dev/null'], { cwd: s.repo, env: { ...s.env, NO_COLOR: '1' }, input: 'a\ny\n', encoding: 'utf8' }).replace(/\r/g, '');
-      expect(out).toMatch(new RegExp(`^not shown in full \\(${cut}\\), so not approved at this prompt: .* gate-check --approve GATES:P1@[0-9a-f]{32}$`, 'm'));
+      expect(out).toMatch(new RegExp(`^not shown in full \\(${cut}\\), so not approved at this prompt: .*then approve it by its pin: .*gate-check(\\.js)?'? --approve GATES:P1@[0-9a-f]{32}$`, 'm'));
       expect(out).toMatch(/^not shown in full \(CHECK\), so not approved at this prompt: .*GATES:P3@/m);
       expect(out.match(/approve\? \[y\/N\/a\]/g)).toHaveLength(1); // asked for P2 only
       expect(out).not.toMatch(/approve these/);
