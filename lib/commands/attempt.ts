@@ -1,6 +1,6 @@
 // One attempt at one gate: the supervised run, the verdict (exit status, EXPECT, caps,
 // --assert-clean), and what it leaves behind: an evidence edit, a receipt, an audit event.
-import { basename, dirname, relative } from 'node:path';
+import { relative } from 'node:path';
 import { formatEvidence, matchDigest } from '../evidence/line.js';
 import { receiptId, type ProvenFields, type RunRecord } from '../evidence/receipt.js';
 import type { PendingWrite } from '../evidence/writeback.js';
@@ -16,7 +16,6 @@ import { matchExpect } from '../run/expect-match.js';
 import { changedPaths, snapshotWorkingTree } from '../run/git.js';
 import type { ShellInvocation } from '../run/shell.js';
 import { RunningChecks, superviseCheck, type CheckOutcome } from '../run/supervisor.js';
-import type { LoadedLedger } from '../workspace/load.js';
 import type { GateEntry } from './verification.js';
 
 import { ACTIVE_CHECK_ENV } from '../approval/approver.js';
@@ -73,20 +72,6 @@ function describeFailure(o: CheckOutcome, timeoutMs: number, outputCap: number, 
   if (o.signal) return `killed by ${o.signal}`;
   if (o.exitCode !== 0) return `exit ${o.exitCode}`;
   return null;
-}
-
-/** Ledgers, their locks and gate-check's temporary files: written by the run itself, not by a check. */
-export function ownFilesMatcher(root: string, ledgers: readonly LoadedLedger[]): (path: string) => boolean {
-  const own = new Set<string>();
-  const tempPrefixes: string[] = [];
-  for (const l of ledgers) {
-    const rel = relative(root, l.location.path).split('\\').join('/');
-    own.add(rel);
-    own.add(`${rel}.lock`);
-    const dir = relative(root, dirname(l.location.path)).split('\\').join('/');
-    tempPrefixes.push(`${dir ? dir + '/' : ''}.${basename(l.location.path)}.gate-check-`);
-  }
-  return (p) => own.has(p) || tempPrefixes.some((t) => p.startsWith(t));
 }
 
 export async function attemptGate(e: Entry, ctx: RunContext, bindings: BoundFiles): Promise<Attempt> {

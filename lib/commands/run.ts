@@ -2,6 +2,7 @@
 // approvals, run what is approved under the supervisor, write evidence, receipts and the
 // audit log in batches, and report in ledger order. Nothing runs without an approval of its
 // exact oracle.
+import { relative, sep } from 'node:path';
 import { assertMayApprove } from '../approval/approver.js';
 import { ApprovalStore } from '../approval/store.js';
 import type { Io } from '../cli/io.js';
@@ -13,6 +14,7 @@ import { ReceiptStore } from '../evidence/receipt-store.js';
 import { lockTimeoutFromEnv } from '../fsx/lock.js';
 import { publishRunMarker } from '../fsx/run-marker.js';
 import { HistoryLog } from '../history/log.js';
+import { filesOfLedgers } from '../ledger/own-files.js';
 import { gateState } from '../ledger/state.js';
 import { changedFields, pinSignature, sha256Hex } from '../oracle/oracle.js';
 import { approvalViewOf, effectivelyMet, emptyResult, gateReport, ledgerRevisions, reranBy, REPORT_SCHEMA, summarize, treeMet, type Mode, type Report } from '../report/model.js';
@@ -30,7 +32,7 @@ import { storeLocations } from '../store/locations.js';
 import { sanitizeLine } from '../text/sanitize.js';
 import { shellCommand } from '../text/shell-quote.js';
 import { inWorkspace, type Workspace } from '../workspace/load.js';
-import { attemptGate, ownFilesMatcher, type Attempt, type Entry, type RunContext } from './attempt.js';
+import { attemptGate, type Attempt, type Entry, type RunContext } from './attempt.js';
 import { emitReport } from './emit.js';
 import { preflight, type PreflightContext } from './preflight.js';
 import { otherScopesNote, treeVerdict } from './scopes.js';
@@ -232,7 +234,7 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
 
   // Run what is approved.
   const runnable = candidates.filter((e) => e.approved);
-  const ownFiles = ownFilesMatcher(ws.root.path, ws.ledgers);
+  const ownFiles = filesOfLedgers(ws.ledgers.map((l) => relative(ws.root.path, l.location.path).split(sep).join('/')));
   const ctx: RunContext = {
     shell,
     // One plain copy for the whole run (spreading process.env costs a native call per

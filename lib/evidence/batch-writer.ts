@@ -144,14 +144,22 @@ export class BatchWriter {
     const why = cause instanceof Error ? cause.message : String(cause);
     const forgot = this.receipts.forget(loaded.location.path);
     const failed = new Set(failures.map((r) => r.gate));
-    let unticked = 'the failed gates were un-ticked in the ledger';
+    let unticked: string;
     try {
-      await writeResults(
+      const outcome = await writeResults(
         loaded.location.path,
         batch.flatMap((a) => (a.write && failed.has(a.write.gateId) ? [a.write] : [])),
         (ledger: Ledger, gate: Gate, original: Oracle) => this.resolver.changesSince({ ...loaded, ledger }, gate, original, new ResolutionPass()),
         { lockTimeoutMs: this.lockTimeoutMs, directories: loaded.directories, beforeWrite: async () => {} },
       );
+      // A gate changed since it ran is left as it stands: its line no longer describes that run.
+      const left = outcome.stale.map((st) => `${loaded.stem}:${st.gateId} (${st.reason})`);
+      unticked =
+        left.length === 0
+          ? 'the failed gates were un-ticked in the ledger'
+          : outcome.written.length === 0
+            ? `the ledger was left as it stands, as the failed gates changed since they ran: ${left.join(', ')}`
+            : `the failed gates were un-ticked in the ledger, except those that changed since they ran: ${left.join(', ')}`;
     } catch (e) {
       unticked = `the ledger could not be written either (${e instanceof Error ? e.message : String(e)})`;
     }
