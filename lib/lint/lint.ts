@@ -67,7 +67,7 @@ export function lintGate(gate: Gate, contextOf: (gate: Gate) => GateContext, mat
     checkRules(runnable, list, match),
     weakOrAny,
     vague ? [] : zeroTestRule(runners, gate.expect, gate.expectRaw, expectLine, match),
-    scriptRule(list, gate.depends, context, checkLine),
+    scriptRule(list, gate, context, checkLine),
     context.workdir === null ? [] : inputsRule(locatedRunners(list, context.workdir), gate, context, checkLine),
     pathRule(list, checkLine),
   ]) {

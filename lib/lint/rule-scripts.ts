@@ -1,33 +1,50 @@
 // undeclared-script: a script the CHECK runs is part of the oracle. Unless a DEPENDS glob
 // covers it, editing the script (say, to print the EXPECT unconditionally) changes neither
-// the approval nor the evidence. Pure: the files DEPENDS matches on disk come from the caller.
+// the approval nor the evidence. A file the CHECK only syntax-checks (`node --check x.js`,
+// `sh -n x.sh`) runs nothing of it: it is an input, whose edit must make the evidence stale,
+// and INPUTS covers it as well as DEPENDS. Pure: the files DEPENDS matches on disk come from
+// the caller.
 import { listed, plain } from './excerpt.js';
 import { globMatches } from './glob.js';
 import { inlineShellList } from './inline-shell.js';
-import { invokedScripts, walkCommands } from './scripts.js';
+import { invokedScripts, syntaxCheckedFiles, walkCommands } from './scripts.js';
 import type { ShellList } from './shell-list.js';
 import type { GateContext, GateFinding } from './types.js';
 
-export function scriptRule(list: ShellList, depends: readonly string[] | null, context: GateContext, line: number): GateFinding[] {
-  if (context.workdir === null) return [];
-  const globs = depends ?? [];
+export function scriptRule(list: ShellList, gate: { depends: readonly string[] | null; inputs: readonly string[] | null }, context: GateContext, line: number): GateFinding[] {
+  const workdir = context.workdir;
+  if (workdir === null) return [];
+  const globs = gate.depends ?? [];
+  const inputGlobs = gate.inputs ?? [];
   // On disk, fast-glob's answer decides; a script not written yet is covered if a glob would match it.
   const covered = (path: string) => context.dependsMatched.has(path) || globs.some((g) => globMatches(g, path));
-  const scripts = new Set(invokedScripts(list, context.workdir));
-  // And those a literal `sh -c '…'` body runs, resolved from the directory the sh runs in.
-  walkCommands(list, context.workdir, (cmd, dir) => {
-    const inner = inlineShellList(cmd);
-    if (inner) for (const p of invokedScripts(inner, dir)) scripts.add(p);
-  });
-  const missing = [...scripts].filter((p) => !covered(p));
-  if (missing.length === 0) return [];
-  const them = missing.length === 1 ? 'it' : 'them';
-  return [
-    {
+  // Those a literal `sh -c '…'` body names count too, resolved from the directory the sh runs in.
+  const named = (files: (l: ShellList, dir: string) => string[]) => {
+    const found = new Set(files(list, workdir));
+    walkCommands(list, workdir, (cmd, dir) => {
+      const inner = inlineShellList(cmd);
+      if (inner) for (const p of files(inner, dir)) found.add(p);
+    });
+    return [...found];
+  };
+  const findings: GateFinding[] = [];
+  const missing = named(invokedScripts).filter((p) => !covered(p));
+  if (missing.length > 0) {
+    findings.push({
       line,
       rule: 'undeclared-script',
-      message: `CHECK runs ${listed(missing, 3, 120)}, which no DEPENDS glob covers: a change to ${them} would not invalidate the approval or the evidence`,
+      message: `CHECK runs ${listed(missing, 3, 120)}, which no DEPENDS glob covers: a change to ${missing.length === 1 ? 'it' : 'them'} would not invalidate the approval or the evidence`,
       suggestion: plain(`DEPENDS: ${[...globs, ...missing].join(', ')}`, 400),
-    },
-  ];
+    });
+  }
+  const unread = named(syntaxCheckedFiles).filter((p) => !covered(p) && !inputGlobs.some((g) => globMatches(g, p)));
+  if (unread.length > 0) {
+    findings.push({
+      line,
+      rule: 'undeclared-inputs',
+      message: `CHECK checks ${listed(unread, 3, 120)} without running ${unread.length === 1 ? 'it' : 'them'}, and no INPUTS or DEPENDS glob covers ${unread.length === 1 ? 'it' : 'them'}: an edit would leave the evidence fresh`,
+      suggestion: plain(`INPUTS: ${[...inputGlobs, ...unread].join(', ')}`, 400),
+    });
+  }
+  return findings;
 }

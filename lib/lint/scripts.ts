@@ -15,6 +15,8 @@ interface Interpreter {
   stdin: (option: string) => boolean;
   /** Options that take the next word as their value. */
   valued: (option: string) => boolean;
+  /** Options after which the script file is only read (a syntax check), not run. */
+  readOnly?: (option: string) => boolean;
   /** A first word to skip (`deno run`), required when `requiredVerb`. */
   verb?: string;
   requiredVerb?: boolean;
@@ -29,6 +31,7 @@ const NODE: Interpreter = {
   inline: oneOf('-e', '--eval', '-p', '--print', '--test'),
   stdin: oneOf('-'),
   valued: oneOf('-r', '--require', '--import', '--loader', '--experimental-loader', '-C', '--conditions', '--input-type', '--env-file', '--tsconfig'),
+  readOnly: oneOf('-c', '--check'),
 };
 const PYTHON: Interpreter = { inline: oneOf('-c', '-m'), stdin: oneOf('-'), valued: oneOf('-W', '-X', '--check-hash-based-pycs') };
 // sh -c, bash -lc: the command is the argument; sh -s, sh -: it is read from stdin.
@@ -37,6 +40,8 @@ const SHELL: Interpreter = {
   inline: (o) => /^-[A-Za-z]*$/.test(o) && o.includes('c'),
   stdin: (o) => o === '-' || (/^-[A-Za-z]*$/.test(o) && o.includes('s')),
   valued: (o) => /^[-+][A-Za-z]*[oO]$/.test(o) || o === '--rcfile' || o === '--init-file',
+  // sh -n: read the commands, execute none.
+  readOnly: (o) => /^-[A-Za-z]*$/.test(o) && o.includes('n'),
 };
 
 const INTERPRETERS: Record<string, Interpreter> = {
@@ -54,7 +59,7 @@ const INTERPRETERS: Record<string, Interpreter> = {
   python3: PYTHON,
   pypy: PYTHON,
   pypy3: PYTHON,
-  ruby: { inline: oneOf('-e'), stdin: oneOf('-'), valued: oneOf('-I', '-r', '-C') },
+  ruby: { inline: oneOf('-e'), stdin: oneOf('-'), valued: oneOf('-I', '-r', '-C'), readOnly: oneOf('-c') },
   perl: { inline: oneOf('-e', '-E'), stdin: oneOf('-'), valued: oneOf('-I', '-M') },
   sh: SHELL,
   bash: SHELL,
@@ -100,22 +105,37 @@ export function walkCommands(list: ShellList, workdir: string, visit: (cmd: Simp
 
 /** Repository-relative scripts the CHECK runs, in order, without duplicates. */
 export function invokedScripts(list: ShellList, workdir: string): string[] {
+  return scriptFiles(list, workdir, true);
+}
+
+/** Repository-relative script files the CHECK only reads as code without running them (`node --check x.js`, `sh -n x.sh`). */
+export function syntaxCheckedFiles(list: ShellList, workdir: string): string[] {
+  return scriptFiles(list, workdir, false);
+}
+
+function scriptFiles(list: ShellList, workdir: string, runs: boolean): string[] {
   const found = new Set<string>();
   walkCommands(list, workdir, (cmd, dir, previous) => {
-    const script = scriptOf(cmd, previous);
-    const path = script === null ? null : repositoryPath(script, dir);
+    const script = scriptSource(cmd, previous);
+    const path = script === null || script.runs !== runs ? null : repositoryPath(script.path, dir);
     if (path !== null) found.add(path);
   });
   return [...found];
 }
 
-type ScriptSource = { kind: 'file'; path: string } | { kind: 'stdin' } | null;
+type ScriptSource = { kind: 'file'; path: string; runs: boolean } | { kind: 'stdin'; runs: boolean } | null;
 
 /**
  * The script file a command runs, as written, or null. `previous` is the command before it
  * in its pipeline, whose output is its standard input (`cat x.sh | sh`).
  */
 export function scriptOf(command: SimpleCommand, previous: SimpleCommand | null = null): string | null {
+  const source = scriptSource(command, previous);
+  return source !== null && source.runs ? source.path : null;
+}
+
+/** The script file a command names as code, as written, and whether it runs it (not a syntax check only). */
+function scriptSource(command: SimpleCommand, previous: SimpleCommand | null): { path: string; runs: boolean } | null {
   const cmd = withoutKeywords(command);
   const words = unwrapped(cmd);
   const first = words[0];
@@ -123,17 +143,18 @@ export function scriptOf(command: SimpleCommand, previous: SimpleCommand | null 
   // `. ./env.sh`, `source tools/env.sh`: the shell reads the file and runs it.
   if (!first.quoted && (first.value === '.' || first.value === 'source')) {
     const file = words[1];
-    return file && !file.dynamic && looksLikeSourced(file.value) ? file.value : null;
+    return file && !file.dynamic && looksLikeSourced(file.value) ? { path: file.value, runs: true } : null;
   }
   // A command word with a '/' runs that file: ./scripts/run.sh, tools/check.
-  if (first.value.includes('/') && !first.value.startsWith('/')) return first.value.includes('node_modules/') ? null : first.value;
+  if (first.value.includes('/') && !first.value.startsWith('/')) return first.value.includes('node_modules/') ? null : { path: first.value, runs: true };
   const name = programName(first);
   const spec = name === null ? undefined : INTERPRETERS[name];
   if (!spec) return null;
   const source = scriptArgument(words.slice(1), spec);
   if (source === null) return null;
-  if (source.kind === 'file') return source.path;
-  return stdinFile(cmd) ?? catFile(previous);
+  if (source.kind === 'file') return { path: source.path, runs: source.runs };
+  const file = stdinFile(cmd) ?? catFile(previous);
+  return file === null ? null : { path: file, runs: source.runs };
 }
 
 /** `sh < tools/ci.sh`: the file standard input is redirected from. */
@@ -158,6 +179,7 @@ function catFile(previous: SimpleCommand | null): string | null {
 function scriptArgument(args: readonly Word[], spec: Interpreter): ScriptSource {
   let i = 0;
   let verbSeen = spec.verb === undefined;
+  let runs = true;
   while (i < args.length) {
     const word = args[i]!;
     const v = word.value;
@@ -168,7 +190,8 @@ function scriptArgument(args: readonly Word[], spec: Interpreter): ScriptSource 
     }
     if (v.startsWith('-') || v.startsWith('+')) {
       if (spec.inline(v)) return null;
-      if (spec.stdin(v)) return { kind: 'stdin' };
+      if (spec.readOnly?.(v)) runs = false;
+      if (spec.stdin(v)) return { kind: 'stdin', runs };
       i += spec.valued(v) ? 2 : 1;
       continue;
     }
@@ -178,10 +201,10 @@ function scriptArgument(args: readonly Word[], spec: Interpreter): ScriptSource 
       continue;
     }
     if (!verbSeen && spec.requiredVerb) return null; // deno test, deno task: no script file
-    return looksLikeFile(v) ? { kind: 'file', path: v } : null;
+    return looksLikeFile(v) ? { kind: 'file', path: v, runs } : null;
   }
   // No script argument: the interpreter reads its program from standard input.
-  return verbSeen ? { kind: 'stdin' } : null;
+  return verbSeen ? { kind: 'stdin', runs } : null;
 }
 
 /** `scripts/a`, `check.py`: a path or a name with an extension, not a package script name. */

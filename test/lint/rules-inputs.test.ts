@@ -137,3 +137,33 @@ describe('inside a literal sh -c body: the runners and scripts it runs are seen'
     expect(only(lint(gate("sh -o pipefail tools/run.sh 'node x.mjs'", '/verified \\d+/')), 'undeclared-script')[0]?.suggestion).toBe('DEPENDS: tools/run.sh');
   });
 });
+
+describe('a file the CHECK only syntax-checks is an input, not a script', () => {
+  const findings = (check: string, extra: string[] = []) => lint(gate(check, '/verified \\d+/', extra));
+  it('node --check, node -c, sh -n, bash -n and ruby -c ask for INPUTS, not DEPENDS', () => {
+    for (const [check, file] of [
+      ['node --check src/x.js', 'src/x.js'],
+      ['node -c src/x.js', 'src/x.js'],
+      ['sh -n tools/ci.sh', 'tools/ci.sh'],
+      ['bash -n tools/ci.sh', 'tools/ci.sh'],
+      ['ruby -c lib/a.rb', 'lib/a.rb'],
+      ["sh -c 'cd src && node --check x.js'", 'src/x.js'],
+    ] as const) {
+      const f = findings(check);
+      expect(only(f, 'undeclared-script'), check).toEqual([]);
+      const inputs = only(f, 'undeclared-inputs');
+      expect(inputs, check).toHaveLength(1);
+      expect(inputs[0]!.message, check).toContain(`checks ${file} without running it`);
+      expect(inputs[0]!.suggestion, check).toBe(`INPUTS: ${file}`);
+    }
+  });
+  it('an INPUTS or DEPENDS glob that covers the file settles it; one that does not is kept in the suggestion', () => {
+    expect(only(findings('node --check src/x.js', ['  INPUTS: src/**/*.js']), 'undeclared-inputs')).toEqual([]);
+    expect(only(findings('node --check src/x.js', ['  DEPENDS: src/x.js'], ), 'undeclared-inputs')).toEqual([]);
+    expect(only(findings('node --check src/x.js', ['  INPUTS: test/*.js']), 'undeclared-inputs')[0]!.suggestion).toBe('INPUTS: test/*.js, src/x.js');
+  });
+  it('running the same file is still a script that DEPENDS must cover', () => {
+    expect(only(findings('node --check src/x.js && node src/x.js', ['  INPUTS: src/x.js']), 'undeclared-script')[0]!.suggestion).toBe('DEPENDS: src/x.js');
+    expect(only(findings('node --require ./hook.js src/x.js'), 'undeclared-script')[0]!.suggestion).toBe('DEPENDS: src/x.js');
+  });
+});
