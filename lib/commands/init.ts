@@ -24,8 +24,11 @@ Indented under it (upper case, each at most once):
   CHECK    the shell command that proves the outcome; it must be able to fail
   EXPECT   text its output must contain, or /regex/flags
   CWD      where CHECK runs, relative (default: the repository root)
-  DEPENDS  comma-separated globs of the files CHECK reads; the approval and the
-           evidence are bound to their contents
+  DEPENDS  comma-separated globs of the scripts and configuration that define
+           what CHECK runs; a change to them needs a new approval
+  INPUTS   comma-separated globs of what CHECK tests (sources, tests, data); a
+           change to them makes the evidence stale (a re-run, no new approval)
+  TIMEOUT  seconds CHECK may run (default: --timeout, or 120)
   EVIDENCE written by gate-check after a passing run (a digest, never the output)
 A gate with CHECK and EXPECT is runnable; one with neither is manual (a person
 ticks it and writes the evidence). ABANDON, at column 0 with the gate's id and a

@@ -1,7 +1,7 @@
 // Classifying the evidence of a met gate without running anything:
 //   verified    the newest run record here of this gate, as defined now and with its DEPENDS
 //               and INPUTS as they are now, is a pass, and the evidence line is the one it wrote
-//   unverified  no run record of this gate here (evidence from another machine, or typed)
+//   unverified  no run record of this gate here (evidence from another checkout or machine, or typed)
 //   mismatched  records exist, but the evidence line is not the one the newest pass wrote
 //   stale       DEPENDS or INPUTS changed since the evidence, or the newest run failed
 //   manual      a manual gate: human evidence, reported as such
@@ -82,7 +82,7 @@ export async function verifyMetGate(ctx: VerifyContext, loaded: LoadedLedger, ga
   const newest = newestOf(records, { gate: gate.id, def: definitionDigest(gate)!, deps: deps.digest, inputs: inputs.digest });
   if (newest === null) {
     if (records.length > 0) return { state: 'mismatched', reason: 'the evidence line matches no run of this gate on this machine' };
-    return { state: 'unverified', reason: 'no run of this gate on this machine (evidence from another machine, or written by hand)' };
+    return { state: 'unverified', reason: 'no run of this gate in this checkout on this machine (evidence from another checkout or machine, or written by hand)' };
   }
   if (newest.status === 'fail') return { state: 'stale', reason: `the latest run of this gate here failed (started ${newest.time}): the evidence line is older` };
   if (ctx.receipts?.isForeign(newest)) {

@@ -99,7 +99,7 @@ describe('--status', () => {
     const s = repoWith({ 'GATES.md': MET + MET_BY_HAND });
     const r = s.run(['--status'], { ...s.env, PATH: '' });
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^GATES:R {2}met, unverified {2}runnable outcome: no run of this gate on this machine/m);
+    expect(r.stdout).toMatch(/^GATES:R {2}met, unverified {2}runnable outcome: no run of this gate in this checkout on this machine/m);
     expect(r.stdout).toMatch(/ALL MET \(2 met\)\n$/);
   });
 

@@ -62,7 +62,7 @@ describe('verification states', () => {
     const s = repo({ 'GATES.md': handWrittenMet('A', 't', 'echo ok', 'ok') });
     const plain = s.run(['--status']);
     expect(plain.code).toBe(0);
-    expect(plain.stdout).toMatch(/^GATES:A {2}met, unverified {2}t: no run of this gate on this machine/m);
+    expect(plain.stdout).toMatch(/^GATES:A {2}met, unverified {2}t: no run of this gate in this checkout on this machine/m);
     expect(plain.stdout).toMatch(/^ALL MET \(1 met\)$/m);
     const strict = s.run(['--status', '--strict']);
     expect(strict.code).toBe(1);

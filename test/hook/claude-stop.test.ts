@@ -120,7 +120,7 @@ describe('block or allow', () => {
 describe('every way a gate is not met in the strict view blocks', () => {
   it('hand-written evidence (unverified)', () => {
     const s = hookRepo({ 'GATES.md': handWrittenMet('A', 't', 'echo ok', 'ok') });
-    expect(expectBlock(s.hook())).toMatch(/GATES:A \(unverified: no run of this gate on this machine/);
+    expect(expectBlock(s.hook())).toMatch(/GATES:A \(unverified: no run of this gate in this checkout on this machine/);
   });
 
   it('an evidence line edited after a real pass (mismatched)', () => {
