@@ -10,7 +10,7 @@
 // MAX_NO_PROGRESS consecutive blocks without semantic progress, release, saying so; let the
 // stop through (with a note) while the host says background work will wake the session.
 import { currentInvocation } from '../cli/invocation.js';
-import { shellCommand } from '../text/shell-quote.js';
+import { isPrintableWord, shellCommand, shellQuote } from '../text/shell-quote.js';
 import { isAbsolute, relative } from 'node:path';
 import { realpathSync } from 'node:fs';
 import type { Io } from '../cli/io.js';
@@ -92,8 +92,19 @@ function plural(n: number, one: string, many: string): string {
 // The hook cannot tell which gates are approved for the agent's shell (an approval binds its
 // PATH and environment, not the host's), so it names both steps: a plain run re-runs what is
 // approved without anyone, and prints what needs a person.
-function nextSteps(start: string): string {
-  return `Next: run \`${start}\`: it re-runs every approved gate that is not verified (stale INPUTS and unverified evidence need no new approval; a changed DEPENDS file or definition does) and prints each command that still needs a person's approval, running none of those; ask your user to review those and run \`${start} --approve\`. Write \`ABANDON: ID reason\` only for a gate that is truly impossible.`;
+/**
+ * What to run next. `roots` are the repositories whose gates are open, when the session holds
+ * more than one (a package with its own GATES.md inside a repository): a plain run from the
+ * package finds only the package's ledger, so each root is named with --root.
+ */
+function nextSteps(start: readonly string[], roots: readonly string[]): string {
+  // A word that cannot be shown faithfully (a control character in a path) is named, not printed.
+  const shown = (w: string) => (isPrintableWord(w) ? shellQuote(w) : '<a path that cannot be shown>');
+  const command = (...words: string[]) => `\`${shellCommand([...start, ...words]) ?? ['gate-check', ...words.map(shown)].join(' ')}\``;
+  const at = roots.length === 0 ? [[]] : roots.map((r) => ['--root', r]);
+  const run = at.map((w) => command(...w)).join(' and ');
+  const approve = at.map((w) => command('--approve', ...w)).join(' and ');
+  return `Next: run ${run}: ${at.length === 1 ? 'it re-runs' : 'each re-runs'} every approved gate that is not verified (stale INPUTS and unverified evidence need no new approval; a changed DEPENDS file or definition does) and prints each command that still needs a person's approval, running none of those; ask your user to review those and run ${approve}. Write \`ABANDON: ID reason\` only for a gate that is truly impossible.`;
 }
 
 function releaseText(summary: string): string {
@@ -216,10 +227,12 @@ interface Tally {
   handoff: string[];
   /** Where a person accepts weakened gates (the first such directory), or null when none was weakened. */
   weakenedIn: string | null;
+  /** The repositories with open gates, when the session holds ledgers in more than one (else empty). */
+  roots: string[];
   fingerprint: string[];
 }
 
-function openVerdict(t: Tally, start: string): Verdict {
+function openVerdict(t: Tally, start: readonly string[]): Verdict {
   const handoffNote = t.handoff.length > 0 ? ` HANDOFF REQUIRED for ${capList(t.handoff)}: a person must take these over.` : '';
   const fingerprint = sha256Hex([...t.fingerprint].sort().join('\n'));
   const g = t.gates.length;
@@ -236,7 +249,7 @@ function openVerdict(t: Tally, start: string): Verdict {
   const wavesNote = w > 0 ? ' A dispatch wave stays open until every leaf has started, the wave is sealed and every leaf has returned (`gate-check dispatch status`).' : '';
   const stillOpen = [g > 0 ? plural(g, 'gate', 'gates') : '', w > 0 ? plural(w, 'dispatch wave', 'dispatch waves') : ''].filter((p) => p !== '').join(' and ');
   return {
-    block: `gate-check: ${head}: ${listed}.${g > 0 ? ` ${nextSteps(start)}` : ''}${weakenedNote}${wavesNote}${handoffNote}`,
+    block: `gate-check: ${head}: ${listed}.${g > 0 ? ` ${nextSteps(start, t.roots)}` : ''}${weakenedNote}${wavesNote}${handoffNote}`,
     summary: `${stillOpen} still open: ${listed}${handoffNote ? `;${handoffNote.replace(/\.$/, '')}` : ''}`,
     fingerprint,
   };
@@ -392,7 +405,7 @@ async function verdictFor(gathered: Gathered, io: Io, locations: StoreLocations,
   }
   const complete = incomplete === null;
 
-  const tally: Tally = { gates: [], waves: [], handoff: [], weakenedIn: null, fingerprint: [] };
+  const tally: Tally = { gates: [], waves: [], handoff: [], weakenedIn: null, roots: [], fingerprint: [] };
   const reports: GateReport[] = [];
   const openLedgers = new Map<Held, Set<string>>();
   for (const { h, entries } of perRoot) {
@@ -438,6 +451,7 @@ async function verdictFor(gathered: Gathered, io: Io, locations: StoreLocations,
       }
     }
     openLedgers.set(h, open);
+    if (open.size > 0 && perRoot.filter((r) => r.h.ws !== null).length > 1) tally.roots.push(h.root);
   }
 
   // Remember the ledgers that have open gates (on an incomplete pass: every ledger, and what was
@@ -451,7 +465,7 @@ async function verdictFor(gathered: Gathered, io: Io, locations: StoreLocations,
       await writeLedgerMemory(locations, h.root, [...open], h.remembered, lockMs());
     }
   }
-  return complete ? openVerdict(tally, shellCommand(currentInvocation(io.env)) ?? 'gate-check') : incompleteVerdict(reports, incomplete!);
+  return complete ? openVerdict(tally, currentInvocation(io.env)) : incompleteVerdict(reports, incomplete!);
 }
 
 /** The bound scope of a sub-agent's stop: its agent id's binding, else its session's, in the nearest candidate that has one. */

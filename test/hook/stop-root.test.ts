@@ -76,6 +76,21 @@ describe('nothing planted in the session directory moves the root', () => {
     expect(s.hook()).toEqual({ kind: 'allow' });
   });
 
+  it('with open gates in two roots, the next steps name each root (a plain run from the package sees only its ledger)', () => {
+    const s = hookRepo({ 'GATES.md': OPEN, 'pkg/GATES.md': '- [ ] P: package work\n' }, { git: true });
+    const reason = expectBlock(s.hook(join(s.repo, 'pkg')));
+    expect(reason).toContain('2 gates are not met: pkg/GATES:P (unchecked); GATES:A (unchecked).');
+    expect(reason).toMatch(new RegExp(`Next: run \`[^\`]* --root ${s.repo}/pkg\` and \`[^\`]* --root ${s.repo}\`: each re-runs`));
+    expect(reason).toMatch(new RegExp(`run \`[^\`]* --approve --root ${s.repo}/pkg\` and \`[^\`]* --approve --root ${s.repo}\`\.`));
+    // Only one of them open: that one is named all the same (the session sees both).
+    writeFileSync(join(s.repo, 'GATES.md'), MET);
+    expect(expectBlock(s.hook(join(s.repo, 'pkg'), 'session-2'))).toMatch(new RegExp(`Next: run \`[^\`]* --root ${s.repo}/pkg\`: it re-runs`));
+    // One root only: the plain command, no --root.
+    const t = hookRepo({ 'GATES.md': OPEN }, { git: true });
+    expect(expectBlock(t.hook())).toMatch(/Next: run `[^`]*gate-check[^`]*`: it re-runs/);
+    expect(expectBlock(t.hook())).not.toContain('--root');
+  });
+
   it('a linked worktree (.git file naming a gitdir with a commondir) is its own top level', () => {
     // sub/ has a ledger of its own: ids are shown relative to the top level, so they say which directory was taken for it.
     const s = hookRepo({ 'main/GATES.md': MET, 'wt/GATES.md': OPEN, 'wt/sub/GATES.md': MET });
