@@ -95,12 +95,26 @@ export class RunSetupError extends GateCheckError {
 }
 
 /**
- * A gate that cannot run yet because what it names does not exist yet (a DEPENDS pattern
- * that matches no file, a CWD not created yet): gates are written before the work. It is
- * that gate's state (not run, exit 1), never a reason to stop the other gates.
+ * A gate that cannot run as it is written (a CWD outside the repository or not a directory,
+ * a pattern that matches only ledgers). It is that gate's state (not run, exit 1), said with
+ * the reason in --status and the run, never a reason to stop the other gates.
  */
-export class NotRunnableYetError extends RunSetupError {
+export class NotRunnableError extends RunSetupError {
   override readonly kind = 'run-setup';
+  /** How the state reads: "not runnable" (fix the gate) or "not runnable yet" (do the work). */
+  get stateLabel(): string {
+    return 'not runnable';
+  }
+}
+
+/**
+ * A gate that cannot run yet because what it names does not exist yet (a DEPENDS pattern
+ * that matches no file, a CWD not created yet): gates are written before the work.
+ */
+export class NotRunnableYetError extends NotRunnableError {
+  override get stateLabel(): string {
+    return 'not runnable yet';
+  }
 }
 
 /** A time budget ran out (the Stop hook's deadline): the work was abandoned, nothing is known about what was left. */

@@ -8,7 +8,7 @@ import { ApprovalStore } from '../approval/store.js';
 import type { Io } from '../cli/io.js';
 import type { RunOptions } from '../cli/options.js';
 import { currentInvocation } from '../cli/invocation.js';
-import { NotRunnableYetError, RunSetupError, UsageError } from '../errors.js';
+import { NotRunnableError, RunSetupError, UsageError } from '../errors.js';
 import { BatchWriter, type WriteOutcome } from '../evidence/batch-writer.js';
 import { ReceiptStore } from '../evidence/receipt-store.js';
 import { lockTimeoutFromEnv } from '../fsx/lock.js';
@@ -125,9 +125,9 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
       e.oracle = await resolver.resolve(e.loaded, e.gate);
       e.inputs = await resolver.inputs(e.gate, e.qualified);
     } catch (err) {
-      if (!(err instanceof NotRunnableYetError)) throw err;
+      if (!(err instanceof NotRunnableError)) throw err;
       notYet.add(e);
-      e.report.result = emptyResult('not-run', `${err.message.includes(' matches only ledgers') ? 'not runnable' : 'not runnable yet'}: ${err.message}`);
+      e.report.result = emptyResult('not-run', `${err.stateLabel}: ${err.message}`);
     }
   }
   candidates = candidates.filter((e) => !notYet.has(e));

@@ -30,7 +30,7 @@ async function statusOf(ws: Workspace, options: RunOptions, io: Io): Promise<num
     const { readOnlyContext, verifyMetGates } = await import('./deferred.js');
     await verifyMetGates(entries, readOnlyContext(ws, io));
   }
-  if (entries.some((e) => e.report.state === 'unmet' && (e.gate.depends !== null || e.gate.inputs !== null))) {
+  if (entries.some((e) => e.report.state === 'unmet' && (e.gate.depends !== null || e.gate.inputs !== null || e.gate.cwd !== null))) {
     const { markNotRunnableYet } = await import('./deferred.js');
     await markNotRunnableYet(entries, ws.root.path);
   }

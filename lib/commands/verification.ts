@@ -9,7 +9,8 @@ import type { Gate } from '../ledger/types.js';
 import { FileDigests } from '../oracle/file-digests.js';
 import type { GateReport } from '../report/model.js';
 import { storeLocations } from '../store/locations.js';
-import { NotRunnableYetError } from '../errors.js';
+import { NotRunnableError, NotRunnableYetError } from '../errors.js';
+import { checkGateCwd } from '../oracle/resolve.js';
 import { matchDependsGlob } from '../fsx/depends-glob.js';
 import type { LoadedLedger, Workspace } from '../workspace/load.js';
 
@@ -33,23 +34,32 @@ export function readOnlyContext(ws: Workspace, io: Io): VerifyContext {
 }
 
 /**
- * Open runnable gates whose DEPENDS or INPUTS patterns match no file yet: said in --status,
- * so that a gate written before the work shows why a run will not run it yet. Errors other
- * than "matches no file" are left to the run, which refuses them.
+ * Open runnable gates that a run would not run: a CWD missing, not a directory or outside the
+ * repository, DEPENDS or INPUTS patterns that match no file yet (or only ledgers). Said in
+ * --status, so that a gate written before the work shows why a run will not run it yet.
+ * Errors other than these are left to the run, which refuses them.
  */
 export async function markNotRunnableYet(entries: readonly GateEntry[], root: string): Promise<void> {
   for (const e of entries) {
     if (e.report.state !== 'unmet' || e.gate.kind !== 'runnable') continue;
+    try {
+      checkGateCwd(root, e.loaded, e.gate);
+    } catch (err) {
+      if (!(err instanceof NotRunnableError)) throw err;
+      e.report.stateReason = `${err.stateLabel}: ${err.message}`;
+      continue;
+    }
     for (const [what, patterns] of [['DEPENDS', e.gate.depends], ['INPUTS', e.gate.inputs]] as const) {
       if (patterns === null || e.report.stateReason !== null) continue;
       for (const pattern of patterns) {
         try {
           await matchDependsGlob(root, pattern, e.report.qualified, what);
         } catch (err) {
-          if (err instanceof NotRunnableYetError) {
-            e.report.stateReason = err.message.includes(' matches only ledgers')
-              ? `not runnable: ${what} pattern ${pattern} matches only ledgers, which gate-check rewrites on every run and never hashes`
-              : `not runnable yet: ${what} pattern ${pattern} matches no file under ${root}`;
+          if (err instanceof NotRunnableError) {
+            e.report.stateReason =
+              err instanceof NotRunnableYetError
+                ? `not runnable yet: ${what} pattern ${pattern} matches no file under ${root}`
+                : `not runnable: ${what} pattern ${pattern} matches only ledgers, which gate-check rewrites on every run and never hashes`;
             break;
           }
         }

@@ -8,7 +8,7 @@
 // alone spent about 0.4 ms per pattern.
 import { lstatSync, readdirSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
-import { NotRunnableYetError, RunSetupError } from '../errors.js';
+import { NotRunnableError, NotRunnableYetError, RunSetupError } from '../errors.js';
 import { expandBraces, globLimitProblem, segmentMatches } from '../ledger/globs.js';
 import { isLedgerOwnFile } from '../ledger/own-files.js';
 import { normalizeRelativePath } from '../ledger/paths.js';
@@ -144,7 +144,7 @@ export async function matchDependsGlob(root: string, pattern: string, gateLabel:
   // The ledgers and their locks change with every run (lib/ledger/own-files.ts): never hashed.
   const files = matched.filter((f) => !isLedgerOwnFile(f));
   if (files.length === 0 && matched.length > 0) {
-    throw new NotRunnableYetError(
+    throw new NotRunnableError(
       `${label}: pattern ${pattern} matches only ledgers (${matched.slice(0, 3).join(', ')}${matched.length > 3 ? ', …' : ''}), which gate-check rewrites on every run and never hashes`,
       'name the files the CHECK reads; DEPENDS and INPUTS leave the ledgers, their locks and their temporary files out',
     );

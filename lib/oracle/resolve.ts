@@ -9,7 +9,7 @@
 // skips re-reading files whose device, inode, size, mtime and ctime did not change.
 import { realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { NotRunnableYetError, RunSetupError } from '../errors.js';
+import { NotRunnableError, NotRunnableYetError } from '../errors.js';
 import { isInside } from '../fsx/discover.js';
 import type { Gate } from '../ledger/types.js';
 import type { LoadedLedger } from '../workspace/load.js';
@@ -29,6 +29,35 @@ export type OracleSettings = Pick<OracleFields, 'shell' | 'timeoutMs' | 'outputC
   /** Canonical --cwd, the working directory of gates without CWD; null for the anchor. */
   defaultCwd: string | null;
 };
+
+function cwdLabel(loaded: LoadedLedger, gate: Gate): string {
+  return `CWD of ${loaded.stem}:${gate.id} (${loaded.location.display}:${gate.attributeLines.CWD ?? gate.line})`;
+}
+
+/** The real directory at `lexical`; a gate whose CWD is missing or not a directory is not runnable. */
+function canonicalCwd(lexical: string, label: string): string {
+  let real: string;
+  try {
+    real = realpathSync.native(lexical);
+  } catch {
+    throw new NotRunnableYetError(`${label} does not exist: ${lexical}`);
+  }
+  if (!statSync(real).isDirectory()) throw new NotRunnableError(`${label} is not a directory: ${lexical}`);
+  return real;
+}
+
+function refuseOutside(root: string, real: string, label: string): void {
+  if (!isInside(root, real)) throw new NotRunnableError(`${label} resolves outside the repository: ${real} (refused)`);
+}
+
+/**
+ * Throws what a run would say of a gate's own CWD (missing, not a directory, outside the
+ * repository), for --status to show before any run. `root` is the canonical repository root.
+ */
+export function checkGateCwd(root: string, loaded: LoadedLedger, gate: Gate): void {
+  if (gate.cwd === null) return;
+  refuseOutside(root, canonicalCwd(resolve(root, gate.cwd), cwdLabel(loaded, gate)), cwdLabel(loaded, gate));
+}
 
 export class OracleResolver {
   private readonly initial = new ResolutionPass();
@@ -53,23 +82,18 @@ export class OracleResolver {
     return this.settings.root;
   }
 
-  /** The canonical directory a gate's CHECK runs in; exit 2 if it is missing, not a directory, or (from the ledger) outside the root. */
+  /**
+   * The canonical directory a gate's CHECK runs in. Missing, not a directory, or (from the
+   * ledger) outside the root: that gate is not runnable (the others run; see errors.ts).
+   */
   resolveCwd(loaded: LoadedLedger, gate: Gate, pass: ResolutionPass = this.initial): string {
-    const label = `${loaded.stem}:${gate.id}`;
     const lexical = gate.cwd !== null ? resolve(this.anchor(), gate.cwd) : (this.settings.defaultCwd ?? this.anchor());
     let real = pass.cwds.get(lexical);
     if (real === undefined) {
-      try {
-        real = realpathSync.native(lexical);
-      } catch {
-        throw new NotRunnableYetError(`CWD of ${label} does not exist: ${lexical}`);
-      }
-      if (!statSync(real).isDirectory()) throw new RunSetupError(`CWD of ${label} is not a directory: ${lexical}`);
+      real = canonicalCwd(lexical, cwdLabel(loaded, gate));
       pass.cwds.set(lexical, real);
     }
-    if (gate.cwd !== null && !isInside(this.settings.root, real)) {
-      throw new RunSetupError(`CWD of ${label} resolves outside the repository: ${real} (refused)`);
-    }
+    if (gate.cwd !== null) refuseOutside(this.settings.root, real, cwdLabel(loaded, gate));
     return real;
   }
 

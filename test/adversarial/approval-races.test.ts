@@ -69,7 +69,7 @@ describe('the oracle is re-resolved and the approval re-read immediately before 
     const r = s.run(['--reverify']);
     expect(r.code).toBe(1);
     expect(existsSync(join(outside, 'g2.here'))).toBe(false);
-    expect(r.stdout).toMatch(/^NOT RUN GATES:G2 .*changed since approval, not run: CWD of GATES:G2 resolves outside the repository/m);
+    expect(r.stdout).toMatch(/^NOT RUN GATES:G2 .*changed since approval, not run: CWD of GATES:G2 \(GATES\.md:\d+\) resolves outside the repository/m);
   });
 
   // A record read at start-up and settled (last changed 2 s before) is checked again before

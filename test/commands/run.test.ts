@@ -178,17 +178,28 @@ describe('working directories', () => {
     expect(s.run(['--approve', '--cwd', 'elsewhere']).code).toBe(0);
   });
 
-  it('a missing CWD is not run yet (exit 1); a non-directory CWD or one outside the repository exits 2', () => {
+  it('a missing CWD is not run yet, a non-directory CWD or one outside the repository is not runnable (exit 1, the other gates run, --status says so); a bad --cwd exits 2', () => {
     const s = repo({ 'GATES.md': gate('A', 'touch /tmp/never-$$; echo ok', 'ok', '  CWD: missing\n'), file: 'x' });
     const r = s.run(['--approve']);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/not runnable yet: CWD of GATES:A does not exist/);
-    const t = repo({ 'GATES.md': gate('A', 'echo ok', 'ok', '  CWD: file\n'), file: 'x' });
-    expect(t.run(['--approve']).stderr).toMatch(/not a directory/);
-    const u = repo({ 'GATES.md': gate('A', 'echo ok', 'ok', '  CWD: ..\n') });
+    expect(r.stdout).toMatch(/not runnable yet: CWD of GATES:A \(GATES\.md:4\) does not exist/);
+    const t = repo({ 'GATES.md': gate('A', 'echo ok', 'ok', '  CWD: file\n') + gate('B', 'touch ran-b; echo ok', 'ok'), file: 'x' });
+    const tr = t.run(['--approve']);
+    expect(tr.code).toBe(1);
+    expect(tr.stdout).toMatch(/^NOT RUN GATES:A +A works: not runnable: CWD of GATES:A \(GATES\.md:4\) is not a directory: /m);
+    expect(tr.stdout).toMatch(/^PASS GATES:B/m);
+    const u = repo({ 'GATES.md': gate('A', 'touch ran-a; echo ok', 'ok', '  CWD: ..\n') + gate('B', 'touch ran-b; echo ok', 'ok') });
     const o = u.run(['--approve']);
-    expect(o.code).toBe(2);
-    expect(o.stderr).toMatch(/outside the repository/);
+    expect(o.code).toBe(1);
+    expect(o.stdout).toMatch(/^NOT RUN GATES:A +A works: not runnable: CWD of GATES:A \(GATES\.md:4\) resolves outside the repository: \S+ \(refused\)$/m);
+    expect(o.stdout).toMatch(/^PASS GATES:B/m);
+    expect(existsSync(join(u.repo, 'ran-b'))).toBe(true);
+    expect(existsSync(join(u.repo, '..', 'ran-a'))).toBe(false);
+    const st = u.run(['--status']);
+    expect(st.code).toBe(1);
+    expect(st.stdout).toMatch(/^GATES:A {2}unchecked \(not runnable: CWD of GATES:A \(GATES\.md:4\) resolves outside the repository: \S+ \(refused\)\)/m);
+    expect(t.run(['--status']).stdout).toMatch(/^GATES:A {2}unchecked \(not runnable: CWD of GATES:A \(GATES\.md:4\) is not a directory/m);
+    expect(s.run(['--status']).stdout).toMatch(/^GATES:A {2}unchecked \(not runnable yet: CWD of GATES:A \(GATES\.md:4\) does not exist/m);
     expect(s.run(['--approve', '--cwd', 'nope']).code).toBe(2);
   });
 });
@@ -204,7 +215,7 @@ describe('DEPENDS', () => {
     const r = s.run(['--approve']);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^NOT RUN GATES:A +A works: not runnable yet: DEPENDS of GATES:A: pattern scripts\/\*\.mjs matches no file under \/\S+$/m);
-    expect(r.stdout).toMatch(/^NOT RUN GATES:C +C works: not runnable yet: CWD of GATES:C does not exist: /m);
+    expect(r.stdout).toMatch(/^NOT RUN GATES:C +C works: not runnable yet: CWD of GATES:C \(GATES\.md:\d+\) does not exist: /m);
     expect(r.stdout).toMatch(/^PASS GATES:B/m);
     expect(existsSync(join(s.repo, 'ran-a'))).toBe(false);
     expect(existsSync(join(s.repo, 'ran-b'))).toBe(true);

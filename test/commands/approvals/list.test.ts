@@ -54,7 +54,7 @@ describe('approvals list', () => {
     writeFiles(s.repo, { 'GATES.md': ledgerText(s, [{ id: 'G1' }]).replace('  EXPECT: ok', '  EXPECT: ok\n  CWD: nowhere') });
     const missing = listJson(s).gates[0]!;
     expect(missing.state).toBe('unresolvable');
-    expect(missing.reason).toMatch(/^CWD of GATES:G1 does not exist: /);
+    expect(missing.reason).toMatch(/^CWD of GATES:G1 \(GATES\.md:\d+\) does not exist: /);
     expect(ran(s, 'G1')).toBe(false);
   });
 
