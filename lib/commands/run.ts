@@ -32,7 +32,9 @@ import { storeLocations } from '../store/locations.js';
 import { sanitizeLine } from '../text/sanitize.js';
 import { shellCommand } from '../text/shell-quote.js';
 import { inWorkspace, type Workspace } from '../workspace/load.js';
+import { keepApprovedCopies } from '../approval/depends-copies.js';
 import { attemptGate, type Attempt, type Entry, type RunContext } from './attempt.js';
+import { dependsReview } from './depends-review.js';
 import { emitReport } from './emit.js';
 import { preflight, type PreflightContext } from './preflight.js';
 import { otherScopesNote, treeVerdict } from './scopes.js';
@@ -135,20 +137,20 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
   for (const e of candidates) e.approved = store.find(e.oracle!) !== null;
   store.verify();
 
-  const changesOf = (e: Entry): string[] | null => {
+  const requestOf = (e: Entry): ApprovalRequest => {
     const f = e.oracle!.fields;
     const prev = store.previous(f.ledger, e.gate.id, e.oracle!.signature, f.check, f.expect, f);
-    return prev ? changedFields(prev.oracle, f) : null;
+    return {
+      qualified: e.qualified,
+      oracle: e.oracle!,
+      file: e.loaded.location.display,
+      line: e.gate.line,
+      title: e.gate.title,
+      gateTimeout: e.gate.timeoutSeconds,
+      changed: prev ? changedFields(prev.oracle, f) : null,
+      dependsDiff: dependsReview(prev, f, locations, ws.root.path),
+    };
   };
-  const requestOf = (e: Entry): ApprovalRequest => ({
-    qualified: e.qualified,
-    oracle: e.oracle!,
-    file: e.loaded.location.display,
-    line: e.gate.line,
-    title: e.gate.title,
-    gateTimeout: e.gate.timeoutSeconds,
-    changed: changesOf(e),
-  });
 
   // Pins: every pin must name a gate whose current signature starts with it.
   let toApprove: Entry[] = [];
@@ -210,6 +212,8 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
   for (const e of toApprove) {
     await store.approve(e.oracle!, now, lockTimeoutMs);
     e.approved = true;
+    // For the diff shown when a DEPENDS file of it changes later.
+    keepApprovedCopies(locations, ws.root.path, e.oracle!.fields.depends);
   }
   // Say what was approved, so that a log shows it (a non-interactive --approve asks nobody).
   if (toApprove.length > 0) print(`approved: ${cappedIds(toApprove.map((e) => `${e.qualified}@${pinSignature(e.oracle!.signature)}`), 20)}\n`);

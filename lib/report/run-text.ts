@@ -71,6 +71,8 @@ export interface ApprovalRequest {
   gateTimeout: number | null;
   /** What differs from the closest earlier approval; null: never approved. */
   changed: string[] | null;
+  /** The diff of each DEPENDS file changed since that approval, as screen lines (report/depends-diff.ts). */
+  dependsDiff: string[];
 }
 
 function timeoutText(ms: number, own: number | null): string {
@@ -100,6 +102,7 @@ export function approvalRequestText(r: ApprovalRequest): string {
   }
   for (const [name, value] of f.env ?? []) lines.push(...field('ENV', `${name}=${value}`, FIELD_DISPLAY_CAP, `ENV ${name}`));
   lines.push(changed === null ? '  never approved before' : `  approved before for another oracle: ${sanitizeLine(changed.join(', ') || 'no field differs', 600)}`);
+  lines.push(...r.dependsDiff);
   return lines.join('\n') + '\n';
 }
 

@@ -13,6 +13,16 @@ export function readPrivateFile(dir: PrivateDir, name: string, maxBytes: number,
 
 /** The file's text and what the file looked like when read (to notice a later change by one lstat). */
 export function readPrivateFileStamped(dir: PrivateDir, name: string, maxBytes: number, missingOk = false): { text: string; stamp: FileStamp } | null {
+  const read = readPrivateFileRaw(dir, name, maxBytes, missingOk);
+  return read === null ? null : { text: read.bytes.toString('utf8'), stamp: read.stamp };
+}
+
+/** The file's bytes, or null when it does not exist and `missingOk`. */
+export function readPrivateFileBytes(dir: PrivateDir, name: string, maxBytes: number, missingOk = false): Buffer | null {
+  return readPrivateFileRaw(dir, name, maxBytes, missingOk)?.bytes ?? null;
+}
+
+function readPrivateFileRaw(dir: PrivateDir, name: string, maxBytes: number, missingOk: boolean): { bytes: Buffer; stamp: FileStamp } | null {
   const path = join(dir.path, name);
   let read;
   try {
@@ -25,5 +35,5 @@ export function readPrivateFileStamped(dir: PrivateDir, name: string, maxBytes: 
   const uid = typeof process.getuid === 'function' ? process.getuid() : null;
   if (uid !== null && read.uid !== uid) throw new UnsafeStoreError(path, `record is owned by uid ${read.uid}, not by you`);
   if ((read.mode & 0o077) !== 0) throw new UnsafeStoreError(path, 'record is readable or writable by group or other (refused)');
-  return { text: read.bytes.toString('utf8'), stamp: read.stamp };
+  return { bytes: read.bytes, stamp: read.stamp };
 }

@@ -1,10 +1,13 @@
 // gate-check approvals prune: remove approvals, across the whole store, whose ledger, gate,
 // CHECK or EXPECT no longer exists. Never because of the environment (PATH, shell, timeout,
-// CWD, DEPENDS contents): those can change back.
+// CWD, DEPENDS contents): those can change back. Then the copies of approved DEPENDS files
+// (approval/depends-copies.ts) that no approval left refers to.
 import { lstatSync } from 'node:fs';
+import { pruneCopies } from '../../approval/depends-copies.js';
 import type { ApprovalRecord } from '../../approval/record.js';
 import type { Io } from '../../cli/io.js';
 import { resolveRoot } from '../../fsx/discover.js';
+import { storeLocations } from '../../store/locations.js';
 import { safeReadFile } from '../../fsx/safe-read.js';
 import { parseLedger } from '../../ledger/parse.js';
 import type { Ledger } from '../../ledger/types.js';
@@ -89,6 +92,14 @@ export async function pruneApprovals(options: CommonOptions, io: Io): Promise<nu
     out.push(`kept ${plural(n, 'approval')} of ${sanitizeLine(ledger, 300)}: ${sanitizeLine(look.reason, 300)}`);
   }
   if (all.invalid.length > 0) out.push(invalidRecordsLine(all.invalid));
+  // A copy is kept while any approval left (of any repository) refers to it; an unreadable
+  // record may refer to one too, so none is removed while one exists.
+  if (all.invalid.length === 0) {
+    const gone = options.dryRun ? new Set(doomed.map((d) => d.record)) : removed;
+    const referenced = new Set(all.records.filter((r) => !gone.has(r)).flatMap((r) => (r.oracle.depends ?? []).map((d) => d[1])));
+    const copies = pruneCopies(storeLocations(io.env), root.path, referenced, options.dryRun === true);
+    if (copies > 0) out.push(`${options.dryRun ? 'would remove' : 'removed'} ${copies} ${copies === 1 ? 'copy' : 'copies'} of approved DEPENDS files that no approval refers to`);
+  }
   const kept = records.length - count;
   out.push(options.dryRun ? `DRY RUN: would prune ${plural(count, 'approval')}, keep ${kept}; nothing was removed` : `PRUNED ${plural(count, 'approval')}; kept ${kept}`);
   io.stdout(out.join('\n') + '\n');

@@ -1,0 +1,25 @@
+// What the approval screen shows of the DEPENDS files that changed since the closest earlier
+// approval of a gate: a diff against the approved version kept in the private store
+// (approval/depends-copies.ts), so that a person re-approving reviews the change. A file
+// added to DEPENDS is shown whole (as a diff against nothing); one removed needs no review.
+import { approvedCopy, readCurrentFile } from '../approval/depends-copies.js';
+import type { ApprovalRecord } from '../approval/record.js';
+import type { OracleFields } from '../oracle/oracle.js';
+import { dependsDiffLines, type DependsChange } from '../report/depends-diff.js';
+import type { StoreLocations } from '../store/locations.js';
+
+export function dependsReview(previous: ApprovalRecord | null, fields: OracleFields, locations: StoreLocations, root: string): string[] {
+  if (previous === null || fields.depends === null) return [];
+  const before = new Map(previous.oracle.depends ?? []);
+  const changes: DependsChange[] = [];
+  for (const [path, digest] of fields.depends) {
+    const approved = before.get(path);
+    if (approved === digest) continue;
+    changes.push({
+      path,
+      approved: approved === undefined ? Buffer.alloc(0) : approvedCopy(locations, root, approved),
+      now: readCurrentFile(root, path),
+    });
+  }
+  return changes.length === 0 ? [] : dependsDiffLines(changes);
+}
