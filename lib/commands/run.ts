@@ -34,7 +34,6 @@ import { shellCommand } from '../text/shell-quote.js';
 import { inWorkspace, type Workspace } from '../workspace/load.js';
 import { keepApprovedCopies } from '../approval/depends-copies.js';
 import { attemptGate, type Attempt, type Entry, type RunContext } from './attempt.js';
-import { dependsReview } from './depends-review.js';
 import { emitReport } from './emit.js';
 import { preflight, type PreflightContext } from './preflight.js';
 import { otherScopesNote, treeVerdict } from './scopes.js';
@@ -137,6 +136,8 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
   for (const e of candidates) e.approved = store.find(e.oracle!) !== null;
   store.verify();
 
+  // The diff of changed DEPENDS files (and jsdiff) is loaded only when something needs approval.
+  const review = candidates.some((e) => !e.approved) || options.pins.length > 0 ? (await import('./depends-review.js')).dependsReview : null;
   const requestOf = (e: Entry): ApprovalRequest => {
     const f = e.oracle!.fields;
     const prev = store.previous(f.ledger, e.gate.id, e.oracle!.signature, f.check, f.expect, f);
@@ -148,7 +149,7 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
       title: e.gate.title,
       gateTimeout: e.gate.timeoutSeconds,
       changed: prev ? changedFields(prev.oracle, f) : null,
-      dependsDiff: dependsReview(prev, f, locations, ws.root.path),
+      dependsDiff: review?.(prev, f, locations, ws.root.path) ?? [],
     };
   };
 
