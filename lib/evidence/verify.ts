@@ -15,6 +15,7 @@ import { dependsChanges, dependsDigest, type DependsEntry } from '../oracle/orac
 import type { FileDigests } from '../oracle/file-digests.js';
 import { boundExecutables } from '../oracle/path-bound.js';
 import type { LoadedLedger } from '../workspace/load.js';
+import { touchedSince } from '../fsx/file-identity.js';
 import { parseEvidence } from './line.js';
 import { newestOf, type RunRecord } from './receipt.js';
 import type { ReceiptStore } from './receipt-store.js';
@@ -42,6 +43,16 @@ function dependsDetail(ctx: VerifyContext, loaded: LoadedLedger, gate: Gate, rec
   const paths = record ? dependsChanges(record.oracle.depends, current) : [];
   if (paths.length > 0) return paths.map((p) => p.replace(/^DEPENDS: /, '').replace(/ changed$/, '').replace(/ (added|removed)$/, ' ($1)')).join(', ');
   return current === null ? 'DEPENDS removed' : 'the matched files or their contents';
+}
+
+/** Which INPUTS files were written since the newest pass here started (by their ctime: a hint, the digest decides). */
+function inputsDetail(ctx: VerifyContext, records: readonly RunRecord[], current: DependsEntry[] | null): string {
+  const pass = records.find((r) => r.status === 'pass');
+  const since = pass ? Date.parse(pass.time) : Number.NaN;
+  if (current === null || Number.isNaN(since)) return '';
+  const named = touchedSince(ctx.resolver.root, current.map((e) => e[0]), since, 4);
+  if (named.length === 0) return '';
+  return `: ${named.slice(0, 3).join(', ')}${named.length > 3 ? ', …' : ''} written since the last pass here`;
 }
 
 async function digestOf(list: Promise<DependsEntry[] | null>): Promise<{ entries: DependsEntry[] | null; digest: string | null } | { error: string }> {
@@ -77,7 +88,7 @@ export async function verifyMetGate(ctx: VerifyContext, loaded: LoadedLedger, ga
   }
   const inputs = await digestOf(ctx.resolver.inputs(gate, label));
   if ('error' in inputs) return { state: 'stale', reason: `INPUTS cannot be read: ${inputs.error}` };
-  if ((ev.get('inputs') ?? null) !== inputs.digest) return { state: 'stale', reason: 'INPUTS changed since the evidence was written' };
+  if ((ev.get('inputs') ?? null) !== inputs.digest) return { state: 'stale', reason: `INPUTS changed since the evidence was written${inputsDetail(ctx, records, inputs.entries)}` };
 
   const newest = newestOf(records, { gate: gate.id, def: definitionDigest(gate)!, deps: deps.digest, inputs: inputs.digest });
   if (newest === null) {

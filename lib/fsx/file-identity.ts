@@ -49,3 +49,17 @@ export function changedSince(root: string, before: FileIdentities): string[] {
   for (const [rel, id] of before.stats) if (before.racy.has(rel) || identityOf(join(root, rel)).id !== id) out.push(rel);
   return out.sort();
 }
+
+/**
+ * The paths (in the order given) whose ctime is later than `sinceMs`: written, renamed or
+ * re-permissioned since then. A hint for a message (which files changed since a run), never a
+ * verdict: a file whose time says nothing still changes the digest that decides.
+ */
+export function touchedSince(root: string, paths: Iterable<string>, sinceMs: number, max: number): string[] {
+  const out: string[] = [];
+  for (const rel of paths) {
+    if (identityOf(join(root, rel)).ctimeMs > sinceMs) out.push(rel);
+    if (out.length >= max) break;
+  }
+  return out;
+}
