@@ -57,9 +57,15 @@ export function changedSince(root: string, before: FileIdentities): string[] {
  */
 export function touchedSince(root: string, paths: Iterable<string>, sinceMs: number, max: number): string[] {
   const out: string[] = [];
+  let looked = 0;
   for (const rel of paths) {
+    // A bounded look: the hint must not cost what hashing a large INPUTS list already did.
+    if (++looked > TOUCHED_LOOK_LIMIT) break;
     if (identityOf(join(root, rel)).ctimeMs > sinceMs) out.push(rel);
     if (out.length >= max) break;
   }
   return out;
 }
+
+/** Files looked at, at most, for touchedSince. */
+const TOUCHED_LOOK_LIMIT = 4096;
