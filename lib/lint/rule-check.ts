@@ -152,7 +152,11 @@ function selfSatisfying(printed: Printed, expectRaw: string, subject: string, li
     line,
     rule: 'self-satisfying',
     message,
-    suggestion: `remove the ${program} and EXPECT text that only the real command prints on success (its summary line, ideally with a count)`,
+    suggestion:
+      printed.reach === 'on-success'
+        ? // The command may print nothing of its own (a quiet script): then it is what must change.
+          `EXPECT a line that ${subject} itself prints only on success (its summary, ideally with a count), and drop the ${program}; if it prints nothing, make it print one (a tool known to be quiet on success, such as eslint or tsc --noEmit, is accepted with && ${program})`
+        : `remove the ${program} and EXPECT text that only the real command prints on success (its summary line, ideally with a count)`,
   };
 }
 

@@ -66,6 +66,14 @@ describe('tools that print nothing on success: `tool && echo MARKER` is the reci
     expect(selfSatisfying('npm test && tsc --noEmit && echo ALL-GREEN', 'ALL-GREEN')).toHaveLength(1);
     expect(selfSatisfying('prettier --check . && echo fmt-ok', 'fmt-ok')).toHaveLength(1);
   });
+
+  it("after '&&', the suggestion is one a quiet repository script can act on: make it print its own success line", () => {
+    const [f] = selfSatisfying('node scripts/lint.mjs && echo lint clean', 'lint clean');
+    expect(f?.suggestion).toBe(
+      'EXPECT a line that node scripts/lint.mjs itself prints only on success (its summary, ideally with a count), and drop the echo; if it prints nothing, make it print one (a tool known to be quiet on success, such as eslint or tsc --noEmit, is accepted with && echo)',
+    );
+    expect(selfSatisfying('echo ok; node x.mjs', 'ok')[0]?.suggestion).toMatch(/^remove the echo and EXPECT text/);
+  });
 });
 
 describe('masked-exit: the pipe advice works under any /bin/sh', () => {
