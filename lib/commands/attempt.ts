@@ -136,6 +136,7 @@ export async function attemptGate(e: Entry, ctx: RunContext, bindings: BoundFile
     deps: f.depends ? dependsDigest(f.depends) : null,
     inputs: e.inputs ? dependsDigest(e.inputs) : null,
   };
+  event.inputs = proof.inputs;
   const time = startedAt;
   const dirs = f.pathBound ? inRepoPathEntries(f.path, ctx.root, f.cwd).map((p) => p.inRepo) : [];
   const bound = f.pathBound && dirs.length > 0 ? { dirs, digest: dependsDigest(f.pathBound) } : null;

@@ -1,5 +1,5 @@
 // gate-check history [ID]: the recent attempts of each gate from the audit log, labelled
-// flaky (passed and failed under the same oracle) or stuck (the same failure again and
+// flaky (passed and failed under the same oracle and INPUTS) or stuck (the same failure again and
 // again). Labels inform; they never change pass or fail. Reads only; creates nothing.
 import type { Io } from '../cli/io.js';
 import { parseSubcommand, subcommandProgram } from '../cli/subcommand-program.js';
@@ -30,7 +30,7 @@ function labels(h: GateHistory, presence: Presence): string {
   const out: string[] = [];
   const gone = PRESENCE_LABEL[presence];
   if (gone !== null) out.push(gone);
-  if (h.flaky) out.push('flaky (passed and failed under the same oracle)');
+  if (h.flaky) out.push('flaky (passed and failed under the same oracle and INPUTS)');
   if (h.stuck) out.push(`stuck (the same failure ${h.stuckCount} times in a row)`);
   return out.length > 0 ? `  ${out.join(', ')}` : '';
 }

@@ -17,9 +17,15 @@ export interface AttemptEvent {
   outputSha256: string | null;
   /** Digest of the normalized output of a failure (12 hex), null for a pass. */
   fingerprint: string | null;
+  /**
+   * Digest of the INPUTS contents the attempt ran with (12 hex; null: the gate has none).
+   * Absent in events written before it was recorded.
+   */
+  inputs?: string | null;
 }
 
 const KEYS = ['time', 'file', 'gate', 'oracle', 'status', 'exit', 'durationMs', 'outputSha256', 'fingerprint'] as const;
+const KEYS_WITH_INPUTS = [...KEYS, 'inputs'] as const;
 
 /**
  * A failure's fingerprint: its output with what changes from run to run (timestamps,
@@ -50,7 +56,7 @@ export function parseEvent(line: string): AttemptEvent | null {
   } catch {
     return null;
   }
-  if (!isPlainObject(v) || !hasExactKeys(v, KEYS)) return null;
+  if (!isPlainObject(v) || !(hasExactKeys(v, KEYS) || hasExactKeys(v, KEYS_WITH_INPUTS))) return null;
   const ok =
     typeof v.time === 'string' &&
     typeof v.file === 'string' &&
@@ -60,14 +66,19 @@ export function parseEvent(line: string): AttemptEvent | null {
     (v.exit === null || Number.isInteger(v.exit)) &&
     (v.durationMs === null || Number.isInteger(v.durationMs)) &&
     (v.outputSha256 === null || typeof v.outputSha256 === 'string') &&
-    (v.fingerprint === null || typeof v.fingerprint === 'string');
+    (v.fingerprint === null || typeof v.fingerprint === 'string') &&
+    (v.inputs === undefined || v.inputs === null || (typeof v.inputs === 'string' && /^[0-9a-f]{12}$/.test(v.inputs)));
   return ok ? (v as unknown as AttemptEvent) : null;
 }
 
 export interface GateHistory {
   gate: string;
   attempts: AttemptEvent[];
-  /** Passed and failed under the same oracle (which includes the dependencies). */
+  /**
+   * Passed and failed under the same oracle (which includes the DEPENDS contents) with the
+   * same INPUTS contents: a failure after the tested code changed, and a pass after it was
+   * fixed, is a regression and its fix, not flakiness.
+   */
   flaky: boolean;
   /** The last attempts failed with the same fingerprint, STUCK_AFTER times or more in a row. */
   stuck: boolean;
@@ -81,9 +92,11 @@ export function labelHistory(gate: string, attempts: readonly AttemptEvent[]): G
   const byOracle = new Map<string, Set<string>>();
   for (const a of attempts) {
     if (a.status === 'stale') continue;
-    const set = byOracle.get(a.oracle) ?? new Set<string>();
+    // Events from before INPUTS were recorded group by the oracle alone, as they did.
+    const key = `${a.oracle}\u0000${a.inputs === undefined ? '?' : (a.inputs ?? '-')}`;
+    const set = byOracle.get(key) ?? new Set<string>();
     set.add(a.status);
-    byOracle.set(a.oracle, set);
+    byOracle.set(key, set);
   }
   const flaky = [...byOracle.values()].some((s) => s.has('pass') && s.has('fail'));
   let stuckCount = 0;

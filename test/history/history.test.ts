@@ -2,7 +2,7 @@
 import { appendFileSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { failureFingerprint, labelHistory, type AttemptEvent } from '../../lib/history/event.js';
+import { failureFingerprint, labelHistory, parseEvent, type AttemptEvent } from '../../lib/history/event.js';
 import { runCli, sandbox, writeFiles } from '../helpers/cli.js';
 
 function repo(files: Record<string, string>) {
@@ -45,6 +45,21 @@ describe('labels', () => {
     expect(labelHistory('GATES:A', [ev('pass'), ev('fail')]).flaky).toBe(true);
     expect(labelHistory('GATES:A', [ev('pass', 'o1'), ev('fail', 'o2')]).flaky).toBe(false);
   });
+  it('not flaky: a failure after the INPUTS changed and a pass after they changed again (a regression and its fix)', () => {
+    const at = (status: 'pass' | 'fail', inputs: string | null): AttemptEvent => ({ ...ev(status), inputs });
+    expect(labelHistory('GATES:A', [at('pass', 'aaaaaaaaaaaa'), at('fail', 'bbbbbbbbbbbb'), at('pass', 'cccccccccccc')]).flaky).toBe(false);
+    expect(labelHistory('GATES:A', [at('pass', 'aaaaaaaaaaaa'), at('fail', 'aaaaaaaaaaaa')]).flaky).toBe(true);
+    expect(labelHistory('GATES:A', [at('pass', null), at('fail', null)]).flaky).toBe(true);
+    // Events written before INPUTS were recorded still group by the oracle among themselves.
+    expect(labelHistory('GATES:A', [ev('pass'), ev('fail')]).flaky).toBe(true);
+  });
+  it('an event reads with or without its INPUTS digest, never with a malformed one', () => {
+    const line = (extra: Record<string, unknown>) => JSON.stringify({ ...ev('fail'), ...extra });
+    expect(parseEvent(line({}))).not.toBeNull();
+    expect(parseEvent(line({ inputs: null }))).not.toBeNull();
+    expect(parseEvent(line({ inputs: 'abcdef012345' }))?.inputs).toBe('abcdef012345');
+    for (const bad of ['ABCDEF012345', 'abc', 1, {}, '::error::x']) expect(parseEvent(line({ inputs: bad })), String(bad)).toBeNull();
+  });
   it('stuck: the same failure three times in a row at the end', () => {
     expect(labelHistory('GATES:A', [ev('fail'), ev('fail'), ev('fail')]).stuck).toBe(true);
     expect(labelHistory('GATES:A', [ev('fail'), ev('fail')]).stuck).toBe(false);
@@ -77,12 +92,25 @@ describe('audit log through real runs', () => {
     for (let i = 0; i < 3; i++) s.run(['--reverify']);
     const r = s.run(['history']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^GATES:F {2}flaky \(passed and failed under the same oracle\)/m);
+    expect(r.stdout).toMatch(/^GATES:F {2}flaky \(passed and failed under the same oracle and INPUTS\)/m);
     expect(r.stdout).toMatch(/^GATES:S {2}stuck \(the same failure 4 times in a row\)/m);
     const one = s.run(['history', 'F', '--json']);
     const doc = JSON.parse(one.stdout);
     expect(doc.gates).toHaveLength(1);
     expect(doc.gates[0]).toMatchObject({ gate: 'GATES:F', flaky: true, stuck: false });
+  });
+
+  it('a regression in the INPUTS and its fix is not flaky', () => {
+    const s = repo({ 'GATES.md': '- [ ] R: adds\n  CHECK: grep -q good src/add.txt && echo adds-ok\n  EXPECT: adds-ok\n  INPUTS: src/*.txt\n', 'src/add.txt': 'good\n' });
+    expect(s.run(['--approve']).code).toBe(0);
+    writeFiles(s.repo, { 'src/add.txt': 'bad\n' });
+    expect(s.run([]).code).toBe(1);
+    writeFiles(s.repo, { 'src/add.txt': 'good again\n' });
+    expect(s.run([]).code).toBe(0);
+    const doc = JSON.parse(s.run(['history', 'R', '--json']).stdout);
+    expect(doc.gates[0]).toMatchObject({ gate: 'GATES:R', flaky: false });
+    expect(doc.gates[0].attempts.map((a: { status: string }) => a.status)).toEqual(['pass', 'fail', 'pass']);
+    expect(new Set(doc.gates[0].attempts.map((a: { inputs: string }) => a.inputs)).size).toBe(3);
   });
 
   it('marks gates that are no longer in their ledger, and ledgers that are gone; a plain gate gets no label', () => {
