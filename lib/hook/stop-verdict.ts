@@ -229,6 +229,10 @@ interface Tally {
   weakenedIn: string | null;
   /** The repositories with open gates, when the session holds ledgers in more than one (else empty). */
   roots: string[];
+  /** Open runnable gates (not weakened): the ones a run of gate-check can help. */
+  runnable: number;
+  /** Open manual gates: only a person meets them. */
+  manual: string[];
   fingerprint: string[];
 }
 
@@ -246,10 +250,14 @@ function openVerdict(t: Tally, start: readonly string[]): Verdict {
     t.weakenedIn === null
       ? ''
       : ` A gate weakened since the session began stays open until its definition is put back, or a person approves the new one by running \`gate-check hook accept\` on a terminal in ${sanitizeLine(t.weakenedIn, ITEM_CAP)}.`;
+  const manualNote =
+    t.manual.length === 0
+      ? ''
+      : ` ${t.manual.length === 1 ? 'A manual gate' : 'Manual gates'} (${capList(t.manual)}) ${t.manual.length === 1 ? 'is' : 'are'} met only by a person: ask your user to check ${t.manual.length === 1 ? 'that outcome, tick it' : 'those outcomes, tick them'} and write the evidence (who checked what).`;
   const wavesNote = w > 0 ? ' A dispatch wave stays open until every leaf has started, the wave is sealed and every leaf has returned (`gate-check dispatch status`).' : '';
   const stillOpen = [g > 0 ? plural(g, 'gate', 'gates') : '', w > 0 ? plural(w, 'dispatch wave', 'dispatch waves') : ''].filter((p) => p !== '').join(' and ');
   return {
-    block: `gate-check: ${head}: ${listed}.${g > 0 ? ` ${nextSteps(start, t.roots)}` : ''}${weakenedNote}${wavesNote}${handoffNote}`,
+    block: `gate-check: ${head}: ${listed}.${t.runnable > 0 ? ` ${nextSteps(start, t.roots)}` : ''}${manualNote}${weakenedNote}${wavesNote}${handoffNote}`,
     summary: `${stillOpen} still open: ${listed}${handoffNote ? `;${handoffNote.replace(/\.$/, '')}` : ''}`,
     fingerprint,
   };
@@ -405,7 +413,7 @@ async function verdictFor(gathered: Gathered, io: Io, locations: StoreLocations,
   }
   const complete = incomplete === null;
 
-  const tally: Tally = { gates: [], waves: [], handoff: [], weakenedIn: null, roots: [], fingerprint: [] };
+  const tally: Tally = { gates: [], waves: [], handoff: [], weakenedIn: null, roots: [], runnable: 0, manual: [], fingerprint: [] };
   const reports: GateReport[] = [];
   const openLedgers = new Map<Held, Set<string>>();
   for (const { h, entries } of perRoot) {
@@ -433,6 +441,8 @@ async function verdictFor(gathered: Gathered, io: Io, locations: StoreLocations,
         tally.gates.push(`${g.qualified} (${openLabel(g)})`);
         tally.fingerprint.push(`${g.qualified}=open`);
         open.add(e.loaded.location.display);
+        if (e.gate.kind === 'manual') tally.manual.push(g.qualified);
+        else tally.runnable += 1;
       }
     });
     for (const w of weak?.removed ?? []) {

@@ -77,7 +77,8 @@ describe('nothing planted in the session directory moves the root', () => {
   });
 
   it('with open gates in two roots, the next steps name each root (a plain run from the package sees only its ledger)', () => {
-    const s = hookRepo({ 'GATES.md': OPEN, 'pkg/GATES.md': '- [ ] P: package work\n' }, { git: true });
+    const RUNNABLE = (id: string) => `- [ ] ${id}: work\n  CHECK: node --test\n  EXPECT: /^# pass [1-9]/m\n`;
+    const s = hookRepo({ 'GATES.md': RUNNABLE('A'), 'pkg/GATES.md': RUNNABLE('P') }, { git: true });
     const reason = expectBlock(s.hook(join(s.repo, 'pkg')));
     expect(reason).toContain('2 gates are not met: pkg/GATES:P (unchecked); GATES:A (unchecked).');
     expect(reason).toMatch(new RegExp(`Next: run \`[^\`]* --root ${s.repo}/pkg\` and \`[^\`]* --root ${s.repo}\`: each re-runs`));
@@ -85,8 +86,12 @@ describe('nothing planted in the session directory moves the root', () => {
     // Only one of them open: that one is named all the same (the session sees both).
     writeFileSync(join(s.repo, 'GATES.md'), MET);
     expect(expectBlock(s.hook(join(s.repo, 'pkg'), 'session-2'))).toMatch(new RegExp(`Next: run \`[^\`]* --root ${s.repo}/pkg\`: it re-runs`));
+    // An open manual gate: no run can meet it, so no "Next: run"; only a person can.
+    const m = hookRepo({ 'GATES.md': OPEN }, { git: true });
+    const manual = expectBlock(m.hook());
+    expect(manual).toBe('gate-check: 1 gate is not met: GATES:A (unchecked). A manual gate (GATES:A) is met only by a person: ask your user to check that outcome, tick it and write the evidence (who checked what).');
     // One root only: the plain command, no --root.
-    const t = hookRepo({ 'GATES.md': OPEN }, { git: true });
+    const t = hookRepo({ 'GATES.md': RUNNABLE('A') }, { git: true });
     expect(expectBlock(t.hook())).toMatch(/Next: run `[^`]*gate-check[^`]*`: it re-runs/);
     expect(expectBlock(t.hook())).not.toContain('--root');
   });
