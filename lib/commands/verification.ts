@@ -11,6 +11,7 @@ import type { GateReport } from '../report/model.js';
 import { storeLocations } from '../store/locations.js';
 import { NotRunnableError, NotRunnableYetError } from '../errors.js';
 import { checkGateCwd } from '../oracle/resolve.js';
+import { visibleNonAscii } from '../text/sanitize.js';
 import { matchDependsGlob } from '../fsx/depends-glob.js';
 import type { LoadedLedger, Workspace } from '../workspace/load.js';
 
@@ -56,10 +57,12 @@ export async function markNotRunnableYet(entries: readonly GateEntry[], root: st
           await matchDependsGlob(root, pattern, e.report.qualified, what);
         } catch (err) {
           if (err instanceof NotRunnableError) {
+            // The pattern as the approval screen would show it: a look-alike letter is why a pattern matches nothing.
+            const shown = visibleNonAscii(pattern).text;
             e.report.stateReason =
               err instanceof NotRunnableYetError
-                ? `not runnable yet: ${what} pattern ${pattern} matches no file under ${root}`
-                : `not runnable: ${what} pattern ${pattern} matches only ledgers, which gate-check rewrites on every run and never hashes`;
+                ? `not runnable yet: ${what} pattern ${shown} matches no file under ${root}`
+                : `not runnable: ${what} pattern ${shown} matches only ledgers, which gate-check rewrites on every run and never hashes`;
             break;
           }
         }

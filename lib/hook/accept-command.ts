@@ -15,6 +15,7 @@ import { UsageError } from '../errors.js';
 import { resolveRoot } from '../fsx/discover.js';
 import { lockTimeoutFromEnv } from '../fsx/lock.js';
 import { storeLocations } from '../store/locations.js';
+import { reviewLine, reviewNotes, shownInFull } from '../text/review-text.js';
 import { sanitizeLine } from '../text/sanitize.js';
 import { ledgerBudget, ledgerStem, MAX_WORKSPACE_LEDGER_BYTES } from '../workspace/load.js';
 import { loadHookLedgers, scopeOf } from './hook-ledgers.js';
@@ -25,21 +26,30 @@ interface AcceptOptions {
   root?: string;
 }
 
-const VALUE_CAP = 120;
+/** A value longer than this on the screen is not accepted at the prompt (it could not be read in full). */
+const VALUE_CAP = 2000;
 
-function shown(v: string | null): string {
-  return v === null ? '(none)' : `"${sanitizeLine(v, VALUE_CAP)}"`;
+/**
+ * Values as the approval screen shows them (lib/text/review-text.ts): a look-alike letter
+ * in `INPUTS: tеst/**` or a run of blanks that pushes a CHECK's tail away must be seen.
+ */
+function shown(v: string | null, notes: string[], what: string, cut: string[]): string {
+  if (v === null) return '(none)';
+  for (const n of reviewNotes(v, VALUE_CAP, what)) if (!notes.includes(n)) notes.push(n);
+  if (!shownInFull(v, VALUE_CAP)) cut.push(what);
+  return `"${reviewLine(v, VALUE_CAP)}"`;
 }
 
-function detail(w: Weakening, base: BaselineGate | undefined): string[] {
+function detail(w: Weakening, base: BaselineGate | undefined, cut: string[]): string[] {
   const lines: string[] = [];
+  const notes: string[] = [];
   for (const k of w.kinds) {
     if (k === 'removed') lines.push(`removed (it was in ${sanitizeLine(w.baseFile, 200)})`);
-    else if (k === 'turned manual') lines.push(`turned manual (its CHECK was ${shown(base?.check ?? null)}, its EXPECT ${shown(base?.expect ?? null)})`);
+    else if (k === 'turned manual') lines.push(`turned manual (its CHECK was ${shown(base?.check ?? null, notes, 'CHECK', cut)}, its EXPECT ${shown(base?.expect ?? null, notes, 'EXPECT', cut)})`);
     else if (k === 'newly abandoned') lines.push('newly abandoned');
-    else for (const f of w.fields) lines.push(`${f.field} changed: ${shown(f.base)} -> ${shown(f.now)}`);
+    else for (const f of w.fields) lines.push(`${f.field} changed: ${shown(f.base, notes, f.field, cut)} -> ${shown(f.now, notes, f.field, cut)}`);
   }
-  return lines;
+  return [...lines, ...notes];
 }
 
 export async function hookAcceptCommand(args: string[], io: Io): Promise<number> {
@@ -67,6 +77,7 @@ export async function hookAcceptCommand(args: string[], io: Io): Promise<number>
   // Every session's weakened gates, each shown once.
   const perFile = new Map<string, Weakening[]>();
   const listed = new Map<string, string[]>();
+  const cut: string[] = [];
   for (const name of files) {
     const baseline = readBaselineFile(locations, root, name);
     if (baseline === null) continue;
@@ -76,7 +87,7 @@ export async function hookAcceptCommand(args: string[], io: Io): Promise<number>
     perFile.set(name, weakened);
     for (const w of weakened) {
       const label = `${ledgerStem(w.file ?? w.baseFile)}:${w.id}`;
-      const lines = detail(w, baseByKey.get(gateKey(w.baseFile, w.id)));
+      const lines = detail(w, baseByKey.get(gateKey(w.baseFile, w.id)), cut);
       const key = `${label}\u0000${lines.join('\u0000')}`;
       if (!listed.has(key)) listed.set(key, [`${sanitizeLine(label, 200)} (${sanitizeLine(w.file ?? w.baseFile, 200)}): ${describeWeakening(w)}`, ...lines.map((l) => `    ${l}`)]);
     }
@@ -97,6 +108,13 @@ export async function hookAcceptCommand(args: string[], io: Io): Promise<number>
 
   io.stdout(`These gates of ${where} were weakened since a Stop-hook session began; the hook keeps them open until a person approves:\n`);
   for (const lines of listed.values()) io.stdout(`  ${lines.join('\n  ')}\n`);
+  // As on the approval screen: what the screen could not show in full is not accepted by a keystroke.
+  if (cut.length > 0) {
+    throw new UsageError(
+      `hook accept cannot show ${[...new Set(cut)].join(', ')} in full (over ${VALUE_CAP} characters as shown), so it does not ask: nothing was approved`,
+      'read the ledger, shorten the value (or put back the old definition), then run hook accept again',
+    );
+  }
   const answer = ((await io.ask('approve these definitions as the new baseline of every session? [y/N] ')) ?? '').trim().toLowerCase();
   if (answer !== 'y' && answer !== 'yes') {
     io.stdout('nothing changed\n');

