@@ -10,6 +10,7 @@ import { boundEnvironment } from '../oracle/bound-env.js';
 import { OracleResolver } from '../oracle/resolve.js';
 import { DEFAULT_REGEX_CAP_MS } from '../run/expect-match.js';
 import { resolveShell, type ShellInvocation } from '../run/shell.js';
+import { isInside } from '../fsx/discover.js';
 import { DEFAULT_OUTPUT_CAP } from '../run/supervisor.js';
 import type { Workspace } from '../workspace/load.js';
 
@@ -36,9 +37,30 @@ function canonicalDirectory(raw: string, cwd: string, label: string): string {
   return real;
 }
 
+/**
+ * A shell inside the repository is code the approval binds by path only: anything that can
+ * write the repository could replace it after approval, and every CHECK would run through the
+ * new one. Refused (exit 2), as the file it resolves to (a link into the repository counts).
+ */
+function refuseShellInRepository(shell: string, root: string): void {
+  let real = shell;
+  try {
+    real = realpathSync(shell);
+  } catch {
+    // resolveShell found an executable file there a moment ago; the lexical path decides then.
+  }
+  if (isInside(root, shell) || isInside(root, real)) {
+    throw new RunSetupError(
+      `the shell ${shell} lies inside the repository${real !== shell ? ` (it resolves to ${real})` : ''}: an approval binds a shell by its path, not its content, so it is refused`,
+      'use a shell outside the repository (--shell /bin/bash, or GATE_CHECK_SHELL); a wrapper belongs in the CHECK, where DEPENDS binds it',
+    );
+  }
+}
+
 /** Throws RunSetupError (exit 2) when the shell or --cwd cannot be resolved. */
 export function runSettings(options: OracleOptions, io: Io, ws: Workspace): RunSettings {
   const shell = resolveShell(options.shell, io.env, io.cwd);
+  refuseShellInRepository(shell.path, ws.root.path);
   const resolver = new OracleResolver({
     root: ws.root.path,
     shell: shell.path,

@@ -123,3 +123,34 @@ describe('PATH entries inside the repository', () => {
     expect(existsSync(join(s.repo, 'ran'))).toBe(false);
   });
 });
+
+// Found by an attack: a shell named by --shell or GATE_CHECK_SHELL that lives in the
+// repository was bound by its path only; replaced after approval, it ran every CHECK.
+describe('a shell inside the repository is refused', () => {
+  const setup = () => {
+    const s = sandbox();
+    writeFiles(s.repo, { 'GATES.md': '- [ ] G1: t\n  CHECK: echo ok\n  EXPECT: ok\n', 'tools/mysh': '#!/bin/sh\nexec /bin/sh "$@"\n' });
+    chmodSync(join(s.repo, 'tools/mysh'), 0o755);
+    const run = (args: string[], env: NodeJS.ProcessEnv = {}) => runCli(args, { cwd: s.repo, env: { ...s.env, ...env } });
+    return { ...s, run };
+  };
+  it('by --shell, by GATE_CHECK_SHELL, or through a link outside that leads into it: exit 2 before anything runs or is approved', () => {
+    const s = setup();
+    const link = join(s.home, 'sh-link');
+    symlinkSync(join(s.repo, 'tools/mysh'), link);
+    for (const [args, env] of [
+      [['--approve', '--shell', 'tools/mysh'], {}],
+      [['--approve', '--shell', join(s.repo, 'tools/mysh')], {}],
+      [['--approve'], { GATE_CHECK_SHELL: './tools/mysh' }],
+      [['--approve', '--shell', link], {}],
+    ] as const) {
+      const r = s.run([...args], env);
+      expect(r.code, JSON.stringify(args)).toBe(2);
+      expect(r.stderr).toMatch(/the shell \S+ lies inside the repository.*: an approval binds a shell by its path, not its content, so it is refused/);
+      expect(r.stdout).not.toMatch(/PASS|approved:/);
+    }
+    expect(readFileSync(join(s.repo, 'GATES.md'), 'utf8')).toMatch(/^- \[ \] G1/);
+    // A shell outside the repository is used as before.
+    expect(s.run(['--approve', '--shell', '/bin/sh']).code).toBe(0);
+  });
+});
