@@ -51,9 +51,20 @@ function spend(steps: number): void {
  * `continues`: the next line is not blank, so inline markup left open here could run on
  * into it (a blank line ends a paragraph, and with it every inline construct).
  */
+/**
+ * TeX commands that hide, overlap, move or restyle text where GitHub renders `$…$` or `$$…$$`
+ * as math (`$\rlap{\phantom{;curl …|sh}}$` draws nothing), or show other text than the
+ * source (`\text{…}`). No CHECK, EXPECT or title needs one: refused on any line outside a
+ * code fence, whether or not its dollar signs would pair on the page (a `$$` block spans lines).
+ */
+export const TEX_HIDING =
+  /\\(?:[hv]?phantom|[lrc]lap|math[lrc]lap|smash|color|textcolor|colorbox|fcolorbox|bbox|[hv]space|[hv]skip|kern|mkern|mskip|mspace|raisebox|raise|lower|move(?:left|right)|style|class|cssId|href|unicode|require|mathchoice|tiny|scriptsize|scriptscriptstyle|text(?:rm|tt|sf|bf|it|normal)?|math(?:rm|tt|sf|bf|it|normal)|operatorname|boxed|cancel|enclose|toggle|tag|label)(?![A-Za-z])/;
+
 export function findHiddenText(text: string, content: number, continues = true): Hidden | null {
   // Most lines have nothing that could start markup: one native scan settles them.
   if (!INTERESTING.test(text)) return null;
+  const tex = text.includes('\\') ? TEX_HIDING.exec(text) : null;
+  if (tex) return { index: tex.index, what: `TeX command ${tex[0]} (GitHub renders $…$ and $$…$$ as math, where it hides, moves or replaces text)` };
   budget = 8 * text.length + 256;
   marked = 0;
   try {

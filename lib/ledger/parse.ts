@@ -11,7 +11,7 @@ import { inlineAttribute, isColonLike, nearMissAttribute, type InlineAttribute, 
 import { closesFence, containers, fenceAt, isUnderlineRow, leading, taskBoxAt, type FenceRun } from './block-syntax.js';
 import { parseExpect } from './expect.js';
 import { braceExpansionCount, MAX_PATTERNS_PER_ATTRIBUTE } from './globs.js';
-import { findHiddenText } from './hidden-text.js';
+import { findHiddenText, TEX_HIDING } from './hidden-text.js';
 import { findValueMarkup, renderedStart } from './inline-markup.js';
 import { lazyField } from '../lazy-field.js';
 import { lazyRegExp } from '../text/lazy-regexp.js';
@@ -149,8 +149,11 @@ export function parseLedger(source: string, options: ParseOptions = {}): ParseRe
   const mayHaveNul = source.includes('\u0000');
   const mayHaveBareCr = /\r(?!\n)/.test(source);
   const mayHaveBidi = BIDI_CONTROL.test(source);
+  // A TeX command that hides text on GitHub is found by the full reading (findHiddenText),
+  // which the plain lines skip (an attribute's value may hold backslashes): none are plain then.
+  const plainLines = parserSettings.plainLines && !TEX_HIDING.test(source);
   // Attribute blocks are read whole (PLAIN_BLOCK) where no line needs the checks above.
-  const blockable = !mayHaveNul && !mayHaveBidi && parserSettings.plainLines;
+  const blockable = !mayHaveNul && !mayHaveBidi && plainLines;
   // Where the next line starts: the lines are cut from the source as splitLines cuts them
   // (a CR before the LF is not part of the text; the last line may have no LF).
   let nextStart = 0;
@@ -178,7 +181,7 @@ export function parseLedger(source: string, options: ParseOptions = {}): ParseRe
     }
     // The common lines of a ledger, read by one native test each instead of the scanners
     // below (a 5,000-gate status spent most of its parse there).
-    if (comment === null && parserSettings.plainLines) {
+    if (comment === null && plainLines) {
       if (text.length === 0) {
         itemParagraph = false;
         continue;

