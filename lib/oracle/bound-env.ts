@@ -14,11 +14,15 @@ const NAMES: ReadonlySet<string> = new Set([
   // (boundEnvironment).
   'XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_CONFIG_DIRS',
   // Shells: a file sourced at start, options, functions, cd's search path.
-  'BASH_ENV', 'ENV', 'SHELLOPTS', 'BASHOPTS', 'CDPATH', 'GLOBIGNORE',
+  // PS4 is expanded (command substitutions included) before each traced command under set -x;
+  // ZDOTDIR chooses zsh's startup files.
+  'BASH_ENV', 'ENV', 'SHELLOPTS', 'BASHOPTS', 'CDPATH', 'GLOBIGNORE', 'PS4', 'ZDOTDIR',
   // make: a SHELL or makefiles of its own.
   'MAKEFLAGS', 'MFLAGS', 'MAKEFILES', 'GNUMAKEFLAGS',
   // Node.js and the JVM.
+  // Build tools that pass options (an agent, a -javaagent) to the JVM they start; .NET startup hooks.
   'NODE_OPTIONS', 'NODE_PATH', 'NODE_REPL_EXTERNAL_MODULE', 'JAVA_TOOL_OPTIONS', '_JAVA_OPTIONS', 'JDK_JAVA_OPTIONS', 'CLASSPATH',
+  'JAVA_OPTS', 'MAVEN_OPTS', 'GRADLE_OPTS', 'SBT_OPTS', 'ANT_OPTS', 'DOTNET_STARTUP_HOOKS',
   // git: another repository, work tree or index, its helper programs. (Not the author,
   // committer and date variables git sets in every hook: they change with each commit.)
   'GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_COMMON_DIR', 'GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES',
@@ -38,6 +42,8 @@ const PREFIXES = [
   'GIT_CONFIG',
   // Test runners and toolchains that take plugins, options or a runner from the environment.
   'PYTEST_', 'NODE_TEST_', 'CARGO_', 'RUSTUP_', 'PYENV_', 'NODENV_', 'RBENV_', 'GOENV_', 'JEST_', 'VITEST_', 'MOCHA_',
+  // Yarn's configuration (a plugin, a PnP loader, a yarnPath that replaces yarn itself).
+  'YARN_',
 ];
 
 /**

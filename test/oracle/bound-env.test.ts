@@ -6,7 +6,9 @@ describe('bound environment variables', () => {
   it('loaders of code are bound: the dynamic linker, Node, Python, Perl, Ruby, the JVM, shells, git, npm script settings', () => {
     for (const name of ['LD_PRELOAD', 'LD_LIBRARY_PATH', 'DYLD_INSERT_LIBRARIES', 'NODE_OPTIONS', 'NODE_PATH', 'PYTHONPATH', 'PYTHONSTARTUP', 'PERL5LIB', 'PERL5OPT', 'RUBYOPT', 'JAVA_TOOL_OPTIONS', 'BASH_ENV', 'ENV', 'BASH_FUNC_echo%%', 'GIT_CONFIG_PARAMETERS', 'GIT_CONFIG_KEY_0', 'GIT_SSH_COMMAND', 'GCONV_PATH', 'OPENSSL_CONF', 'npm_config_script_shell', 'NPM_CONFIG_NODE_OPTIONS', 'npm_config_script-shell',
       // Found by the second attack: each ran other code under an old approval.
-      'npm_config_userconfig', 'MAKEFLAGS', 'PYTEST_ADDOPTS', 'XDG_CONFIG_HOME', 'NODE_TEST_CONTEXT', 'CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER', 'PYENV_HOOK_PATH', 'GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE']) {
+      'npm_config_userconfig', 'MAKEFLAGS', 'PYTEST_ADDOPTS', 'XDG_CONFIG_HOME', 'NODE_TEST_CONTEXT', 'CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER', 'PYENV_HOOK_PATH', 'GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE',
+      // Named by the sixth attack round: PS4 runs its command substitutions under set -x.
+      'PS4', 'ZDOTDIR', 'JAVA_OPTS', 'MAVEN_OPTS', 'GRADLE_OPTS', 'DOTNET_STARTUP_HOOKS', 'YARN_PLUGINS', 'YARN_YARN_PATH']) {
       expect(isBoundVariable(name), name).toBe(true);
     }
   });
