@@ -17,6 +17,7 @@ import { boundExecutables } from '../oracle/path-bound.js';
 import type { LoadedLedger } from '../workspace/load.js';
 import { touchedSince } from '../fsx/file-identity.js';
 import { parseEvidence } from './line.js';
+import { visibleNonAscii } from '../text/sanitize.js';
 import { newestOf, type RunRecord } from './receipt.js';
 import type { ReceiptStore } from './receipt-store.js';
 
@@ -52,7 +53,8 @@ function inputsDetail(ctx: VerifyContext, records: readonly RunRecord[], current
   if (current === null || Number.isNaN(since)) return '';
   const named = touchedSince(ctx.resolver.root, current.map((e) => e[0]), since, 4);
   if (named.length === 0) return '';
-  return `: ${named.slice(0, 3).join(', ')}${named.length > 3 ? ', …' : ''} written since the last pass here`;
+  // Named as the approval screen names text: a look-alike letter in a file name is shown as <U+XXXX>.
+  return `: ${named.slice(0, 3).map((n) => visibleNonAscii(n).text).join(', ')}${named.length > 3 ? ', …' : ''} written since the last pass here`;
 }
 
 async function digestOf(list: Promise<DependsEntry[] | null>): Promise<{ entries: DependsEntry[] | null; digest: string | null } | { error: string }> {

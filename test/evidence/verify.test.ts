@@ -454,3 +454,14 @@ describe('receipt store refusals', () => {
     expect(readdirSync(join(s.home, '.gate-check'))).toEqual([]);
   });
 });
+
+describe('stale INPUTS name the files written since the last pass', () => {
+  it('as the approval screen names text: a look-alike letter in a file name is <U+XXXX>', () => {
+    const s = repo({ 'GATES.md': '- [ ] A: t\n  CHECK: cat src/*.txt\n  EXPECT: good\n  INPUTS: src/*.txt\n', 'src/t\u0435st.txt': 'good\n' });
+    expect(s.run(['--approve']).code).toBe(0);
+    writeFileSync(join(s.repo, 'src/t\u0435st.txt'), 'good, changed\n');
+    const r = s.run(['--status', '--strict']);
+    expect(r.stdout).toMatch(/^GATES:A {2}met, stale .*INPUTS changed since the evidence was written: src\/t<U\+0435>st\.txt written since the last pass here$/m);
+    expect(r.stdout).not.toContain('\u0435');
+  });
+});
