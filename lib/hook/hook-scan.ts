@@ -50,6 +50,7 @@ export function readJsonFile(file: string): JsonRead {
 /** A small text file (config.toml), or null when missing or unreadable. */
 export function readTextFile(file: string): string | null {
   try {
+    // Mutation note: equivalent: safeReadFile throws on a missing file, and the catch returns null too.
     if (!lstatOrNull(file)) return null;
     return safeReadFile(file, MAX_SETTINGS_BYTES, 'file').bytes.toString('utf8');
   } catch {

@@ -212,6 +212,8 @@ describe('the hook commands', () => {
     expect(gateCheckStopCommand({ command: 'echo hook stop' })).toBeNull();
     expect(gateCheckStopCommand(CONFIG)).toBeNull();
     expect(gateCheckStopCommand('gate-check hook stop')).toBeNull();
+    // Settings are hostile JSON: an entry may be null, a number or an array.
+    for (const entry of [null, 7, ['gate-check', 'hook', 'stop'], true]) expect(gateCheckStopCommand(entry)).toBeNull();
   });
 });
 

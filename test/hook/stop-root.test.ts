@@ -178,6 +178,11 @@ describe('a repository remembers that it had ledgers', () => {
     expect(s.hook(s.repo, 'later')).toEqual({ kind: 'allow' });
   });
 
+  it('a .gate-check folder whose scopes hold no ledger, in a repository that never had one, allows the stop (no false block)', () => {
+    const s = hookRepo({ '.gate-check/empty/notes.txt': 'x', '.gate-check/also-empty/.keep': '' });
+    expect(s.hook()).toEqual({ kind: 'allow' });
+  });
+
   it('the memory lives in the private store (0600), one file per repository, holding only ledger paths', () => {
     const s = hookRepo({ 'GATES.md': OPEN, 'gates/x.md': MET });
     expectBlock(s.hook());
