@@ -25,6 +25,7 @@ import { sha256Hex } from '../oracle/oracle.js';
 import { gateReport, strictlyMet, type GateReport } from '../report/model.js';
 import { loadStatCache, saveStatCache } from '../store/stat-cache-file.js';
 import { storeLocations, type StoreLocations } from '../store/locations.js';
+import { markdownCode, markdownText } from '../text/markdown-code.js';
 import { sanitizeLine } from '../text/sanitize.js';
 import { ledgerBudget, ledgerStem, type Workspace } from '../workspace/load.js';
 import { Deadline, hookDeadlineMs } from './deadline.js';
@@ -81,7 +82,7 @@ function openLabel(g: GateReport): string {
 
 /** At most MAX_IDS items, each capped, so the count and the next steps always fit. */
 function capList(items: readonly string[]): string {
-  const shown = items.slice(0, MAX_IDS).map((i) => sanitizeLine(i, ITEM_CAP));
+  const shown = items.slice(0, MAX_IDS).map((i) => markdownText(sanitizeLine(i, ITEM_CAP)));
   return items.length > MAX_IDS ? `${shown.join('; ')} (+${items.length - MAX_IDS} more)` : shown.join('; ');
 }
 
@@ -100,7 +101,7 @@ function plural(n: number, one: string, many: string): string {
 function nextSteps(start: readonly string[], roots: readonly string[]): string {
   // A word that cannot be shown faithfully (a control character in a path) is named, not printed.
   const shown = (w: string) => (isPrintableWord(w) ? shellQuote(w) : '<a path that cannot be shown>');
-  const command = (...words: string[]) => `\`${shellCommand([...start, ...words]) ?? ['gate-check', ...words.map(shown)].join(' ')}\``;
+  const command = (...words: string[]) => markdownCode(shellCommand([...start, ...words]) ?? ['gate-check', ...words.map(shown)].join(' '));
   const at = roots.length === 0 ? [[]] : roots.map((r) => ['--root', r]);
   const run = at.map((w) => command(...w)).join(' and ');
   const approve = at.map((w) => command('--approve', ...w)).join(' and ');
@@ -178,6 +179,12 @@ function refusalVerdict(problem: string, host: HostAdapter): Verdict {
   };
 }
 
+/** ` (for example `git checkout -- 'path'`)`, shell-quoted, or nothing for a path that cannot be shown as the shell gets it. */
+function restoreExample(display: string): string {
+  const command = shellCommand(['git', 'checkout', '--', display]);
+  return command === null ? '' : ` (for example ${markdownCode(command)})`;
+}
+
 function goneVerdict(held: readonly Held[]): Verdict | null {
   const gone: string[] = [];
   let where = '';
@@ -196,8 +203,8 @@ function goneVerdict(held: readonly Held[]): Verdict | null {
   const verb = gone.length === 1 ? 'it is' : 'they are';
   return {
     block:
-      `gate-check: ${list} had open gates when the Stop hook last looked, and ${verb} gone (removed or moved). Restore ${gone.length === 1 ? 'it' : 'them'} (for example \`git checkout -- ${sanitizeLine(gone[0]!, ITEM_CAP)}\`): removing or moving a ledger does not meet its gates. ` +
-      `If a person retired ${gone.length === 1 ? 'it' : 'them'} on purpose, they run \`gate-check hook forget\` in ${sanitizeLine(where, ITEM_CAP)}.`,
+      `gate-check: ${list} had open gates when the Stop hook last looked, and ${verb} gone (removed or moved). Restore ${gone.length === 1 ? 'it' : 'them'}${restoreExample(gone[0]!)}: removing or moving a ledger does not meet its gates. ` +
+      `If a person retired ${gone.length === 1 ? 'it' : 'them'} on purpose, they run \`gate-check hook forget\` in ${markdownText(sanitizeLine(where, ITEM_CAP))}.`,
     summary: `${list} had open gates and ${verb} gone`,
     fingerprint: `error:ledger-gone:${sha256Hex(gone.sort().join('\n'))}`,
   };
@@ -249,7 +256,7 @@ function openVerdict(t: Tally, start: readonly string[]): Verdict {
   const weakenedNote =
     t.weakenedIn === null
       ? ''
-      : ` A gate weakened since the session began stays open until its definition is put back, or a person approves the new one by running \`gate-check hook accept\` on a terminal in ${sanitizeLine(t.weakenedIn, ITEM_CAP)}.`;
+      : ` A gate weakened since the session began stays open until its definition is put back, or a person approves the new one by running \`gate-check hook accept\` on a terminal in ${markdownText(sanitizeLine(t.weakenedIn, ITEM_CAP))}.`;
   const manualNote =
     t.manual.length === 0
       ? ''
@@ -328,7 +335,7 @@ async function gather(found: SessionRoots, session: string, bound: Bound | null,
       baseline = readBaseline(locations, root, session);
       if (baseline !== null && bound !== null) baseline = { ...baseline, gates: baseline.gates.filter((g) => g.scope === bound.scope) };
     } catch (e) {
-      unreadable = errorVerdict(e, root === found.gitTop || found.gitTop === null ? '' : `in ${sanitizeLine(root, ITEM_CAP)}: `);
+      unreadable = errorVerdict(e, root === found.gitTop || found.gitTop === null ? '' : `in ${markdownText(sanitizeLine(root, ITEM_CAP))}: `);
       if (unreadable === null) throw e;
       unreadableRoot = root;
       break;
@@ -355,7 +362,7 @@ async function verdictFor(gathered: Gathered, io: Io, locations: StoreLocations,
   const lockMs = () => Math.min(lockTimeoutMs, verifyBy.remaining() + 100);
   if (gathered.held.length === 0) {
     if (bound === null) return { allow: null, fingerprint: null };
-    const problem = `this sub-agent is bound to scope ${bound.scope}, which has no ledger and no dispatch wave in ${sanitizeLine(bound.root, ITEM_CAP)}`;
+    const problem = `this sub-agent is bound to scope ${bound.scope}, which has no ledger and no dispatch wave in ${markdownText(sanitizeLine(bound.root, ITEM_CAP))}`;
     return {
       block: `gate-check: ${problem}: nothing says its work is done. Write its gates in .gate-check/${bound.scope}/, or remove the binding (\`gate-check hook bind --session ID --remove\`).`,
       summary: problem,

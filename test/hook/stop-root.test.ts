@@ -8,6 +8,7 @@ import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, runCli, sandbox, writeFiles } from '../helpers/cli.js';
+import { renderHtml } from '../helpers/render.js';
 import { expectBlock, outcome, stopInput, type HookOutcome } from '../helpers/stop-hook.js';
 
 const OPEN = '- [ ] A: open work\n';
@@ -96,6 +97,19 @@ describe('nothing planted in the session directory moves the root', () => {
     expect(expectBlock(t.hook())).not.toContain('--root');
   });
 
+  it('a package directory named with a backtick or a space: each suggested command reads back whole as Markdown (the host renders the reason)', () => {
+    const RUNNABLE = (id: string) => `- [ ] ${id}: work\n  CHECK: node --test\n  EXPECT: /^# pass [1-9]/m\n`;
+    const s = hookRepo({ 'GATES.md': RUNNABLE('A'), 'p`k g/GATES.md': RUNNABLE('P') }, { git: true });
+    const reason = expectBlock(s.hook(join(s.repo, 'p`k g')));
+    const codes = [...renderHtml(reason).matchAll(/<code>([^<]*)<\/code>/g)].map((m) => m[1]!.replace(/&amp;/g, '&').replace(/&#x27;|&apos;/g, "'"));
+    expect(codes.filter((c) => c.includes('--root'))).toEqual([
+      expect.stringMatching(new RegExp(` --root '${s.repo}/p\`k g'$`)),
+      expect.stringMatching(new RegExp(` --root ${s.repo}$`)),
+      expect.stringMatching(new RegExp(` --approve --root '${s.repo}/p\`k g'$`)),
+      expect.stringMatching(new RegExp(` --approve --root ${s.repo}$`)),
+    ]);
+  });
+
   it('a linked worktree (.git file naming a gitdir with a commondir) is its own top level', () => {
     // sub/ has a ledger of its own: ids are shown relative to the top level, so they say which directory was taken for it.
     const s = hookRepo({ 'main/GATES.md': MET, 'wt/GATES.md': OPEN, 'wt/sub/GATES.md': MET });
@@ -149,6 +163,18 @@ describe('a repository remembers that it had ledgers', () => {
     expect(expectBlock(s.hook(s.repo, 'a-new-session'))).toMatch(GONE);
     writeFileSync(join(s.repo, 'GATES.md'), OPEN);
     expect(expectBlock(s.hook(s.repo, 'a-new-session'))).toMatch(/^gate-check: 1 gate is not met: GATES:A /);
+  });
+
+  it('a removed ledger in a directory named with a backtick and a space: the restore command is shell-quoted and reads back whole as Markdown', () => {
+    const s = hookRepo({ 'GATES.md': MET, 'p`k g/GATES.md': OPEN }, { git: true });
+    const pkg = join(s.repo, 'p`k g');
+    expectBlock(s.hook(pkg));
+    rmSync(join(pkg, 'GATES.md'));
+    const reason = expectBlock(s.hook(pkg, 'later'));
+    expect(reason).toContain("p\\`k g/GATES.md had open gates");
+    expect(reason).toContain("Restore it (for example ``git checkout -- 'p`k g/GATES.md'``):");
+    const codes = [...renderHtml(reason).matchAll(/<code>([^<]*)<\/code>/g)].map((m) => m[1]);
+    expect(codes).toEqual(["git checkout -- 'p`k g/GATES.md'", 'gate-check hook forget']);
   });
 
   it('a ledger moved away before a new session\'s first stop blocks', () => {
