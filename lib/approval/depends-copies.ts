@@ -75,6 +75,8 @@ export function keepApprovedCopies(locations: StoreLocations, repoRoot: string, 
 
 /** The approved version of a file by its digest, or null when there is no usable copy. */
 export function approvedCopy(locations: StoreLocations, repoRoot: string, digest: string): Buffer | null {
+  // Mutation note: equivalent to the content check below (no file's SHA-256 is a name that is not one); kept so a
+  // hostile digest never names a path to open.
   if (!COPY_NAME.test(digest)) return null;
   try {
     const dir = copiesDir(locations, repoRoot, false);

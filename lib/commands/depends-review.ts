@@ -5,21 +5,31 @@
 import { approvedCopy, readCurrentFile } from '../approval/depends-copies.js';
 import type { ApprovalRecord } from '../approval/record.js';
 import type { OracleFields } from '../oracle/oracle.js';
+import { sha256HexOfParts } from '../oracle/sha256.js';
 import { dependsDiffLines, type DependsChange } from '../report/depends-diff.js';
 import type { StoreLocations } from '../store/locations.js';
 
-export function dependsReview(previous: ApprovalRecord | null, fields: OracleFields, locations: StoreLocations, root: string): string[] {
-  if (previous === null || fields.depends === null) return [];
+/** The screen lines, and the DEPENDS files that changed while the screen was made (their diff is not of what is approved). */
+export interface DependsReview {
+  lines: string[];
+  unsteady: string[];
+}
+
+export function dependsReview(previous: ApprovalRecord | null, fields: OracleFields, locations: StoreLocations, root: string): DependsReview {
+  if (previous === null || fields.depends === null) return { lines: [], unsteady: [] };
   const before = new Map(previous.oracle.depends ?? []);
   const changes: DependsChange[] = [];
   for (const [path, digest] of fields.depends) {
     const approved = before.get(path);
     if (approved === digest) continue;
+    const now = readCurrentFile(root, path);
     changes.push({
       path,
       approved: approved === undefined ? Buffer.alloc(0) : approvedCopy(locations, root, approved),
-      now: readCurrentFile(root, path),
+      now,
+      // Read after the oracle hashed it: the diff is of the approved version only if the digest still matches.
+      nowIsApproved: now === null || sha256HexOfParts([now]) === digest,
     });
   }
-  return changes.length === 0 ? [] : dependsDiffLines(changes);
+  return { lines: changes.length === 0 ? [] : dependsDiffLines(changes), unsteady: changes.filter((c) => !c.nowIsApproved).map((c) => c.path) };
 }

@@ -141,6 +141,7 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
   const requestOf = (e: Entry): ApprovalRequest => {
     const f = e.oracle!.fields;
     const prev = store.previous(f.ledger, e.gate.id, e.oracle!.signature, f.check, f.expect, f);
+    const diff = review?.(prev, f, locations, ws.root.path);
     return {
       qualified: e.qualified,
       oracle: e.oracle!,
@@ -149,7 +150,8 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
       title: e.gate.title,
       gateTimeout: e.gate.timeoutSeconds,
       changed: prev ? changedFields(prev.oracle, f) : null,
-      dependsDiff: review?.(prev, f, locations, ws.root.path) ?? [],
+      dependsDiff: diff?.lines ?? [],
+      dependsUnsteady: diff?.unsteady ?? [],
     };
   };
 

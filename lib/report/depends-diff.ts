@@ -12,6 +12,8 @@ export interface DependsChange {
   approved: Buffer | null;
   /** The file now, or null when it cannot be read (or is over the copy cap). */
   now: Buffer | null;
+  /** False when the file read now is not the version hashed into the oracle being approved (it changed in between). */
+  nowIsApproved: boolean;
 }
 
 /** Lines of diff shown per file and in all. */
@@ -42,6 +44,8 @@ function fileScreen(c: DependsChange, budget: number): string[] {
   const head = `  DIFF    ${shown(c.path)}`;
   if (c.approved === null) return [`${head}: no copy of the approved version is kept (approved before copies were kept, over 256 KiB, or past the first 64 files): read the whole file`];
   if (c.now === null) return [`${head}: cannot be read now (missing, unsafe or over 256 KiB): read it before approving`];
+  // A diff of another version than the one hashed into this oracle would show the person something else than they approve.
+  if (!c.nowIsApproved) return [`${head}: changed while this screen was being made, so the diff is not shown: run again once the file holds still`];
   const before = asText(c.approved);
   const after = asText(c.now);
   if (before === null || after === null) return [`${head}: binary file: ${c.approved.length} bytes approved, ${c.now.length} bytes now; the diff is not shown`];

@@ -2,10 +2,13 @@
 // is kept when the gate is approved, the next run that needs approval shows the diff against
 // it, a copy that was tampered with is not shown as the approved version, and prune removes
 // copies once no approval refers to them.
+import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, sandbox, writeFiles } from '../helpers/cli.js';
+import { BIN, runCli, sandbox, startCli, writeFiles } from '../helpers/cli.js';
+
+const HAS_SCRIPT = spawnSync('script', ['--version']).status === 0;
 
 const LEDGER = '- [ ] A: the import keeps every row\n  CHECK: sh scripts/check.sh\n  EXPECT: /import verification passed \\(\\d+ rows\\)/\n  DEPENDS: scripts/*.sh\n';
 
@@ -45,6 +48,50 @@ describe('the approval screen shows what changed in a DEPENDS file', () => {
     expect(s.run(['--approve']).code).toBe(0);
     expect(readdirSync(s.copies)).toHaveLength(3);
   });
+
+  it('a DEPENDS file swapped while the screen is made: a diff is only ever of the version whose signature is shown (real race)', async () => {
+    const s = repo();
+    const script = join(s.repo, 'scripts', 'check.sh');
+    const version = (tag: string) => `rows=3\necho "import verification passed ($rows rows)" # ${tag}\n`;
+    expect(s.run(['--approve']).code).toBe(0);
+    const signatureOf = (tag: string) => {
+      writeFileSync(script, version(tag));
+      return /APPROVAL REQUIRED GATES:A@([0-9a-f]+)/.exec(s.run([]).stdout)![1]!;
+    };
+    const sig = new Map([[signatureOf('one'), 'one'], [signatureOf('two'), 'two']]);
+    // Another process puts one version then the other in place, by rename, as fast as it can.
+    const swapper = spawn(process.execPath, ['-e', `
+      const fs = require('node:fs'); const [dir, a, b] = process.argv.slice(1);
+      fs.writeFileSync(dir + '/.one', a); fs.writeFileSync(dir + '/.two', b);
+      for (let i = 0; ; i++) { fs.copyFileSync(dir + (i % 2 ? '/.one' : '/.two'), dir + '/.tmp'); fs.renameSync(dir + '/.tmp', dir + '/check.sh'); }
+    `, join(s.repo, 'scripts'), version('one'), version('two')], { stdio: 'ignore' });
+    let refused = 0;
+    try {
+      for (let i = 0; i < 40 && refused < 3; i++) {
+        const r = await startCli([], { cwd: s.repo, env: s.env }).done;
+        const shownSig = /APPROVAL REQUIRED GATES:A@([0-9a-f]+)/.exec(r.stdout)?.[1];
+        const diffed = /^ {2}\| \+echo .* # (one|two)$/m.exec(r.stdout)?.[1];
+        if (/changed while this screen was being made/.test(r.stdout)) refused += 1;
+        if (shownSig === undefined || diffed === undefined) continue;
+        expect({ run: i, diff: diffed }).toEqual({ run: i, diff: sig.get(shownSig) });
+      }
+      expect(refused).toBeGreaterThan(0);
+      // On a terminal, such an oracle is not approved by a keystroke: the prompt is not shown for it.
+      if (HAS_SCRIPT) {
+        let seen = false;
+        for (let i = 0; i < 40 && !seen; i++) {
+          const out = spawnSync('script', ['-qec', `${process.execPath} ${BIN} --approve || true`, '/dev/null'], { cwd: s.repo, env: { ...s.env, NO_COLOR: '1' }, input: 'y\n', encoding: 'utf8' }).stdout.replace(/\r/g, '');
+          if (!/changed while this screen was being made/.test(out)) continue;
+          seen = true;
+          expect(out).toMatch(/^not shown in full \(DEPENDS scripts\/check\.sh, changed while shown\), so not approved at this prompt: /m);
+          expect(out).not.toMatch(/approve\? \[y\/N\/a\]/);
+        }
+        expect(seen).toBe(true);
+      }
+    } finally {
+      swapper.kill('SIGKILL');
+    }
+  }, 60_000);
 
   it('a tampered copy is not shown as the approved version; the screen says to read the whole file', () => {
     const s = repo();
