@@ -3,9 +3,11 @@
 // approval record is read again: a DEPENDS file edited while an earlier gate ran or while
 // the person read the approval prompt, a CWD swapped for a symlink, or an approval revoked
 // mid-run means that nothing of this gate runs, and the report says why.
+import { join, relative } from 'node:path';
 import type { ApprovalStore } from '../approval/store.js';
 import { GateCheckError } from '../errors.js';
 import { fileIdentities, RACY_CTIME_MS, type FileIdentities } from '../fsx/file-identity.js';
+import { writableTree } from '../fsx/repo-root.js';
 import { interruptibleSleep } from '../run/interrupts.js';
 import { ResolutionPass } from '../oracle/file-digests.js';
 import { changedFields, type Oracle } from '../oracle/oracle.js';
@@ -71,8 +73,11 @@ async function preflightOnce(e: Entry, ctx: PreflightContext): Promise<Preflight
   const kinds = new Map<string, string>();
   // The PATH directories themselves too: an executable made there for the check and removed
   // before it ends changes the directory, not any file bound at the start.
-  if (now.fields.pathBound) for (const dir of inRepoPathEntries(now.fields.path, ctx.root, now.fields.cwd)) kinds.set(dir.inRepo, 'PATH directory');
-  for (const [rel] of now.fields.pathBound ?? []) kinds.set(rel, 'PATH executable');
+  // PATH paths are relative to the work-tree top (path-bound.ts); these keys, to the root.
+  const tree = writableTree(ctx.root);
+  const fromRoot = (rel: string) => (tree === ctx.root ? rel : relative(ctx.root, join(tree, rel)));
+  if (now.fields.pathBound) for (const dir of inRepoPathEntries(now.fields.path, ctx.root, now.fields.cwd)) kinds.set(fromRoot(dir.inRepo), 'PATH directory');
+  for (const [rel] of now.fields.pathBound ?? []) kinds.set(fromRoot(rel), 'PATH executable');
   for (const [rel] of e.inputs ?? []) kinds.set(rel, 'INPUTS');
   for (const [rel] of now.fields.depends ?? []) kinds.set(rel, 'DEPENDS');
   return { ok: true, bound: { kinds, identities: fileIdentities(ctx.root, kinds.keys()) } };

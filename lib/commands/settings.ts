@@ -11,6 +11,7 @@ import { OracleResolver } from '../oracle/resolve.js';
 import { DEFAULT_REGEX_CAP_MS } from '../run/expect-match.js';
 import { resolveShell, type ShellInvocation } from '../run/shell.js';
 import { isInside } from '../fsx/discover.js';
+import { writableTree } from '../fsx/repo-root.js';
 import { DEFAULT_OUTPUT_CAP } from '../run/supervisor.js';
 import type { Workspace } from '../workspace/load.js';
 
@@ -60,7 +61,8 @@ function refuseShellInRepository(shell: string, root: string): void {
 /** Throws RunSetupError (exit 2) when the shell or --cwd cannot be resolved. */
 export function runSettings(options: OracleOptions, io: Io, ws: Workspace): RunSettings {
   const shell = resolveShell(options.shell, io.env, io.cwd);
-  refuseShellInRepository(shell.path, ws.root.path);
+  // The whole work tree, not only the ledger's folder: packages/api/GATES.md does not make <top>/tools safe.
+  refuseShellInRepository(shell.path, writableTree(ws.root.path));
   const resolver = new OracleResolver({
     root: ws.root.path,
     shell: shell.path,

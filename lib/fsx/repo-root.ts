@@ -94,6 +94,22 @@ export function workTreeTop(dir: string): string | null {
   return upToTopLevel(canonical(resolve(dir))).top;
 }
 
+const trees = new Map<string, string>();
+
+/**
+ * What an agent working on the gates of `root` can write: the work-tree top level at or above
+ * it (a ledger in packages/api/ of a monorepo), else `root` itself. A shell or a PATH entry
+ * under it is code the repository controls, wherever the ledger lies. Memoized per root.
+ */
+export function writableTree(root: string): string {
+  let tree = trees.get(root);
+  if (tree === undefined) {
+    tree = workTreeTop(root) ?? root;
+    trees.set(root, tree);
+  }
+  return tree;
+}
+
 /** The root discovery uses when no --root is given (see the header). */
 export function discoveryRoot(cwd: string): string {
   const start = canonical(resolve(cwd));

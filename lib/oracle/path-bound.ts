@@ -9,6 +9,7 @@ import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from 'no
 import { delimiter, isAbsolute, join, relative, resolve } from 'node:path';
 import { RunSetupError } from '../errors.js';
 import { isInside } from '../fsx/discover.js';
+import { writableTree } from '../fsx/repo-root.js';
 import { sha256File } from '../fsx/hash-file.js';
 import { sha256Hex, type DependsEntry } from './oracle.js';
 
@@ -18,7 +19,7 @@ export const MAX_PATH_BOUND = 2000;
 export interface InRepoPathEntry {
   /** The entry as written in PATH ('' for an empty entry, which means the working directory). */
   entry: string;
-  /** Where it resolves, relative to the repository root ('.' for the root). */
+  /** Where it resolves, relative to the writable tree (writableTree: the work-tree top, '.' for it). */
   inRepo: string;
 }
 
@@ -35,9 +36,14 @@ function toPosix(p: string): string {
  */
 const outside = new Set<string>();
 
-/** The PATH entries that resolve inside the repository for a check running in `cwd`. */
-export function inRepoPathEntries(path: string | null, root: string, cwd: string): InRepoPathEntry[] {
+/**
+ * The PATH entries that resolve inside the repository for a check running in `cwd`. The
+ * repository is the whole work tree around `root` (writableTree), not only the ledger's folder:
+ * a hoisted node_modules/.bin above packages/api/GATES.md is as writable as one beside it.
+ */
+export function inRepoPathEntries(path: string | null, ledgerRoot: string, cwd: string): InRepoPathEntry[] {
   if (path === null) return [];
+  const root = writableTree(ledgerRoot);
   const out: InRepoPathEntry[] = [];
   const seen = new Set<string>();
   for (const entry of path.split(delimiter)) {
@@ -71,9 +77,10 @@ function isExecutable(mode: number): boolean {
   return (mode & 0o111) !== 0;
 }
 
-/** [repo-relative path, digest] of every executable the in-repository PATH entries hold; null when there are none. */
-export function boundExecutables(entries: readonly InRepoPathEntry[], root: string, label: string): DependsEntry[] | null {
+/** [path relative to the writable tree, digest] of every executable the in-repository PATH entries hold; null when there are none. */
+export function boundExecutables(entries: readonly InRepoPathEntry[], ledgerRoot: string, label: string): DependsEntry[] | null {
   if (entries.length === 0) return null;
+  const root = writableTree(ledgerRoot);
   const bound = new Map<string, string>();
   for (const { entry, inRepo } of entries) {
     const dir = join(root, inRepo);

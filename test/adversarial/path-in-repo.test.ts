@@ -154,3 +154,66 @@ describe('a shell inside the repository is refused', () => {
     expect(s.run(['--approve', '--shell', '/bin/sh']).code).toBe(0);
   });
 });
+
+// Found by an attack (round 7): with the ledger in a subfolder (packages/api/GATES.md, --root,
+// or a run from the package), "inside the repository" meant the ledger's folder, so a shell
+// in <top>/tools and a hoisted <top>/node_modules/.bin were neither refused nor bound.
+describe('a ledger in a subfolder of a work tree: the whole work tree is the repository', () => {
+  const setup = () => {
+    const s = sandbox();
+    writeFiles(s.repo, {
+      '.git/HEAD': 'ref: refs/heads/main\n',
+      '.git/objects/.keep': '',
+      '.git/refs/.keep': '',
+      'packages/api/GATES.md': '- [ ] A: api tests pass\n  CHECK: jest\n  EXPECT: Tests: 12 passed\n',
+      'node_modules/.bin/jest': '#!/bin/sh\necho "Tests: 12 passed"\n',
+      'tools/mysh': '#!/bin/sh\nexec /bin/sh "$@"\n',
+    });
+    chmodSync(join(s.repo, 'node_modules/.bin/jest'), 0o755);
+    chmodSync(join(s.repo, 'tools/mysh'), 0o755);
+    const env = { ...s.env, PATH: `${join(s.repo, 'node_modules/.bin')}:${process.env.PATH}` };
+    const pkg = join(s.repo, 'packages/api');
+    return { ...s, env, pkg };
+  };
+
+  it('a shell elsewhere in the work tree is refused, whichever way the ledger is reached', () => {
+    const s = setup();
+    const shell = join(s.repo, 'tools/mysh');
+    for (const [args, cwd] of [
+      [['--approve', '--shell', shell, 'packages/api/GATES.md'], s.repo],
+      [['--approve', '--shell', shell, '--root', s.pkg], s.repo],
+      [['--approve', '--shell', shell], s.pkg],
+    ] as const) {
+      const r = runCli([...args], { cwd, env: s.env });
+      expect(r.code, JSON.stringify(args)).toBe(2);
+      expect(r.stderr).toMatch(/the shell \S+\/tools\/mysh lies inside the repository/);
+      expect(r.stdout).not.toMatch(/PASS|approved:/);
+    }
+  });
+
+  it('a PATH entry elsewhere in the work tree is bound: shown at approval, and a swap is stale and needs a new approval', () => {
+    const s = setup();
+    const run = (args: string[]) => runCli(args, { cwd: s.pkg, env: s.env });
+    expect(run([]).stdout).toMatch(/^ {2}PATH {4}leads into the repository: 1 executable there is bound into this approval: node_modules\/\.bin\/jest \(read it too\)$/m);
+    expect(run(['--approve']).code).toBe(0);
+    expect(run(['--status', '--strict']).code).toBe(0);
+    writeFileSync(join(s.repo, 'node_modules/.bin/jest'), `#!/bin/sh\ntouch ${join(s.repo, 'PWNED')}\necho "Tests: 12 passed"\n`, { mode: 0o755 });
+    const strict = runCli(['--status', '--strict', 'packages/api/GATES.md'], { cwd: s.repo, env: s.env });
+    expect(strict.code).toBe(1);
+    expect(strict.stdout).toMatch(/met, stale .*PATH executables inside the repository changed \(in node_modules\/\.bin\)/);
+    const again = run(['--reverify']);
+    expect(again.code).toBe(1);
+    expect(again.stdout).toMatch(/approved before for another oracle: PATH executable inside the repository: node_modules\/\.bin\/jest changed/);
+    expect(existsSync(join(s.repo, 'PWNED'))).toBe(false);
+  });
+
+  it('an executable made in that PATH directory while the check runs, and removed: the pass is STALE', () => {
+    const s = setup();
+    writeFiles(s.pkg, { 'GATES.md': '- [ ] A: api tests pass\n  CHECK: sh run.sh\n  EXPECT: Tests: 12 passed\n', 'run.sh': 'if [ -f race ]; then d=../../node_modules/.bin; printf "#!/bin/sh\\necho Tests: 12 passed\\n" > $d/fake; chmod +x $d/fake; fake; rm $d/fake; else jest; fi\n' });
+    expect(runCli(['--approve'], { cwd: s.pkg, env: s.env }).code).toBe(0);
+    writeFiles(s.pkg, { race: '' });
+    const r = runCli(['--reverify'], { cwd: s.pkg, env: s.env });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^STALE GATES:A: PATH directory \.\.\/\.\.\/node_modules\/\.bin written while the check ran/m);
+  });
+});
