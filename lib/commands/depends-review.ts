@@ -6,17 +6,22 @@ import { approvedCopy, readCurrentFile } from '../approval/depends-copies.js';
 import type { ApprovalRecord } from '../approval/record.js';
 import type { OracleFields } from '../oracle/oracle.js';
 import { sha256HexOfParts } from '../oracle/sha256.js';
-import { dependsDiffLines, type DependsChange } from '../report/depends-diff.js';
+import { dependsDiff, type DependsChange } from '../report/depends-diff.js';
+import { sanitizeLine, visibleNonAscii } from '../text/sanitize.js';
 import type { StoreLocations } from '../store/locations.js';
 
-/** The screen lines, and the DEPENDS files that changed while the screen was made (their diff is not of what is approved). */
+/**
+ * The screen lines, and what of the DEPENDS files the screen could not show faithfully (a
+ * file that changed while the screen was made, a changed line too long for it): such an
+ * oracle is not approved at the prompt (report/run-text.ts fieldsCut).
+ */
 export interface DependsReview {
   lines: string[];
-  unsteady: string[];
+  notShown: string[];
 }
 
 export function dependsReview(previous: ApprovalRecord | null, fields: OracleFields, locations: StoreLocations, root: string): DependsReview {
-  if (previous === null || fields.depends === null) return { lines: [], unsteady: [] };
+  if (previous === null || fields.depends === null) return { lines: [], notShown: [] };
   const before = new Map(previous.oracle.depends ?? []);
   const changes: DependsChange[] = [];
   for (const [path, digest] of fields.depends) {
@@ -31,5 +36,11 @@ export function dependsReview(previous: ApprovalRecord | null, fields: OracleFie
       nowIsApproved: now === null || sha256HexOfParts([now]) === digest,
     });
   }
-  return { lines: changes.length === 0 ? [] : dependsDiffLines(changes), unsteady: changes.filter((c) => !c.nowIsApproved).map((c) => c.path) };
+  if (changes.length === 0) return { lines: [], notShown: [] };
+  const diff = dependsDiff(changes);
+  const label = (path: string) => `DEPENDS ${sanitizeLine(visibleNonAscii(path).text, 200)}`;
+  return {
+    lines: diff.lines,
+    notShown: [...changes.filter((c) => !c.nowIsApproved).map((c) => `${label(c.path)}, changed while shown`), ...diff.cut.map((p) => `${label(p)}, a changed line too long for the screen`)],
+  };
 }

@@ -151,7 +151,7 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
       gateTimeout: e.gate.timeoutSeconds,
       changed: prev ? changedFields(prev.oracle, f) : null,
       dependsDiff: diff?.lines ?? [],
-      dependsUnsteady: diff?.unsteady ?? [],
+      dependsNotShown: diff?.notShown ?? [],
     };
   };
 

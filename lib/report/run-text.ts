@@ -35,7 +35,7 @@ export function fieldsCut(r: ApprovalRequest): string[] {
   if (!shownInFull(f.shell, FIELD_DISPLAY_CAP)) cut.push('SHELL');
   if (!shownInFull(f.path ?? '', FIELD_DISPLAY_CAP)) cut.push('PATH');
   for (const [name, value] of f.env ?? []) if (!shownInFull(`${name}=${value}`, FIELD_DISPLAY_CAP)) cut.push(`ENV ${name}`);
-  for (const path of r.dependsUnsteady) cut.push(`DEPENDS ${sanitizeLine(visibleNonAscii(path).text, FIELD_DISPLAY_CAP)}, changed while shown`);
+  cut.push(...r.dependsNotShown);
   return cut;
 }
 
@@ -51,8 +51,8 @@ export interface ApprovalRequest {
   changed: string[] | null;
   /** The diff of each DEPENDS file changed since that approval, as screen lines (report/depends-diff.ts). */
   dependsDiff: string[];
-  /** DEPENDS files that changed while the screen was made: what it shows of them is not what is approved. */
-  dependsUnsteady: string[];
+  /** What the screen could not show faithfully of the DEPENDS files (commands/depends-review.ts), as labels. */
+  dependsNotShown: string[];
 }
 
 function timeoutText(ms: number, own: number | null): string {

@@ -3,7 +3,7 @@
 // it, a copy that was tampered with is not shown as the approved version, and prune removes
 // copies once no approval refers to them.
 import { spawn, spawnSync } from 'node:child_process';
-import { readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, runCli, sandbox, startCli, writeFiles } from '../helpers/cli.js';
@@ -79,8 +79,9 @@ describe('the approval screen shows what changed in a DEPENDS file', () => {
       // On a terminal, such an oracle is not approved by a keystroke: the prompt is not shown for it.
       if (HAS_SCRIPT) {
         let seen = false;
+        // Answered "n": a yes would approve a version whose copy the race may have kept from being made.
         for (let i = 0; i < 40 && !seen; i++) {
-          const out = spawnSync('script', ['-qec', `${process.execPath} ${BIN} --approve || true`, '/dev/null'], { cwd: s.repo, env: { ...s.env, NO_COLOR: '1' }, input: 'y\n', encoding: 'utf8' }).stdout.replace(/\r/g, '');
+          const out = spawnSync('script', ['-qec', `${process.execPath} ${BIN} --approve || true`, '/dev/null'], { cwd: s.repo, env: { ...s.env, NO_COLOR: '1' }, input: 'n\n', encoding: 'utf8' }).stdout.replace(/\r/g, '');
           if (!/changed while this screen was being made/.test(out)) continue;
           seen = true;
           expect(out).toMatch(/^not shown in full \(DEPENDS scripts\/check\.sh, changed while shown\), so not approved at this prompt: /m);
@@ -92,6 +93,19 @@ describe('the approval screen shows what changed in a DEPENDS file', () => {
       swapper.kill('SIGKILL');
     }
   }, 60_000);
+
+  it.skipIf(!HAS_SCRIPT)('a changed line too long for the screen is noted, and its oracle is not approved at the prompt, only by its pin (round-7 attack)', () => {
+    const s = repo();
+    const long = `msg="${'x'.repeat(215)}"`;
+    writeFiles(s.repo, { 'scripts/check.sh': `${long}; export OK=1\nrows=3\necho "import verification passed ($rows rows)"\n` });
+    expect(s.run(['--approve']).code).toBe(0);
+    writeFiles(s.repo, { 'scripts/check.sh': `${long}; touch PWNED\nrows=3\necho "import verification passed ($rows rows)"\n` });
+    const out = spawnSync('script', ['-qec', `${process.execPath} ${BIN} --approve || true`, '/dev/null'], { cwd: s.repo, env: { ...s.env, NO_COLOR: '1' }, input: 'y\n', encoding: 'utf8' }).stdout.replace(/\r/g, '');
+    expect(out).toContain('  | … that line is 234 characters; not all of it is shown here');
+    expect(out).toMatch(/^not shown in full \(DEPENDS scripts\/check\.sh, a changed line too long for the screen\), so not approved at this prompt: .*--approve GATES:A@[0-9a-f]{32}$/m);
+    expect(out).not.toMatch(/approve\? \[y\/N\/a\]/);
+    expect(existsSync(join(s.repo, 'PWNED'))).toBe(false);
+  });
 
   it('a tampered copy is not shown as the approved version; the screen says to read the whole file', () => {
     const s = repo();

@@ -1,7 +1,7 @@
 // The approval screen's diff of a changed DEPENDS file (pure): what the person reviews must be
 // the change, shown as the rest of the screen shows text, and bounded.
 import { describe, expect, it } from 'vitest';
-import { DIFF_LINES_PER_FILE, DIFF_LINES_TOTAL, dependsDiffLines } from '../../lib/report/depends-diff.js';
+import { DIFF_LINES_PER_FILE, DIFF_LINES_TOTAL, dependsDiff, dependsDiffLines } from '../../lib/report/depends-diff.js';
 
 const b = (s: string) => Buffer.from(s, 'utf8');
 
@@ -34,7 +34,7 @@ describe('dependsDiffLines', () => {
   it('no copy, an unreadable file, a binary file, or a change too large for a diff: said, and the person reads the file', () => {
     expect(dependsDiffLines([{ path: 'a', approved: null, now: b('x'), nowIsApproved: true }])[0]).toMatch(/^ {2}DIFF {4}a: no copy of the approved version is kept .*read the whole file$/);
     expect(dependsDiffLines([{ path: 'a', approved: b('x'), now: null, nowIsApproved: true }])[0]).toMatch(/^ {2}DIFF {4}a: cannot be read now/);
-    expect(dependsDiffLines([{ path: 'a', approved: b('x\0y'), now: b('x'), nowIsApproved: true }])[0]).toBe('  DIFF    a: binary file: 3 bytes approved, 1 bytes now; the diff is not shown');
+    expect(dependsDiffLines([{ path: 'a', approved: b('x\0y'), now: b('x'), nowIsApproved: true }])[0]).toBe('  DIFF    a: binary file: 3 bytes approved, 1 bytes now; the diff is not shown: read the whole file');
     expect(dependsDiffLines([{ path: 'a', approved: Buffer.from([0xff, 0x41]), now: b('A'), nowIsApproved: true }])[0]).toMatch(/binary file/);
     const many = (tag: string) => b(Array.from({ length: 3000 }, (_, i) => `${tag}${i}`).join('\n'));
     expect(dependsDiffLines([{ path: 'a', approved: many('x'), now: many('y'), nowIsApproved: true }])[0]).toMatch(/changed too much for a diff/);
@@ -44,6 +44,25 @@ describe('dependsDiffLines', () => {
     expect(dependsDiffLines([{ path: 'a.sh', approved: b('x\n'), now: b('y\n'), nowIsApproved: false }])).toEqual([
       '  DIFF    a.sh: changed while this screen was being made, so the diff is not shown: run again once the file holds still',
     ]);
+  });
+
+  it('a changed line longer than the screen: cut with a note, and the file is named as not shown in full (round-7 attack)', () => {
+    const head = `msg="${'x'.repeat(215)}"`;
+    const d = dependsDiff([{ path: 'check.sh', approved: b(`${head}; export OK=1\nrows=3\n`), now: b(`${head}; touch PWNED\nrows=3\n`), nowIsApproved: true }]);
+    expect(d.cut).toEqual(['check.sh']);
+    expect(d.lines.filter((l) => l.includes('not all of it is shown here'))).toEqual([
+      '  | … that line is 234 characters; not all of it is shown here',
+      '  | … that line is 234 characters; not all of it is shown here',
+    ]);
+    // A long unchanged context line is noted too, but does not hold the approval back.
+    const context = dependsDiff([{ path: 'c.sh', approved: b(`${head}\na\n`), now: b(`${head}\nb\n`), nowIsApproved: true }]);
+    expect(context.cut).toEqual([]);
+    expect(context.lines).toContain('  | … that line is 221 characters; not all of it is shown here');
+  });
+
+  it('a run of blanks that would push a command off the line is shown as <N spaces>', () => {
+    const lines = dependsDiffLines([{ path: 'a.sh', approved: b('echo a\n'), now: b(`echo a\necho checking${' '.repeat(190)}; touch PWNED\n`), nowIsApproved: true }]);
+    expect(lines).toContain('  | +echo checking<190 spaces>; touch PWNED');
   });
 
   it('bounded per file and in all, saying what was left out', () => {
