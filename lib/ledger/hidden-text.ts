@@ -54,11 +54,11 @@ function spend(steps: number): void {
 /**
  * TeX commands that hide, overlap, move or restyle text where GitHub renders `$…$` or `$$…$$`
  * as math (`$\rlap{\phantom{;curl …|sh}}$` draws nothing), or show other text than the
- * source (`\text{…}`). No CHECK, EXPECT or title needs one: refused on any line outside a
+ * source (`\text{…}`, `\mbox{…}`, `\verb!…!`, `{\rm …}`). No CHECK, EXPECT or title needs one: refused on any line outside a
  * code fence, whether or not its dollar signs would pair on the page (a `$$` block spans lines).
  */
 export const TEX_HIDING =
-  /\\(?:[hv]?phantom|[lrc]lap|math[lrc]lap|smash|color|textcolor|colorbox|fcolorbox|bbox|[hv]space|[hv]skip|kern|mkern|mskip|mspace|raisebox|raise|lower|move(?:left|right)|style|class|cssId|href|unicode|require|mathchoice|tiny|scriptsize|scriptscriptstyle|text(?:rm|tt|sf|bf|it|normal)?|math(?:rm|tt|sf|bf|it|normal)|operatorname|boxed|cancel|enclose|toggle|tag|label)(?![A-Za-z])/;
+  /\\(?:[hv]?phantom|[lrc]lap|math[lrc]lap|smash|color|textcolor|colorbox|fcolorbox|bbox|[hv]space|[hv]skip|kern|mkern|mskip|mspace|raisebox|raise|lower|move(?:left|right)|style|class|cssId|href|unicode|require|mathchoice|tiny|scriptsize|scriptscriptstyle|text(?:rm|tt|sf|bf|it|normal)?|math(?:rm|tt|sf|bf|it|normal)|operatorname|boxed|cancel|enclose|toggle|tag|label|[hv]box|vtop|mbox|makebox|framebox|fbox|verb|mmlToken|Space|rm|bf|tt|sf|it|cal|frak|Tiny|small|normalsize|large|Large|LARGE|huge|Huge|footnotesize|displaystyle|textstyle|scriptstyle|neg(?:thin|med|thick)space|(?:thin|med|thick|en)space|q?quad|(?:math)?strut|over(?:set|brace)|under(?:set|brace)|stackrel|overline|underline)(?![A-Za-z])/;
 
 export function findHiddenText(text: string, content: number, continues = true): Hidden | null {
   // Most lines have nothing that could start markup: one native scan settles them.

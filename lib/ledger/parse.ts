@@ -12,6 +12,7 @@ import { closesFence, containers, fenceAt, isUnderlineRow, leading, taskBoxAt, t
 import { parseExpect } from './expect.js';
 import { braceExpansionCount, MAX_PATTERNS_PER_ATTRIBUTE } from './globs.js';
 import { findHiddenText, TEX_HIDING } from './hidden-text.js';
+import { NO_MATH, texCommentInMath } from './tex-math.js';
 import { findValueMarkup, renderedStart } from './inline-markup.js';
 import { lazyField } from '../lazy-field.js';
 import { lazyRegExp } from '../text/lazy-regexp.js';
@@ -151,7 +152,10 @@ export function parseLedger(source: string, options: ParseOptions = {}): ParseRe
   const mayHaveBidi = BIDI_CONTROL.test(source);
   // A TeX command that hides text on GitHub is found by the full reading (findHiddenText),
   // which the plain lines skip (an attribute's value may hold backslashes): none are plain then.
-  const plainLines = parserSettings.plainLines && !TEX_HIDING.test(source);
+  // A '%' inside $…$ is a TeX comment on the page (tex-math.ts): a source with both is read the full way too.
+  const mathComments = source.includes('%') && source.includes('$');
+  let math = NO_MATH;
+  const plainLines = parserSettings.plainLines && !TEX_HIDING.test(source) && !mathComments;
   // Attribute blocks are read whole (PLAIN_BLOCK) where no line needs the checks above.
   const blockable = !mayHaveNul && !mayHaveBidi && plainLines;
   // Where the next line starts: the lines are cut from the source as splitLines cuts them
@@ -225,6 +229,7 @@ export function parseLedger(source: string, options: ParseOptions = {}): ParseRe
     }
     if (blank) {
       itemParagraph = false;
+      math = NO_MATH; // a blank line ends the paragraph, and every math pair in it
       continue;
     }
     const column0 = lead.index === 0;
@@ -268,6 +273,15 @@ export function parseLedger(source: string, options: ParseOptions = {}): ParseRe
       continue;
     }
 
+    if (mathComments) {
+      if (box.markers > 0) math = NO_MATH; // a new list item is a new paragraph
+      const found = texCommentInMath(text, lineNo, math);
+      math = found.state;
+      if (found.hidden !== null) {
+        err(found.hidden[0], `"%" inside $…$ at column ${found.hidden[1] + 1}: GitHub renders the dollar pair as math, where "%" starts a TeX comment that hides the rest of the line; write \\% or avoid the pair of $ signs`);
+        if (current) current.broken = true;
+      }
+    }
     let hidden = findHiddenText(text, box.content);
     if (hidden?.open) {
       if (nextStart >= source.length || isBlankLine(lineAt(source, nextStart))) hidden = null;

