@@ -80,6 +80,7 @@ export function approvedCopy(locations: StoreLocations, repoRoot: string, digest
   if (!COPY_NAME.test(digest)) return null;
   try {
     const dir = copiesDir(locations, repoRoot, false);
+    // Mutation note: equivalent: without the directory the read below throws, and the catch returns null too.
     if (dir === null) return null;
     const bytes = readPrivateFileBytes(dir, digest, COPY_MAX_BYTES, true);
     return bytes !== null && sha256HexOfParts([bytes]) === digest ? bytes : null;
