@@ -11,6 +11,7 @@
 //   directory; so `gate-check gates/web.md` (as pre-commit passes it) and discovery agree on
 //   the root, and on every CWD: that anchors there.
 import { lstatSync, realpathSync, type Stats } from 'node:fs';
+import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { safeReadFile } from './safe-read.js';
 
@@ -97,14 +98,22 @@ export function workTreeTop(dir: string): string | null {
 const trees = new Map<string, string>();
 
 /**
- * What an agent working on the gates of `root` can write: the work-tree top level at or above
- * it (a ledger in packages/api/ of a monorepo), else `root` itself. A shell or a PATH entry
- * under it is code the repository controls, wherever the ledger lies. Memoized per root.
+ * What an agent working on the gates of `root` can write: the outermost work-tree top level
+ * at or above it (a ledger in packages/api/ of a monorepo), else `root` itself. A shell or a
+ * PATH entry under it is code the repository controls, wherever the ledger lies. The
+ * outermost, not the nearest: anyone who can write the repository can plant a .git in the
+ * package and make that the nearest. A work tree that holds the home directory (a dotfiles
+ * repository) is not taken: it is the user's, not the project's. Memoized per root.
  */
 export function writableTree(root: string): string {
   let tree = trees.get(root);
   if (tree === undefined) {
-    tree = workTreeTop(root) ?? root;
+    tree = root;
+    const home = canonical(homedir());
+    for (let dir = root; ; dir = dirname(dir)) {
+      if (!(home === dir || home.startsWith(dir.endsWith('/') ? dir : `${dir}/`)) && isGitTopLevel(dir)) tree = dir;
+      if (dirname(dir) === dir) break;
+    }
     trees.set(root, tree);
   }
   return tree;

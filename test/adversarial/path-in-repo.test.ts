@@ -189,6 +189,20 @@ describe('a ledger in a subfolder of a work tree: the whole work tree is the rep
       expect(r.stderr).toMatch(/the shell \S+\/tools\/mysh lies inside the repository/);
       expect(r.stdout).not.toMatch(/PASS|approved:/);
     }
+    // A .git planted in the package does not make the package the repository: the outermost work tree counts.
+    writeFiles(s.pkg, { '.git/HEAD': 'ref: refs/heads/main\n', '.git/objects/.keep': '', '.git/refs/.keep': '' });
+    const planted = runCli(['--approve', '--shell', shell], { cwd: s.pkg, env: s.env });
+    expect(planted.code).toBe(2);
+    expect(planted.stderr).toMatch(/the shell \S+\/tools\/mysh lies inside the repository/);
+  });
+
+  it('a work tree that holds the home directory (a dotfiles repository) is not the project: only the project is', () => {
+    const s = setup();
+    // HOME is the top level itself here, as for a repository of dotfiles around the project.
+    const r = runCli(['--approve', '--shell', join(s.repo, 'tools/mysh'), '--root', s.pkg], { cwd: s.pkg, env: { ...s.env, HOME: s.repo } });
+    expect(r.stderr).not.toMatch(/lies inside the repository/);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^PASS GATES:A /m);
   });
 
   it('a PATH entry elsewhere in the work tree is bound: shown at approval, and a swap is stale and needs a new approval', () => {
