@@ -102,7 +102,9 @@ const trees = new Map<string, string>();
  * at or above it (a ledger in packages/api/ of a monorepo), else `root` itself. A shell or a
  * PATH entry under it is code the repository controls, wherever the ledger lies. The
  * outermost, not the nearest: anyone who can write the repository can plant a .git in the
- * package and make that the nearest. A work tree that holds the home directory (a dotfiles
+ * package and make that the nearest. Taking a tree for larger than it is binds more; taking
+ * it for smaller would bind less. Removing the top level's .git altogether still shrinks it
+ * (SECURITY.md). A work tree that holds the home directory (a dotfiles
  * repository) is not taken: it is the user's, not the project's. Memoized per root.
  */
 export function writableTree(root: string): string {
@@ -111,7 +113,9 @@ export function writableTree(root: string): string {
     tree = root;
     const home = canonical(homedir());
     for (let dir = root; ; dir = dirname(dir)) {
-      if (!(home === dir || home.startsWith(dir.endsWith('/') ? dir : `${dir}/`)) && isGitTopLevel(dir)) tree = dir;
+      // Any .git (a directory, a file, a link, valid or not) counts: git's own test is stricter, and a
+      // newline added to .git/HEAD would hide the top level from it while git itself still works.
+      if (!(home === dir || home.startsWith(dir.endsWith('/') ? dir : `${dir}/`)) && lstatQuiet(join(dir, '.git')) !== null) tree = dir;
       if (dirname(dir) === dir) break;
     }
     trees.set(root, tree);

@@ -1,7 +1,7 @@
 // A command found through a PATH entry inside the repository is code the CHECK text does not
 // show (issue 8 §5): its executables are bound into the approval, shown at approval, and a
 // swap after approval needs a new approval and makes the evidence stale.
-import { chmodSync, existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, sandbox, writeFiles } from '../helpers/cli.js';
@@ -194,6 +194,27 @@ describe('a ledger in a subfolder of a work tree: the whole work tree is the rep
     const planted = runCli(['--approve', '--shell', shell], { cwd: s.pkg, env: s.env });
     expect(planted.code).toBe(2);
     expect(planted.stderr).toMatch(/the shell \S+\/tools\/mysh lies inside the repository/);
+  });
+
+  it('a top-level .git that git accepts but a strict reading would not (round 7b): still the repository', () => {
+    const variants: Array<[string, (repo: string, home: string) => void]> = [
+      ['HEAD with an extra newline', (repo) => writeFileSync(join(repo, '.git/HEAD'), 'ref: refs/heads/main\n\n')],
+      ['.git as a link to a git directory elsewhere', (repo, home) => {
+        renameSync(join(repo, '.git'), join(home, 'real.git'));
+        symlinkSync(join(home, 'real.git'), join(repo, '.git'));
+      }],
+      ['a gitdir: file with two newlines', (repo, home) => {
+        renameSync(join(repo, '.git'), join(home, 'real.git'));
+        writeFileSync(join(repo, '.git'), `gitdir: ${join(home, 'real.git')}\n\n`);
+      }],
+    ];
+    for (const [name, spoil] of variants) {
+      const s = setup();
+      spoil(s.repo, s.home);
+      const r = runCli(['--approve', '--shell', join(s.repo, 'tools/mysh')], { cwd: s.pkg, env: s.env });
+      expect(r.code, name).toBe(2);
+      expect(r.stderr, name).toMatch(/the shell \S+\/tools\/mysh lies inside the repository/);
+    }
   });
 
   it('a work tree that holds the home directory (a dotfiles repository) is not the project: only the project is', () => {
