@@ -30,17 +30,14 @@ export function dependsReview(previous: ApprovalRecord | null, fields: OracleFie
     const now = readCurrentFile(root, path);
     changes.push({
       path,
+      digest,
       approved: approved === undefined ? Buffer.alloc(0) : approvedCopy(locations, root, approved),
       now,
       // Read after the oracle hashed it: the diff is of the approved version only if the digest still matches.
-      nowIsApproved: now === null || sha256HexOfParts([now]) === digest,
+      nowIsApproved: now !== null && sha256HexOfParts([now]) === digest,
     });
   }
   if (changes.length === 0) return { lines: [], notShown: [] };
   const diff = dependsDiff(changes);
-  const label = (path: string) => `DEPENDS ${sanitizeLine(visibleNonAscii(path).text, 200)}`;
-  return {
-    lines: diff.lines,
-    notShown: [...changes.filter((c) => !c.nowIsApproved).map((c) => `${label(c.path)}, changed while shown`), ...diff.cut.map((p) => `${label(p)}, a changed line too long for the screen`)],
-  };
+  return { lines: diff.lines, notShown: diff.notShown.map((n) => `DEPENDS ${sanitizeLine(visibleNonAscii(n.path).text, 200)}, ${n.why}`) };
 }

@@ -8,12 +8,20 @@ import { reviewLine, shownInFull } from '../text/review-text.js';
 
 export interface DependsChange {
   path: string;
+  /** The digest of the file hashed into the oracle being approved. */
+  digest: string;
   /** The approved version, or null when no copy of it is kept. */
   approved: Buffer | null;
   /** The file now, or null when it cannot be read (or is over the copy cap). */
   now: Buffer | null;
   /** False when the file read now is not the version hashed into the oracle being approved (it changed in between). */
   nowIsApproved: boolean;
+}
+
+/** A file whose change the screen could not show whole, and why (its oracle is approved only by its pin). */
+export interface NotShown {
+  path: string;
+  why: string;
 }
 
 /** Lines of diff shown per file and in all. */
@@ -34,42 +42,65 @@ function shown(line: string): string {
   return reviewLine(line, LINE_CAP);
 }
 
-/** The screen lines for one file (already indented), how many of them are lines of diff, and whether a changed line was cut. */
-function fileLines(c: DependsChange, budget: number): { lines: string[]; used: number; cut: boolean } {
-  const cut = { changedLine: false };
-  const lines = fileScreen(c, budget, cut);
-  return { lines, used: lines.filter((l) => l.startsWith('  | ') && !l.startsWith('  | … ')).length, cut: cut.changedLine };
+/** Columns of a diff row after its "  | " (an 80-column terminal): longer lines are wrapped here, so that no row the terminal wraps can pass for a line of the diff. */
+const ROW = 76;
+
+function rows(line: string): string[] {
+  const text = shown(line);
+  if (text.length <= ROW) return [`  | ${text}`];
+  const out: string[] = [];
+  // Shown text is ASCII (non-ASCII is escaped), so a character is a column.
+  for (let i = 0; i < text.length; i += ROW) out.push(`${i === 0 ? '  | ' : '  ~ '}${text.slice(i, i + ROW)}`);
+  return out;
 }
 
-function fileScreen(c: DependsChange, budget: number, cut: { changedLine: boolean }): string[] {
+interface FileScreen {
+  lines: string[];
+  /** Why the change is not shown whole, or null when it is. */
+  notShown: string | null;
+}
+
+/** The screen lines for one file (already indented), how many of them are lines of diff, and what was not shown. */
+function fileLines(c: DependsChange, budget: number): FileScreen & { used: number } {
+  const screen = fileScreen(c, budget);
+  const lines = screen.notShown === null ? screen.lines : [...screen.lines, `          the version being approved has SHA-256 ${c.digest.slice(0, 16)}…: read that one (sha256sum), then approve it by its pin`];
+  return { lines, notShown: screen.notShown, used: lines.filter((l) => l.startsWith('  | ') && !l.startsWith('  | … ')).length };
+}
+
+function fileScreen(c: DependsChange, budget: number): FileScreen {
   const head = `  DIFF    ${shown(c.path)}`;
-  if (c.approved === null) return [`${head}: no copy of the approved version is kept (approved before copies were kept, over 256 KiB, past the first 64 files, or the copy was altered or removed): read the whole file`];
-  if (c.now === null) return [`${head}: cannot be read now (missing, unsafe or over 256 KiB): read it before approving`];
+  const partial = (line: string, why: string): FileScreen => ({ lines: [`${head}: ${line}`], notShown: why });
+  if (c.approved === null) return partial('no copy of the approved version is kept (approved before copies were kept, over 256 KiB, past the first 64 files, or the copy was altered or removed): read the whole file', 'no diff');
+  if (c.now === null) return partial('cannot be read now (missing, unsafe or over 256 KiB): read it before approving', 'cannot be read');
   // A diff of another version than the one hashed into this oracle would show the person something else than they approve.
-  if (!c.nowIsApproved) return [`${head}: changed while this screen was being made, so the diff is not shown: run again once the file holds still`];
+  if (!c.nowIsApproved) return partial('changed while this screen was being made, so the diff is not shown: run again once the file holds still', 'changed while shown');
   const before = asText(c.approved);
   const after = asText(c.now);
-  if (before === null || after === null) return [`${head}: binary file: ${c.approved.length} bytes approved, ${c.now.length} bytes now; the diff is not shown: read the whole file`];
+  if (before === null || after === null) return partial(`binary file: ${c.approved.length} bytes approved, ${c.now.length} bytes now; the diff is not shown: read the whole file`, 'binary');
   const patch = structuredPatch(c.path, c.path, before, after, 'approved', 'now', { context: 3, maxEditLength: MAX_EDIT_LENGTH });
-  if (patch === undefined) return [`${head}: changed too much for a diff (over ${MAX_EDIT_LENGTH} lines inserted or deleted): read the whole file`];
+  if (patch === undefined) return partial(`changed too much for a diff (over ${MAX_EDIT_LENGTH} lines inserted or deleted): read the whole file`, 'no diff');
   const body: string[] = [];
   for (const h of patch.hunks) {
     // As diff(1) writes it: a hunk of no lines starts one line lower.
     body.push(`@@ -${h.oldLines === 0 ? h.oldStart - 1 : h.oldStart},${h.oldLines} +${h.newLines === 0 ? h.newStart - 1 : h.newStart},${h.newLines} @@`);
     for (const l of h.lines) body.push(l);
   }
-  if (body.length === 0) return [`${head}: the same text (only its line ends differ)`];
+  if (body.length === 0) return { lines: [`${head}: the same text (only its line ends differ)`], notShown: null };
   const limit = Math.min(DIFF_LINES_PER_FILE, budget);
   const out = [`${head} (approved version, then now):`];
+  let notShown: string | null = null;
   for (const l of body.slice(0, limit)) {
-    out.push(`  | ${shown(l)}`);
+    out.push(...rows(l));
     if (shownInFull(l, LINE_CAP)) continue;
     // Two lines that differ past the cut would look the same: said, and such a diff is not approved at the prompt.
     out.push(`  | … that line is ${l.length - 1} characters; not all of it is shown here`);
-    if (l.startsWith('+') || l.startsWith('-')) cut.changedLine = true;
+    if (l.startsWith('+') || l.startsWith('-')) notShown = 'a changed line too long for the screen';
   }
-  if (body.length > limit) out.push(`  | … ${body.length - limit} more diff lines not shown: read the whole file`);
-  return out;
+  if (body.length > limit) {
+    out.push(`  | … ${body.length - limit} more diff lines not shown: read the whole file`);
+    notShown = 'more diff lines than the screen shows';
+  }
+  return { lines: out, notShown };
 }
 
 /** Every changed file's diff, in the order given, within DIFF_LINES_TOTAL lines of diff. */
@@ -77,20 +108,22 @@ export function dependsDiffLines(changes: readonly DependsChange[]): string[] {
   return dependsDiff(changes).lines;
 }
 
-/** The screen lines, and the files with a changed line too long to show in full (not approved at the prompt). */
-export function dependsDiff(changes: readonly DependsChange[]): { lines: string[]; cut: string[] } {
+/** The screen lines, and the files whose change is not shown whole (their oracle is not approved at the prompt). */
+export function dependsDiff(changes: readonly DependsChange[]): { lines: string[]; notShown: NotShown[] } {
   const out: string[] = [];
-  const cutFiles: string[] = [];
+  const notShown: NotShown[] = [];
   let left = DIFF_LINES_TOTAL;
-  for (const c of changes) {
+  for (let i = 0; i < changes.length; i++) {
+    const c = changes[i]!;
     if (left <= 0) {
-      out.push(`  DIFF    ${changes.length - changes.indexOf(c)} more changed files not shown: read them before approving`);
+      out.push(`  DIFF    ${changes.length - i} more changed files not shown: read them before approving`);
+      for (const rest of changes.slice(i)) notShown.push({ path: rest.path, why: 'not shown (past the screen\'s lines)' });
       break;
     }
-    const { lines, used, cut } = fileLines(c, left);
-    out.push(...lines);
-    if (cut) cutFiles.push(c.path);
-    left -= used;
+    const screen = fileLines(c, left);
+    out.push(...screen.lines);
+    if (screen.notShown !== null) notShown.push({ path: c.path, why: screen.notShown });
+    left -= screen.used;
   }
-  return { lines: out, cut: cutFiles };
+  return { lines: out, notShown };
 }

@@ -59,11 +59,13 @@ describe('the approval screen shows what changed in a DEPENDS file', () => {
       return /APPROVAL REQUIRED GATES:A@([0-9a-f]+)/.exec(s.run([]).stdout)![1]!;
     };
     const sig = new Map([[signatureOf('one'), 'one'], [signatureOf('two'), 'two']]);
-    // Another process puts one version then the other in place, by rename, as fast as it can.
+    // Another process puts one version then the other in place, by rename, every millisecond
+    // (not a busy loop: the suite's other files run beside it).
     const swapper = spawn(process.execPath, ['-e', `
       const fs = require('node:fs'); const [dir, a, b] = process.argv.slice(1);
       fs.writeFileSync(dir + '/.one', a); fs.writeFileSync(dir + '/.two', b);
-      for (let i = 0; ; i++) { fs.copyFileSync(dir + (i % 2 ? '/.one' : '/.two'), dir + '/.tmp'); fs.renameSync(dir + '/.tmp', dir + '/check.sh'); }
+      const nap = new Int32Array(new SharedArrayBuffer(4));
+      for (let i = 0; ; i++) { fs.copyFileSync(dir + (i % 2 ? '/.one' : '/.two'), dir + '/.tmp'); fs.renameSync(dir + '/.tmp', dir + '/check.sh'); Atomics.wait(nap, 0, 0, 1); }
     `, join(s.repo, 'scripts'), version('one'), version('two')], { stdio: 'ignore' });
     let refused = 0;
     try {
@@ -105,6 +107,23 @@ describe('the approval screen shows what changed in a DEPENDS file', () => {
     expect(out).toMatch(/^not shown in full \(DEPENDS scripts\/check\.sh, a changed line too long for the screen\), so not approved at this prompt: .*--approve GATES:A@[0-9a-f]{32}$/m);
     expect(out).not.toMatch(/approve\? \[y\/N\/a\]/);
     expect(existsSync(join(s.repo, 'PWNED'))).toBe(false);
+  });
+
+  it.skipIf(!HAS_SCRIPT)('a change the screen cannot show (no copy of a file over 256 KiB) is approved only by its pin, with the digest to read (round-7b attack)', () => {
+    const s = repo();
+    const big = (tail: string) => `${'# padding\n'.repeat(30_000)}rows=3\n${tail}echo "import verification passed ($rows rows)"\n`;
+    writeFiles(s.repo, { 'scripts/check.sh': big('') });
+    expect(s.run(['--approve']).code).toBe(0);
+    writeFiles(s.repo, { 'scripts/check.sh': big('touch PWNED\n') });
+    const out = spawnSync('script', ['-qec', `${process.execPath} ${BIN} --approve || true`, '/dev/null'], { cwd: s.repo, env: { ...s.env, NO_COLOR: '1' }, input: 'y\n', encoding: 'utf8' }).stdout.replace(/\r/g, '');
+    expect(out).toMatch(/^ {2}DIFF {4}scripts\/check\.sh: no copy of the approved version is kept/m);
+    expect(out).toMatch(/^ {10}the version being approved has SHA-256 [0-9a-f]{16}…: read that one \(sha256sum\), then approve it by its pin$/m);
+    expect(out).toMatch(/^not shown in full \(DEPENDS scripts\/check\.sh, no diff\), so not approved at this prompt: .*--approve GATES:A@[0-9a-f]{32}$/m);
+    expect(out).not.toMatch(/approve\? \[y\/N\/a\]/);
+    expect(existsSync(join(s.repo, 'PWNED'))).toBe(false);
+    const pin = /--approve (GATES:A@[0-9a-f]{32})/.exec(out)![1]!;
+    expect(s.run(['--approve', pin]).code).toBe(0);
+    expect(existsSync(join(s.repo, 'PWNED'))).toBe(true);
   });
 
   it('a tampered copy is not shown as the approved version; the screen says to read the whole file', () => {
