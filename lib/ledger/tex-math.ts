@@ -4,39 +4,54 @@
 // a '%' inside a pair of dollar signs that would render as math, across the lines of one
 // paragraph. Pairs are judged as GitHub (and pandoc) do: an opening '$' is not followed by a
 // blank, a closing one is not preceded by a blank nor followed by a digit; '\$' and '\%' are
-// literal. A '%' in an unclosed pair is not math. Pure, linear.
+// literal; GitHub's $`…`$ form ends only at `$ (a $ inside it is text). A '%' in an unclosed
+// pair is not math. Pure, linear.
 
 export interface MathState {
   /** Inside $$ … (a display pair opened and not yet closed). */
   display: boolean;
   /** Inside $ … (an inline pair opened and not yet closed). */
   inline: boolean;
+  /** The inline pair is GitHub's $`…`$ form: only `$ closes it, and a $ inside is text. */
+  backtick: boolean;
   /** The first '%' since the open pair began, as [line, 0-based column], reported if the pair closes. */
   pending: [number, number] | null;
 }
 
-export const NO_MATH: MathState = { display: false, inline: false, pending: null };
+export const NO_MATH: MathState = { display: false, inline: false, backtick: false, pending: null };
 
 const isBlank = (c: string | undefined) => c === undefined || c === ' ' || c === '\t';
 const isDigit = (c: string | undefined) => c !== undefined && c >= '0' && c <= '9';
 
 /** One line of a paragraph: the '%' that a pair closed on it hides ([line, column]), if any, and the state after it. */
 export function texCommentInMath(text: string, line: number, before: MathState): { hidden: [number, number] | null; state: MathState } {
-  let { display, inline, pending } = before;
+  let { display, inline, backtick, pending } = before;
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
-    if (c === '\\') {
+    if (backtick) {
+      if (c === '\\') {
+        i++;
+      } else if (c === '`' && text[i + 1] === '$') {
+        if (pending !== null) return { hidden: pending, state: NO_MATH };
+        inline = backtick = false;
+        i++;
+      } else if (c === '%') {
+        pending ??= [line, i];
+      }
+    } else if (c === '\\') {
       i++; // \$ and \% are literal
     } else if (c === '$' && text[i + 1] === '$') {
       if (display && pending !== null) return { hidden: pending, state: NO_MATH };
       display = !display;
-      inline = false;
+      inline = backtick = false;
       pending = null;
       i++;
     } else if (c === '$' && !display) {
       if (!inline) {
         if (!isBlank(text[i + 1])) {
           inline = true;
+          backtick = text[i + 1] === '`';
+          if (backtick) i++;
           pending = null;
         }
       } else if (!isBlank(text[i - 1]) && !isDigit(text[i + 1])) {
@@ -47,5 +62,5 @@ export function texCommentInMath(text: string, line: number, before: MathState):
       pending ??= [line, i];
     }
   }
-  return { hidden: null, state: { display, inline, pending } };
+  return { hidden: null, state: { display, inline, backtick, pending } };
 }
