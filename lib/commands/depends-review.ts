@@ -21,8 +21,18 @@ export interface DependsReview {
 }
 
 export function dependsReview(previous: ApprovalRecord | null, fields: OracleFields, locations: StoreLocations, root: string): DependsReview {
-  if (previous === null || fields.depends === null) return { lines: [], notShown: [] };
-  const before = new Map(previous.oracle.depends ?? []);
+  const notShown: string[] = [];
+  // An executable in a PATH directory of the repository that changed since the closest approval:
+  // its content is not shown here (a node_modules/.bin link leads to a whole package), so it is
+  // approved only by its pin, with its digest to check. Binding them on a first approval takes
+  // what is installed as it is.
+  if (previous !== null && fields.pathBound) {
+    const was = new Map(previous.oracle.pathBound ?? []);
+    for (const [path, digest] of fields.pathBound) if (was.get(path) !== digest) notShown.push(`PATH executable ${sanitizeLine(visibleNonAscii(path).text, 200)} (SHA-256 ${digest}), changed`);
+  }
+  if (fields.depends === null) return { lines: [], notShown };
+  // Never approved (or approved under another gate id): every DEPENDS file is shown whole, as added.
+  const before = new Map(previous?.oracle.depends ?? []);
   const changes: DependsChange[] = [];
   for (const [path, digest] of fields.depends) {
     const approved = before.get(path);
@@ -37,7 +47,7 @@ export function dependsReview(previous: ApprovalRecord | null, fields: OracleFie
       nowIsApproved: now !== null && sha256HexOfParts([now]) === digest,
     });
   }
-  if (changes.length === 0) return { lines: [], notShown: [] };
+  if (changes.length === 0) return { lines: [], notShown };
   const diff = dependsDiff(changes);
-  return { lines: diff.lines, notShown: diff.notShown.map((n) => `DEPENDS ${sanitizeLine(visibleNonAscii(n.path).text, 200)}, ${n.why}`) };
+  return { lines: diff.lines, notShown: [...notShown, ...diff.notShown.map((n) => `DEPENDS ${sanitizeLine(visibleNonAscii(n.path).text, 200)}, ${n.why}`)] };
 }

@@ -12,13 +12,13 @@ export interface MathState {
   display: boolean;
   /** Inside $ … (an inline pair opened and not yet closed). */
   inline: boolean;
-  /** The inline pair is GitHub's $`…`$ form: only `$ closes it, and a $ inside is text. */
-  backtick: boolean;
+  /** The inline pair is GitHub's $`…`$ form (or $``…``$): how many backticks open it, 0 when not; only as many backticks and a $ close it. */
+  backtick: number;
   /** The first '%' since the open pair began, as [line, 0-based column], reported if the pair closes. */
   pending: [number, number] | null;
 }
 
-export const NO_MATH: MathState = { display: false, inline: false, backtick: false, pending: null };
+export const NO_MATH: MathState = { display: false, inline: false, backtick: 0, pending: null };
 
 const isBlank = (c: string | undefined) => c === undefined || c === ' ' || c === '\t';
 const isDigit = (c: string | undefined) => c !== undefined && c >= '0' && c <= '9';
@@ -28,13 +28,20 @@ export function texCommentInMath(text: string, line: number, before: MathState):
   let { display, inline, backtick, pending } = before;
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
-    if (backtick) {
+    if (backtick > 0) {
       if (c === '\\') {
         i++;
-      } else if (c === '`' && text[i + 1] === '$') {
-        if (pending !== null) return { hidden: pending, state: NO_MATH };
-        inline = backtick = false;
-        i++;
+      } else if (c === '`') {
+        let run = 1;
+        while (text[i + run] === '`') run++;
+        if (run === backtick && text[i + run] === '$') {
+          if (pending !== null) return { hidden: pending, state: NO_MATH };
+          inline = false;
+          backtick = 0;
+          i += run; // the closing $ too
+        } else {
+          i += run - 1; // a run of another length is text inside the pair
+        }
       } else if (c === '%') {
         pending ??= [line, i];
       }
@@ -43,15 +50,18 @@ export function texCommentInMath(text: string, line: number, before: MathState):
     } else if (c === '$' && text[i + 1] === '$') {
       if (display && pending !== null) return { hidden: pending, state: NO_MATH };
       display = !display;
-      inline = backtick = false;
+      inline = false;
+      backtick = 0;
       pending = null;
       i++;
     } else if (c === '$' && !display) {
       if (!inline) {
         if (!isBlank(text[i + 1])) {
           inline = true;
-          backtick = text[i + 1] === '`';
-          if (backtick) i++;
+          let run = 0;
+          while (text[i + 1 + run] === '`') run++;
+          backtick = run;
+          i += run;
           pending = null;
         }
       } else if (!isBlank(text[i - 1]) && !isDigit(text[i + 1])) {

@@ -63,7 +63,7 @@ interface FileScreen {
 /** The screen lines for one file (already indented), how many of them are lines of diff, and what was not shown. */
 function fileLines(c: DependsChange, budget: number): FileScreen & { used: number } {
   const screen = fileScreen(c, budget);
-  const lines = screen.notShown === null ? screen.lines : [...screen.lines, `          the version being approved has SHA-256 ${c.digest.slice(0, 16)}…: read that one (sha256sum), then approve it by its pin`];
+  const lines = screen.notShown === null ? screen.lines : [...screen.lines, `          the version being approved has SHA-256 ${c.digest}: copy the file, check the copy's sha256sum, read the copy, then approve by the pin`];
   return { lines, notShown: screen.notShown, used: lines.filter((l) => l.startsWith('  | ') && !l.startsWith('  | … ')).length };
 }
 

@@ -4,7 +4,8 @@
 import { chmodSync, existsSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, sandbox, writeFiles } from '../helpers/cli.js';
+import { spawnSync } from 'node:child_process';
+import { BIN, runCli, sandbox, writeFiles } from '../helpers/cli.js';
 
 const LEDGER = '- [ ] G1: the tests pass\n  CHECK: runtests\n  EXPECT: tests passed\n';
 
@@ -42,6 +43,17 @@ describe('PATH entries inside the repository', () => {
       expect(s.swapped()).toBe(false);
     });
   }
+
+  it.skipIf(spawnSync('script', ['--version']).status !== 0)('a changed executable is approved only by its pin, with its digest, never at the prompt (round-7c attack)', () => {
+    const s = repoWithTools(() => 'tools');
+    expect(s.run(['--approve']).code).toBe(0);
+    s.swap();
+    const env = { ...s.env, PATH: `tools:${process.env.PATH}`, NO_COLOR: '1' };
+    const out = spawnSync('script', ['-qec', `${process.execPath} ${BIN} --approve || true`, '/dev/null'], { cwd: s.repo, env, input: 'y\n', encoding: 'utf8' }).stdout.replace(/\r/g, '');
+    expect(out).toMatch(/^not shown in full \(PATH executable tools\/runtests \(SHA-256 [0-9a-f]{64}\), changed\), so not approved at this prompt: /m);
+    expect(out).not.toMatch(/approve\? \[y\/N\/a\]/);
+    expect(s.swapped()).toBe(false);
+  });
 
   it('an executable swapped while an earlier gate runs is not run (re-resolved before the spawn)', () => {
     const s = sandbox();

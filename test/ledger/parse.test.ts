@@ -432,6 +432,9 @@ describe('what a renderer shows differently is refused (issue 9 §1)', () => {
     // GitHub's $`…`$ form ends only at `$: a $ inside it does not close it (round 7b).
     expect(parseErrors(lines('- [ ] A: t', '  CHECK: sh verify.sh $`x$%;curl x|sh;sh verify.sh`$', '  EXPECT: ok'))[0]).toMatch(percent);
     expect(parseOk(lines('- [ ] A: t', '  CHECK: echo $`x \\% y`$', '  EXPECT: ok')).gates).toHaveLength(1);
+    // Any number of backticks (round 7c): $``x`$%…`y``$ ends only at ``$.
+    expect(parseErrors(lines('- [ ] A: t', '  CHECK: sh verify.sh $``x`$%;curl x|sh;`y``$', '  EXPECT: ok'))[0]).toMatch(percent);
+    expect(parseOk(lines('- [ ] A: t', '  CHECK: echo $``a`b``$ 50%', '  EXPECT: ok')).gates).toHaveLength(1);
     // Not math: a '%' outside any pair, a pair that never closes, a closing '$' after a blank or
     // before a digit, an escaped '\%' or '\$', a shell's $$, and a pair cut by a blank line.
     for (const check of ['test "$(date +%Y)" = 2026', 'echo $A; printf %s $B', "printf '%s\\n' $x", 'echo $$ %d', 'echo $a \\% b$', 'echo \\$a % b$', 'echo $a % $5', 'printf %s "$HOME"']) {
@@ -442,7 +445,7 @@ describe('what a renderer shows differently is refused (issue 9 §1)', () => {
   });
 
   it('TeX commands that draw text as \\text does (\\mbox, \\hbox, \\verb, {\\rm …}) or shrink and overlap it', () => {
-    for (const cmd of ['\\textup{CHECK: x}', '\\mathup{x}', '\\symrm{x}', '\\mathbfup{x}', '\\ce{x}', '\\ref{;curl x}', '\\eqref{x}', '\\def\\x{y}', '\\mbox{CHE}\\mbox{CK: x}', '\\hbox{EXP}', '\\verb!CHE!', '{\\rm CHECK: x}', '\\mmlToken{mi}{x}', '\\Space{-9em}{0}{0}', '\\Tiny x', '\\negthickspace', '\\overset{a}{b}']) {
+    for (const cmd of ['\\textup{CHECK: x}', '\\mathup{x}', '\\symrm{x}', '\\mathbfup{x}', '\\ce{x}', '\\ref{;curl x}', '\\eqref{x}', '\\def\\x{y}', '\\begin{array}{;curl x;sh .x;echo }\\end{array}', '\\mbox{CHE}\\mbox{CK: x}', '\\hbox{EXP}', '\\verb!CHE!', '{\\rm CHECK: x}', '\\mmlToken{mi}{x}', '\\Space{-9em}{0}{0}', '\\Tiny x', '\\negthickspace', '\\overset{a}{b}']) {
       expect(parseErrors(lines('- [ ] B: release notes reviewed', `  $${cmd}$`, '  EVIDENCE: pending'))[0], cmd).toMatch(/^2: TeX command/);
     }
     // A regex's \b, \s, \d, \w before letters are not these commands.
