@@ -20,6 +20,9 @@ export interface DependsReview {
   notShown: string[];
 }
 
+/** Changed PATH executables named one by one on the screen. */
+const MAX_NAMED = 5;
+
 export function dependsReview(previous: ApprovalRecord | null, fields: OracleFields, locations: StoreLocations, root: string): DependsReview {
   const notShown: string[] = [];
   // An executable in a PATH directory of the repository that changed since the closest approval:
@@ -28,7 +31,10 @@ export function dependsReview(previous: ApprovalRecord | null, fields: OracleFie
   // what is installed as it is.
   if (previous !== null && fields.pathBound) {
     const was = new Map(previous.oracle.pathBound ?? []);
-    for (const [path, digest] of fields.pathBound) if (was.get(path) !== digest) notShown.push(`PATH executable ${sanitizeLine(visibleNonAscii(path).text, 200)} (SHA-256 ${digest}), changed`);
+    const changed = fields.pathBound.filter(([path, digest]) => was.get(path) !== digest);
+    // A few by name and digest (an npm update changes hundreds): the pin approves them all.
+    for (const [path, digest] of changed.slice(0, MAX_NAMED)) notShown.push(`PATH executable ${sanitizeLine(visibleNonAscii(path).text, 200)} (SHA-256 ${digest}), changed`);
+    if (changed.length > MAX_NAMED) notShown.push(`${changed.length - MAX_NAMED} more changed PATH executables`);
   }
   if (fields.depends === null) return { lines: [], notShown };
   // Never approved (or approved under another gate id): every DEPENDS file is shown whole, as added.
