@@ -24,6 +24,9 @@ export interface NotShown {
   why: string;
 }
 
+/** Files past the screen's lines whose digests are listed. */
+const DIGESTS_LISTED = 20;
+
 /** Lines of diff shown per file and in all. */
 export const DIFF_LINES_PER_FILE = 80;
 export const DIFF_LINES_TOTAL = 240;
@@ -85,7 +88,8 @@ function fileScreen(c: DependsChange, budget: number): FileScreen {
     body.push(`@@ -${h.oldLines === 0 ? h.oldStart - 1 : h.oldStart},${h.oldLines} +${h.newLines === 0 ? h.newStart - 1 : h.newStart},${h.newLines} @@`);
     for (const l of h.lines) body.push(l);
   }
-  if (body.length === 0) return { lines: [`${head}: the same text (only its line ends differ)`], notShown: null };
+  // No line differs, yet the bytes do (CRLF for LF): a shell reads the CR, the screen shows nothing of it.
+  if (body.length === 0) return partial('the same text but for its line ends (a shell reads a CR as part of the line): read the whole file', 'line ends only');
   const limit = Math.min(DIFF_LINES_PER_FILE, budget);
   const out = [c.approved.length === 0 ? `${head} (the whole file, as it is now):` : `${head} (approved version, then now):`];
   let notShown: string | null = null;
@@ -116,8 +120,11 @@ export function dependsDiff(changes: readonly DependsChange[]): { lines: string[
   for (let i = 0; i < changes.length; i++) {
     const c = changes[i]!;
     if (left <= 0) {
-      out.push(`  DIFF    ${changes.length - i} more changed files not shown: read them before approving`);
-      for (const rest of changes.slice(i)) notShown.push({ path: rest.path, why: 'not shown (past the screen\'s lines)' });
+      out.push(`  DIFF    ${changes.length - i} more changed files not shown: read them before approving; the versions being approved:`);
+      const rest = changes.slice(i);
+      for (const r of rest.slice(0, DIGESTS_LISTED)) out.push(`          ${shown(r.path)}: SHA-256 ${r.digest}`);
+      if (rest.length > DIGESTS_LISTED) out.push(`          (+${rest.length - DIGESTS_LISTED} more)`);
+      for (const r of rest) notShown.push({ path: r.path, why: 'not shown (past the screen\'s lines)' });
       break;
     }
     const screen = fileLines(c, left);

@@ -74,6 +74,12 @@ describe('dependsDiffLines', () => {
     expect(context.lines).toContain('  | … that line is 221 characters; not all of it is shown here');
   });
 
+  it('a change of line ends only (CRLF for LF) is shown: the CR a shell reads appears as <U+000D>', () => {
+    const d = dependsDiff([{ digest: D, path: 'a.sh', approved: b('rm -rf build\n'), now: b('rm -rf build\r\n'), nowIsApproved: true }]);
+    expect(d.lines).toContain('  | +rm -rf build<U+000D>');
+    expect(d.notShown).toEqual([]);
+  });
+
   it('a run of blanks that would push a command off the line is shown as <N spaces>', () => {
     const lines = dependsDiffLines([{ digest: D, path: 'a.sh', approved: b('echo a\n'), now: b(`echo a\necho checking${' '.repeat(190)}; touch PWNED\n`), nowIsApproved: true }]);
     expect(lines).toContain('  | +echo checking<190 spaces>; touch PWNED');
@@ -88,7 +94,9 @@ describe('dependsDiffLines', () => {
     const files = Array.from({ length: 10 }, (_, i) => ({ digest: D, path: `f${i}`, approved: long('x'), now: long('y'), nowIsApproved: true }));
     const all = dependsDiffLines(files);
     expect(all.filter((l) => l.startsWith('  | ') && !l.startsWith('  | …')).length).toBe(DIFF_LINES_TOTAL);
-    expect(all.at(-1)).toBe('  DIFF    7 more changed files not shown: read them before approving');
+    const past = all.indexOf('  DIFF    7 more changed files not shown: read them before approving; the versions being approved:');
+    expect(past).toBeGreaterThan(0);
+    expect(all.slice(past + 1)).toEqual(files.slice(3).map((f) => `          ${f.path}: SHA-256 ${D}`));
     expect(dependsDiff(files).notShown.map((n) => n.why)).toEqual([...Array(3).fill('more diff lines than the screen shows'), ...Array(7).fill("not shown (past the screen's lines)")]);
   });
 
