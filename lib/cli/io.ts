@@ -24,6 +24,12 @@ export interface Io {
    * silently never needs (2 ms on Node 22).
    */
   colour?: () => boolean;
+  /**
+   * The terminal's width when stdout is one, else null (a pipe or a file: read at 80
+   * columns). The approval screen wraps its diff rows itself at this width, so that the
+   * terminal never wraps one into something that reads as another row.
+   */
+  columns?: () => number | null;
   /** Asks one question on the terminal; null at end of input; rejects with InterruptedError at an interrupt. */
   ask: (question: string) => Promise<string | null>;
 }
@@ -207,6 +213,7 @@ export function processIo(onStdoutClosed: (why: string) => void = () => {}): Pro
     interactive: () => Boolean(process.stdin.isTTY && process.stdout.isTTY),
     stderrIsTTY: isTerminal(2),
     colour: () => colourWanted(process.env, isTerminal(1)),
+    columns: () => (process.stdout.isTTY && process.stdout.columns > 0 ? process.stdout.columns : null),
     ask: terminalAsker(),
     flushed: async () => {
       await Promise.all([stdout.drained(), stderr.drained()]);

@@ -23,7 +23,8 @@ export interface DependsReview {
 /** Changed PATH executables named one by one on the screen. */
 const MAX_NAMED = 5;
 
-export function dependsReview(previous: ApprovalRecord | null, fields: OracleFields, locations: StoreLocations, root: string): DependsReview {
+/** `columns`: the terminal's width, which the diff rows are wrapped to (report/depends-diff.ts). */
+export function dependsReview(previous: ApprovalRecord | null, fields: OracleFields, locations: StoreLocations, root: string, columns: number): DependsReview {
   const notShown: string[] = [];
   // An executable in a PATH directory of the repository that changed since the closest approval:
   // its content is not shown here (a node_modules/.bin link leads to a whole package), so it is
@@ -54,6 +55,6 @@ export function dependsReview(previous: ApprovalRecord | null, fields: OracleFie
     });
   }
   if (changes.length === 0) return { lines: [], notShown };
-  const diff = dependsDiff(changes);
+  const diff = dependsDiff(changes, columns);
   return { lines: diff.lines, notShown: [...notShown, ...diff.notShown.map((n) => `DEPENDS ${sanitizeLine(visibleNonAscii(n.path).text, 200)}, ${n.why}`)] };
 }

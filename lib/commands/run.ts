@@ -29,6 +29,7 @@ import { pidNamespace, runTitle } from '../run/process-tree.js';
 import { resolveShell } from '../run/shell.js';
 import { RunningChecks } from '../run/supervisor.js';
 import { storeLocations } from '../store/locations.js';
+import { SCREEN_COLUMNS } from '../text/review-text.js';
 import { sanitizeLine } from '../text/sanitize.js';
 import { shellCommand } from '../text/shell-quote.js';
 import { inWorkspace, type Workspace } from '../workspace/load.js';
@@ -137,11 +138,15 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
   store.verify();
 
   // The diff of changed DEPENDS files (and jsdiff) is loaded only when something needs approval.
-  const review = candidates.some((e) => !e.approved) || options.pins.length > 0 ? (await import('./depends-review.js')).dependsReview : null;
+  // So are the scripts the CHECK runs that DEPENDS does not bind (lint's shell reading).
+  const needsReview = candidates.some((e) => !e.approved) || options.pins.length > 0;
+  const review = needsReview ? (await import('./depends-review.js')).dependsReview : null;
+  const unbound = needsReview ? (await import('../lint/unbound-scripts.js')).unboundScripts : null;
+  const columns = io.columns?.() ?? SCREEN_COLUMNS;
   const requestOf = (e: Entry): ApprovalRequest => {
     const f = e.oracle!.fields;
     const prev = store.previous(f.ledger, e.gate.id, e.oracle!.signature, f.check, f.expect, f);
-    const diff = review?.(prev, f, locations, ws.root.path);
+    const diff = review?.(prev, f, locations, ws.root.path, columns);
     return {
       qualified: e.qualified,
       oracle: e.oracle!,
@@ -152,6 +157,7 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
       changed: prev ? changedFields(prev.oracle, f) : null,
       dependsDiff: diff?.lines ?? [],
       dependsNotShown: diff?.notShown ?? [],
+      unboundScripts: unbound?.(f.check, ws.root.path, f.cwd, (f.depends ?? []).map((d) => d[0]), e.gate.depends) ?? [],
     };
   };
 
@@ -232,7 +238,7 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
         : e.report.verification !== null && e.report.verification !== 'verified'
           ? `${e.report.verification} (${e.report.verificationReason}): approval required`
           : 'reverify not run: approval required';
-    e.report.result = { ...emptyResult('approval-required', why, e.oracle!.signature), changed, request: approvalViewOf(e.oracle!.fields) };
+    e.report.result = { ...emptyResult('approval-required', why, e.oracle!.signature), changed, request: approvalViewOf(e.oracle!.fields, fieldsCut(request), request.unboundScripts) };
     if (shown.has(e)) print(`not approved: ${sanitizeLine(e.qualified, 120)}\n`);
     else print(approvalRequestText(request));
   }

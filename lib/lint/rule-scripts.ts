@@ -11,6 +11,21 @@ import { invokedScripts, syntaxCheckedFiles, walkCommands } from './scripts.js';
 import type { ShellList } from './shell-list.js';
 import type { GateContext, GateFinding } from './types.js';
 
+type ScriptFinder = (list: ShellList, dir: string) => string[];
+
+/**
+ * The repository paths `files` finds in the CHECK, and in each literal `sh -c '…'` body it
+ * runs, resolved from the directory that sh runs in.
+ */
+export function scriptsNamed(list: ShellList, workdir: string, files: ScriptFinder): string[] {
+  const found = new Set(files(list, workdir));
+  walkCommands(list, workdir, (cmd, dir) => {
+    const inner = inlineShellList(cmd);
+    if (inner) for (const p of files(inner, dir)) found.add(p);
+  });
+  return [...found];
+}
+
 export function scriptRule(list: ShellList, gate: { depends: readonly string[] | null; inputs: readonly string[] | null }, context: GateContext, line: number): GateFinding[] {
   const workdir = context.workdir;
   if (workdir === null) return [];
@@ -18,15 +33,7 @@ export function scriptRule(list: ShellList, gate: { depends: readonly string[] |
   const inputGlobs = gate.inputs ?? [];
   // On disk, fast-glob's answer decides; a script not written yet is covered if a glob would match it.
   const covered = (path: string) => context.dependsMatched.has(path) || globs.some((g) => globMatches(g, path));
-  // Those a literal `sh -c '…'` body names count too, resolved from the directory the sh runs in.
-  const named = (files: (l: ShellList, dir: string) => string[]) => {
-    const found = new Set(files(list, workdir));
-    walkCommands(list, workdir, (cmd, dir) => {
-      const inner = inlineShellList(cmd);
-      if (inner) for (const p of files(inner, dir)) found.add(p);
-    });
-    return [...found];
-  };
+  const named = (files: ScriptFinder) => scriptsNamed(list, workdir, files);
   const findings: GateFinding[] = [];
   const missing = named(invokedScripts).filter((p) => !covered(p));
   if (missing.length > 0) {

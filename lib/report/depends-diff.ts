@@ -4,7 +4,7 @@
 // past that, or for a binary file, it says so and the person reads the file. Every line is
 // shown as the rest of the screen shows text: non-ASCII as <U+XXXX>, controls escaped.
 import { structuredPatch } from 'diff';
-import { reviewLine, shownInFull } from '../text/review-text.js';
+import { reviewLine, SCREEN_COLUMNS, shownInFull } from '../text/review-text.js';
 
 export interface DependsChange {
   path: string;
@@ -45,15 +45,24 @@ function shown(line: string): string {
   return reviewLine(line, LINE_CAP);
 }
 
-/** Columns of a diff row after its "  | " (an 80-column terminal): longer lines are wrapped here, so that no row the terminal wraps can pass for a line of the diff. */
-const ROW = 76;
+/** Narrower terminals are not followed below this (a row of 16 characters). */
+const MIN_COLUMNS = 20;
 
-function rows(line: string): string[] {
+/**
+ * Characters of a diff row after its "  | ". Longer lines are wrapped here, at the terminal's
+ * width when known, so that no row the terminal wraps can pass for a line of the diff
+ * (a 60-column pane would otherwise start a row with the tail of the line before).
+ */
+export function rowWidth(columns: number): number {
+  return Math.max(MIN_COLUMNS, Math.min(SCREEN_COLUMNS, Math.floor(columns))) - 4;
+}
+
+function rows(line: string, row: number): string[] {
   const text = shown(line);
-  if (text.length <= ROW) return [`  | ${text}`];
+  if (text.length <= row) return [`  | ${text}`];
   const out: string[] = [];
   // Shown text is ASCII (non-ASCII is escaped), so a character is a column.
-  for (let i = 0; i < text.length; i += ROW) out.push(`${i === 0 ? '  | ' : '  ~ '}${text.slice(i, i + ROW)}`);
+  for (let i = 0; i < text.length; i += row) out.push(`${i === 0 ? '  | ' : '  ~ '}${text.slice(i, i + row)}`);
   return out;
 }
 
@@ -64,13 +73,13 @@ interface FileScreen {
 }
 
 /** The screen lines for one file (already indented), how many of them are lines of diff, and what was not shown. */
-function fileLines(c: DependsChange, budget: number): FileScreen & { used: number } {
-  const screen = fileScreen(c, budget);
+function fileLines(c: DependsChange, budget: number, row: number): FileScreen & { used: number } {
+  const screen = fileScreen(c, budget, row);
   const lines = screen.notShown === null ? screen.lines : [...screen.lines, `          the version being approved has SHA-256 ${c.digest}: copy the file, check the copy's sha256sum, read the copy, then approve by the pin`];
   return { lines, notShown: screen.notShown, used: lines.filter((l) => l.startsWith('  | ') && !l.startsWith('  | … ')).length };
 }
 
-function fileScreen(c: DependsChange, budget: number): FileScreen {
+function fileScreen(c: DependsChange, budget: number, row: number): FileScreen {
   const head = `  DIFF    ${shown(c.path)}`;
   const partial = (line: string, why: string): FileScreen => ({ lines: [`${head}: ${line}`], notShown: why });
   if (c.approved === null) return partial('no copy of the approved version is kept (approved before copies were kept, over 256 KiB, past the first 64 files, or the copy was altered or removed): read the whole file', 'no diff');
@@ -94,7 +103,7 @@ function fileScreen(c: DependsChange, budget: number): FileScreen {
   const out = [c.approved.length === 0 ? `${head} (the whole file, as it is now):` : `${head} (approved version, then now):`];
   let notShown: string | null = null;
   for (const l of body.slice(0, limit)) {
-    out.push(...rows(l));
+    out.push(...rows(l, row));
     if (shownInFull(l, LINE_CAP)) continue;
     // Two lines that differ past the cut would look the same: said, and such a diff is not approved at the prompt.
     out.push(`  | … that line is ${l.length - 1} characters; not all of it is shown here`);
@@ -108,12 +117,13 @@ function fileScreen(c: DependsChange, budget: number): FileScreen {
 }
 
 /** Every changed file's diff, in the order given, within DIFF_LINES_TOTAL lines of diff. */
-export function dependsDiffLines(changes: readonly DependsChange[]): string[] {
-  return dependsDiff(changes).lines;
+export function dependsDiffLines(changes: readonly DependsChange[], columns = SCREEN_COLUMNS): string[] {
+  return dependsDiff(changes, columns).lines;
 }
 
 /** The screen lines, and the files whose change is not shown whole (their oracle is not approved at the prompt). */
-export function dependsDiff(changes: readonly DependsChange[]): { lines: string[]; notShown: NotShown[] } {
+export function dependsDiff(changes: readonly DependsChange[], columns = SCREEN_COLUMNS): { lines: string[]; notShown: NotShown[] } {
+  const row = rowWidth(columns);
   const out: string[] = [];
   const notShown: NotShown[] = [];
   let left = DIFF_LINES_TOTAL;
@@ -127,7 +137,7 @@ export function dependsDiff(changes: readonly DependsChange[]): { lines: string[
       for (const r of rest) notShown.push({ path: r.path, why: 'not shown (past the screen\'s lines)' });
       break;
     }
-    const screen = fileLines(c, left);
+    const screen = fileLines(c, left, row);
     out.push(...screen.lines);
     if (screen.notShown !== null) notShown.push({ path: c.path, why: screen.notShown });
     left -= screen.used;

@@ -45,9 +45,20 @@ export interface ApprovalView {
   pathBound: string[];
   /** The bound environment variables that are set (bound-env.ts), as NAME=value. */
   env: string[];
+  /**
+   * What the approval screen cannot show in full (a CHECK past its line, a DEPENDS change
+   * with no diff, a changed PATH executable…), as labels: such an oracle is approved only by
+   * its pin, by someone who has read it elsewhere. Empty: the screen shows all of it.
+   */
+  pinOnly: string[];
+  /**
+   * Repository files the CHECK runs as scripts that DEPENDS does not bind: an edit to them
+   * runs without a new approval. Null when not judged (an oracle that changed as its run began).
+   */
+  unboundScripts: string[] | null;
 }
 
-export function approvalViewOf(f: OracleFields): ApprovalView {
+export function approvalViewOf(f: OracleFields, pinOnly: string[], unboundScripts: string[] | null): ApprovalView {
   return {
     check: f.check,
     expect: f.expect,
@@ -58,6 +69,8 @@ export function approvalViewOf(f: OracleFields): ApprovalView {
     depends: (f.depends ?? []).map((d) => d[0]),
     pathBound: (f.pathBound ?? []).map((d) => d[0]),
     env: (f.env ?? []).map(([name, value]) => `${name}=${value}`),
+    pinOnly,
+    unboundScripts,
   };
 }
 

