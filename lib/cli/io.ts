@@ -30,6 +30,8 @@ export interface Io {
    * terminal never wraps one into something that reads as another row.
    */
   columns?: () => number | null;
+  /** True when stdin is a terminal (a person may be typing) whatever stdout is. */
+  stdinIsTTY?: () => boolean;
   /** Asks one question on the terminal; null at end of input; rejects with InterruptedError at an interrupt. */
   ask: (question: string) => Promise<string | null>;
 }
@@ -202,6 +204,10 @@ function processOutput(fd: 1 | 2, stream: () => NodeJS.WriteStream, onError: (e:
  * terminal that hung up) closes it for good and is reported through onStdoutClosed; later
  * writes are dropped. A write error on stderr only closes stderr.
  */
+function terminalColumns(stream: NodeJS.WriteStream): number | null {
+  return stream.isTTY && stream.columns > 0 ? stream.columns : null;
+}
+
 export function processIo(onStdoutClosed: (why: string) => void = () => {}): ProcessIo {
   const stdout = processOutput(1, () => process.stdout, (e) => onStdoutClosed(`stdout closed: ${e.code ?? e.message}`));
   const stderr = processOutput(2, () => process.stderr, () => {});
@@ -213,7 +219,9 @@ export function processIo(onStdoutClosed: (why: string) => void = () => {}): Pro
     interactive: () => Boolean(process.stdin.isTTY && process.stdout.isTTY),
     stderrIsTTY: isTerminal(2),
     colour: () => colourWanted(process.env, isTerminal(1)),
-    columns: () => (process.stdout.isTTY && process.stdout.columns > 0 ? process.stdout.columns : null),
+    // Piped into a pager (`gate-check | less`), stdout is no terminal but stderr still is: its width is the pager's.
+    columns: () => terminalColumns(process.stdout) ?? terminalColumns(process.stderr),
+    stdinIsTTY: () => Boolean(process.stdin.isTTY),
     ask: terminalAsker(),
     flushed: async () => {
       await Promise.all([stdout.drained(), stderr.drained()]);

@@ -23,16 +23,33 @@ export interface DependsReview {
 /** Changed PATH executables named one by one on the screen. */
 const MAX_NAMED = 5;
 
-/** `columns`: the terminal's width, which the diff rows are wrapped to (report/depends-diff.ts). */
-export function dependsReview(previous: ApprovalRecord | null, fields: OracleFields, locations: StoreLocations, root: string, columns: number): DependsReview {
+/**
+ * `columns`: the terminal's width, which the diff rows are wrapped to (report/depends-diff.ts).
+ * `boundElsewhere`: for each PATH executable, the digests the approvals of the repository's
+ * other gates bound it with (read only when this gate was never approved).
+ */
+export function dependsReview(
+  previous: ApprovalRecord | null,
+  fields: OracleFields,
+  locations: StoreLocations,
+  root: string,
+  columns: number,
+  boundElsewhere: () => ReadonlyMap<string, ReadonlySet<string>>,
+): DependsReview {
   const notShown: string[] = [];
   // An executable in a PATH directory of the repository that changed since the closest approval:
   // its content is not shown here (a node_modules/.bin link leads to a whole package), so it is
-  // approved only by its pin, with its digest to check. Binding them on a first approval takes
-  // what is installed as it is.
-  if (previous !== null && fields.pathBound) {
-    const was = new Map(previous.oracle.pathBound ?? []);
-    const changed = fields.pathBound.filter(([path, digest]) => was.get(path) !== digest);
+  // approved only by its pin, with its digest to check. A gate never approved (a renamed one
+  // too) compares with what the repository's other approvals bound: only an executable no
+  // approval ever bound is taken as it is installed.
+  if (fields.pathBound) {
+    const was = previous !== null ? new Map(previous.oracle.pathBound ?? []) : null;
+    const elsewhere = was === null ? boundElsewhere() : null;
+    const changed = fields.pathBound.filter(([path, digest]) => {
+      if (was !== null) return was.get(path) !== digest;
+      const digests = elsewhere!.get(path);
+      return digests !== undefined && !digests.has(digest);
+    });
     // A few by name and digest (an npm update changes hundreds): the pin approves them all.
     for (const [path, digest] of changed.slice(0, MAX_NAMED)) notShown.push(`PATH executable ${sanitizeLine(visibleNonAscii(path).text, 200)} (SHA-256 ${digest}), changed`);
     if (changed.length > MAX_NAMED) notShown.push(`${changed.length - MAX_NAMED} more changed PATH executables`);

@@ -2,7 +2,7 @@
 // approvals, run what is approved under the supervisor, write evidence, receipts and the
 // audit log in batches, and report in ledger order. Nothing runs without an approval of its
 // exact oracle.
-import { relative, sep } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { assertMayApprove } from '../approval/approver.js';
 import { ApprovalStore } from '../approval/store.js';
 import type { Io } from '../cli/io.js';
@@ -12,6 +12,8 @@ import { NotRunnableError, RunSetupError, UsageError } from '../errors.js';
 import { BatchWriter, type WriteOutcome } from '../evidence/batch-writer.js';
 import { ReceiptStore } from '../evidence/receipt-store.js';
 import { lockTimeoutFromEnv } from '../fsx/lock.js';
+import { lstatOrNull } from '../fsx/safe-read.js';
+import { physicalRepositoryPath } from '../fsx/physical-path.js';
 import { publishRunMarker } from '../fsx/run-marker.js';
 import { HistoryLog } from '../history/log.js';
 import { filesOfLedgers } from '../ledger/own-files.js';
@@ -59,6 +61,14 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
   const tree = await treeVerdict(ws, io, fold);
   const repoKey = sha256Hex(ws.root.path).slice(0, 16);
   if (options.approve) assertMayApprove(io.env);
+  // A person at a terminal whose output goes to a pager or a file would approve every pending
+  // oracle unseen (`gate-check --approve | less`): only pins, or a script's stdin, may do that.
+  if (options.approve && options.pins.length === 0 && io.stdinIsTTY?.() === true && !io.interactive()) {
+    throw new UsageError(
+      '--approve without pins, typed on a terminal whose output goes to a pipe or a file: every pending oracle would be approved without being shown; nothing was approved or run',
+      'run it with its output on the terminal to review and answer each one, or approve exactly what you read with --approve ID@HEX; a script that approves everything runs it with stdin not a terminal (< /dev/null)',
+    );
+  }
   // From here on this process may start checks: the title lets a nested --approve inside one
   // of them (even with its environment scrubbed) find that it runs inside a run.
   process.title = runTitle(repoKey);
@@ -141,12 +151,14 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
   // So are the scripts the CHECK runs that DEPENDS does not bind (lint's shell reading).
   const needsReview = candidates.some((e) => !e.approved) || options.pins.length > 0;
   const review = needsReview ? (await import('./depends-review.js')).dependsReview : null;
-  const unbound = needsReview ? (await import('../lint/unbound-scripts.js')).unboundScripts : null;
+  const scripts = needsReview ? await import('../lint/unbound-scripts.js') : null;
   const columns = io.columns?.() ?? SCREEN_COLUMNS;
+  let boundHere: Map<string, Set<string>> | null = null;
+  const boundElsewhere = () => (boundHere ??= pathBoundByApprovals(store, ws.root.path));
   const requestOf = (e: Entry): ApprovalRequest => {
     const f = e.oracle!.fields;
     const prev = store.previous(f.ledger, e.gate.id, e.oracle!.signature, f.check, f.expect, f);
-    const diff = review?.(prev, f, locations, ws.root.path, columns);
+    const diff = review?.(prev, f, locations, ws.root.path, columns, boundElsewhere);
     return {
       qualified: e.qualified,
       oracle: e.oracle!,
@@ -157,7 +169,16 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
       changed: prev ? changedFields(prev.oracle, f) : null,
       dependsDiff: diff?.lines ?? [],
       dependsNotShown: diff?.notShown ?? [],
-      unboundScripts: unbound?.(f.check, ws.root.path, f.cwd, (f.depends ?? []).map((d) => d[0]), e.gate.depends) ?? [],
+      unboundScripts:
+        scripts?.unboundScripts(
+          f.check,
+          ws.root.path,
+          f.cwd,
+          (f.depends ?? []).map((d) => d[0]),
+          e.gate.depends,
+          (p) => lstatOrNull(join(ws.root.path, p)) !== null,
+          (path, dir) => physicalRepositoryPath(ws.root.path, path, dir, scripts.lexicalPath),
+        ) ?? [],
     };
   };
 
@@ -190,7 +211,7 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
         shown.add(e);
         flushOutput();
         const request = requestOf(e);
-        io.stdout(approvalRequestText(request));
+        io.stdout(approvalRequestText(request, columns));
         const cut = fieldsCut(request);
         if (cut.length === 0) return true;
         const pin = `${sanitizeLine(e.qualified, 120)}@${pinSignature(e.oracle!.signature)}`;
@@ -240,7 +261,7 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
           : 'reverify not run: approval required';
     e.report.result = { ...emptyResult('approval-required', why, e.oracle!.signature), changed, request: approvalViewOf(e.oracle!.fields, fieldsCut(request), request.unboundScripts) };
     if (shown.has(e)) print(`not approved: ${sanitizeLine(e.qualified, 120)}\n`);
-    else print(approvalRequestText(request));
+    else print(approvalRequestText(request, columns));
   }
 
   for (const e of notYet) print(resultLine(e.report) + '\n');
@@ -388,3 +409,16 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
   return exitCode;
 }
 
+/** The digests each PATH executable was bound with by the approvals of gates whose ledger lies in `root`. */
+function pathBoundByApprovals(store: ApprovalStore, root: string): Map<string, Set<string>> {
+  const bound = new Map<string, Set<string>>();
+  for (const r of store.all().records) {
+    if (!r.oracle.ledger.startsWith(root + sep)) continue;
+    for (const [path, digest] of r.oracle.pathBound ?? []) {
+      let digests = bound.get(path);
+      if (digests === undefined) bound.set(path, (digests = new Set()));
+      digests.add(digest);
+    }
+  }
+  return bound;
+}

@@ -20,7 +20,14 @@ const WRAPPERS: Record<string, { valued: ReadonlySet<string>; skipFirstPositiona
   command: { valued: new Set() },
   builtin: { valued: new Set() },
   time: { valued: new Set(['-f', '-o']) },
-  nice: { valued: new Set(['-n']) },
+  nice: { valued: new Set(['-n', '--adjustment']) },
+  ionice: { valued: new Set(['-c', '--class', '-n', '--classdata']) },
+  stdbuf: { valued: new Set(['-i', '-o', '-e']) },
+  setsid: { valued: new Set() },
+  // flock [options] FILE COMMAND: the lock file comes first.
+  flock: { valued: new Set(['-w', '--timeout', '-E', '--conflict-exit-code']), skipFirstPositional: true },
+  // busybox sh x.sh: the applet is the command.
+  busybox: { valued: new Set() },
   nohup: { valued: new Set() },
   timeout: { valued: new Set(['-s', '--signal', '-k', '--kill-after']), skipFirstPositional: true },
   npx: { valued: new Set(['-p', '--package', '-c', '--call']) },

@@ -7,22 +7,27 @@
 import { listed, plain } from './excerpt.js';
 import { globMatches } from './glob.js';
 import { inlineShellList } from './inline-shell.js';
-import { invokedScripts, syntaxCheckedFiles, walkCommands } from './scripts.js';
+import { invokedScripts, syntaxCheckedFiles, walkCommands, type PathResolver } from './scripts.js';
 import type { ShellList } from './shell-list.js';
 import type { GateContext, GateFinding } from './types.js';
 
-type ScriptFinder = (list: ShellList, dir: string) => string[];
+type ScriptFinder = (list: ShellList, dir: string, resolve?: PathResolver) => string[];
 
 /**
  * The repository paths `files` finds in the CHECK, and in each literal `sh -c '…'` body it
- * runs, resolved from the directory that sh runs in.
+ * runs, resolved from the directory that sh runs in (lexically, unless `resolve` says otherwise).
  */
-export function scriptsNamed(list: ShellList, workdir: string, files: ScriptFinder): string[] {
-  const found = new Set(files(list, workdir));
-  walkCommands(list, workdir, (cmd, dir) => {
-    const inner = inlineShellList(cmd);
-    if (inner) for (const p of files(inner, dir)) found.add(p);
-  });
+export function scriptsNamed(list: ShellList, workdir: string, files: ScriptFinder, resolve?: PathResolver): string[] {
+  const found = new Set(files(list, workdir, resolve));
+  walkCommands(
+    list,
+    workdir,
+    (cmd, dir) => {
+      const inner = inlineShellList(cmd);
+      if (inner) for (const p of files(inner, dir, resolve)) found.add(p);
+    },
+    resolve,
+  );
   return [...found];
 }
 

@@ -20,6 +20,12 @@ interface Interpreter {
   /** A first word to skip (`deno run`), required when `requiredVerb`. */
   verb?: string;
   requiredVerb?: boolean;
+  /**
+   * Whether the first operand may name something other than a file (`bun run test` runs a
+   * package script): it then counts only when it looks like a path. For the others it is
+   * always the program (`sh verify`, `node .`, `python3 pkg`).
+   */
+  namesScripts?: boolean;
 }
 
 const oneOf = (...flags: string[]) => {
@@ -52,8 +58,8 @@ const INTERPRETERS: Record<string, Interpreter> = {
   'ts-node-esm': NODE,
   'vite-node': NODE,
   esno: NODE,
-  bun: { ...NODE, verb: 'run' },
-  deno: { inline: oneOf(), stdin: oneOf('-'), valued: oneOf('-c', '--config', '--import-map', '--lock', '--cert', '--location', '--seed'), verb: 'run', requiredVerb: true },
+  bun: { ...NODE, verb: 'run', namesScripts: true },
+  deno: { inline: oneOf(), stdin: oneOf('-'), valued: oneOf('-c', '--config', '--import-map', '--lock', '--cert', '--location', '--seed'), verb: 'run', requiredVerb: true, namesScripts: true },
   python: PYTHON,
   python2: PYTHON,
   python3: PYTHON,
@@ -66,7 +72,14 @@ const INTERPRETERS: Record<string, Interpreter> = {
   dash: SHELL,
   zsh: SHELL,
   ksh: SHELL,
+  mksh: SHELL,
+  ash: SHELL,
 };
+
+/** `python3.11`, `pypy3.10`, `ruby3.2`, `perl5.36`: a versioned name is the interpreter it names. */
+function interpreterOf(name: string): Interpreter | undefined {
+  return INTERPRETERS[name] ?? INTERPRETERS[name.replace(/^(python|pypy|ruby|perl)[0-9][0-9.]*$/, '$1')];
+}
 
 /** The working directory of a gate, repository-relative; null when it lies outside the repository. */
 export function gateWorkdir(cwd: string | null): string | null {
@@ -79,11 +92,18 @@ export function gateWorkdir(cwd: string | null): string | null {
 const MAX_TRACKED_DIR = 1024;
 
 /**
+ * Where a path written in a CHECK leads from a repository directory, as a repository path, or
+ * null outside the repository. Lexical by default; the approval screen passes one that asks
+ * the file system, as the shell does (`cd tests && sh ../x.sh` with `tests` a symlink).
+ */
+export type PathResolver = (path: string, dir: string) => string | null;
+
+/**
  * Visits every simple command with the repository-relative directory it runs in. A literal
  * `cd DIR` moves the directory for the commands after it; after a `cd` that cannot be
  * followed (a variable, an absolute path, out of the repository) the walk stops.
  */
-export function walkCommands(list: ShellList, workdir: string, visit: (cmd: SimpleCommand, dir: string, previous: SimpleCommand | null) => void): void {
+export function walkCommands(list: ShellList, workdir: string, visit: (cmd: SimpleCommand, dir: string, previous: SimpleCommand | null) => void, resolve: PathResolver = repositoryPath): void {
   let dir: string | null = workdir;
   for (const item of list.items) {
     let previous: SimpleCommand | null = null;
@@ -92,7 +112,7 @@ export function walkCommands(list: ShellList, workdir: string, visit: (cmd: Simp
       const words = unwrapped(withoutKeywords(cmd));
       if (programName(words[0]) === 'cd') {
         const target = words[1];
-        dir = target && !target.dynamic && target.value !== '-' ? repositoryPath(target.value, dir) : null;
+        dir = target && !target.dynamic && target.value !== '-' ? resolve(target.value, dir) : null;
         if (dir !== null && dir.length > MAX_TRACKED_DIR) dir = null;
         previous = cmd;
         continue;
@@ -104,22 +124,27 @@ export function walkCommands(list: ShellList, workdir: string, visit: (cmd: Simp
 }
 
 /** Repository-relative scripts the CHECK runs, in order, without duplicates. */
-export function invokedScripts(list: ShellList, workdir: string): string[] {
-  return scriptFiles(list, workdir, true);
+export function invokedScripts(list: ShellList, workdir: string, resolve: PathResolver = repositoryPath): string[] {
+  return scriptFiles(list, workdir, true, resolve);
 }
 
 /** Repository-relative script files the CHECK only reads as code without running them (`node --check x.js`, `sh -n x.sh`). */
-export function syntaxCheckedFiles(list: ShellList, workdir: string): string[] {
-  return scriptFiles(list, workdir, false);
+export function syntaxCheckedFiles(list: ShellList, workdir: string, resolve: PathResolver = repositoryPath): string[] {
+  return scriptFiles(list, workdir, false, resolve);
 }
 
-function scriptFiles(list: ShellList, workdir: string, runs: boolean): string[] {
+function scriptFiles(list: ShellList, workdir: string, runs: boolean, resolve: PathResolver): string[] {
   const found = new Set<string>();
-  walkCommands(list, workdir, (cmd, dir, previous) => {
-    const script = scriptSource(cmd, previous);
-    const path = script === null || script.runs !== runs ? null : repositoryPath(script.path, dir);
-    if (path !== null) found.add(path);
-  });
+  walkCommands(
+    list,
+    workdir,
+    (cmd, dir, previous) => {
+      const script = scriptSource(cmd, previous);
+      const path = script === null || script.runs !== runs ? null : resolve(script.path, dir);
+      if (path !== null) found.add(path);
+    },
+    resolve,
+  );
   return [...found];
 }
 
@@ -148,7 +173,7 @@ function scriptSource(command: SimpleCommand, previous: SimpleCommand | null): {
   // A command word with a '/' runs that file: ./scripts/run.sh, tools/check.
   if (first.value.includes('/') && !first.value.startsWith('/')) return first.value.includes('node_modules/') ? null : { path: first.value, runs: true };
   const name = programName(first);
-  const spec = name === null ? undefined : INTERPRETERS[name];
+  const spec = name === null ? undefined : interpreterOf(name);
   if (!spec) return null;
   const source = scriptArgument(words.slice(1), spec);
   if (source === null) return null;
@@ -201,7 +226,7 @@ function scriptArgument(args: readonly Word[], spec: Interpreter): ScriptSource 
       continue;
     }
     if (!verbSeen && spec.requiredVerb) return null; // deno test, deno task: no script file
-    return looksLikeFile(v) ? { kind: 'file', path: v, runs } : null;
+    return !spec.namesScripts || looksLikeFile(v) ? { kind: 'file', path: v, runs } : null;
   }
   // No script argument: the interpreter reads its program from standard input.
   return verbSeen ? { kind: 'stdin', runs } : null;

@@ -5,19 +5,34 @@
 import { isAbsolute, relative, sep } from 'node:path';
 import { globMatches } from './glob.js';
 import { scriptsNamed } from './rule-scripts.js';
-import { invokedScripts } from './scripts.js';
+import { inDirectory, invokedScripts, type PathResolver } from './scripts.js';
+
+/** Where a path leads read as text: what the CHECK's words say, for what is not on disk (yet). */
+export const lexicalPath: PathResolver = inDirectory;
 import { parseShellList } from './shell-list.js';
 
 /**
  * `root` and `cwd`: the repository and the directory the CHECK runs in, absolute (outside the
  * repository, nothing is judged). `matched`: the files DEPENDS matched; `globs`: DEPENDS as
- * written, which bind a script not written yet once it is.
+ * written, which bind a script not written yet once it is. `exists`: whether a path is there
+ * now: one that is but was not matched (reached through a symlinked folder, which the glob
+ * does not enter) is bound by nothing, whatever its name. `resolve`: where a path written in
+ * the CHECK leads (lint/scripts.ts PathResolver; lexical when absent).
  */
-export function unboundScripts(check: string, root: string, cwd: string, matched: readonly string[], globs: readonly string[] | null): string[] {
+export function unboundScripts(
+  check: string,
+  root: string,
+  cwd: string,
+  matched: readonly string[],
+  globs: readonly string[] | null,
+  exists: (path: string) => boolean,
+  resolve?: PathResolver,
+): string[] {
   const workdir = repositoryDir(root, cwd);
   if (workdir === null) return [];
   const bound = new Set(matched);
-  return scriptsNamed(parseShellList(check), workdir, invokedScripts).filter((p) => !bound.has(p) && !(globs ?? []).some((g) => globMatches(g, p)));
+  const later = (p: string) => !exists(p) && (globs ?? []).some((g) => globMatches(g, p));
+  return scriptsNamed(parseShellList(check), workdir, invokedScripts, resolve).filter((p) => !bound.has(p) && !later(p));
 }
 
 /** `dir` relative to `root`, with forward slashes ('.' for the root itself), or null outside it. */

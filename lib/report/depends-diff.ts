@@ -4,7 +4,7 @@
 // past that, or for a binary file, it says so and the person reads the file. Every line is
 // shown as the rest of the screen shows text: non-ASCII as <U+XXXX>, controls escaped.
 import { structuredPatch } from 'diff';
-import { reviewLine, SCREEN_COLUMNS, shownInFull } from '../text/review-text.js';
+import { reviewLine, SCREEN_COLUMNS, screenRows, screenWidth, shownInFull } from '../text/review-text.js';
 
 export interface DependsChange {
   path: string;
@@ -45,25 +45,13 @@ function shown(line: string): string {
   return reviewLine(line, LINE_CAP);
 }
 
-/** Narrower terminals are not followed below this (a row of 16 characters). */
-const MIN_COLUMNS = 20;
-
 /**
- * Characters of a diff row after its "  | ". Longer lines are wrapped here, at the terminal's
- * width when known, so that no row the terminal wraps can pass for a line of the diff
- * (a 60-column pane would otherwise start a row with the tail of the line before).
+ * A diff row: wrapped at the screen's width (the terminal's, 20 to 80 columns), so that no
+ * row the terminal wraps can pass for a line of the diff (a 60-column pane would otherwise
+ * start a row with the tail of the line before).
  */
-export function rowWidth(columns: number): number {
-  return Math.max(MIN_COLUMNS, Math.min(SCREEN_COLUMNS, Math.floor(columns))) - 4;
-}
-
-function rows(line: string, row: number): string[] {
-  const text = shown(line);
-  if (text.length <= row) return [`  | ${text}`];
-  const out: string[] = [];
-  // Shown text is ASCII (non-ASCII is escaped), so a character is a column.
-  for (let i = 0; i < text.length; i += row) out.push(`${i === 0 ? '  | ' : '  ~ '}${text.slice(i, i + row)}`);
-  return out;
+function rows(line: string, width: number): string[] {
+  return screenRows(`  | ${shown(line)}`, width);
 }
 
 interface FileScreen {
@@ -73,13 +61,13 @@ interface FileScreen {
 }
 
 /** The screen lines for one file (already indented), how many of them are lines of diff, and what was not shown. */
-function fileLines(c: DependsChange, budget: number, row: number): FileScreen & { used: number } {
-  const screen = fileScreen(c, budget, row);
+function fileLines(c: DependsChange, budget: number, width: number): FileScreen & { used: number } {
+  const screen = fileScreen(c, budget, width);
   const lines = screen.notShown === null ? screen.lines : [...screen.lines, `          the version being approved has SHA-256 ${c.digest}: copy the file, check the copy's sha256sum, read the copy, then approve by the pin`];
   return { lines, notShown: screen.notShown, used: lines.filter((l) => l.startsWith('  | ') && !l.startsWith('  | … ')).length };
 }
 
-function fileScreen(c: DependsChange, budget: number, row: number): FileScreen {
+function fileScreen(c: DependsChange, budget: number, width: number): FileScreen {
   const head = `  DIFF    ${shown(c.path)}`;
   const partial = (line: string, why: string): FileScreen => ({ lines: [`${head}: ${line}`], notShown: why });
   if (c.approved === null) return partial('no copy of the approved version is kept (approved before copies were kept, over 256 KiB, past the first 64 files, or the copy was altered or removed): read the whole file', 'no diff');
@@ -103,7 +91,7 @@ function fileScreen(c: DependsChange, budget: number, row: number): FileScreen {
   const out = [c.approved.length === 0 ? `${head} (the whole file, as it is now):` : `${head} (approved version, then now):`];
   let notShown: string | null = null;
   for (const l of body.slice(0, limit)) {
-    out.push(...rows(l, row));
+    out.push(...rows(l, width));
     if (shownInFull(l, LINE_CAP)) continue;
     // Two lines that differ past the cut would look the same: said, and such a diff is not approved at the prompt.
     out.push(`  | … that line is ${l.length - 1} characters; not all of it is shown here`);
@@ -123,7 +111,7 @@ export function dependsDiffLines(changes: readonly DependsChange[], columns = SC
 
 /** The screen lines, and the files whose change is not shown whole (their oracle is not approved at the prompt). */
 export function dependsDiff(changes: readonly DependsChange[], columns = SCREEN_COLUMNS): { lines: string[]; notShown: NotShown[] } {
-  const row = rowWidth(columns);
+  const width = screenWidth(columns);
   const out: string[] = [];
   const notShown: NotShown[] = [];
   let left = DIFF_LINES_TOTAL;
@@ -137,7 +125,7 @@ export function dependsDiff(changes: readonly DependsChange[], columns = SCREEN_
       for (const r of rest) notShown.push({ path: r.path, why: 'not shown (past the screen\'s lines)' });
       break;
     }
-    const screen = fileLines(c, left, row);
+    const screen = fileLines(c, left, width);
     out.push(...screen.lines);
     if (screen.notShown !== null) notShown.push({ path: c.path, why: screen.notShown });
     left -= screen.used;

@@ -2,7 +2,7 @@
 // text from the repository or from a check passes through the sanitizer here.
 import { pinSignature, type Oracle } from '../oracle/oracle.js';
 import { DEFAULT_TIMEOUT_SECONDS } from '../cli/option-table.js';
-import { displayed, shownInFull } from '../text/review-text.js';
+import { displayed, SCREEN_COLUMNS, screenRows, screenWidth, shownInFull } from '../text/review-text.js';
 import { sanitizeBlock, sanitizeLine, visibleNonAscii } from '../text/sanitize.js';
 import { shellCommand } from '../text/shell-quote.js';
 import type { GateReport } from './model.js';
@@ -10,6 +10,12 @@ import { cappedIds } from './text.js';
 
 const CHECK_DISPLAY_CAP = 2000;
 const FIELD_DISPLAY_CAP = 500;
+/** The names of the files DEPENDS matched, on rows of their own: some hundred files. */
+const DEPENDS_DISPLAY_CAP = 4000;
+
+function dependsNames(depends: readonly (readonly [string, string])[]): string {
+  return depends.map((d) => d[0]).join(', ');
+}
 
 function field(label: string, value: string, cap: number, what: string): string[] {
   const shown = displayed(value);
@@ -35,6 +41,8 @@ export function fieldsCut(r: ApprovalRequest): string[] {
   if (!shownInFull(f.shell, FIELD_DISPLAY_CAP)) cut.push('SHELL');
   if (!shownInFull(f.path ?? '', FIELD_DISPLAY_CAP)) cut.push('PATH');
   for (const [name, value] of f.env ?? []) if (!shownInFull(`${name}=${value}`, FIELD_DISPLAY_CAP)) cut.push(`ENV ${name}`);
+  // A list cut short could hide that a script is not among the files bound.
+  if (f.depends && !shownInFull(dependsNames(f.depends), DEPENDS_DISPLAY_CAP)) cut.push('DEPENDS list');
   cut.push(...r.dependsNotShown);
   return cut;
 }
@@ -67,7 +75,12 @@ function timeoutText(ms: number, own: number | null): string {
   return own !== null ? `${s} s (the gate's TIMEOUT:)` : `${s} s (${s === DEFAULT_TIMEOUT_SECONDS ? 'the default' : '--timeout'}; a gate sets its own with TIMEOUT:)`;
 }
 
-export function approvalRequestText(r: ApprovalRequest): string {
+/**
+ * The approval screen of one oracle. Every row fits `columns` (the terminal's width, 20 to
+ * 80; text/review-text.ts screenRows): a row the terminal wrapped itself could put
+ * part of the CHECK at the start of a row that reads as another field.
+ */
+export function approvalRequestText(r: ApprovalRequest, columns = SCREEN_COLUMNS): string {
   const f = r.oracle.fields;
   const lines = [
     `APPROVAL REQUIRED ${sanitizeLine(r.qualified, 120)}@${pinSignature(r.oracle.signature)}  (${sanitizeLine(r.file, 160)}:${r.line})`,
@@ -80,7 +93,11 @@ export function approvalRequestText(r: ApprovalRequest): string {
     ...field('PATH', f.path ?? '(unset)', FIELD_DISPLAY_CAP, 'PATH'),
   ];
   const changed = r.changed;
-  if (f.depends) lines.push(`  DEPENDS ${f.depends.length} file${f.depends.length === 1 ? '' : 's'}: ${sanitizeLine(visibleNonAscii(f.depends.map((d) => d[0]).join(', ')).text, FIELD_DISPLAY_CAP)}`);
+  if (f.depends) {
+    const names = dependsNames(f.depends);
+    lines.push(`  DEPENDS ${f.depends.length} file${f.depends.length === 1 ? '' : 's'}: ${sanitizeLine(visibleNonAscii(names).text, DEPENDS_DISPLAY_CAP)}`);
+    if (!shownInFull(names, DEPENDS_DISPLAY_CAP)) lines.push(`         (a list of ${names.length} characters: the first ${DEPENDS_DISPLAY_CAP - 1} are here)`);
+  }
   if (f.pathBound) {
     const n = f.pathBound.length;
     lines.push(
@@ -91,13 +108,15 @@ export function approvalRequestText(r: ApprovalRequest): string {
   if (unbound.length > 0) {
     const one = unbound.length === 1;
     lines.push(
-      `  UNBOUND ${sanitizeLine(visibleNonAscii(cappedList(unbound)).text, FIELD_DISPLAY_CAP)}: CHECK runs ${one ? 'it' : 'them'}, and no DEPENDS binds ${one ? 'it' : 'them'}: an edit to ${one ? 'it' : 'them'} will run without asking you again (DEPENDS would bind ${one ? 'it' : 'them'})`,
+      `  UNBOUND ${sanitizeLine(visibleNonAscii(cappedList(unbound)).text, FIELD_DISPLAY_CAP)}`,
+      `          CHECK runs ${one ? 'it' : 'them'}, no DEPENDS binds ${one ? 'it' : 'them'}: an edit will run unasked`,
     );
   }
   for (const [name, value] of f.env ?? []) lines.push(...field('ENV', `${name}=${value}`, FIELD_DISPLAY_CAP, `ENV ${name}`));
   lines.push(changed === null ? '  never approved before' : `  approved before for another oracle: ${sanitizeLine(changed.join(', ') || 'no field differs', 600)}`);
   lines.push(...r.dependsDiff);
-  return lines.join('\n') + '\n';
+  const width = screenWidth(columns);
+  return lines.flatMap((l) => screenRows(l, width)).join('\n') + '\n';
 }
 
 export function resultLine(g: GateReport): string {

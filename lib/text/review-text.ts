@@ -6,6 +6,40 @@ import { sanitizeLine, visibleNonAscii } from './sanitize.js';
 
 /** The width the screen is made for when it is not a terminal (a pipe or a file is read at 80 columns), and the widest it uses. */
 export const SCREEN_COLUMNS = 80;
+/** Narrower terminals are not followed below this. */
+const MIN_COLUMNS = 20;
+/** The mark of a row that goes on with the line above it. */
+const CONTINUED = '  ~ ';
+
+/** The width the screen's rows are made to for a terminal of `columns`: the terminal's, from 20 to 80 columns. */
+export function screenWidth(columns: number): number {
+  return Math.max(MIN_COLUMNS, Math.min(SCREEN_COLUMNS, Math.floor(columns)));
+}
+
+/**
+ * A line of the screen as rows no wider than `width`: a longer line goes on in rows marked
+ * "  ~ ". The terminal then wraps none of them, so no text of a line can start a row that
+ * reads as one of the screen's own (`  EXPECT  …`, a context line of a diff). Text reaching
+ * here is sanitized; a character outside ASCII counts as two columns (a wide one may be).
+ */
+export function screenRows(line: string, width: number): string[] {
+  if (line.length <= width && /^[\x20-\x7e]*$/.test(line)) return [line];
+  const rows: string[] = [];
+  let row = '';
+  let used = 0;
+  for (const ch of line) {
+    const w = ch <= '\x7e' ? 1 : 2;
+    if (used + w > width && used > CONTINUED.length) {
+      rows.push(row);
+      row = CONTINUED;
+      used = CONTINUED.length;
+    }
+    row += ch;
+    used += w;
+  }
+  rows.push(row);
+  return rows;
+}
 
 /** Runs of blanks that wrap a terminal line: shown as <N spaces>, so that what follows them cannot pass for the screen's own rows. */
 const BLANK_RUN = / {8,}/g;

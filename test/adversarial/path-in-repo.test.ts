@@ -5,7 +5,7 @@ import { chmodSync, existsSync, readdirSync, readFileSync, renameSync, symlinkSy
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { BIN, runCli, sandbox, writeFiles } from '../helpers/cli.js';
+import { BIN, joinedRows, runCli, sandbox, writeFiles } from '../helpers/cli.js';
 
 const LEDGER = '- [ ] G1: the tests pass\n  CHECK: runtests\n  EXPECT: tests passed\n';
 
@@ -14,7 +14,10 @@ function repoWithTools(pathEntry: (repo: string) => string) {
   writeFiles(s.repo, { 'GATES.md': LEDGER, 'tools/runtests': '#!/bin/sh\necho run >> runs.log\necho tests passed\n' });
   chmodSync(join(s.repo, 'tools/runtests'), 0o755);
   const env = { ...s.env, PATH: `${pathEntry(s.repo)}:${process.env.PATH}` };
-  const run = (args: string[]) => runCli(args, { cwd: s.repo, env });
+  const run = (args: string[]) => {
+    const r = runCli(args, { cwd: s.repo, env });
+    return { ...r, stdout: joinedRows(r.stdout) };
+  };
   const swap = () => writeFileSync(join(s.repo, 'tools/runtests'), '#!/bin/sh\necho swapped >> swapped.log\necho tests passed\n', { mode: 0o755 });
   return { ...s, run, swap, swapped: () => existsSync(join(s.repo, 'swapped.log')) };
 }
@@ -59,6 +62,23 @@ describe('PATH entries inside the repository', () => {
     expect(s.swapped()).toBe(false);
   });
 
+  it.skipIf(spawnSync('script', ['--version']).status !== 0)('a renamed gate is no way around it: a changed executable that another approval of the repository bound is approved only by its pin (round-8 attack)', () => {
+    const s = repoWithTools(() => 'tools');
+    expect(s.run(['--approve']).code).toBe(0);
+    s.swap();
+    writeFileSync(join(s.repo, 'GATES.md'), LEDGER.replace('G1:', 'G1-renamed:'));
+    const env = { ...s.env, PATH: `tools:${process.env.PATH}`, NO_COLOR: '1' };
+    const out = spawnSync('script', ['-qec', `${process.execPath} ${BIN} --approve || true`, '/dev/null'], { cwd: s.repo, env, input: 'y\n', encoding: 'utf8' }).stdout.replace(/\r/g, '');
+    expect(out).toContain('  never approved before');
+    expect(out).toMatch(/^not shown in full \(PATH executable tools\/runtests \(SHA-256 [0-9a-f]{64}\), changed\), so not approved at this prompt: /m);
+    expect(out).not.toMatch(/approve\? \[y\/N\/a\]/);
+    expect(s.swapped()).toBe(false);
+    // An executable no approval of the repository ever bound is taken as it is installed.
+    const fresh = repoWithTools(() => 'tools');
+    const first = spawnSync('script', ['-qec', `${process.execPath} ${BIN} --approve || true`, '/dev/null'], { cwd: fresh.repo, env: { ...fresh.env, PATH: `tools:${process.env.PATH}`, NO_COLOR: '1' }, input: 'y\n', encoding: 'utf8' }).stdout;
+    expect(first).toMatch(/approve\? \[y\/N\/a\]/);
+  });
+
   it('an executable swapped while an earlier gate runs is not run (re-resolved before the spawn)', () => {
     const s = sandbox();
     writeFiles(s.repo, {
@@ -99,7 +119,7 @@ describe('PATH entries inside the repository', () => {
     const env = { ...s.env, PATH: `tools:${process.env.PATH}` };
     expect(runCli(['--approve'], { cwd: s.repo, env }).code).toBe(0);
     writeFileSync(join(s.repo, 'lib/real.sh'), '#!/bin/sh\necho other; echo tests passed\n');
-    expect(runCli([], { cwd: s.repo, env }).stdout).toMatch(/PATH executable inside the repository: tools\/runtests changed/);
+    expect(joinedRows(runCli([], { cwd: s.repo, env }).stdout)).toMatch(/PATH executable inside the repository: tools\/runtests changed/);
   });
 
   it('PATH entries outside the repository bind nothing new: the approval record has no pathBound', () => {
@@ -147,7 +167,10 @@ describe('a shell inside the repository is refused', () => {
     const s = sandbox();
     writeFiles(s.repo, { 'GATES.md': '- [ ] G1: t\n  CHECK: echo ok\n  EXPECT: ok\n', 'tools/mysh': '#!/bin/sh\nexec /bin/sh "$@"\n' });
     chmodSync(join(s.repo, 'tools/mysh'), 0o755);
-    const run = (args: string[], env: NodeJS.ProcessEnv = {}) => runCli(args, { cwd: s.repo, env: { ...s.env, ...env } });
+    const run = (args: string[], env: NodeJS.ProcessEnv = {}) => {
+      const r = runCli(args, { cwd: s.repo, env: { ...s.env, ...env } });
+      return { ...r, stdout: joinedRows(r.stdout) };
+    };
     return { ...s, run };
   };
   it('by --shell, by GATE_CHECK_SHELL, or through a link outside that leads into it: exit 2 before anything runs or is approved', () => {
@@ -244,7 +267,10 @@ describe('a ledger in a subfolder of a work tree: the whole work tree is the rep
 
   it('a PATH entry elsewhere in the work tree is bound: shown at approval, and a swap is stale and needs a new approval', () => {
     const s = setup();
-    const run = (args: string[]) => runCli(args, { cwd: s.pkg, env: s.env });
+    const run = (args: string[]) => {
+      const r = runCli(args, { cwd: s.pkg, env: s.env });
+      return { ...r, stdout: joinedRows(r.stdout) };
+    };
     expect(run([]).stdout).toMatch(/^ {2}PATH {4}leads into the repository: 1 executable there is bound into this approval: node_modules\/\.bin\/jest \(read it too\)$/m);
     expect(run(['--approve']).code).toBe(0);
     expect(run(['--status', '--strict']).code).toBe(0);

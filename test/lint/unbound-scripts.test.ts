@@ -4,27 +4,44 @@ import { describe, expect, it } from 'vitest';
 import { unboundScripts } from '../../lib/lint/unbound-scripts.js';
 
 const ROOT = '/repo';
+const none = () => false;
 
 describe('unboundScripts', () => {
   it('names each script the CHECK runs, inside a literal sh -c too, from the directory it runs in', () => {
-    expect(unboundScripts("sh check.sh && node sub/t.js && sh -c 'cd sub && sh ../x.sh'", ROOT, ROOT, [], null)).toEqual(['check.sh', 'sub/t.js', 'x.sh']);
-    expect(unboundScripts('./run.sh', ROOT, `${ROOT}/pkg`, [], null)).toEqual(['pkg/run.sh']);
+    expect(unboundScripts("sh check.sh && node sub/t.js && sh -c 'cd sub && sh ../x.sh'", ROOT, ROOT, [], null, none)).toEqual(['check.sh', 'sub/t.js', 'x.sh']);
+    expect(unboundScripts('./run.sh', ROOT, `${ROOT}/pkg`, [], null, none)).toEqual(['pkg/run.sh']);
+  });
+
+  it('names the scripts of the forms round 8 found unnamed: no extension, versioned interpreters, wrappers (round-8 attack)', () => {
+    const named = (check: string) => unboundScripts(check, ROOT, ROOT, [], null, none);
+    expect(named('sh verify')).toEqual(['verify']);
+    expect(named('bash check')).toEqual(['check']);
+    expect(named('python3.11 t.py')).toEqual(['t.py']);
+    expect(named('node tests')).toEqual(['tests']);
+    expect(named('mksh x.sh; busybox sh y.sh')).toEqual(['x.sh', 'y.sh']);
+    expect(named('stdbuf -oL ./run.sh')).toEqual(['run.sh']);
+    expect(named('stdbuf -o L ./run.sh')).toEqual(['run.sh']);
+    expect(named('setsid -w sh a.sh; flock -w 5 /tmp/lock sh b.sh; nice --adjustment 5 sh c.sh; ionice -c 3 sh d.sh')).toEqual(['a.sh', 'b.sh', 'c.sh', 'd.sh']);
+    // A package script is not a file.
+    expect(named('bun run test')).toEqual([]);
   });
 
   it('a script DEPENDS matched, or one its globs will match once it is written, is bound', () => {
-    expect(unboundScripts('sh check.sh; sh later.sh', ROOT, ROOT, ['check.sh'], ['check.sh', '*.sh'])).toEqual([]);
-    expect(unboundScripts('sh check.sh; sh later.sh', ROOT, ROOT, ['check.sh'], ['check.sh'])).toEqual(['later.sh']);
+    expect(unboundScripts('sh check.sh; sh later.sh', ROOT, ROOT, ['check.sh'], ['check.sh', '*.sh'], none)).toEqual([]);
+    expect(unboundScripts('sh check.sh; sh later.sh', ROOT, ROOT, ['check.sh'], ['check.sh'], none)).toEqual(['later.sh']);
+    // A script that is there but was not matched (a glob does not enter a symlinked folder) is bound by nothing.
+    expect(unboundScripts('sh lib/run.sh', ROOT, ROOT, [], ['**/*.sh'], (p) => p === 'lib/run.sh')).toEqual(['lib/run.sh']);
     // The files the oracle binds decide, whatever a glob reading would say of them.
-    expect(unboundScripts('sh check.sh', ROOT, ROOT, ['check.sh'], null)).toEqual([]);
+    expect(unboundScripts('sh check.sh', ROOT, ROOT, ['check.sh'], null, none)).toEqual([]);
   });
 
   it('a file the CHECK only syntax-checks is not run, and a CHECK that runs no file names none', () => {
-    expect(unboundScripts('node --check x.js && echo ok', ROOT, ROOT, [], null)).toEqual([]);
+    expect(unboundScripts('node --check x.js && echo ok', ROOT, ROOT, [], null, none)).toEqual([]);
   });
 
   it('outside the repository nothing is judged', () => {
-    expect(unboundScripts('sh check.sh', ROOT, '/elsewhere', [], null)).toEqual([]);
+    expect(unboundScripts('sh check.sh', ROOT, '/elsewhere', [], null, none)).toEqual([]);
     // A sibling whose name starts with the root's is outside it too.
-    expect(unboundScripts('sh check.sh', ROOT, '/repository', [], null)).toEqual([]);
+    expect(unboundScripts('sh check.sh', ROOT, '/repository', [], null, none)).toEqual([]);
   });
 });

@@ -1,7 +1,8 @@
 // The approval screen's diff of a changed DEPENDS file (pure): what the person reviews must be
 // the change, shown as the rest of the screen shows text, and bounded.
 import { describe, expect, it } from 'vitest';
-import { DIFF_LINES_PER_FILE, DIFF_LINES_TOTAL, dependsDiff, dependsDiffLines, rowWidth } from '../../lib/report/depends-diff.js';
+import { DIFF_LINES_PER_FILE, DIFF_LINES_TOTAL, dependsDiff, dependsDiffLines } from '../../lib/report/depends-diff.js';
+import { screenWidth } from '../../lib/text/review-text.js';
 
 const b = (s: string) => Buffer.from(s, 'utf8');
 const D = 'ab'.repeat(32);
@@ -120,6 +121,6 @@ describe('dependsDiffLines', () => {
   });
 
   it('rows follow the terminal from 20 to 80 columns', () => {
-    expect([10, 20, 59.5, 80, 200].map(rowWidth)).toEqual([16, 16, 55, 76, 76]);
+    expect([10, 20, 59.5, 80, 200].map(screenWidth)).toEqual([20, 20, 59, 80, 80]);
   });
 });

@@ -1,0 +1,45 @@
+// physicalRepositoryPath: where a path a shell follows leads, on a real file system.
+import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { physicalRepositoryPath } from '../../lib/fsx/physical-path.js';
+import { inDirectory } from '../../lib/lint/scripts.js';
+
+function tree() {
+  const base = realpathSync(mkdtempSync(join(tmpdir(), 'gc-phys-')));
+  const root = join(base, 'repo');
+  mkdirSync(join(root, 'spec', 'unit'), { recursive: true });
+  mkdirSync(join(base, 'outside'));
+  writeFileSync(join(root, 'check.sh'), 'echo ok\n');
+  writeFileSync(join(root, 'spec', 'check.sh'), 'echo ok\n');
+  symlinkSync('spec/unit', join(root, 'tests'));
+  symlinkSync('../outside', join(root, 'lib'));
+  return root;
+}
+
+describe('physicalRepositoryPath', () => {
+  const root = tree();
+  const at = (path: string, dir = '.') => physicalRepositoryPath(root, path, dir, inDirectory);
+
+  it('a `..` after a symlinked folder leads where the kernel goes, not where the text says (round-8 attack)', () => {
+    expect(at('../check.sh', 'tests')).toBe('spec/check.sh');
+    expect(at('tests/../check.sh')).toBe('spec/check.sh');
+    expect(at('tests/..')).toBe('spec');
+    // The last name is kept (DEPENDS never binds a link); what is reached through it is resolved.
+    expect(at('tests')).toBe('tests');
+    expect(at('x.sh', 'tests')).toBe('spec/unit/x.sh');
+  });
+
+  it('a plain path is itself; one a link leads out of the repository is named as written; one the text leads out is outside (null)', () => {
+    expect(at('check.sh')).toBe('check.sh');
+    expect(at('./spec/../check.sh')).toBe('check.sh');
+    expect(at('lib/run.sh')).toBe('lib/run.sh');
+    expect(at('..')).toBeNull();
+  });
+
+  it('what does not exist yet is read as text', () => {
+    expect(at('later/x.sh')).toBe('later/x.sh');
+    expect(at('../x.sh', 'nowhere')).toBe('x.sh');
+  });
+});
