@@ -40,15 +40,15 @@ export function dependsReview(
   // An executable in a PATH directory of the repository that changed since the closest approval:
   // its content is not shown here (a node_modules/.bin link leads to a whole package), so it is
   // approved only by its pin, with its digest to check. A gate never approved (a renamed one
-  // too) compares with what the repository's other approvals bound: only an executable no
-  // approval ever bound is taken as it is installed.
+  // too) compares with what the repository's other approvals bound.
   if (fields.pathBound) {
     const was = previous !== null ? new Map(previous.oracle.pathBound ?? []) : null;
     const elsewhere = was === null ? boundElsewhere() : null;
+    // A repository none of whose approvals bound an executable yet takes them as installed;
+    // after that, one no approval bound (a new tools/jest ahead of node_modules/.bin) is new.
     const changed = fields.pathBound.filter(([path, digest]) => {
       if (was !== null) return was.get(path) !== digest;
-      const digests = elsewhere!.get(path);
-      return digests !== undefined && !digests.has(digest);
+      return elsewhere!.size > 0 && !(elsewhere!.get(path)?.has(digest) ?? false);
     });
     // A few by name and digest (an npm update changes hundreds): the pin approves them all.
     for (const [path, digest] of changed.slice(0, MAX_NAMED)) notShown.push(`PATH executable ${sanitizeLine(visibleNonAscii(path).text, 200)} (SHA-256 ${digest}), changed`);

@@ -2,7 +2,7 @@
 // approvals, run what is approved under the supervisor, write evidence, receipts and the
 // audit log in batches, and report in ledger order. Nothing runs without an approval of its
 // exact oracle.
-import { join, relative, sep } from 'node:path';
+import { relative, sep } from 'node:path';
 import { assertMayApprove } from '../approval/approver.js';
 import { ApprovalStore } from '../approval/store.js';
 import type { Io } from '../cli/io.js';
@@ -12,8 +12,8 @@ import { NotRunnableError, RunSetupError, UsageError } from '../errors.js';
 import { BatchWriter, type WriteOutcome } from '../evidence/batch-writer.js';
 import { ReceiptStore } from '../evidence/receipt-store.js';
 import { lockTimeoutFromEnv } from '../fsx/lock.js';
-import { lstatOrNull } from '../fsx/safe-read.js';
-import { physicalRepositoryPath } from '../fsx/physical-path.js';
+import { writableTree } from '../fsx/repo-root.js';
+import { globCanBindLater, physicalRepositoryPath } from '../fsx/physical-path.js';
 import { publishRunMarker } from '../fsx/run-marker.js';
 import { HistoryLog } from '../history/log.js';
 import { filesOfLedgers } from '../ledger/own-files.js';
@@ -31,7 +31,7 @@ import { pidNamespace, runTitle } from '../run/process-tree.js';
 import { resolveShell } from '../run/shell.js';
 import { RunningChecks } from '../run/supervisor.js';
 import { storeLocations } from '../store/locations.js';
-import { SCREEN_COLUMNS } from '../text/review-text.js';
+import { SCREEN_COLUMNS, screenRows, screenWidth } from '../text/review-text.js';
 import { sanitizeLine } from '../text/sanitize.js';
 import { shellCommand } from '../text/shell-quote.js';
 import { inWorkspace, type Workspace } from '../workspace/load.js';
@@ -63,9 +63,10 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
   if (options.approve) assertMayApprove(io.env);
   // A person at a terminal whose output goes to a pager or a file would approve every pending
   // oracle unseen (`gate-check --approve | less`): only pins, or a script's stdin, may do that.
-  if (options.approve && options.pins.length === 0 && io.stdinIsTTY?.() === true && !io.interactive()) {
+  // With --json the screen is never shown either.
+  if (options.approve && options.pins.length === 0 && io.stdinIsTTY?.() === true && (options.json || !io.interactive())) {
     throw new UsageError(
-      '--approve without pins, typed on a terminal whose output goes to a pipe or a file: every pending oracle would be approved without being shown; nothing was approved or run',
+      `--approve without pins, typed on a terminal ${options.json ? 'with --json' : 'whose output goes to a pipe or a file'}: every pending oracle would be approved without being shown; nothing was approved or run`,
       'run it with its output on the terminal to review and answer each one, or approve exactly what you read with --approve ID@HEX; a script that approves everything runs it with stdin not a terminal (< /dev/null)',
     );
   }
@@ -176,7 +177,7 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
           f.cwd,
           (f.depends ?? []).map((d) => d[0]),
           e.gate.depends,
-          (p) => lstatOrNull(join(ws.root.path, p)) !== null,
+          (p) => globCanBindLater(ws.root.path, p),
           (path, dir) => physicalRepositoryPath(ws.root.path, path, dir, scripts.lexicalPath),
         ) ?? [],
     };
@@ -215,7 +216,9 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
         const cut = fieldsCut(request);
         if (cut.length === 0) return true;
         const pin = `${sanitizeLine(e.qualified, 120)}@${pinSignature(e.oracle!.signature)}`;
-        io.stdout(`not shown in full (${cut.join(', ')}), so not approved at this prompt: read it in full (the ledger, or --json), then approve it by its pin: ${shellCommand([...currentInvocation(io.env), '--approve', pin]) ?? `gate-check --approve ${pin}`}\n`);
+        // The command on a row of its own, to be copied whole; the rest fits the screen like the screen above.
+        const why = `not shown in full (${cut.join(', ')}), so not approved at this prompt: read it in full (the ledger, or --json), then approve it by its pin:`;
+        io.stdout(`${screenRows(why, screenWidth(columns)).join('\n')}\n  ${shellCommand([...currentInvocation(io.env), '--approve', pin]) ?? `gate-check --approve ${pin}`}\n`);
         return false;
       };
       for (let i = 0; i < pending.length; i++) {
@@ -409,11 +412,16 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
   return exitCode;
 }
 
-/** The digests each PATH executable was bound with by the approvals of gates whose ledger lies in `root`. */
+/**
+ * The digests each PATH executable was bound with by the approvals of gates whose ledger lies
+ * in the work tree of `root` (the paths are named from its top: oracle/path-bound.ts), so that
+ * a gate moved to another ledger of the repository finds them too.
+ */
 function pathBoundByApprovals(store: ApprovalStore, root: string): Map<string, Set<string>> {
+  const tree = writableTree(root);
   const bound = new Map<string, Set<string>>();
   for (const r of store.all().records) {
-    if (!r.oracle.ledger.startsWith(root + sep)) continue;
+    if (!r.oracle.ledger.startsWith(tree + sep)) continue;
     for (const [path, digest] of r.oracle.pathBound ?? []) {
       let digests = bound.get(path);
       if (digests === undefined) bound.set(path, (digests = new Set()));

@@ -1,38 +1,63 @@
-// Where a path a shell follows leads in the repository: `cd tests && sh ../check.sh` runs
-// spec/check.sh when tests is a symlink to spec/unit, which the same words read as text do
-// not name. realpath(3) resolves each `..` after the link before it, as the kernel does
-// (Node's JavaScript realpathSync first normalizes `..` away as text). Reads only.
+// Where a script path a CHECK names leads in the repository when the kernel opens it:
+// `cd tests && sh ../check.sh` runs spec/check.sh when tests is a symlink to spec/unit, which
+// the same words read as text do not name. The directory is the shell's PWD (kept as text, as
+// `cd` keeps it); realpath(3) then resolves each `..` after the link before it, as the kernel
+// does (Node's JavaScript realpathSync first normalizes `..` away as text). Reads only.
 import { realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, relative, sep } from 'node:path';
 
 /**
  * `path` (as written, relative) from the repository directory `dir`, as a repository path:
  * its directory resolved on disk, its last name kept (a DEPENDS file is never a link).
- * `fallback`'s answer (the path read as text) when its directory does not exist (yet), or
- * when a symlink leads it out of `root`: that file is bound by nothing, and is named as written.
+ * When that cannot be known now (a `..` under a folder that does not exist yet, which the
+ * CHECK may make a link), or when a symlink leads it out of `root`, the path as written
+ * (`tests/../check.sh`): no DEPENDS file has such a name, so it counts as bound by nothing.
+ * Otherwise, for a folder not made yet, `fallback`'s answer (the path read as text).
  */
 export function physicalRepositoryPath(root: string, path: string, dir: string, fallback: (path: string, dir: string) => string | null): string | null {
   if (isAbsolute(path) || path.includes('\0')) return fallback(path, dir);
-  const written = `${root}/${dir}/${path}`;
+  const written = dir === '.' ? path : `${dir}/${path}`;
+  const onDisk = `${root}/${written}`;
   let parent: string;
   try {
-    parent = realpathSync.native(dirname(written));
+    parent = realpathSync.native(dirname(onDisk));
   } catch {
-    return fallback(path, dir);
+    return written.split('/').includes('..') && fallback(path, dir) !== null ? written : fallback(path, dir);
   }
-  const name = basename(written);
-  const full = name === '..' || name === '.' ? resolveWhole(written) : `${parent}${sep}${name}`;
+  const name = basename(onDisk);
+  const full = name === '..' || name === '.' ? resolveWhole(onDisk) : `${parent}${sep}${name}`;
   if (full === null) return fallback(path, dir);
   const rel = relative(root, full);
   if (rel === '') return '.';
-  if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return fallback(path, dir);
+  if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return fallback(path, dir) === null ? null : written;
   return rel.split(sep).join('/');
 }
 
-function resolveWhole(written: string): string | null {
+function resolveWhole(path: string): string | null {
   try {
-    return realpathSync.native(written);
+    return realpathSync.native(path);
   } catch {
     return null;
   }
+}
+
+/**
+ * Whether a DEPENDS glob will match `path` (repository-relative, as text) once it is written:
+ * nothing is there yet, and no symlink lies on the way to it (a glob never enters one).
+ */
+export function globCanBindLater(root: string, path: string): boolean {
+  const parts = path.split('/');
+  if (parts.includes('..') || parts.includes('.')) return false;
+  for (let n = parts.length; n > 0; n--) {
+    const at = `${root}/${parts.slice(0, n).join('/')}`;
+    let real: string;
+    try {
+      real = realpathSync.native(at);
+    } catch {
+      continue; // not there (yet): look at its folder
+    }
+    // The file is there already (it is matched now or never), or a folder on the way is a link.
+    return n < parts.length && real === at;
+  }
+  return true;
 }

@@ -19,15 +19,10 @@ type ScriptFinder = (list: ShellList, dir: string, resolve?: PathResolver) => st
  */
 export function scriptsNamed(list: ShellList, workdir: string, files: ScriptFinder, resolve?: PathResolver): string[] {
   const found = new Set(files(list, workdir, resolve));
-  walkCommands(
-    list,
-    workdir,
-    (cmd, dir) => {
-      const inner = inlineShellList(cmd);
-      if (inner) for (const p of files(inner, dir, resolve)) found.add(p);
-    },
-    resolve,
-  );
+  walkCommands(list, workdir, (cmd, dir) => {
+    const inner = inlineShellList(cmd);
+    if (inner) for (const p of files(inner, dir, resolve)) found.add(p);
+  });
   return [...found];
 }
 

@@ -92,18 +92,23 @@ export function gateWorkdir(cwd: string | null): string | null {
 const MAX_TRACKED_DIR = 1024;
 
 /**
- * Where a path written in a CHECK leads from a repository directory, as a repository path, or
- * null outside the repository. Lexical by default; the approval screen passes one that asks
- * the file system, as the shell does (`cd tests && sh ../x.sh` with `tests` a symlink).
+ * Where a script path written in a CHECK leads from a repository directory, as a repository
+ * path, or null outside the repository. Lexical by default; the approval screen passes one
+ * that asks the file system, as the kernel does when the script is opened (`cd tests && sh
+ * ../x.sh` with `tests` a symlink). The directory itself is tracked as the shell tracks its
+ * PWD: lexically (`cd tests; cd ..` is back where it started).
  */
 export type PathResolver = (path: string, dir: string) => string | null;
+
+/** `cd -L`, `cd -P`, `cd -e`, `cd --`: options, not the directory. */
+const CD_OPTION = /^(?:-[LPe]+|--)$/;
 
 /**
  * Visits every simple command with the repository-relative directory it runs in. A literal
  * `cd DIR` moves the directory for the commands after it; after a `cd` that cannot be
  * followed (a variable, an absolute path, out of the repository) the walk stops.
  */
-export function walkCommands(list: ShellList, workdir: string, visit: (cmd: SimpleCommand, dir: string, previous: SimpleCommand | null) => void, resolve: PathResolver = repositoryPath): void {
+export function walkCommands(list: ShellList, workdir: string, visit: (cmd: SimpleCommand, dir: string, previous: SimpleCommand | null) => void): void {
   let dir: string | null = workdir;
   for (const item of list.items) {
     let previous: SimpleCommand | null = null;
@@ -111,8 +116,10 @@ export function walkCommands(list: ShellList, workdir: string, visit: (cmd: Simp
       if (dir === null) return;
       const words = unwrapped(withoutKeywords(cmd));
       if (programName(words[0]) === 'cd') {
-        const target = words[1];
-        dir = target && !target.dynamic && target.value !== '-' ? resolve(target.value, dir) : null;
+        let at = 1;
+        while (words[at] && !words[at]!.dynamic && CD_OPTION.test(words[at]!.value)) at++;
+        const target = words[at];
+        dir = target && !target.dynamic && target.value !== '-' ? repositoryPath(target.value, dir) : null;
         if (dir !== null && dir.length > MAX_TRACKED_DIR) dir = null;
         previous = cmd;
         continue;
@@ -135,16 +142,11 @@ export function syntaxCheckedFiles(list: ShellList, workdir: string, resolve: Pa
 
 function scriptFiles(list: ShellList, workdir: string, runs: boolean, resolve: PathResolver): string[] {
   const found = new Set<string>();
-  walkCommands(
-    list,
-    workdir,
-    (cmd, dir, previous) => {
-      const script = scriptSource(cmd, previous);
-      const path = script === null || script.runs !== runs ? null : resolve(script.path, dir);
-      if (path !== null) found.add(path);
-    },
-    resolve,
-  );
+  walkCommands(list, workdir, (cmd, dir, previous) => {
+    const script = scriptSource(cmd, previous);
+    const path = script === null || script.runs !== runs ? null : resolve(script.path, dir);
+    if (path !== null) found.add(path);
+  });
   return [...found];
 }
 

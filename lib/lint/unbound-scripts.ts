@@ -14,9 +14,10 @@ import { parseShellList } from './shell-list.js';
 /**
  * `root` and `cwd`: the repository and the directory the CHECK runs in, absolute (outside the
  * repository, nothing is judged). `matched`: the files DEPENDS matched; `globs`: DEPENDS as
- * written, which bind a script not written yet once it is. `exists`: whether a path is there
- * now: one that is but was not matched (reached through a symlinked folder, which the glob
- * does not enter) is bound by nothing, whatever its name. `resolve`: where a path written in
+ * written, which bind a script not written yet once it is. `bindableLater`: whether a glob
+ * can match a path once it is written (nothing there yet, no symlinked folder on the way,
+ * which a glob does not enter; fsx/physical-path.ts): otherwise a glob that names it as
+ * text binds nothing of it. `resolve`: where a path written in
  * the CHECK leads (lint/scripts.ts PathResolver; lexical when absent).
  */
 export function unboundScripts(
@@ -25,13 +26,13 @@ export function unboundScripts(
   cwd: string,
   matched: readonly string[],
   globs: readonly string[] | null,
-  exists: (path: string) => boolean,
+  bindableLater: (path: string) => boolean,
   resolve?: PathResolver,
 ): string[] {
   const workdir = repositoryDir(root, cwd);
   if (workdir === null) return [];
   const bound = new Set(matched);
-  const later = (p: string) => !exists(p) && (globs ?? []).some((g) => globMatches(g, p));
+  const later = (p: string) => bindableLater(p) && (globs ?? []).some((g) => globMatches(g, p));
   return scriptsNamed(parseShellList(check), workdir, invokedScripts, resolve).filter((p) => !bound.has(p) && !later(p));
 }
 

@@ -95,7 +95,8 @@ export function approvalRequestText(r: ApprovalRequest, columns = SCREEN_COLUMNS
   const changed = r.changed;
   if (f.depends) {
     const names = dependsNames(f.depends);
-    lines.push(`  DEPENDS ${f.depends.length} file${f.depends.length === 1 ? '' : 's'}: ${sanitizeLine(visibleNonAscii(names).text, DEPENDS_DISPLAY_CAP)}`);
+    // As shownInFull measures it: blank runs as <N spaces>.
+    lines.push(`  DEPENDS ${f.depends.length} file${f.depends.length === 1 ? '' : 's'}: ${sanitizeLine(displayed(names).text, DEPENDS_DISPLAY_CAP)}`);
     if (!shownInFull(names, DEPENDS_DISPLAY_CAP)) lines.push(`         (a list of ${names.length} characters: the first ${DEPENDS_DISPLAY_CAP - 1} are here)`);
   }
   if (f.pathBound) {

@@ -1,7 +1,7 @@
 // A command found through a PATH entry inside the repository is code the CHECK text does not
 // show (issue 8 §5): its executables are bound into the approval, shown at approval, and a
 // swap after approval needs a new approval and makes the evidence stale.
-import { chmodSync, existsSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
@@ -55,7 +55,11 @@ describe('PATH entries inside the repository', () => {
     s.swap();
     for (const t of others) writeFileSync(join(s.repo, 'tools', t), '#!/bin/sh\necho changed\n', { mode: 0o755 });
     const env = { ...s.env, PATH: `tools:${process.env.PATH}`, NO_COLOR: '1' };
-    const out = spawnSync('script', ['-qec', `${process.execPath} ${BIN} --approve || true`, '/dev/null'], { cwd: s.repo, env, input: 'y\n', encoding: 'utf8' }).stdout.replace(/\r/g, '');
+    const raw = spawnSync('script', ['-qec', `${process.execPath} ${BIN} --approve || true`, '/dev/null'], { cwd: s.repo, env, input: 'y\n', encoding: 'utf8' }).stdout.replace(/\r/g, '');
+    // The note fits the screen too: its rows go on marked "  ~ ", the command to copy has a row of its own.
+    const note = raw.split('\n').slice(raw.split('\n').findIndex((l) => l.startsWith('not shown in full')));
+    expect(note.slice(0, note.findIndex((l) => l.includes('--approve'))).every((l) => l.length <= 80)).toBe(true);
+    const out = raw.replace(/\n {2}~ /g, '');
     // Five named with their digests, the rest counted (an npm update changes hundreds).
     expect(out).toMatch(/^not shown in full \((PATH executable tools\/\w+ \(SHA-256 [0-9a-f]{64}\), changed, ){5}2 more changed PATH executables\), so not approved at this prompt: /m);
     expect(out).not.toMatch(/approve\? \[y\/N\/a\]/);
@@ -68,10 +72,24 @@ describe('PATH entries inside the repository', () => {
     s.swap();
     writeFileSync(join(s.repo, 'GATES.md'), LEDGER.replace('G1:', 'G1-renamed:'));
     const env = { ...s.env, PATH: `tools:${process.env.PATH}`, NO_COLOR: '1' };
-    const out = spawnSync('script', ['-qec', `${process.execPath} ${BIN} --approve || true`, '/dev/null'], { cwd: s.repo, env, input: 'y\n', encoding: 'utf8' }).stdout.replace(/\r/g, '');
+    const out = spawnSync('script', ['-qec', `${process.execPath} ${BIN} --approve || true`, '/dev/null'], { cwd: s.repo, env, input: 'y\n', encoding: 'utf8' }).stdout.replace(/\r/g, '').replace(/\n {2}~ /g, '');
     expect(out).toContain('  never approved before');
     expect(out).toMatch(/^not shown in full \(PATH executable tools\/runtests \(SHA-256 [0-9a-f]{64}\), changed\), so not approved at this prompt: /m);
     expect(out).not.toMatch(/approve\? \[y\/N\/a\]/);
+    expect(s.swapped()).toBe(false);
+    // A new executable ahead of the bound ones (a tools/jest shadowing node_modules/.bin/jest) is no way around it either (round-8b attack).
+    writeFileSync(join(s.repo, 'tools', 'shadow'), '#!/bin/sh\necho shadow\n', { mode: 0o755 });
+    writeFileSync(join(s.repo, 'GATES.md'), LEDGER.replace('G1:', 'G1-again:'));
+    const shadowed = spawnSync('script', ['-qec', `${process.execPath} ${BIN} --approve || true`, '/dev/null'], { cwd: s.repo, env, input: 'y\n', encoding: 'utf8' }).stdout.replace(/\r/g, '').replace(/\n {2}~ /g, '');
+    expect(shadowed).toMatch(/^not shown in full \(PATH executable tools\/runtests \(SHA-256 [0-9a-f]{64}\), changed, PATH executable tools\/shadow \(SHA-256 [0-9a-f]{64}\), changed\)/m);
+    // Nor is a gate moved into a ledger of a subfolder, approved from there (round-8b attack).
+    mkdirSync(join(s.repo, '.git'));
+    mkdirSync(join(s.repo, 'packages', 'api'), { recursive: true });
+    writeFileSync(join(s.repo, 'packages', 'api', 'GATES.md'), LEDGER.replace('G1:', 'G1-moved:'));
+    rmSync(join(s.repo, 'GATES.md'));
+    const moved = spawnSync('script', ['-qec', `${process.execPath} ${BIN} --approve || true`, '/dev/null'], { cwd: join(s.repo, 'packages', 'api'), env: { ...env, PATH: `${join(s.repo, 'tools')}:${process.env.PATH}` }, input: 'y\n', encoding: 'utf8' }).stdout.replace(/\r/g, '').replace(/\n {2}~ /g, '');
+    expect(moved).toMatch(/^not shown in full \(PATH executable tools\/runtests \(SHA-256 [0-9a-f]{64}\), changed/m);
+    expect(moved).not.toMatch(/approve\? \[y\/N\/a\]/);
     expect(s.swapped()).toBe(false);
     // An executable no approval of the repository ever bound is taken as it is installed.
     const fresh = repoWithTools(() => 'tools');

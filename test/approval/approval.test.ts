@@ -4,7 +4,7 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, runCli, sandbox, tempDir, writeFiles, type CliResult } from '../helpers/cli.js';
+import { BIN, joinedRows, runCli, sandbox, tempDir, writeFiles, type CliResult } from '../helpers/cli.js';
 import { normalizePath } from '../../lib/oracle/oracle.js';
 
 const RECORD_NAME = /^[0-9a-f]{16}-[0-9a-f]{64}\.json$/;
@@ -84,7 +84,7 @@ function expectApprovalRequired(s: Sandbox, args: string[], env: NodeJS.ProcessE
   const r = run(s, args, env);
   expect(r.code).toBe(1);
   expect(r.stdout).toMatch(new RegExp(`^APPROVAL REQUIRED ${qualified}@[0-9a-f]{32} `, 'm'));
-  expect(r.stdout).toContain(`  approved before for another oracle: ${phrase}\n`);
+  expect(joinedRows(r.stdout)).toContain(`  approved before for another oracle: ${phrase}\n`);
   expect(r.stdout).not.toMatch(/^PASS /m);
   expect(existsSync(marker(s))).toBe(false);
   // Nothing was written back either.
@@ -127,13 +127,15 @@ describe('an approved, unchanged gate', () => {
     writeLedger(s, [{}]);
     const r = run(s, []);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/^APPROVAL REQUIRED GATES:G1@[0-9a-f]{32} {2}\(GATES\.md:3\)$/m);
-    expect(r.stdout).toContain(`  CHECK   ${markCheck(s.repo)}\n`);
-    expect(r.stdout).toContain('  EXPECT  ok\n');
-    expect(r.stdout).toContain(`  CWD     ${s.repo}\n`);
-    expect(r.stdout).toContain('  SHELL   /bin/sh\n');
-    expect(r.stdout).toContain(`  PATH    ${normalizePath(s.env.PATH) ?? "(unset)"}\n`); // bound without later duplicates
-    expect(r.stdout).toContain('  never approved before\n');
+    // Rows joined again: a line longer than the screen (PATH) goes on in rows marked "  ~ ".
+    const out = joinedRows(r.stdout);
+    expect(out).toMatch(/^APPROVAL REQUIRED GATES:G1@[0-9a-f]{32} {2}\(GATES\.md:3\)$/m);
+    expect(out).toContain(`  CHECK   ${markCheck(s.repo)}\n`);
+    expect(out).toContain('  EXPECT  ok\n');
+    expect(out).toContain(`  CWD     ${s.repo}\n`);
+    expect(out).toContain('  SHELL   /bin/sh\n');
+    expect(out).toContain(`  PATH    ${normalizePath(s.env.PATH) ?? "(unset)"}\n`); // bound without later duplicates
+    expect(out).toContain('  never approved before\n');
     expect(existsSync(marker(s))).toBe(false);
     expect(records(approvalDir(s))).toHaveLength(0);
     const j = jsonGates(run(s, ['--json']))[0]!;

@@ -109,7 +109,7 @@ describe('the approval screen shows what changed in a DEPENDS file', () => {
     writeFiles(s.repo, { 'scripts/check.sh': `${long}; touch PWNED\nrows=3\necho "import verification passed ($rows rows)"\n` });
     const out = spawnSync('script', ['-qec', `${process.execPath} ${BIN} --approve || true`, '/dev/null'], { cwd: s.repo, env: { ...s.env, NO_COLOR: '1' }, input: 'y\n', encoding: 'utf8' }).stdout.replace(/\r/g, '').replace(/\n {2}~ /g, '');
     expect(out).toContain('  | … that line is 234 characters; not all of it is shown here');
-    expect(out).toMatch(/^not shown in full \(DEPENDS scripts\/check\.sh, a changed line too long for the screen\), so not approved at this prompt: .*--approve GATES:A@[0-9a-f]{32}$/m);
+    expect(out).toMatch(/^not shown in full \(DEPENDS scripts\/check\.sh, a changed line too long for the screen\), so not approved at this prompt: .*approve it by its pin:\n  .*--approve GATES:A@[0-9a-f]{32}$/m);
     expect(out).not.toMatch(/approve\? \[y\/N\/a\]/);
     expect(existsSync(join(s.repo, 'PWNED'))).toBe(false);
   });
@@ -123,7 +123,7 @@ describe('the approval screen shows what changed in a DEPENDS file', () => {
     const out = spawnSync('script', ['-qec', `${process.execPath} ${BIN} --approve || true`, '/dev/null'], { cwd: s.repo, env: { ...s.env, NO_COLOR: '1' }, input: 'y\n', encoding: 'utf8' }).stdout.replace(/\r/g, '').replace(/\n {2}~ /g, '');
     expect(out).toMatch(/^ {2}DIFF {4}scripts\/check\.sh: no copy of the approved version is kept/m);
     expect(out).toMatch(/^ {10}the version being approved has SHA-256 [0-9a-f]{64}: copy the file, check the copy's sha256sum, read the copy, then approve by the pin$/m);
-    expect(out).toMatch(/^not shown in full \(DEPENDS scripts\/check\.sh, no diff\), so not approved at this prompt: .*--approve GATES:A@[0-9a-f]{32}$/m);
+    expect(out).toMatch(/^not shown in full \(DEPENDS scripts\/check\.sh, no diff\), so not approved at this prompt: .*approve it by its pin:\n  .*--approve GATES:A@[0-9a-f]{32}$/m);
     expect(out).not.toMatch(/approve\? \[y\/N\/a\]/);
     expect(existsSync(join(s.repo, 'PWNED'))).toBe(false);
     const pin = /--approve (GATES:A@[0-9a-f]{32})/.exec(out)![1]!;
@@ -167,6 +167,11 @@ describe('the approval screen shows what changed in a DEPENDS file', () => {
     expect(out).toContain('rc=2');
     expect(s.run(['--status', '--strict']).code).toBe(1);
     expect(s.run([]).stdout).toContain('APPROVAL REQUIRED GATES:A@');
+    // --json from that terminal shows no screen either (round-8b attack).
+    const json = await inPty(`"${process.execPath}" "${BIN}" --approve --json; echo "rc=$?"`);
+    expect(json.replace(/\n {2}~ /g, '')).toMatch(/^gate-check: --approve without pins, typed on a terminal with --json: /m);
+    expect(json).toContain('rc=2');
+    expect(s.run(['--status', '--strict']).code).toBe(1);
     // A script approving everything says so with stdin that is not a terminal.
     expect(await inPty(`"${process.execPath}" "${BIN}" --approve > approve.txt < /dev/null; echo "rc=$?"`)).toContain('rc=0');
   });

@@ -4,7 +4,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, runCli, sandbox, writeFiles } from '../helpers/cli.js';
+import { BIN, joinedRows, runCli, sandbox, writeFiles } from '../helpers/cli.js';
 import { assertReportSchema } from '../helpers/schema.js';
 
 function repo(files: Record<string, string>) {
@@ -93,7 +93,7 @@ describe('run modes', () => {
   });
 
   it('the approval screen and --json name the scripts CHECK runs that no DEPENDS binds: an edit to them would run without asking again (round-7c attack)', () => {
-    const s = repo({ 'GATES.md': gate('A', "sh check.sh && sh -c 'cd sub && sh ../later.sh'", 'ok', '  INPUTS: check.sh\n'), 'check.sh': 'echo ok\n' });
+    const s = repo({ 'GATES.md': gate('A', "sh check.sh && sh -c 'cd sub && sh ../later.sh'", 'ok', '  INPUTS: check.sh\n'), 'check.sh': 'echo ok\n', 'sub/.keep': '' });
     const r = s.run([]);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('\n  UNBOUND check.sh, later.sh\n          CHECK runs them, no DEPENDS binds them: an edit will run unasked\n');
@@ -101,7 +101,7 @@ describe('run modes', () => {
     assertReportSchema(j);
     expect(j.gates[0].result.request).toMatchObject({ pinOnly: [], unboundScripts: ['check.sh', 'later.sh'] });
     // Bound by DEPENDS (a glob binds the script not written yet): nothing to say.
-    const bound = repo({ 'GATES.md': gate('A', "sh check.sh && sh -c 'cd sub && sh ../later.sh'", 'ok', '  DEPENDS: *.sh\n'), 'check.sh': 'echo ok\n' });
+    const bound = repo({ 'GATES.md': gate('A', "sh check.sh && sh -c 'cd sub && sh ../later.sh'", 'ok', '  DEPENDS: *.sh\n'), 'check.sh': 'echo ok\n', 'sub/.keep': '' });
     expect(bound.run([]).stdout).not.toContain('UNBOUND');
     expect(JSON.parse(bound.run(['--json']).stdout).gates[0].result.request.unboundScripts).toEqual([]);
   });
@@ -120,6 +120,18 @@ describe('run modes', () => {
     const narrow = repo({ 'GATES.md': gate('A', 'cd tests && sh ../check.sh', 'ok', '  DEPENDS: check.sh\n'), 'check.sh': 'echo ok\n', 'spec/check.sh': 'echo ok\n', 'spec/unit/t.txt': 'x\n' });
     symlinkSync('spec/unit', join(narrow.repo, 'tests'));
     expect(narrow.run([]).stdout).toContain('\n  UNBOUND spec/check.sh\n          CHECK runs it, no DEPENDS binds it: an edit will run unasked\n');
+    // The shell keeps its directory as text: after `cd tests` and `cd ..` it is back at the top (round-8b attack).
+    const back = repo({ 'GATES.md': gate('A', 'cd tests && cd .. && sh check.sh; cd tests/.. && sh check.sh', 'ok', '  DEPENDS: spec/check.sh\n'), 'check.sh': 'echo ok\n', 'spec/check.sh': 'echo ok\n', 'spec/unit/t.txt': 'x\n' });
+    symlinkSync('spec/unit', join(back.repo, 'tests'));
+    expect(JSON.parse(back.run(['--json']).stdout).gates[0].result.request.unboundScripts).toEqual(['check.sh']);
+    // A folder linked out of the repository: `..` there is out there too; `cd -P` is an option, not a folder.
+    const out = repo({ 'GATES.md': gate('A', "sh -c 'cd tests && sh ../check.sh'; sh -c 'cd -P lib && sh run.sh'", 'ok', '  DEPENDS: check.sh, **/*.sh\n'), 'check.sh': 'echo ok\n' });
+    const far = join(out.home, 'far', 'unit');
+    mkdirSync(far, { recursive: true });
+    symlinkSync(far, join(out.repo, 'tests'));
+    symlinkSync(far, join(out.repo, 'lib'));
+    // lib/run.sh is not there yet, but a glob never enters the link it would be reached through.
+    expect(JSON.parse(out.run(['--json']).stdout).gates[0].result.request.unboundScripts).toEqual(['tests/../check.sh', 'lib/run.sh']);
     // Through a link inside the repository, the file that runs is the one DEPENDS matched.
     const linked = repo({ 'GATES.md': gate('A', 'sh lib/run.sh', 'ok', '  DEPENDS: **/*.sh\n'), 'check.sh': 'echo ok\n', 'elsewhere/run.sh': 'echo ok\n' });
     symlinkSync('elsewhere', join(linked.repo, 'lib'));
@@ -133,6 +145,12 @@ describe('run modes', () => {
     const r = s.run([]);
     expect(r.stdout).toMatch(/^ {9}\(a list of \d+ characters: the first 3999 are here\)$/m);
     expect(JSON.parse(s.run(['--json']).stdout).gates[0].result.request.pinOnly[0]).toBe('DEPENDS list');
+  });
+
+  it('the DEPENDS list shows blank runs as the length measure counts them, so a list cut short is always said (round-8b attack)', () => {
+    const name = `inputs/a${' '.repeat(40)}b.txt`;
+    const s = repo({ 'GATES.md': gate('A', 'echo ok', 'ok', '  DEPENDS: inputs/*\n'), [name]: 'x\n' });
+    expect(joinedRows(s.run([]).stdout)).toContain('  DEPENDS 1 file: inputs/a<40 spaces>b.txt\n');
   });
 
   it('--json says what the approval screen cannot show in full: that oracle is approved only by its pin', () => {
@@ -328,9 +346,10 @@ describe('interactive approval', () => {
     const wide = `echo ${'\u0441'.repeat(300)}`; // 300 characters, shown as 2,400 (<U+0441> each)
     for (const [check, cut] of [[long, 'CHECK'], [wide, 'CHECK']] as const) {
       const s = repo({ 'GATES.md': gate('P1', check, 'ok') + gate('P2', 'echo two', 'two') + gate('P3', check.replace('ok', 'ok3'), 'ok3') });
-      const out = execFileSync('script', ['-qec', `${process.execPath} ${BIN} --approve || true`, '/dev/null'], { cwd: s.repo, env: { ...s.env, NO_COLOR: '1' }, input: 'a\ny\n', encoding: 'utf8' }).replace(/\r/g, '');
-      expect(out).toMatch(new RegExp(`^not shown in full \\(${cut}\\), so not approved at this prompt: .*then approve it by its pin: .*gate-check(\\.js)?'? --approve GATES:P1@[0-9a-f]{32}$`, 'm'));
-      expect(out).toMatch(/^not shown in full \(CHECK\), so not approved at this prompt: .*GATES:P3@/m);
+      const out = joinedRows(execFileSync('script', ['-qec', `${process.execPath} ${BIN} --approve || true`, '/dev/null'], { cwd: s.repo, env: { ...s.env, NO_COLOR: '1' }, input: 'a\ny\n', encoding: 'utf8' }).replace(/\r/g, ''));
+      // The command to approve it on a row of its own, to be copied whole.
+      expect(out).toMatch(new RegExp(`^not shown in full \\(${cut}\\), so not approved at this prompt: .*then approve it by its pin:\n  .*gate-check(\\.js)?'? --approve GATES:P1@[0-9a-f]{32}$`, 'm'));
+      expect(out).toMatch(/^not shown in full \(CHECK\), so not approved at this prompt: .*pin:\n {2}.*GATES:P3@/m);
       expect(out.match(/approve\? \[y\/N\/a\]/g)).toHaveLength(1); // asked for P2 only
       expect(out).not.toMatch(/approve these/);
       expect(out).not.toMatch(/SECRET_TAIL\n/);

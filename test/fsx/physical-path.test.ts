@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { physicalRepositoryPath } from '../../lib/fsx/physical-path.js';
+import { globCanBindLater, physicalRepositoryPath } from '../../lib/fsx/physical-path.js';
 import { inDirectory } from '../../lib/lint/scripts.js';
 
 function tree() {
@@ -35,11 +35,26 @@ describe('physicalRepositoryPath', () => {
     expect(at('check.sh')).toBe('check.sh');
     expect(at('./spec/../check.sh')).toBe('check.sh');
     expect(at('lib/run.sh')).toBe('lib/run.sh');
+    // From a folder a link leads out of the repository, `..` is out there too: kept as written (round-8b attack).
+    expect(at('../check.sh', 'lib')).toBe('lib/../check.sh');
     expect(at('..')).toBeNull();
   });
 
-  it('what does not exist yet is read as text', () => {
+  it('what does not exist yet is read as text, unless a `..` follows a folder the CHECK may make a link (round-8b attack)', () => {
     expect(at('later/x.sh')).toBe('later/x.sh');
-    expect(at('../x.sh', 'nowhere')).toBe('x.sh');
+    expect(at('x.sh', 'nowhere')).toBe('nowhere/x.sh');
+    expect(at('../x.sh', 'nowhere')).toBe('nowhere/../x.sh');
+  });
+});
+
+describe('globCanBindLater', () => {
+  const root = tree();
+  it('only what is not there yet, with no symlinked folder on the way (a glob never enters one)', () => {
+    expect(globCanBindLater(root, 'later.sh')).toBe(true);
+    expect(globCanBindLater(root, 'spec/new/later.sh')).toBe(true);
+    expect(globCanBindLater(root, 'check.sh')).toBe(false);
+    expect(globCanBindLater(root, 'tests/later.sh')).toBe(false);
+    expect(globCanBindLater(root, 'lib/run.sh')).toBe(false);
+    expect(globCanBindLater(root, 'spec/../later.sh')).toBe(false);
   });
 });
