@@ -25,8 +25,8 @@ export interface Io {
    */
   colour?: () => boolean;
   /**
-   * The terminal's width when stdout is one, else null (a pipe or a file: read at 80
-   * columns). The approval screen wraps its diff rows itself at this width, so that the
+   * The terminal's width: stdout's, else stderr's (piped into a pager), else null (read at
+   * 80 columns). The approval screen cuts every row at this width itself, so that the
    * terminal never wraps one into something that reads as another row.
    */
   columns?: () => number | null;
@@ -199,15 +199,15 @@ function processOutput(fd: 1 | 2, stream: () => NodeJS.WriteStream, onError: (e:
   };
 }
 
+function terminalColumns(stream: NodeJS.WriteStream): number | null {
+  return stream.isTTY && stream.columns > 0 ? stream.columns : null;
+}
+
 /**
  * The process's outputs. A write error on stdout (EPIPE from a closed pipe, EIO from a
  * terminal that hung up) closes it for good and is reported through onStdoutClosed; later
  * writes are dropped. A write error on stderr only closes stderr.
  */
-function terminalColumns(stream: NodeJS.WriteStream): number | null {
-  return stream.isTTY && stream.columns > 0 ? stream.columns : null;
-}
-
 export function processIo(onStdoutClosed: (why: string) => void = () => {}): ProcessIo {
   const stdout = processOutput(1, () => process.stdout, (e) => onStdoutClosed(`stdout closed: ${e.code ?? e.message}`));
   const stderr = processOutput(2, () => process.stderr, () => {});
