@@ -4,6 +4,7 @@
 // place: the repository is /home/me/project, HOME /home/me, PATH /usr/local/bin:/usr/bin:/bin,
 // durations and times are placeholders, and each distinct hex digest is numbered in order of
 // appearance, so a page that shows one pin four times must print one pin four times.
+import { SCREEN_COLUMNS, screenRows } from '../../lib/text/review-text.js';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -81,8 +82,29 @@ export function docRepo(): DocRepo {
         writeFileSync(join(s.repo, rel), content);
       }
     },
-    page: (text) => text.split(path).join(PAGE_PATH).split(s.repo).join(PAGE_ROOT).split(s.home).join(PAGE_HOME),
+    page: (text) => pageRows(text, (line) => line.split(path).join(PAGE_PATH).split(s.repo).join(PAGE_ROOT).split(s.home).join(PAGE_HOME)),
   };
+}
+
+/**
+ * `text` with `replace` applied to each line as the program wrote it: a line the approval
+ * screen cut into rows ("  ~ " continuations) is joined, replaced, and cut again at the page's
+ * 80 columns (this machine's PATH or temporary folders may be longer than the page's).
+ */
+function pageRows(text: string, replace: (line: string) => string): string {
+  const rows = text.split('\n');
+  const out: string[] = [];
+  for (let i = 0; i < rows.length; i++) {
+    let line = rows[i]!;
+    let cut = false;
+    while (i + 1 < rows.length && rows[i + 1]!.startsWith('  ~ ')) {
+      line += rows[++i]!.slice(4);
+      cut = true;
+    }
+    const replaced = replace(line);
+    out.push(...(cut ? screenRows(replaced, SCREEN_COLUMNS) : [replaced]));
+  }
+  return out.join('\n');
 }
 
 /** Runs each step; returns [what the page shows, what ran], both normalized and without empty lines, per step. */
