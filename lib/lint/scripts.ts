@@ -11,6 +11,8 @@ import type { Word } from './shell-words.js';
 interface Interpreter {
   /** Options after which there is no script file (inline code, a module). */
   inline: (option: string) => boolean;
+  /** Options after which every operand is a file that runs (`node --test a.test.js b.test.js`); none: files it finds itself. */
+  runsEach?: (option: string) => boolean;
   /** Options after which the script is read from standard input. */
   stdin: (option: string) => boolean;
   /** Options that take the next word as their value. */
@@ -34,9 +36,33 @@ const oneOf = (...flags: string[]) => {
 };
 
 const NODE: Interpreter = {
-  inline: oneOf('-e', '--eval', '-p', '--print', '--test'),
+  inline: oneOf('-e', '--eval', '-p', '--print'),
+  runsEach: oneOf('--test'),
   stdin: oneOf('-'),
-  valued: oneOf('-r', '--require', '--import', '--loader', '--experimental-loader', '-C', '--conditions', '--input-type', '--env-file', '--tsconfig'),
+  valued: oneOf(
+    '-r',
+    '--require',
+    '--import',
+    '--loader',
+    '--experimental-loader',
+    '-C',
+    '--conditions',
+    '--input-type',
+    '--env-file',
+    '--tsconfig',
+    '--test-reporter',
+    '--test-reporter-destination',
+    '--test-name-pattern',
+    '--test-skip-pattern',
+    '--test-concurrency',
+    '--test-timeout',
+    '--test-shard',
+    '--test-isolation',
+    '--test-coverage-include',
+    '--test-coverage-exclude',
+    '--test-global-setup',
+    '--watch-path',
+  ),
   readOnly: oneOf('-c', '--check'),
 };
 const PYTHON: Interpreter = { inline: oneOf('-c', '-m'), stdin: oneOf('-'), valued: oneOf('-W', '-X', '--check-hash-based-pycs') };
@@ -144,13 +170,16 @@ function scriptFiles(list: ShellList, workdir: string, runs: boolean, resolve: P
   const found = new Set<string>();
   walkCommands(list, workdir, (cmd, dir, previous) => {
     const script = scriptSource(cmd, previous);
-    const path = script === null || script.runs !== runs ? null : resolve(script.path, dir);
-    if (path !== null) found.add(path);
+    if (script === null || script.runs !== runs) return;
+    for (const written of script.paths) {
+      const path = resolve(written, dir);
+      if (path !== null) found.add(path);
+    }
   });
   return [...found];
 }
 
-type ScriptSource = { kind: 'file'; path: string; runs: boolean } | { kind: 'stdin'; runs: boolean } | null;
+type ScriptSource = { kind: 'file'; paths: string[]; runs: boolean } | { kind: 'stdin'; runs: boolean } | null;
 
 /**
  * The script file a command runs, as written, or null. `previous` is the command before it
@@ -158,11 +187,11 @@ type ScriptSource = { kind: 'file'; path: string; runs: boolean } | { kind: 'std
  */
 export function scriptOf(command: SimpleCommand, previous: SimpleCommand | null = null): string | null {
   const source = scriptSource(command, previous);
-  return source !== null && source.runs ? source.path : null;
+  return source !== null && source.runs ? (source.paths[0] ?? null) : null;
 }
 
-/** The script file a command names as code, as written, and whether it runs it (not a syntax check only). */
-function scriptSource(command: SimpleCommand, previous: SimpleCommand | null): { path: string; runs: boolean } | null {
+/** The script files a command names as code, as written, and whether it runs them (not a syntax check only). */
+function scriptSource(command: SimpleCommand, previous: SimpleCommand | null): { paths: string[]; runs: boolean } | null {
   const cmd = withoutKeywords(command);
   const words = unwrapped(cmd);
   const first = words[0];
@@ -170,18 +199,18 @@ function scriptSource(command: SimpleCommand, previous: SimpleCommand | null): {
   // `. ./env.sh`, `source tools/env.sh`: the shell reads the file and runs it.
   if (!first.quoted && (first.value === '.' || first.value === 'source')) {
     const file = words[1];
-    return file && !file.dynamic && looksLikeSourced(file.value) ? { path: file.value, runs: true } : null;
+    return file && !file.dynamic && looksLikeSourced(file.value) ? { paths: [file.value], runs: true } : null;
   }
   // A command word with a '/' runs that file: ./scripts/run.sh, tools/check.
-  if (first.value.includes('/') && !first.value.startsWith('/')) return first.value.includes('node_modules/') ? null : { path: first.value, runs: true };
+  if (first.value.includes('/') && !first.value.startsWith('/')) return first.value.includes('node_modules/') ? null : { paths: [first.value], runs: true };
   const name = programName(first);
   const spec = name === null ? undefined : interpreterOf(name);
   if (!spec) return null;
   const source = scriptArgument(words.slice(1), spec);
   if (source === null) return null;
-  if (source.kind === 'file') return { path: source.path, runs: source.runs };
+  if (source.kind === 'file') return { paths: source.paths, runs: source.runs };
   const file = stdinFile(cmd) ?? catFile(previous);
-  return file === null ? null : { path: file, runs: source.runs };
+  return file === null ? null : { paths: [file], runs: source.runs };
 }
 
 /** `sh < tools/ci.sh`: the file standard input is redirected from. */
@@ -207,16 +236,19 @@ function scriptArgument(args: readonly Word[], spec: Interpreter): ScriptSource 
   let i = 0;
   let verbSeen = spec.verb === undefined;
   let runs = true;
+  let each = false;
+  const files: string[] = [];
   while (i < args.length) {
     const word = args[i]!;
     const v = word.value;
-    if (word.dynamic) return null;
+    if (word.dynamic) return files.length > 0 ? { kind: 'file', paths: files, runs } : null;
     if (v === '--') {
       i++;
       continue;
     }
     if (v.startsWith('-') || v.startsWith('+')) {
       if (spec.inline(v)) return null;
+      if (spec.runsEach?.(v)) each = true;
       if (spec.readOnly?.(v)) runs = false;
       if (spec.stdin(v)) return { kind: 'stdin', runs };
       i += spec.valued(v) ? 2 : 1;
@@ -228,8 +260,15 @@ function scriptArgument(args: readonly Word[], spec: Interpreter): ScriptSource 
       continue;
     }
     if (!verbSeen && spec.requiredVerb) return null; // deno test, deno task: no script file
-    return !spec.namesScripts || looksLikeFile(v) ? { kind: 'file', path: v, runs } : null;
+    // node --test a.test.js b.test.js: each operand runs (a pattern names no one file).
+    if (each) {
+      if (!/[*?[\]{}]/.test(v)) files.push(v);
+      i++;
+      continue;
+    }
+    return !spec.namesScripts || looksLikeFile(v) ? { kind: 'file', paths: [v], runs } : null;
   }
+  if (each) return files.length > 0 ? { kind: 'file', paths: files, runs } : null;
   // No script argument: the interpreter reads its program from standard input.
   return verbSeen ? { kind: 'stdin', runs } : null;
 }

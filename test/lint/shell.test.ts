@@ -148,7 +148,11 @@ describe('scripts', () => {
   });
 
   it('skips inline code, modules, package scripts and tools', () => {
-    expect(scripts(`python3 -m pytest; node -e "x"; sh -c './a.sh'; bash -lc b.sh; npm run check; npx vitest run; deno test a.ts; node --test t.js; ./node_modules/.bin/x; node $S`)).toEqual([]);
+    expect(scripts(`python3 -m pytest; node -e "x"; sh -c './a.sh'; bash -lc b.sh; npm run check; npx vitest run; deno test a.ts; node --test; ./node_modules/.bin/x; node $S`)).toEqual([]);
+  });
+
+  it("names the files node's test runner is given: it runs each of them", () => {
+    expect(scripts('node --test t.js u.test.mjs')).toEqual(['t.js', 'u.test.mjs']);
   });
 
   it('resolves against the working directory and stays inside the repository', () => {

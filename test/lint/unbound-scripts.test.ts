@@ -27,6 +27,19 @@ describe('unboundScripts', () => {
     expect(named('bun run test')).toEqual([]);
   });
 
+  it("names every file node's test runner is given, and none when it finds them itself (round-8b N6)", () => {
+    const named = (check: string) => unboundScripts(check, ROOT, ROOT, [], null, none);
+    expect(named('node --test test/sum.test.js')).toEqual(['test/sum.test.js']);
+    expect(named('node --test --test-reporter spec --test-concurrency 1 a.test.js b.test.mjs')).toEqual(['a.test.js', 'b.test.mjs']);
+    expect(named('node --test --test-reporter=tap -- t/x.js')).toEqual(['t/x.js']);
+    // Patterns and a bare --test name no one file: the runner looks for them.
+    expect(named('node --test')).toEqual([]);
+    expect(named("node --test 'test/**/*.test.js'")).toEqual([]);
+    expect(named('node --test --test-name-pattern sum')).toEqual([]);
+    // Inline code is still not a file.
+    expect(named("node -e 'require(1)' --test")).toEqual([]);
+  });
+
   it('a script DEPENDS matched, or one its globs will match once it is written, is bound', () => {
     expect(unboundScripts('sh check.sh; sh later.sh', ROOT, ROOT, ['check.sh'], ['check.sh', '*.sh'], none)).toEqual([]);
     expect(unboundScripts('sh check.sh; sh later.sh', ROOT, ROOT, ['check.sh'], ['check.sh'], none)).toEqual(['later.sh']);
