@@ -11,6 +11,8 @@ import type { Word } from './shell-words.js';
 interface Interpreter {
   /** Options after which there is no script file (inline code, a module). */
   inline: (option: string) => boolean;
+  /** Options whose value is code loaded before the script: a file when written as a relative path (`node -r ./pre.js`), else a package. */
+  preloads?: (option: string) => boolean;
   /** Options after which every operand is a file that runs (`node --test a.test.js b.test.js`); none: files it finds itself. */
   runsEach?: (option: string) => boolean;
   /** Options after which the script is read from standard input. */
@@ -38,6 +40,7 @@ const oneOf = (...flags: string[]) => {
 const NODE: Interpreter = {
   inline: oneOf('-e', '--eval', '-p', '--print'),
   runsEach: oneOf('--test'),
+  preloads: oneOf('-r', '--require', '--import', '--loader', '--experimental-loader'),
   stdin: oneOf('-'),
   valued: oneOf(
     '-r',
@@ -238,17 +241,25 @@ function scriptArgument(args: readonly Word[], spec: Interpreter): ScriptSource 
   let runs = true;
   let each = false;
   const files: string[] = [];
+  // node -r ./pre.js t.js: the preload runs first, then the script.
+  const preloaded: string[] = [];
+  const withPreloads = (source: ScriptSource): ScriptSource => {
+    if (preloaded.length === 0 || (source !== null && source.kind !== 'file')) return source;
+    return { kind: 'file', paths: [...preloaded, ...(source?.paths ?? [])], runs };
+  };
   while (i < args.length) {
     const word = args[i]!;
     const v = word.value;
-    if (word.dynamic) return files.length > 0 ? { kind: 'file', paths: files, runs } : null;
+    if (word.dynamic) return withPreloads(files.length > 0 ? { kind: 'file', paths: files, runs } : null);
     if (v === '--') {
       i++;
       continue;
     }
     if (v.startsWith('-') || v.startsWith('+')) {
-      if (spec.inline(v)) return null;
+      if (spec.inline(v)) return withPreloads(null);
       if (spec.runsEach?.(v)) each = true;
+      const preload = spec.preloads ? preloadFile(v, args[i + 1], spec.preloads) : null;
+      if (preload !== null) preloaded.push(preload);
       if (spec.readOnly?.(v)) runs = false;
       if (spec.stdin(v)) return { kind: 'stdin', runs };
       i += spec.valued(v) ? 2 : 1;
@@ -266,11 +277,23 @@ function scriptArgument(args: readonly Word[], spec: Interpreter): ScriptSource 
       i++;
       continue;
     }
-    return !spec.namesScripts || looksLikeFile(v) ? { kind: 'file', paths: [v], runs } : null;
+    return withPreloads(!spec.namesScripts || looksLikeFile(v) ? { kind: 'file', paths: [v], runs } : null);
   }
-  if (each) return files.length > 0 ? { kind: 'file', paths: files, runs } : null;
+  if (each) return withPreloads(files.length > 0 ? { kind: 'file', paths: files, runs } : null);
   // No script argument: the interpreter reads its program from standard input.
   return verbSeen ? { kind: 'stdin', runs } : null;
+}
+
+/** The file a preload option names (`-r ./pre.js`, `--import=./setup.mjs`), or null (a package, a variable). */
+function preloadFile(option: string, next: Word | undefined, preloads: (option: string) => boolean): string | null {
+  const eq = option.indexOf('=');
+  const name = eq === -1 ? option : option.slice(0, eq);
+  if (!preloads(name)) return null;
+  let value: string;
+  if (eq !== -1) value = option.slice(eq + 1);
+  else if (next && !next.dynamic) value = next.value;
+  else return null;
+  return /^\.{1,2}\//.test(value) ? value : null;
 }
 
 /** `scripts/a`, `check.py`: a path or a name with an extension, not a package script name. */

@@ -40,6 +40,16 @@ describe('unboundScripts', () => {
     expect(named("node -e 'require(1)' --test")).toEqual([]);
   });
 
+  it('names a preload written as a relative path, before the script; a package is not a file (round-8b N6)', () => {
+    const named = (check: string) => unboundScripts(check, ROOT, ROOT, [], null, none);
+    expect(named('node -r ./h.js t.js')).toEqual(['h.js', 't.js']);
+    expect(named('node --import=./setup.mjs --require ../pkg/x.cjs --test a.test.js')).toEqual(['setup.mjs', 'a.test.js']);
+    expect(named('cd pkg && node --import ./setup.mjs --test')).toEqual(['pkg/setup.mjs']);
+    expect(named("node -r ./h.js -e 'x()'")).toEqual(['h.js']);
+    expect(named('node -r ts-node/register --import tsx t.ts')).toEqual(['t.ts']);
+    expect(named('node --loader ./l.mjs')).toEqual([]);
+  });
+
   it('a script DEPENDS matched, or one its globs will match once it is written, is bound', () => {
     expect(unboundScripts('sh check.sh; sh later.sh', ROOT, ROOT, ['check.sh'], ['check.sh', '*.sh'], none)).toEqual([]);
     expect(unboundScripts('sh check.sh; sh later.sh', ROOT, ROOT, ['check.sh'], ['check.sh'], none)).toEqual(['later.sh']);
