@@ -51,8 +51,10 @@ export function dependsReview(
       return elsewhere!.size > 0 && !(elsewhere!.get(path)?.has(digest) ?? false);
     });
     // A few by name and digest (an npm update changes hundreds): the pin approves them all.
-    for (const [path, digest] of changed.slice(0, MAX_NAMED)) notShown.push(`PATH executable ${sanitizeLine(visibleNonAscii(path).text, 200)} (SHA-256 ${digest}), changed`);
-    if (changed.length > MAX_NAMED) notShown.push(`${changed.length - MAX_NAMED} more changed PATH executables`);
+    // "new" where no approval bound that path at all (a file added ahead of another on PATH).
+    const known = (path: string) => (was !== null ? was.has(path) : elsewhere!.has(path));
+    for (const [path, digest] of changed.slice(0, MAX_NAMED)) notShown.push(`PATH executable ${sanitizeLine(visibleNonAscii(path).text, 200)} (SHA-256 ${digest}), ${known(path) ? 'changed' : 'new'}`);
+    if (changed.length > MAX_NAMED) notShown.push(`${changed.length - MAX_NAMED} more changed or new PATH executables`);
   }
   if (fields.depends === null) return { lines: [], notShown };
   // Never approved (or approved under another gate id): every DEPENDS file is shown whole, as added.

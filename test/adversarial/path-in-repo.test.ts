@@ -61,7 +61,7 @@ describe('PATH entries inside the repository', () => {
     expect(note.slice(0, note.findIndex((l) => l.includes('--approve'))).every((l) => l.length <= 80)).toBe(true);
     const out = raw.replace(/\n {2}~ /g, '');
     // Five named with their digests, the rest counted (an npm update changes hundreds).
-    expect(out).toMatch(/^not shown in full \((PATH executable tools\/\w+ \(SHA-256 [0-9a-f]{64}\), changed, ){5}2 more changed PATH executables\), so not approved at this prompt: /m);
+    expect(out).toMatch(/^not shown in full \((PATH executable tools\/\w+ \(SHA-256 [0-9a-f]{64}\), changed, ){5}2 more changed or new PATH executables\), so not approved at this prompt: /m);
     expect(out).not.toMatch(/approve\? \[y\/N\/a\]/);
     expect(s.swapped()).toBe(false);
   });
@@ -81,7 +81,7 @@ describe('PATH entries inside the repository', () => {
     writeFileSync(join(s.repo, 'tools', 'shadow'), '#!/bin/sh\necho shadow\n', { mode: 0o755 });
     writeFileSync(join(s.repo, 'GATES.md'), LEDGER.replace('G1:', 'G1-again:'));
     const shadowed = spawnSync('script', ['-qec', `${process.execPath} ${BIN} --approve || true`, '/dev/null'], { cwd: s.repo, env, input: 'y\n', encoding: 'utf8' }).stdout.replace(/\r/g, '').replace(/\n {2}~ /g, '');
-    expect(shadowed).toMatch(/^not shown in full \(PATH executable tools\/runtests \(SHA-256 [0-9a-f]{64}\), changed, PATH executable tools\/shadow \(SHA-256 [0-9a-f]{64}\), changed\)/m);
+    expect(shadowed).toMatch(/^not shown in full \(PATH executable tools\/runtests \(SHA-256 [0-9a-f]{64}\), changed, PATH executable tools\/shadow \(SHA-256 [0-9a-f]{64}\), new\)/m);
     // Nor is a gate moved into a ledger of a subfolder, approved from there (round-8b attack).
     mkdirSync(join(s.repo, '.git'));
     mkdirSync(join(s.repo, 'packages', 'api'), { recursive: true });
