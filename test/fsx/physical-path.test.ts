@@ -56,5 +56,8 @@ describe('globCanBindLater', () => {
     expect(globCanBindLater(root, 'tests/later.sh')).toBe(false);
     expect(globCanBindLater(root, 'lib/run.sh')).toBe(false);
     expect(globCanBindLater(root, 'spec/../later.sh')).toBe(false);
+    // A path named as written, through a folder not made yet: what it leads to cannot be known.
+    expect(globCanBindLater(root, 'notyet/../later.sh')).toBe(false);
+    expect(globCanBindLater(root, 'notyet/./later.sh')).toBe(false);
   });
 });
