@@ -97,6 +97,20 @@ describe('PATH entries inside the repository', () => {
     expect(first).toMatch(/approve\? \[y\/N\/a\]/);
   });
 
+  it.skipIf(spawnSync('script', ['--version']).status !== 0)("another repository's approvals say nothing of this one's executables: its first approval takes them as installed", () => {
+    const a = repoWithTools(() => 'tools');
+    expect(a.run(['--approve']).code).toBe(0);
+    // The same store, another repository, another tools/runtests.
+    const b = repoWithTools(() => 'tools');
+    b.swap();
+    // Another gate (the same one, copied, would be compared with its approval there).
+    writeFileSync(join(b.repo, 'GATES.md'), LEDGER.replace('G1:', 'B1:'));
+    const env = { ...a.env, PATH: `tools:${process.env.PATH}`, NO_COLOR: '1' };
+    const out = spawnSync('script', ['-qec', `${process.execPath} ${BIN} --approve || true`, '/dev/null'], { cwd: b.repo, env, input: 'n\n', encoding: 'utf8' }).stdout;
+    expect(out).toMatch(/approve\? \[y\/N\/a\]/);
+    expect(out).not.toMatch(/not shown in full/);
+  });
+
   it('an executable swapped while an earlier gate runs is not run (re-resolved before the spawn)', () => {
     const s = sandbox();
     writeFiles(s.repo, {
