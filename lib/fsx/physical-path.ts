@@ -4,15 +4,17 @@
 // `cd` keeps it); realpath(3) then resolves each `..` after the link before it, as the kernel
 // does (Node's JavaScript realpathSync first normalizes `..` away as text). Reads only.
 import { realpathSync } from 'node:fs';
-import { basename, dirname, isAbsolute, relative, sep } from 'node:path';
+import { basename, dirname, isAbsolute, posix, relative, sep } from 'node:path';
 
 /**
  * `path` (as written, relative) from the repository directory `dir`, as a repository path:
  * its directory resolved on disk, its last name kept (a DEPENDS file is never a link).
  * When that cannot be known now (a `..` under a folder that does not exist yet, which the
- * CHECK may make a link), or when a symlink leads it out of `root`, the path as written
- * (`tests/../check.sh`): no DEPENDS file has such a name, so it counts as bound by nothing.
- * Otherwise, for a folder not made yet, `fallback`'s answer (the path read as text).
+ * CHECK may make a link), or when a symlink lies on the way (`tests -> spec/unit`: nothing
+ * binds the link, and pointing it elsewhere runs other code unasked), the path as written
+ * (`tests/run.sh`, `tests/../check.sh`): DEPENDS refuses a path through a link, so it counts
+ * as bound by nothing. Otherwise, for a folder not made yet, `fallback`'s answer (the path
+ * read as text). `root` is canonical (no link above it counts).
  */
 export function physicalRepositoryPath(root: string, path: string, dir: string, fallback: (path: string, dir: string) => string | null): string | null {
   if (isAbsolute(path) || path.includes('\0')) return fallback(path, dir);
@@ -28,9 +30,10 @@ export function physicalRepositoryPath(root: string, path: string, dir: string, 
   const full = name === '..' || name === '.' ? resolveWhole(onDisk) : `${parent}${sep}${name}`;
   if (full === null) return fallback(path, dir);
   const rel = relative(root, full);
-  if (rel === '') return '.';
   if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return fallback(path, dir) === null ? null : written;
-  return rel.split(sep).join('/');
+  const physical = rel === '' ? '.' : rel.split(sep).join('/');
+  // Read as text, the same words lead elsewhere: a link lies on the way.
+  return physical === posix.normalize(written) ? physical : written;
 }
 
 function resolveWhole(path: string): string | null {

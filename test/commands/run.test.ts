@@ -114,12 +114,13 @@ describe('run modes', () => {
     writeFileSync(join(outside, 'run.sh'), 'echo ok\n');
     symlinkSync(outside, join(s.repo, 'lib'));
     const j = JSON.parse(s.run(['--json']).stdout);
-    // spec/check.sh is in DEPENDS (the glob matched it); lib/run.sh lies outside through a link: bound by nothing, named as written.
+    // spec/check.sh is in DEPENDS (the glob matched it), but the link that leads there is bound by nothing (round-8c attack);
+    // lib/run.sh lies outside through a link. Both are named as written.
     expect(j.gates[0].result.request.depends).toEqual(['check.sh', 'spec/check.sh']);
-    expect(j.gates[0].result.request.unboundScripts).toEqual(['lib/run.sh']);
+    expect(j.gates[0].result.request.unboundScripts).toEqual(['lib/run.sh', 'tests/../check.sh']);
     const narrow = repo({ 'GATES.md': gate('A', 'cd tests && sh ../check.sh', 'ok', '  DEPENDS: check.sh\n'), 'check.sh': 'echo ok\n', 'spec/check.sh': 'echo ok\n', 'spec/unit/t.txt': 'x\n' });
     symlinkSync('spec/unit', join(narrow.repo, 'tests'));
-    expect(narrow.run([]).stdout).toContain('\n  UNBOUND spec/check.sh\n          CHECK runs it, no DEPENDS binds it: an edit will run unasked\n');
+    expect(narrow.run([]).stdout).toContain('\n  UNBOUND tests/../check.sh\n          CHECK runs it, no DEPENDS binds it: an edit will run unasked\n');
     // The shell keeps its directory as text: after `cd tests` and `cd ..` it is back at the top (round-8b attack).
     const back = repo({ 'GATES.md': gate('A', 'cd tests && cd .. && sh check.sh; cd tests/.. && sh check.sh', 'ok', '  DEPENDS: spec/check.sh\n'), 'check.sh': 'echo ok\n', 'spec/check.sh': 'echo ok\n', 'spec/unit/t.txt': 'x\n' });
     symlinkSync('spec/unit', join(back.repo, 'tests'));
@@ -132,10 +133,11 @@ describe('run modes', () => {
     symlinkSync(far, join(out.repo, 'lib'));
     // lib/run.sh is not there yet, but a glob never enters the link it would be reached through.
     expect(JSON.parse(out.run(['--json']).stdout).gates[0].result.request.unboundScripts).toEqual(['tests/../check.sh', 'lib/run.sh']);
-    // Through a link inside the repository, the file that runs is the one DEPENDS matched.
+    // Through a link inside the repository: DEPENDS binds the file it leads to now, nothing binds
+    // the link, and `ln -sfn evil lib` would run evil/run.sh under this approval (round-8c attack).
     const linked = repo({ 'GATES.md': gate('A', 'sh lib/run.sh', 'ok', '  DEPENDS: **/*.sh\n'), 'check.sh': 'echo ok\n', 'elsewhere/run.sh': 'echo ok\n' });
     symlinkSync('elsewhere', join(linked.repo, 'lib'));
-    expect(JSON.parse(linked.run(['--json']).stdout).gates[0].result.request).toMatchObject({ depends: ['check.sh', 'elsewhere/run.sh'], unboundScripts: [] });
+    expect(JSON.parse(linked.run(['--json']).stdout).gates[0].result.request).toMatchObject({ depends: ['check.sh', 'elsewhere/run.sh'], unboundScripts: ['lib/run.sh'] });
   });
 
   it('a DEPENDS list too long for the screen is approved only by its pin', () => {
