@@ -140,7 +140,9 @@ export async function attemptGate(e: Entry, ctx: RunContext, bindings: BoundFile
   const time = startedAt;
   const dirs = f.pathBound ? inRepoPathEntries(f.path, ctx.root, f.cwd).map((p) => p.inRepo) : [];
   const bound = f.pathBound && dirs.length > 0 ? { dirs, digest: dependsDigest(f.pathBound) } : null;
-  const measured = { signature: oracle.signature, outputSha256: base.outputSha256, bytes: outcome.bytes, bound, time };
+  // The folder a gate's own CWD led to (a link there can be pointed elsewhere after the run).
+  const cwd = e.gate.cwd !== null ? relative(ctx.root, f.cwd).split('\\').join('/') || '.' : null;
+  const measured = { signature: oracle.signature, outputSha256: base.outputSha256, bytes: outcome.bytes, bound, cwd, time };
   if (error !== null) {
     return {
       result: { ...base, error },

@@ -37,6 +37,12 @@ export interface RunRecord extends ProvenFields {
    * directories again, whatever the reader's PATH is.
    */
   bound: { dirs: string[]; digest: string } | null;
+  /**
+   * For a gate with its own CWD: the folder it ran in, repository-relative as found on disk
+   * (`tests -> spec/unit` ran in spec/unit). Verification finds the CWD again: a link pointed
+   * elsewhere since is another check. Absent in records of earlier versions (not compared).
+   */
+  cwd?: string | null;
   /** When the run started (ISO 8601): the run that started last decides, not the one that ended last. */
   time: string;
 }
@@ -51,6 +57,7 @@ const HEX64 = /^[0-9a-f]{64}$/;
 const HEX12 = /^[0-9a-f]{12}$/;
 const RECORD_KEYS = ['gate', 'status', 'def', 'deps', 'inputs', 'match', 'receipt', 'signature', 'outputSha256', 'bytes', 'bound', 'time'] as const;
 const MAX_BOUND_DIRS = 64;
+const MAX_CWD_CHARS = 4096;
 
 /**
  * The receipt id of a pass. It covers what the evidence line says, and the ledger by its
@@ -74,8 +81,10 @@ const nullableHex64 = (v: unknown) => v === null || (typeof v === 'string' && HE
  * (the newest result decides), but never verifies an evidence line here.
  */
 function parseRecord(v: unknown, ledgerInRepo: string): { record: RunRecord; foreign: boolean } | null {
-  if (!isPlainObject(v) || !hasExactKeys(v, RECORD_KEYS)) return null;
+  if (!isPlainObject(v) || !(hasExactKeys(v, RECORD_KEYS) || hasExactKeys(v, [...RECORD_KEYS, 'cwd']))) return null;
   const { gate, status, def, deps, inputs, match, receipt, signature, outputSha256, bytes, bound, time } = v;
+  const cwd = Object.hasOwn(v, 'cwd') ? v.cwd : undefined;
+  if (cwd !== undefined && cwd !== null && !(typeof cwd === 'string' && cwd !== '' && cwd.length <= MAX_CWD_CHARS && !cwd.startsWith('/') && !cwd.split('/').includes('..'))) return null;
   if (typeof gate !== 'string' || (status !== 'pass' && status !== 'fail')) return null;
   if (typeof def !== 'string' || !HEX64.test(def) || !nullableHex12(deps) || !nullableHex12(inputs)) return null;
   if (typeof signature !== 'string' || !HEX64.test(signature) || !nullableHex64(outputSha256)) return null;
@@ -101,6 +110,7 @@ function parseRecord(v: unknown, ledgerInRepo: string): { record: RunRecord; for
     outputSha256: outputSha256 as string | null,
     bytes: bytes as number | null,
     bound: boundDirs,
+    ...(cwd !== undefined ? { cwd: cwd as string | null } : {}),
     time,
   };
   if (status === 'fail') return match === null && receipt === null ? { record: r, foreign: false } : null;

@@ -16,6 +16,7 @@ import type { FileDigests } from '../oracle/file-digests.js';
 import { boundExecutables } from '../oracle/path-bound.js';
 import type { LoadedLedger } from '../workspace/load.js';
 import { touchedSince } from '../fsx/file-identity.js';
+import { cwdOnDisk } from '../fsx/physical-path.js';
 import { parseEvidence } from './line.js';
 import { visibleNonAscii } from '../text/sanitize.js';
 import { newestOf, type RunRecord } from './receipt.js';
@@ -110,6 +111,12 @@ export async function verifyMetGate(ctx: VerifyContext, loaded: LoadedLedger, ga
   if (newest.bound) {
     const changed = boundChange(ctx, newest.bound, label);
     if (changed !== null) return { state: 'stale', reason: changed };
+  }
+  // The CWD as found on disk now: a link pointed at another folder since is another check.
+  if (typeof newest.cwd === 'string' && gate.cwd !== null) {
+    const now = cwdOnDisk(ctx.resolver.root, gate.cwd);
+    if ('missing' in now) return { state: 'stale', reason: `CWD ${visibleNonAscii(gate.cwd).text}: ${now.missing} (the passing run ran in ${visibleNonAscii(newest.cwd).text})` };
+    if (now.dir !== newest.cwd) return { state: 'stale', reason: `CWD ${visibleNonAscii(gate.cwd).text} leads to ${visibleNonAscii(now.dir).text} now; the passing run ran in ${visibleNonAscii(newest.cwd).text}` };
   }
   if (ev.get('receipt') !== newest.receipt!.slice(0, 12) || ev.get('match') !== newest.match) {
     return { state: 'mismatched', reason: 'the evidence line differs from the one the latest passing run here wrote' };

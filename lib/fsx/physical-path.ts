@@ -3,8 +3,8 @@
 // the same words read as text do not name. The directory is the shell's PWD (kept as text, as
 // `cd` keeps it); realpath(3) then resolves each `..` after the link before it, as the kernel
 // does (Node's JavaScript realpathSync first normalizes `..` away as text). Reads only.
-import { realpathSync } from 'node:fs';
-import { basename, dirname, isAbsolute, posix, relative, sep } from 'node:path';
+import { realpathSync, statSync } from 'node:fs';
+import { basename, dirname, isAbsolute, posix, relative, resolve, sep } from 'node:path';
 
 /**
  * `path` (as written, relative) from the repository directory `dir`, as a repository path:
@@ -63,4 +63,25 @@ export function globCanBindLater(root: string, path: string): boolean {
     return n < parts.length && real === at;
   }
   return true;
+}
+
+/**
+ * The folder a gate's `CWD:` leads to on disk now, repository-relative ('.' for the root),
+ * or a reason it leads nowhere in the repository (missing, not a folder, outside).
+ */
+export function cwdOnDisk(root: string, cwd: string): { dir: string } | { missing: string } {
+  let real: string;
+  try {
+    real = realpathSync.native(resolve(root, cwd));
+  } catch {
+    return { missing: 'it does not exist now' };
+  }
+  const rel = relative(root, real);
+  if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return { missing: 'it leads outside the repository now' };
+  try {
+    if (!statSync(real).isDirectory()) return { missing: 'it is not a folder now' };
+  } catch {
+    return { missing: 'it does not exist now' };
+  }
+  return { dir: rel === '' ? '.' : rel.split(sep).join('/') };
 }

@@ -124,6 +124,33 @@ describe('verification states', () => {
     expect(s.run(['--status', '--strict']).code).toBe(1);
   });
 
+  it('a CWD link pointed at another folder after a pass makes the gate stale: --strict, a plain run and --only-stale do not count the old pass (round-8c attack)', () => {
+    const s = repo({
+      'GATES.md': '- [ ] U: the unit suite passes\n  CHECK: sh run.sh\n  EXPECT: checks passed\n  CWD: tests\n  DEPENDS: spec/unit/run.sh, broken/run.sh\n',
+      'spec/unit/run.sh': 'echo checks passed\n',
+      'broken/run.sh': 'echo FAIL; exit 1\n',
+    });
+    symlinkSync('spec/unit', join(s.repo, 'tests'));
+    expect(s.run(['--approve']).code).toBe(0);
+    expect(s.run(['--status', '--strict']).code).toBe(0);
+    rmSync(join(s.repo, 'tests'));
+    symlinkSync('broken', join(s.repo, 'tests'));
+    const strict = s.run(['--status', '--strict']);
+    expect(strict.code).toBe(1);
+    expect(strict.stdout).toContain('GATES:U  met, stale  the unit suite passes: CWD tests leads to broken now; the passing run ran in spec/unit\n');
+    // A plain run does not stand on the old pass: the moved CWD is another oracle, to approve.
+    const plain = s.run([]);
+    expect(plain.code).toBe(1);
+    expect(plain.stdout).not.toContain('ALL MET');
+    expect(s.run(['--reverify', '--only-stale']).stdout).not.toContain('nothing to re-run');
+    // A CWD gone is stale too.
+    rmSync(join(s.repo, 'tests'));
+    expect(s.run(['--status', '--strict']).stdout).toContain(': CWD tests: it does not exist now (the passing run ran in spec/unit)\n');
+    // Back where it ran: the pass holds again.
+    symlinkSync('spec/unit', join(s.repo, 'tests'));
+    expect(s.run(['--status', '--strict']).code).toBe(0);
+  });
+
   it("the reader's PATH, shell and --timeout do not change whether evidence verifies", () => {
     const s = passed();
     for (const [args, env] of [
