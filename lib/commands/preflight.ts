@@ -38,7 +38,7 @@ export interface PreflightContext {
 const CHANGED_AT_START = 'changed as its run began: run again to see it';
 
 function refused(why: string, oracle: Oracle, changed: string[] | null = null): Preflight {
-  return { ok: false, result: { ...emptyResult('approval-required', why, oracle.signature), changed, request: approvalViewOf(oracle.fields, [CHANGED_AT_START], null) } };
+  return { ok: false, result: { ...emptyResult('approval-required', why, oracle.signature), changed, request: approvalViewOf(oracle.fields, [CHANGED_AT_START], null, null) } };
 }
 
 /** How many times a gate whose bound files were written a moment ago is looked at again. */

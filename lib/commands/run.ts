@@ -180,6 +180,8 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
           (p) => globCanBindLater(ws.root.path, p),
           (path, dir) => physicalRepositoryPath(ws.root.path, path, dir, scripts.lexicalPath),
         ) ?? [],
+      // CDPATH from the environment is bound (bound-env.ts): a `cd NAME` may go where it says.
+      unboundNotJudged: scripts?.unboundNotJudged(f.check, ws.root.path, f.cwd, (f.env ?? []).some(([name, value]) => name === 'CDPATH' && value !== '')) ?? null,
     };
   };
 
@@ -262,7 +264,7 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
         : e.report.verification !== null && e.report.verification !== 'verified'
           ? `${e.report.verification} (${e.report.verificationReason}): approval required`
           : 'reverify not run: approval required';
-    e.report.result = { ...emptyResult('approval-required', why, e.oracle!.signature), changed, request: approvalViewOf(e.oracle!.fields, fieldsCut(request), request.unboundScripts) };
+    e.report.result = { ...emptyResult('approval-required', why, e.oracle!.signature), changed, request: approvalViewOf(e.oracle!.fields, fieldsCut(request), request.unboundScripts, request.unboundNotJudged) };
     if (shown.has(e)) print(`not approved: ${sanitizeLine(e.qualified, 120)}\n`);
     else print(approvalRequestText(request, columns));
   }

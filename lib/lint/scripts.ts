@@ -132,31 +132,103 @@ export type PathResolver = (path: string, dir: string) => string | null;
 /** `cd -L`, `cd -P`, `cd -e`, `cd --`: options, not the directory. */
 const CD_OPTION = /^(?:-[LPe]+|--)$/;
 
+/** What the walk needs to know of the environment, and whom to tell why it stopped. */
+export interface WalkOptions {
+  /** CDPATH is set where the CHECK runs: `cd NAME` may go to a folder CDPATH names. */
+  cdpath?: boolean;
+  /** Told why the walk stopped before the end (a cd it cannot follow), once. */
+  onStop?: (why: string) => void;
+}
+
+/** `set -P`, `set -o physical`: every later `cd` resolves links, which the walk does not. */
+function setsPhysical(words: readonly Word[]): boolean {
+  return words.some((w, i) => /^-[A-Za-z]*P[A-Za-z]*$/.test(w.value) || (w.value === '-o' && words[i + 1]?.value === 'physical'));
+}
+
+/** `CDPATH=x`, `export CDPATH=x`: a later `cd NAME` may go to a folder CDPATH names. */
+function setsCdpath(cmd: SimpleCommand, words: readonly Word[], name: string | null): boolean {
+  if (cmd.assignments.some((w) => w.value.startsWith('CDPATH='))) return true;
+  return (name === 'export' || name === 'readonly' || name === 'declare' || name === 'typeset' || name === 'local') && words.some((w) => /^CDPATH(=|$)/.test(w.value));
+}
+
+/** Why a `cd` cannot be followed, or the directory it leads to. */
+function cdTarget(words: readonly Word[], dir: string, options: WalkOptions): { dir: string } | { stop: string } {
+  let at = 1;
+  let physical = false;
+  while (words[at] && !words[at]!.dynamic && CD_OPTION.test(words[at]!.value)) {
+    if (words[at]!.value.includes('P')) physical = true;
+    at++;
+  }
+  const target = words[at];
+  if (physical) return { stop: 'cd -P (it resolves links)' };
+  if (!target) return { stop: 'a cd to $HOME' };
+  if (target.dynamic) return { stop: 'a cd to a folder set at run time' };
+  const v = target.value;
+  if (v === '-') return { stop: 'cd -' };
+  if (v.startsWith('/') || v.startsWith('~')) return { stop: 'a cd to an absolute path' };
+  if (options.cdpath && !/^\.\.?(\/|$)/.test(v)) return { stop: 'a cd through CDPATH' };
+  const next = repositoryPath(v, dir);
+  if (next === null) return { stop: 'a cd out of the repository' };
+  if (next.length > MAX_TRACKED_DIR) return { stop: 'a cd chain too deep to follow' };
+  return { dir: next };
+}
+
 /**
  * Visits every simple command with the repository-relative directory it runs in. A literal
  * `cd DIR` moves the directory for the commands after it; after a `cd` that cannot be
- * followed (a variable, an absolute path, out of the repository) the walk stops.
+ * followed (a variable, an absolute path, out of the repository, `cd -P`, through CDPATH),
+ * `pushd`, `set -P` or a CDPATH set in the CHECK, the walk stops, and says why.
  */
-export function walkCommands(list: ShellList, workdir: string, visit: (cmd: SimpleCommand, dir: string, previous: SimpleCommand | null) => void): void {
-  let dir: string | null = workdir;
+export function walkCommands(list: ShellList, workdir: string, visit: (cmd: SimpleCommand, dir: string, previous: SimpleCommand | null) => void, options: WalkOptions = {}): void {
+  let dir = workdir;
+  let cdpath = options.cdpath === true;
+  const stop = (why: string) => options.onStop?.(why);
   for (const item of list.items) {
     let previous: SimpleCommand | null = null;
     for (const cmd of item.pipeline) {
-      if (dir === null) return;
       const words = unwrapped(withoutKeywords(cmd));
-      if (programName(words[0]) === 'cd') {
-        let at = 1;
-        while (words[at] && !words[at]!.dynamic && CD_OPTION.test(words[at]!.value)) at++;
-        const target = words[at];
-        dir = target && !target.dynamic && target.value !== '-' ? repositoryPath(target.value, dir) : null;
-        if (dir !== null && dir.length > MAX_TRACKED_DIR) dir = null;
+      const name = programName(words[0]);
+      if (setsCdpath(cmd, words, name)) cdpath = true;
+      if (name === 'cd') {
+        const to = cdTarget(words, dir, { ...options, cdpath });
+        if ('stop' in to) return stop(to.stop);
+        dir = to.dir;
         previous = cmd;
         continue;
       }
+      if (name === 'pushd' || name === 'popd') return stop(name);
+      if (name === 'set' && setsPhysical(words)) return stop('set -P (cd resolves links)');
       visit(cmd, dir, previous);
       previous = cmd;
     }
   }
+}
+
+/**
+ * Whether a command runs a program named at run time (`"$PWD/run.sh"`,
+ * `sh $(pwd)/x.sh`, `. "$ENV_FILE"`): no reading of the words can say which file it is.
+ */
+export function runsUnnamed(command: SimpleCommand): boolean {
+  const words = unwrapped(withoutKeywords(command));
+  const first = words[0];
+  if (!first) return false;
+  if (first.dynamic) return true;
+  if (!first.quoted && (first.value === '.' || first.value === 'source')) return words[1]?.dynamic === true;
+  const name = programName(first);
+  const spec = name === null ? undefined : interpreterOf(name);
+  if (!spec) return false;
+  for (let i = 1; i < words.length; i++) {
+    const w = words[i]!;
+    if (w.dynamic) return true;
+    if (w.value === '--') continue;
+    if (w.value.startsWith('-') || w.value.startsWith('+')) {
+      if (spec.inline(w.value)) return false;
+      if (spec.valued(w.value)) i++;
+      continue;
+    }
+    return false;
+  }
+  return false;
 }
 
 /** Repository-relative scripts the CHECK runs, in order, without duplicates. */

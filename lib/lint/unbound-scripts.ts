@@ -5,7 +5,9 @@
 import { isAbsolute, relative, sep } from 'node:path';
 import { globMatches } from './glob.js';
 import { scriptsNamed } from './rule-scripts.js';
-import { inDirectory, invokedScripts, type PathResolver } from './scripts.js';
+import { inlineShellList } from './inline-shell.js';
+import { inDirectory, invokedScripts, runsUnnamed, walkCommands, type PathResolver } from './scripts.js';
+import type { ShellList } from './shell-list.js';
 
 /** Where a path leads read as text: what the CHECK's words say, for what is not on disk (yet). */
 export const lexicalPath: PathResolver = inDirectory;
@@ -34,6 +36,32 @@ export function unboundScripts(
   const bound = new Set(matched);
   const later = (p: string) => bindableLater(p) && (globs ?? []).some((g) => globMatches(g, p));
   return scriptsNamed(parseShellList(check), workdir, invokedScripts, resolve).filter((p) => !bound.has(p) && !later(p));
+}
+
+/**
+ * Where the reading of the CHECK stopped before its end, or null when it read it all: after
+ * a `cd` it cannot follow (a variable, `cd -`, `cd -P`, through CDPATH, …), `pushd`, `set -P`,
+ * or at a script named only at run time (`sh "$PWD/x.sh"`). The screen says so: what comes
+ * after is the reader's to judge. `cdpath`: CDPATH is set in the environment the CHECK runs with.
+ */
+export function unboundNotJudged(check: string, root: string, cwd: string, cdpath: boolean): string | null {
+  const workdir = repositoryDir(root, cwd);
+  if (workdir === null) return null;
+  let why: string | null = null;
+  const walk = (list: ShellList, dir: string) =>
+    walkCommands(
+      list,
+      dir,
+      (cmd, at) => {
+        if (why !== null) return;
+        if (runsUnnamed(cmd)) why = 'a program named at run time';
+        const inner = inlineShellList(cmd);
+        if (inner) walk(inner, at);
+      },
+      { cdpath, onStop: (reason) => (why ??= reason) },
+    );
+  walk(parseShellList(check), workdir);
+  return why;
 }
 
 /** `dir` relative to `root`, with forward slashes ('.' for the root itself), or null outside it. */

@@ -56,9 +56,15 @@ export interface ApprovalView {
    * runs without a new approval. Null when not judged (an oracle that changed as its run began).
    */
   unboundScripts: string[] | null;
+  /**
+   * Where the screen stopped reading the CHECK for scripts (after a `cd` it cannot follow, at
+   * a script named only at run time): what runs after it is the reader's to judge. Null:
+   * read to the end (or not judged at all, with unboundScripts null).
+   */
+  unboundNotJudged: string | null;
 }
 
-export function approvalViewOf(f: OracleFields, pinOnly: string[], unboundScripts: string[] | null): ApprovalView {
+export function approvalViewOf(f: OracleFields, pinOnly: string[], unboundScripts: string[] | null, unboundNotJudged: string | null): ApprovalView {
   return {
     check: f.check,
     expect: f.expect,
@@ -71,6 +77,7 @@ export function approvalViewOf(f: OracleFields, pinOnly: string[], unboundScript
     env: (f.env ?? []).map(([name, value]) => `${name}=${value}`),
     pinOnly,
     unboundScripts,
+    unboundNotJudged,
   };
 }
 

@@ -18,7 +18,7 @@ const WAVE_STATES = ['open', 'sealed', 'complete', 'abandoned'] as const;
 const SUMMARY_KEYS = ['total', 'met', 'unmet', 'claimed', 'abandoned', 'verified', 'unverified', 'mismatched', 'stale', 'manual'] as const;
 const GATE_KEYS = ['file', 'line', 'id', 'qualified', 'title', 'kind', 'definition', 'state', 'stateReason', 'checked', 'verification', 'verificationReason', 'result'] as const;
 const RESULT_KEYS = ['status', 'exit', 'outputSha256', 'bytes', 'durationMs', 'error', 'signature', 'changed', 'request'] as const;
-const REQUEST_KEYS = ['check', 'expect', 'cwd', 'shell', 'timeoutMs', 'path', 'depends', 'pathBound', 'env', 'pinOnly', 'unboundScripts'] as const;
+const REQUEST_KEYS = ['check', 'expect', 'cwd', 'shell', 'timeoutMs', 'path', 'depends', 'pathBound', 'env', 'pinOnly', 'unboundScripts', 'unboundNotJudged'] as const;
 const SHARD_KEYS = ['index', 'count', 'reran'] as const;
 const DIAGNOSTIC_KEYS: readonly string[] = ['file', 'line', 'message'];
 const HEX64 = /^[0-9a-f]{64}$/;
@@ -113,6 +113,7 @@ function request(v: unknown, where: string): ApprovalView {
     env: list(q.env, str, `${where}.env`),
     pinOnly: list(q.pinOnly, str, `${where}.pinOnly`),
     unboundScripts: nullable(q.unboundScripts, (x, w) => list(x, str, w), `${where}.unboundScripts`),
+    unboundNotJudged: nullable(q.unboundNotJudged, str, `${where}.unboundNotJudged`),
   };
 }
 

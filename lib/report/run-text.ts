@@ -63,6 +63,8 @@ export interface ApprovalRequest {
   dependsNotShown: string[];
   /** Repository files the CHECK runs as scripts that DEPENDS does not bind (lint/unbound-scripts.ts). */
   unboundScripts: string[];
+  /** Where the reading of the CHECK for scripts stopped (lint/unbound-scripts.ts unboundNotJudged), or null. */
+  unboundNotJudged: string | null;
 }
 
 /** Scripts named on one line: the first five, then a count. */
@@ -112,6 +114,9 @@ export function approvalRequestText(r: ApprovalRequest, columns = SCREEN_COLUMNS
       `  UNBOUND ${sanitizeLine(visibleNonAscii(cappedList(unbound)).text, FIELD_DISPLAY_CAP)}`,
       `          CHECK runs ${one ? 'it' : 'them'}, no DEPENDS binds ${one ? 'it' : 'them'}: an edit will run unasked`,
     );
+  }
+  if (r.unboundNotJudged) {
+    lines.push(`  ${unbound.length > 0 ? '       ' : 'UNBOUND'} not read past ${sanitizeLine(r.unboundNotJudged, 80)}: read the rest yourself`);
   }
   for (const [name, value] of f.env ?? []) lines.push(...field('ENV', `${name}=${value}`, FIELD_DISPLAY_CAP, `ENV ${name}`));
   lines.push(changed === null ? '  never approved before' : `  approved before for another oracle: ${sanitizeLine(changed.join(', ') || 'no field differs', 600)}`);

@@ -58,7 +58,7 @@ describe('the oracle is re-resolved and the approval re-read immediately before 
     // The same race with --json: that oracle was never on a screen, so it is to be approved only by its pin, and nothing of it is judged.
     writeFileSync(join(s.repo, 'dep.sh'), 'echo run >> g2.runs; echo two-ok\n');
     const raced = JSON.parse(s.run(['--reverify', '--json']).stdout).gates[1].result;
-    expect(raced).toMatchObject({ status: 'approval-required', changed: ['DEPENDS: dep.sh changed'], request: { pinOnly: ['changed as its run began: run again to see it'], unboundScripts: null } });
+    expect(raced).toMatchObject({ status: 'approval-required', changed: ['DEPENDS: dep.sh changed'], request: { pinOnly: ['changed as its run began: run again to see it'], unboundScripts: null, unboundNotJudged: null } });
     expect(s.g2Runs()).toBe(1);
     expect(existsSync(join(s.repo, 'g2.evil'))).toBe(false);
   });

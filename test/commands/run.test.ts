@@ -106,6 +106,19 @@ describe('run modes', () => {
     expect(JSON.parse(bound.run(['--json']).stdout).gates[0].result.request.unboundScripts).toEqual([]);
   });
 
+  it('UNBOUND says where it stopped reading the CHECK: a cd it cannot follow, a CDPATH, a program named at run time (round-8c attack)', () => {
+    const s = repo({ 'GATES.md': gate('A', 'sh check.sh; cd "$D" && sh x.sh', 'ok', ''), 'check.sh': 'echo ok\n' });
+    expect(s.run([]).stdout).toContain('\n  UNBOUND check.sh\n          CHECK runs it, no DEPENDS binds it: an edit will run unasked\n          not read past a cd to a folder set at run time: read the rest yourself\n');
+    const cdpath = repo({ 'GATES.md': gate('A', 'CDPATH=spec cd unit && sh run.sh', 'ok', '  DEPENDS: unit/run.sh\n'), 'unit/run.sh': 'echo ok\n', 'spec/unit/run.sh': 'echo ok\n' });
+    expect(cdpath.run([]).stdout).toContain('\n  UNBOUND not read past a cd through CDPATH: read the rest yourself\n');
+    const request = JSON.parse(cdpath.run(['--json']).stdout).gates[0].result.request;
+    expect(request).toMatchObject({ unboundScripts: [], unboundNotJudged: 'a cd through CDPATH' });
+    // Read to the end: nothing is said.
+    const whole = repo({ 'GATES.md': gate('A', 'sh check.sh', 'ok', '  DEPENDS: check.sh\n'), 'check.sh': 'echo ok\n' });
+    expect(whole.run([]).stdout).not.toContain('UNBOUND');
+    expect(JSON.parse(whole.run(['--json']).stdout).gates[0].result.request.unboundNotJudged).toBeNull();
+  });
+
   it('UNBOUND follows the file system as the shell does: a script reached through a symlinked folder is named, whatever the text or a glob says (round-8 attack)', () => {
     const s = repo({ 'GATES.md': gate('A', 'sh lib/run.sh && cd tests && sh ../check.sh', 'ok', '  DEPENDS: check.sh, **/*.sh\n'), 'check.sh': 'echo ok\n', 'spec/check.sh': 'echo ok\n', 'spec/unit/t.txt': 'x\n' });
     symlinkSync('spec/unit', join(s.repo, 'tests'));
@@ -125,14 +138,15 @@ describe('run modes', () => {
     const back = repo({ 'GATES.md': gate('A', 'cd tests && cd .. && sh check.sh; cd tests/.. && sh check.sh', 'ok', '  DEPENDS: spec/check.sh\n'), 'check.sh': 'echo ok\n', 'spec/check.sh': 'echo ok\n', 'spec/unit/t.txt': 'x\n' });
     symlinkSync('spec/unit', join(back.repo, 'tests'));
     expect(JSON.parse(back.run(['--json']).stdout).gates[0].result.request.unboundScripts).toEqual(['check.sh']);
-    // A folder linked out of the repository: `..` there is out there too; `cd -P` is an option, not a folder.
-    const out = repo({ 'GATES.md': gate('A', "sh -c 'cd tests && sh ../check.sh'; sh -c 'cd -P lib && sh run.sh'", 'ok', '  DEPENDS: check.sh, **/*.sh\n'), 'check.sh': 'echo ok\n' });
+    // A folder linked out of the repository: `..` there is out there too. `cd -P` is an option, not
+    // a folder, and a physical cd the reading does not follow: it stops there and says so (round-8c attack).
+    const out = repo({ 'GATES.md': gate('A', "sh -c 'cd tests && sh ../check.sh'; sh lib/run.sh; sh -c 'cd -P lib && sh run.sh'", 'ok', '  DEPENDS: check.sh, **/*.sh\n'), 'check.sh': 'echo ok\n' });
     const far = join(out.home, 'far', 'unit');
     mkdirSync(far, { recursive: true });
     symlinkSync(far, join(out.repo, 'tests'));
     symlinkSync(far, join(out.repo, 'lib'));
     // lib/run.sh is not there yet, but a glob never enters the link it would be reached through.
-    expect(JSON.parse(out.run(['--json']).stdout).gates[0].result.request.unboundScripts).toEqual(['tests/../check.sh', 'lib/run.sh']);
+    expect(JSON.parse(out.run(['--json']).stdout).gates[0].result.request).toMatchObject({ unboundScripts: ['lib/run.sh', 'tests/../check.sh'], unboundNotJudged: 'cd -P (it resolves links)' });
     // Through a link inside the repository: DEPENDS binds the file it leads to now, nothing binds
     // the link, and `ln -sfn evil lib` would run evil/run.sh under this approval (round-8c attack).
     const linked = repo({ 'GATES.md': gate('A', 'sh lib/run.sh', 'ok', '  DEPENDS: **/*.sh\n'), 'check.sh': 'echo ok\n', 'elsewhere/run.sh': 'echo ok\n' });
@@ -170,7 +184,7 @@ describe('run modes', () => {
     expect(pending.gates[0].result).toMatchObject({ status: 'approval-required', changed: null });
     expect(pending.gates[0].result.signature).toMatch(/^[0-9a-f]{64}$/);
     // What to approve, in data: an editor or a bot can show it.
-    expect(pending.gates[0].result.request).toEqual({ check: 'echo ok', expect: 'ok', cwd: s.repo, shell: '/bin/sh', timeoutMs: 120_000, path: expect.any(String), depends: [], pathBound: [], env: expect.any(Array), pinOnly: [], unboundScripts: [] });
+    expect(pending.gates[0].result.request).toEqual({ check: 'echo ok', expect: 'ok', cwd: s.repo, shell: '/bin/sh', timeoutMs: 120_000, path: expect.any(String), depends: [], pathBound: [], env: expect.any(Array), pinOnly: [], unboundScripts: [], unboundNotJudged: null });
     const fresh = repo({ 'GATES.md': gate('A', 'echo ok', 'ok') + gate('B', 'echo no; exit 1', 'ok') });
     const a = fresh.run(['--approve', '--json']);
     const d = JSON.parse(a.stdout);

@@ -1,7 +1,7 @@
 // The scripts the approval screen names as bound by no DEPENDS (lint/unbound-scripts.ts):
 // the same reading of the CHECK as undeclared-script, judged on the files the oracle binds.
 import { describe, expect, it } from 'vitest';
-import { unboundScripts } from '../../lib/lint/unbound-scripts.js';
+import { unboundNotJudged, unboundScripts } from '../../lib/lint/unbound-scripts.js';
 
 const ROOT = '/repo';
 // Whether a glob can bind a path once written: yes, unless a test says otherwise.
@@ -67,5 +67,42 @@ describe('unboundScripts', () => {
     expect(unboundScripts('sh check.sh', ROOT, '/elsewhere', [], null, none)).toEqual([]);
     // A sibling whose name starts with the root's is outside it too.
     expect(unboundScripts('sh check.sh', ROOT, '/repository', [], null, none)).toEqual([]);
+  });
+});
+
+describe('unboundNotJudged', () => {
+  const why = (check: string, cdpath = false) => unboundNotJudged(check, ROOT, ROOT, cdpath);
+
+  it('says where the reading stops: a cd it cannot follow, pushd, set -P, a CDPATH (round-8c attack)', () => {
+    expect(why('cd spec && cd - >/dev/null && sh check.sh')).toBe('cd -');
+    expect(why('d=tests; cd "$d" && sh ../check.sh')).toBe('a cd to a folder set at run time');
+    expect(why('HOME=spec; cd && sh check.sh')).toBe('a cd to $HOME');
+    expect(why('cd "$PWD/tests" && sh ../check.sh')).toBe('a cd to a folder set at run time');
+    expect(why('cd /repo/tests && sh run.sh')).toBe('a cd to an absolute path');
+    expect(why('cd .. && sh repo/x.sh')).toBe('a cd out of the repository');
+    expect(why('cd tests && cd -P .. && sh check.sh')).toBe('cd -P (it resolves links)');
+    expect(why('set -o physical; cd tests && cd .. && sh check.sh')).toBe('set -P (cd resolves links)');
+    expect(why('set -eP; sh check.sh')).toBe('set -P (cd resolves links)');
+    expect(why('pushd sub && sh x.sh')).toBe('pushd');
+    expect(why('CDPATH=spec cd unit && sh run.sh')).toBe('a cd through CDPATH');
+    expect(why('export CDPATH=spec; cd unit && sh run.sh')).toBe('a cd through CDPATH');
+    // From the environment: a name CDPATH may find; ./unit is no lookup.
+    expect(why('cd unit && sh run.sh', true)).toBe('a cd through CDPATH');
+    expect(why('cd ./unit && sh run.sh', true)).toBeNull();
+    // Inside sh -c too.
+    expect(why("sh -c 'cd - && sh x.sh'")).toBe('cd -');
+  });
+
+  it('says so at a script named only at run time', () => {
+    expect(why('cd tests && sh "$PWD/../check.sh"')).toBe('a program named at run time');
+    expect(why('sh $(pwd)/../check.sh')).toBe('a program named at run time');
+    expect(why('"$PWD/run.sh"')).toBe('a program named at run time');
+    expect(why('. "$ENV_FILE"; echo ok')).toBe('a program named at run time');
+  });
+
+  it('is null when the whole CHECK was read', () => {
+    expect(why('cd tests && sh run.sh && cd .. && sh check.sh')).toBeNull();
+    expect(why('cd -L tests && sh run.sh')).toBeNull();
+    expect(why("node -e 'x' && echo $HOME && set -e && sh check.sh")).toBeNull();
   });
 });

@@ -42,7 +42,7 @@ describe('parseReport', () => {
     expect(p.ok && p.report).toEqual(doc);
   });
 
-  const request = () => ({ check: 'sh check.sh', expect: 'ok', cwd: '/r', shell: '/bin/sh', timeoutMs: 120_000, path: null, depends: [], pathBound: [], env: [], pinOnly: ['CHECK'], unboundScripts: ['check.sh'] });
+  const request = () => ({ check: 'sh check.sh', expect: 'ok', cwd: '/r', shell: '/bin/sh', timeoutMs: 120_000, path: null, depends: [], pathBound: [], env: [], pinOnly: ['CHECK'], unboundScripts: ['check.sh'], unboundNotJudged: null as string | null });
   const withRequest = (edit: (q: Record<string, unknown>) => void = () => {}) => {
     const r = base();
     const q = request();
@@ -52,7 +52,7 @@ describe('parseReport', () => {
   };
 
   it('reads an approval request back exactly, with what is approved only by its pin and the scripts no DEPENDS binds', () => {
-    for (const doc of [withRequest(), withRequest((q) => (q.unboundScripts = null))]) {
+    for (const doc of [withRequest(), withRequest((q) => (q.unboundScripts = null)), withRequest((q) => (q.unboundNotJudged = 'cd -'))]) {
       expect(validate(doc)).toBe(true);
       const p = parseReport(JSON.stringify(doc));
       expect(p.ok && p.report).toEqual(doc);
@@ -64,9 +64,11 @@ describe('parseReport', () => {
       const p = parseReport(JSON.stringify(withRequest(edit)));
       return p.ok ? 'accepted' : p.reason;
     };
-    expect(reasonOf((q) => delete q.pinOnly)).toMatch(/request: unexpected or missing fields \(expected .*pinOnly, unboundScripts\)$/);
+    expect(reasonOf((q) => delete q.pinOnly)).toMatch(/request: unexpected or missing fields \(expected .*pinOnly, unboundScripts, unboundNotJudged\)$/);
     expect(reasonOf((q) => (q.pinOnly = 'CHECK'))).toMatch(/request\.pinOnly: not a list$/);
     expect(reasonOf((q) => (q.unboundScripts = 'check.sh'))).toMatch(/request\.unboundScripts: not a list$/);
+    expect(reasonOf((q) => (q.unboundNotJudged = ['cd -']))).toMatch(/request\.unboundNotJudged: /);
+    expect(reasonOf((q) => delete q.unboundNotJudged)).toMatch(/request: unexpected or missing fields/);
   });
 
   it('refuses what is not JSON, or not an object', () => {
