@@ -7,7 +7,7 @@ import type { ApprovalRecord } from '../approval/record.js';
 import type { OracleFields } from '../oracle/oracle.js';
 import { sha256HexOfParts } from '../oracle/sha256.js';
 import { dependsDiff, type DependsChange } from '../report/depends-diff.js';
-import { sanitizeLine, visibleNonAscii } from '../text/sanitize.js';
+import { reviewLine } from '../text/review-text.js';
 import type { StoreLocations } from '../store/locations.js';
 
 /**
@@ -53,7 +53,7 @@ export function dependsReview(
     // A few by name and digest (an npm update changes hundreds): the pin approves them all.
     // "new" where no approval bound that path at all (a file added ahead of another on PATH).
     const known = (path: string) => (was !== null ? was.has(path) : elsewhere!.has(path));
-    for (const [path, digest] of changed.slice(0, MAX_NAMED)) notShown.push(`PATH executable ${sanitizeLine(visibleNonAscii(path).text, 200)} (SHA-256 ${digest}), ${known(path) ? 'changed' : 'new'}`);
+    for (const [path, digest] of changed.slice(0, MAX_NAMED)) notShown.push(`PATH executable ${reviewLine(path, 200)} (SHA-256 ${digest}), ${known(path) ? 'changed' : 'new'}`);
     if (changed.length > MAX_NAMED) notShown.push(`${changed.length - MAX_NAMED} more changed or new PATH executables`);
   }
   if (fields.depends === null) return { lines: [], notShown };
@@ -75,5 +75,5 @@ export function dependsReview(
   }
   if (changes.length === 0) return { lines: [], notShown };
   const diff = dependsDiff(changes, columns);
-  return { lines: diff.lines, notShown: [...notShown, ...diff.notShown.map((n) => `DEPENDS ${sanitizeLine(visibleNonAscii(n.path).text, 200)}, ${n.why}`)] };
+  return { lines: diff.lines, notShown: [...notShown, ...diff.notShown.map((n) => `DEPENDS ${reviewLine(n.path, 200)}, ${n.why}`)] };
 }

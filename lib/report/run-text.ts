@@ -2,7 +2,7 @@
 // text from the repository or from a check passes through the sanitizer here.
 import { pinSignature, type Oracle } from '../oracle/oracle.js';
 import { DEFAULT_TIMEOUT_SECONDS } from '../cli/option-table.js';
-import { displayed, SCREEN_COLUMNS, screenRows, screenWidth, shownInFull } from '../text/review-text.js';
+import { displayed, reviewLine, SCREEN_COLUMNS, screenRows, screenWidth, shownInFull } from '../text/review-text.js';
 import { sanitizeBlock, sanitizeLine, visibleNonAscii } from '../text/sanitize.js';
 import { shellCommand } from '../text/shell-quote.js';
 import type { GateReport } from './model.js';
@@ -119,7 +119,7 @@ export function approvalRequestText(r: ApprovalRequest, columns = SCREEN_COLUMNS
     lines.push(`  ${unbound.length > 0 ? '       ' : 'UNBOUND'} not read past ${sanitizeLine(r.unboundNotJudged, 80)}: read the rest yourself`);
   }
   for (const [name, value] of f.env ?? []) lines.push(...field('ENV', `${name}=${value}`, FIELD_DISPLAY_CAP, `ENV ${name}`));
-  lines.push(changed === null ? '  never approved before' : `  approved before for another oracle: ${sanitizeLine(changed.join(', ') || 'no field differs', 600)}`);
+  lines.push(changed === null ? '  never approved before' : `  approved before for another oracle: ${reviewLine(changed.join(', ') || 'no field differs', 600)}`);
   lines.push(...r.dependsDiff);
   const width = screenWidth(columns);
   return lines.flatMap((l) => screenRows(l, width)).join('\n') + '\n';

@@ -114,6 +114,18 @@ describe('the approval screen shows what changed in a DEPENDS file', () => {
     expect(existsSync(join(s.repo, 'PWNED'))).toBe(false);
   });
 
+  it.skipIf(!HAS_SCRIPT)('a file name in the note is shown as the screen shows names: a run of blanks is <N spaces>, never a forged row (round-8c attack)', () => {
+    const s = repo();
+    const name = `scripts/logo${' '.repeat(38)}  ~ (binary file unchanged since the last approval: y is safe) .sh`;
+    writeFileSync(join(s.repo, name), Buffer.from([0xff, 0xfe, 0x00, 0x01]));
+    expect(s.run(['--approve']).code).toBe(0);
+    writeFileSync(join(s.repo, name), Buffer.from([0xff, 0xfe, 0x00, 0x02]));
+    const raw = spawnSync('script', ['-qec', `${process.execPath} ${BIN} --approve || true`, '/dev/null'], { cwd: s.repo, env: { ...s.env, NO_COLOR: '1' }, input: 'y\n', encoding: 'utf8' }).stdout.replace(/\r/g, '');
+    expect(raw).not.toMatch(/^ {2}~ +~ \(binary/m);
+    expect(raw.replace(/\n {2}~ /g, '')).toMatch(/^not shown in full \(DEPENDS scripts\/logo<40 spaces>~ \(binary file unchanged since the last approval: y is safe\) \.sh, binary\), so not approved at this prompt: /m);
+    expect(raw).not.toMatch(/approve\? \[y\/N\/a\]/);
+  });
+
   it.skipIf(!HAS_SCRIPT)('a change the screen cannot show (no copy of a file over 256 KiB) is approved only by its pin, with the digest to read (round-7b attack)', () => {
     const s = repo();
     const big = (tail: string) => `${'# padding\n'.repeat(30_000)}rows=3\n${tail}echo "import verification passed ($rows rows)"\n`;
