@@ -2,7 +2,7 @@
 // --assert-clean), and what it leaves behind: an evidence edit, a receipt, an audit event.
 import { relative } from 'node:path';
 import { formatEvidence, matchDigest } from '../evidence/line.js';
-import { receiptId, type ProvenFields, type RunRecord } from '../evidence/receipt.js';
+import { receiptId, titleDigest, type ProvenFields, type RunRecord } from '../evidence/receipt.js';
 import type { PendingWrite } from '../evidence/writeback.js';
 import { failureFingerprint, type AttemptEvent } from '../history/event.js';
 import { definitionDigest } from '../ledger/definition.js';
@@ -142,7 +142,7 @@ export async function attemptGate(e: Entry, ctx: RunContext, bindings: BoundFile
   const bound = f.pathBound && dirs.length > 0 ? { dirs, digest: dependsDigest(f.pathBound) } : null;
   // The folder a gate's own CWD led to (a link there can be pointed elsewhere after the run).
   const cwd = e.gate.cwd !== null ? relative(ctx.root, f.cwd).split('\\').join('/') || '.' : null;
-  const measured = { signature: oracle.signature, outputSha256: base.outputSha256, bytes: outcome.bytes, bound, cwd, time };
+  const measured = { signature: oracle.signature, outputSha256: base.outputSha256, bytes: outcome.bytes, bound, cwd, title: titleDigest(e.gate.title), time };
   if (error !== null) {
     return {
       result: { ...base, error },

@@ -43,6 +43,12 @@ export interface RunRecord extends ProvenFields {
    * elsewhere since is another check. Absent in records of earlier versions (not compared).
    */
   cwd?: string | null;
+  /**
+   * Digest (12 hex) of the gate's title as it read when it ran: the claim the pass proved.
+   * Verification reads the title again: a gate retitled since (a smoke test relabelled as an
+   * audit) has proved nothing of its new claim. Absent in records of earlier versions.
+   */
+  title?: string;
   /** When the run started (ISO 8601): the run that started last decides, not the one that ended last. */
   time: string;
 }
@@ -58,6 +64,7 @@ const HEX12 = /^[0-9a-f]{12}$/;
 const RECORD_KEYS = ['gate', 'status', 'def', 'deps', 'inputs', 'match', 'receipt', 'signature', 'outputSha256', 'bytes', 'bound', 'time'] as const;
 const MAX_BOUND_DIRS = 64;
 const MAX_CWD_CHARS = 4096;
+const OPTIONAL_RECORD_KEYS = ['cwd', 'title'] as const;
 
 /**
  * The receipt id of a pass. It covers what the evidence line says, and the ledger by its
@@ -68,6 +75,17 @@ export function receiptId(ledgerInRepo: string, f: ProvenFields, match: string):
   return sha256Hex(
     `{"def":${JSON.stringify(f.def)},"deps":${JSON.stringify(f.deps)},"gate":${JSON.stringify(f.gate)},"inputs":${JSON.stringify(f.inputs)},"ledger":${JSON.stringify(ledgerInRepo)},"match":${JSON.stringify(match)},"v":${JSON.stringify(RECEIPT_VERSION)}}`,
   );
+}
+
+/** Exactly the record's keys, with or without the later ones (cwd, title): a record of an earlier version has neither. */
+function hasRecordKeys(v: Record<string, unknown>): boolean {
+  const optional = OPTIONAL_RECORD_KEYS.filter((k) => Object.hasOwn(v, k));
+  return hasExactKeys(v, [...RECORD_KEYS, ...optional]);
+}
+
+/** The title digest a record keeps (12 hex). */
+export function titleDigest(title: string): string {
+  return sha256Hex(`title\0${title}`).slice(0, 12);
 }
 
 const nullableHex12 = (v: unknown) => v === null || (typeof v === 'string' && HEX12.test(v));
@@ -81,9 +99,11 @@ const nullableHex64 = (v: unknown) => v === null || (typeof v === 'string' && HE
  * (the newest result decides), but never verifies an evidence line here.
  */
 function parseRecord(v: unknown, ledgerInRepo: string): { record: RunRecord; foreign: boolean } | null {
-  if (!isPlainObject(v) || !(hasExactKeys(v, RECORD_KEYS) || hasExactKeys(v, [...RECORD_KEYS, 'cwd']))) return null;
+  if (!isPlainObject(v) || !hasRecordKeys(v)) return null;
   const { gate, status, def, deps, inputs, match, receipt, signature, outputSha256, bytes, bound, time } = v;
   const cwd = Object.hasOwn(v, 'cwd') ? v.cwd : undefined;
+  const title = Object.hasOwn(v, 'title') ? v.title : undefined;
+  if (title !== undefined && !(typeof title === 'string' && HEX12.test(title))) return null;
   if (cwd !== undefined && cwd !== null && !(typeof cwd === 'string' && cwd !== '' && cwd.length <= MAX_CWD_CHARS && !cwd.startsWith('/') && !cwd.split('/').includes('..'))) return null;
   if (typeof gate !== 'string' || (status !== 'pass' && status !== 'fail')) return null;
   if (typeof def !== 'string' || !HEX64.test(def) || !nullableHex12(deps) || !nullableHex12(inputs)) return null;
@@ -111,6 +131,7 @@ function parseRecord(v: unknown, ledgerInRepo: string): { record: RunRecord; for
     bytes: bytes as number | null,
     bound: boundDirs,
     ...(cwd !== undefined ? { cwd: cwd as string | null } : {}),
+    ...(title !== undefined ? { title: title as string } : {}),
     time,
   };
   if (status === 'fail') return match === null && receipt === null ? { record: r, foreign: false } : null;

@@ -19,7 +19,7 @@ import { touchedSince } from '../fsx/file-identity.js';
 import { cwdOnDisk } from '../fsx/physical-path.js';
 import { parseEvidence } from './line.js';
 import { visibleNonAscii } from '../text/sanitize.js';
-import { newestOf, type RunRecord } from './receipt.js';
+import { newestOf, titleDigest, type RunRecord } from './receipt.js';
 import type { ReceiptStore } from './receipt-store.js';
 
 export type Verification = 'verified' | 'unverified' | 'mismatched' | 'stale' | 'manual';
@@ -111,6 +111,10 @@ export async function verifyMetGate(ctx: VerifyContext, loaded: LoadedLedger, ga
   if (newest.bound) {
     const changed = boundChange(ctx, newest.bound, label);
     if (changed !== null) return { state: 'stale', reason: changed };
+  }
+  // The claim as it reads now: a pass proves the title it ran under, not one written since.
+  if (typeof newest.title === 'string' && newest.title !== titleDigest(gate.title)) {
+    return { state: 'stale', reason: 'the title changed since the passing run: the pass proved the claim as it read then; run it again' };
   }
   // The CWD as found on disk now: a link pointed at another folder since is another check.
   if (typeof newest.cwd === 'string' && gate.cwd !== null) {

@@ -121,4 +121,14 @@ describe('run records file', () => {
       expect(parseReceiptFile(text({ ...pass(), cwd }), L, IN_REPO).ok, JSON.stringify(cwd).slice(0, 40)).toBe(false);
     }
   });
+
+  it('takes a record with the digest of the title it ran under, or without one; refuses anything else there', () => {
+    const text = (r: unknown) => `{"schema":"${RECEIPTS_SCHEMA}","ledger":"${L}","records":[${JSON.stringify(r)}]}`;
+    const parsed = parseReceiptFile(text({ ...pass(), cwd: null, title: 'a'.repeat(12) }), L, IN_REPO);
+    expect(parsed.ok && parsed.file.records[0]!.title).toBe('a'.repeat(12));
+    for (const title of [null, '', 'A'.repeat(12), 'a'.repeat(13), 'the title', 12]) {
+      expect(parseReceiptFile(text({ ...pass(), title }), L, IN_REPO).ok, JSON.stringify(title)).toBe(false);
+    }
+    expect(parseReceiptFile(text({ ...pass(), title: 'a'.repeat(12), extra: 1 }), L, IN_REPO).ok).toBe(false);
+  });
 });

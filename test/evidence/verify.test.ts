@@ -151,6 +151,20 @@ describe('verification states', () => {
     expect(s.run(['--status', '--strict']).code).toBe(0);
   });
 
+  it('a gate retitled after its pass is stale under --strict: the pass proved the claim as it read; a plain run proves the new one (round-8c attack)', () => {
+    const s = passed();
+    s.setLedger(s.ledger().replace('A: the verifier accepts the fixture', 'A: the full security audit passes (all 212 CVE checks)'));
+    const strict = s.run(['--status', '--strict']);
+    expect(strict.code).toBe(1);
+    expect(strict.stdout).toContain('GATES:A  met, stale  the full security audit passes (all 212 CVE checks): the title changed since the passing run: the pass proved the claim as it read then; run it again\n');
+    // No new approval is needed (the title is not part of what runs): a plain run runs it again.
+    const before = s.ledger();
+    expect(s.run([]).code).toBe(0);
+    expect(count(s, 'a.count')).toBe(2);
+    expect(s.ledger()).toBe(before);
+    expect(s.run(['--status', '--strict']).code).toBe(0);
+  });
+
   it("the reader's PATH, shell and --timeout do not change whether evidence verifies", () => {
     const s = passed();
     for (const [args, env] of [
