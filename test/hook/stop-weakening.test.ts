@@ -108,7 +108,7 @@ describe('weakened since the session began', () => {
     expect(r).toEqual({ kind: 'allow', note: expect.stringMatching(/^gate-check: released: 1 gate still open: GATES:A \(weakened since the session began: turned manual: a person must approve\)\./) });
   });
 
-  it('cosmetic edits are not weakening: reordered gates, blank lines, trailing spaces, new titles, a gate moved to another ledger', () => {
+  it('cosmetic edits are not weakening: reordered gates, blank lines, trailing spaces, new titles (a run proves a new one), a gate moved to another ledger', () => {
     const s = passed();
     expect(s.stop()).toEqual({ kind: 'allow', note: null });
     const a = s.original.slice(0, s.original.indexOf('\n\n') + 1);
@@ -117,15 +117,25 @@ describe('weakened since the session began', () => {
       `${rest}\n${a}`, // M before A
       s.original.replace('\n\n', '\n\n\n\n'),
       s.original.replace('greets\n', 'greets   \n'),
-      s.original.replace('the greeting script greets', 'the greeting script says hello'),
       s.original.replace('wording approved', 'the wording was approved by a person'),
       a, // M moved to gates/m.md (below)
+      s.original.replace('the greeting script greets', 'the greeting script says hello'), // last: its run proves the new title
     ];
+    const retitled = s.original.replace('the greeting script greets', 'the greeting script says hello');
     for (const text of cosmetic) {
       rmSync(join(s.repo, 'gates'), { recursive: true, force: true });
       s.setLedger(text);
       if (text === a) writeFiles(s.repo, { 'gates/m.md': rest });
-      expect(s.run(['--status', '--strict']).code).toBe(0); // still met and verified
+      if (text === retitled) {
+        // A new title is a new claim: not weakening (no person is asked), but its pass proved the
+        // old one, so the hook asks for a run, which needs no approval (round-8c attack).
+        expect(s.run(['--status', '--strict']).stdout).toContain('the title changed since the passing run');
+        const reason = blockOf(s.stop());
+        expect(reason).toContain('the title changed since the passing run');
+        expect(reason).not.toContain('weakened');
+        expect(s.run([]).code).toBe(0);
+      }
+      expect(s.run(['--status', '--strict']).code).toBe(0); // met and verified
       expect(s.stop()).toEqual({ kind: 'allow', note: null });
     }
   });
