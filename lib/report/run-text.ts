@@ -187,7 +187,8 @@ export function approvalSuggestion(pins: readonly string[], o: SuggestionOptions
     const start = shellCommand(o.invocation) ?? 'gate-check';
     lines.push(`  review each command above, then approve exactly those with ${start} --approve ID@HEX,... (${why}: write the command yourself)`);
   } else {
-    lines.push(`  review each command above, then approve exactly those: ${command}`);
+    // The command on a row of its own, to be copied whole (a row is never cut inside it).
+    lines.push('  review each command above, then approve exactly those:', `  ${command}`);
   }
   return lines;
 }

@@ -63,8 +63,8 @@ describe('suggested commands: pasting one runs gate-check and nothing else', () 
     const file = join(root, sub, 'GATES.md');
     const first = runCli(['--root', root, '--timeout', '60', file], { cwd: base, env: s.env });
     expect(first.code).toBe(1);
-    const line = first.stdout.split('\n').find((l) => l.includes('approve exactly those: '))!;
-    const command = line.slice(line.indexOf('approve exactly those: ') + 'approve exactly those: '.length);
+    const rows = first.stdout.split('\n');
+    const command = rows[rows.findIndex((l) => l.endsWith('approve exactly those:')) + 1]!.slice(2);
     // It starts gate-check as this run was started (lib/cli/invocation.ts): here, node and the bin.
     const start = shellCommand(invocationWords(s.env, BIN, process.execPath))!;
     expect(command.startsWith(`${start} `)).toBe(true);
