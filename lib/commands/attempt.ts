@@ -2,7 +2,7 @@
 // --assert-clean), and what it leaves behind: an evidence edit, a receipt, an audit event.
 import { relative } from 'node:path';
 import { formatEvidence, matchDigest } from '../evidence/line.js';
-import { receiptId, titleDigest, type ProvenFields, type RunRecord } from '../evidence/receipt.js';
+import { receiptId, repositoryFolder, titleDigest, type ProvenFields, type RunRecord } from '../evidence/receipt.js';
 import type { PendingWrite } from '../evidence/writeback.js';
 import { failureFingerprint, type AttemptEvent } from '../history/event.js';
 import { definitionDigest } from '../ledger/definition.js';
@@ -140,8 +140,9 @@ export async function attemptGate(e: Entry, ctx: RunContext, bindings: BoundFile
   const time = startedAt;
   const dirs = f.pathBound ? inRepoPathEntries(f.path, ctx.root, f.cwd).map((p) => p.inRepo) : [];
   const bound = f.pathBound && dirs.length > 0 ? { dirs, digest: dependsDigest(f.pathBound) } : null;
-  // The folder a gate's own CWD led to (a link there can be pointed elsewhere after the run).
-  const cwd = e.gate.cwd !== null ? relative(ctx.root, f.cwd).split('\\').join('/') || '.' : null;
+  // The folder the check ran in (a CWD link can be pointed elsewhere after the run; --cwd runs
+  // a gate without CWD elsewhere than the root): repository-relative, null outside it.
+  const cwd = repositoryFolder(ctx.root, f.cwd);
   const measured = { signature: oracle.signature, outputSha256: base.outputSha256, bytes: outcome.bytes, bound, cwd, title: titleDigest(e.gate.title), time };
   if (error !== null) {
     return {

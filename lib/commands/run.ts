@@ -42,6 +42,7 @@ import { preflight, type PreflightContext } from './preflight.js';
 import { otherScopesNote, treeVerdict } from './scopes.js';
 import { runSettings } from './settings.js';
 import { verifyMetGates } from './verification.js';
+import { repositoryFolder } from '../evidence/receipt.js';
 
 
 const OUTPUT_FLUSH_MS = 50;
@@ -116,7 +117,11 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
   // Met gates: is their evidence still good? A stale gate is run again, never reported met.
   // (A full --reverify runs every gate anyway: verifying first would only cost time. Gates
   // it cannot run keep their state and are counted unmet.)
-  if (!options.reverify || options.onlyStale) await verifyMetGates(scope, { resolver: resolver.files, receipts, approvals: store });
+  if (!options.reverify || options.onlyStale) {
+    // Gates without CWD run where this run's --cwd says: a pass made there holds for this run.
+    const defaultCwd = resolver.settings.defaultCwd === null ? '.' : repositoryFolder(ws.root.path, resolver.settings.defaultCwd);
+    await verifyMetGates(scope, { resolver: resolver.files, receipts, approvals: store, defaultCwd });
+  }
   // A met gate counts only with evidence verified here; anything else is run again (when
   // approved). --only-stale re-runs exactly the checked gates whose evidence does not hold:
   // stale, mismatched, unverified, or written for another definition of the gate.

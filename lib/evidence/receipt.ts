@@ -4,6 +4,7 @@
 // is no longer evidence, whatever the ledger line says. One file per ledger; records newest
 // first. Pure: shapes, digests, validation.
 import { hasExactKeys, isPlainObject } from '../json/hostile.js';
+import { isAbsolute, relative, sep } from 'node:path';
 import { sha256Hex } from '../oracle/oracle.js';
 
 export const RECEIPTS_SCHEMA = 'gate-check/run-records@1';
@@ -81,6 +82,13 @@ export function receiptId(ledgerInRepo: string, f: ProvenFields, match: string):
 function hasRecordKeys(v: Record<string, unknown>): boolean {
   const optional = OPTIONAL_RECORD_KEYS.filter((k) => Object.hasOwn(v, k));
   return hasExactKeys(v, [...RECORD_KEYS, ...optional]);
+}
+
+/** `dir` (absolute) as a record keeps it: repository-relative with '/', '.' for the root, null outside `root`. */
+export function repositoryFolder(root: string, dir: string): string | null {
+  const rel = relative(root, dir);
+  if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return null;
+  return rel === '' ? '.' : rel.split(sep).join('/');
 }
 
 /** The title digest a record keeps (12 hex). */

@@ -34,6 +34,11 @@ export interface VerifyContext {
   resolver: FileDigests;
   receipts: ReceiptStore | null;
   approvals: ApprovalStore | null;
+  /**
+   * Where gates without CWD run for this reader, repository-relative, or null outside the
+   * repository: a run's --cwd. Absent: the repository root (the Stop hook, --status).
+   */
+  defaultCwd?: string | null;
 }
 
 const verified: VerificationResult = { state: 'verified', reason: null };
@@ -117,10 +122,21 @@ export async function verifyMetGate(ctx: VerifyContext, loaded: LoadedLedger, ga
     return { state: 'stale', reason: 'the title changed since the passing run: the pass proved the claim as it read then; run it again' };
   }
   // The CWD as found on disk now: a link pointed at another folder since is another check.
-  if (typeof newest.cwd === 'string' && gate.cwd !== null) {
-    const now = cwdOnDisk(ctx.resolver.root, gate.cwd);
-    if ('missing' in now) return { state: 'stale', reason: `CWD ${visibleNonAscii(gate.cwd).text}: ${now.missing} (the passing run ran in ${visibleNonAscii(newest.cwd).text})` };
-    if (now.dir !== newest.cwd) return { state: 'stale', reason: `CWD ${visibleNonAscii(gate.cwd).text} leads to ${visibleNonAscii(now.dir).text} now; the passing run ran in ${visibleNonAscii(newest.cwd).text}` };
+  // A gate without CWD runs at the repository root (or where this run's --cwd says): a pass
+  // made under another --cwd proved the check somewhere else.
+  if (newest.cwd !== undefined) {
+    const ran = newest.cwd === null ? 'outside the repository' : `in ${visibleNonAscii(newest.cwd).text}`;
+    if (gate.cwd === null) {
+      const here = ctx.defaultCwd === undefined ? '.' : ctx.defaultCwd;
+      if (here !== newest.cwd) {
+        const where = here === null ? 'outside the repository (--cwd)' : here === '.' ? 'at the repository root' : `in ${visibleNonAscii(here).text} (--cwd)`;
+        return { state: 'stale', reason: `the passing run ran ${ran} (--cwd); the gate runs ${where}` };
+      }
+    } else {
+      const now = cwdOnDisk(ctx.resolver.root, gate.cwd);
+      if ('missing' in now) return { state: 'stale', reason: `CWD ${visibleNonAscii(gate.cwd).text}: ${now.missing} (the passing run ran ${ran})` };
+      if (now.dir !== newest.cwd) return { state: 'stale', reason: `CWD ${visibleNonAscii(gate.cwd).text} leads to ${visibleNonAscii(now.dir).text} now; the passing run ran ${ran}` };
+    }
   }
   if (ev.get('receipt') !== newest.receipt!.slice(0, 12) || ev.get('match') !== newest.match) {
     return { state: 'mismatched', reason: 'the evidence line differs from the one the latest passing run here wrote' };

@@ -151,6 +151,30 @@ describe('verification states', () => {
     expect(s.run(['--status', '--strict']).code).toBe(0);
   });
 
+  it('a gate without CWD that passed under --cwd proved it there: stale where it runs at the root, and after its --cwd link is pointed elsewhere (round-8d attack)', () => {
+    const s = repo({
+      'GATES.md': '- [ ] U: the unit suite passes\n  CHECK: sh run.sh\n  EXPECT: checks passed\n  DEPENDS: spec/unit/run.sh, broken/run.sh\n',
+      'spec/unit/run.sh': 'echo checks passed\n',
+      'broken/run.sh': 'echo FAIL; exit 1\n',
+    });
+    symlinkSync('spec/unit', join(s.repo, 'tests'));
+    expect(s.run(['--approve', '--cwd', 'tests']).code).toBe(0);
+    // At the root (the Stop hook's view, --status), the pass was made elsewhere.
+    const strict = s.run(['--status', '--strict']);
+    expect(strict.code).toBe(1);
+    expect(strict.stdout).toContain(': the passing run ran in spec/unit (--cwd); the gate runs at the repository root\n');
+    // Under the same --cwd it holds: a run there does not run it again.
+    const again = s.run(['--cwd', 'tests']);
+    expect(again.code).toBe(0);
+    expect(again.stdout).not.toContain('PASS');
+    // The --cwd link pointed at a failing folder: the old pass holds nowhere.
+    rmSync(join(s.repo, 'tests'));
+    symlinkSync('broken', join(s.repo, 'tests'));
+    const moved = s.run(['--cwd', 'tests']);
+    expect(moved.code).toBe(1);
+    expect(moved.stdout).not.toContain('ALL MET');
+  });
+
   it('a gate retitled after its pass is stale under --strict: the pass proved the claim as it read; a plain run proves the new one (round-8c attack)', () => {
     const s = passed();
     s.setLedger(s.ledger().replace('A: the verifier accepts the fixture', 'A: the full security audit passes (all 212 CVE checks)'));
