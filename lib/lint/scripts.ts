@@ -138,10 +138,12 @@ export interface WalkOptions {
   cdpath?: boolean;
   /** Told why the walk stopped before the end (a cd it cannot follow), once. */
   onStop?: (why: string) => void;
+  /** Told where the walk went on without knowing the folder for sure (after a sourced file, which may cd). */
+  onUnsure?: (why: string) => void;
 }
 
 /** `set -P`, `set -o physical`: every later `cd` resolves links, which the walk does not. */
-function setsPhysical(words: readonly Word[]): boolean {
+export function setsPhysical(words: readonly Word[]): boolean {
   return words.some((w, i) => /^-[A-Za-z]*P[A-Za-z]*$/.test(w.value) || (w.value === '-o' && words[i + 1]?.value === 'physical'));
 }
 
@@ -173,32 +175,75 @@ function cdTarget(words: readonly Word[], dir: string, options: WalkOptions): { 
   return { dir: next };
 }
 
+/** More folders than this that the CHECK may be in at one point, and the reading stops. */
+const MAX_FOLDERS = 8;
+/** Words that change the folder or the commands' meaning in ways the reading does not follow. */
+const UNFOLLOWED: Record<string, string> = { pushd: 'pushd', popd: 'popd', eval: 'eval', trap: 'trap', alias: 'alias' };
+
+/** Whether `words` mention `cd` anywhere (a function body, `command cd`, `builtin cd`, after a keyword). */
+function mentionsCd(cmd: SimpleCommand): boolean {
+  return cmd.words.some((w) => !w.dynamic && /^(?:cd|pushd|popd)$/.test(w.value));
+}
+
+/** `cd x || exit 1`: the path where the cd failed ends there. */
+function endsTheShell(cmd: SimpleCommand): boolean {
+  const name = programName(unwrapped(withoutKeywords(cmd))[0]);
+  return name === 'exit' || name === 'return';
+}
+
 /**
- * Visits every simple command with the repository-relative directory it runs in. A literal
- * `cd DIR` moves the directory for the commands after it; after a `cd` that cannot be
- * followed (a variable, an absolute path, out of the repository, `cd -P`, through CDPATH),
- * `pushd`, `set -P` or a CDPATH set in the CHECK, the walk stops, and says why.
+ * Visits every simple command with each repository-relative directory it may run in. A
+ * literal `cd DIR` moves the directory for the commands that run only if it succeeded (joined
+ * by `&&`); after a `;`, `||` or `&`, the commands may run where the `cd` left them or, had
+ * it failed or not run, where it found them, and are visited for both. The reading stops,
+ * and says why, where it cannot follow the shell: a `cd` to a variable, an absolute path or
+ * out of the repository, `cd -`, `cd -P`, a `cd` through CDPATH, in a pipeline, in the
+ * background, inside if/for/while/case or a function, or after a keyword; `pushd`, `eval`,
+ * `trap`, `alias`, `set -P`. After a sourced file (which may `cd` itself) it goes on, unsure.
  */
 export function walkCommands(list: ShellList, workdir: string, visit: (cmd: SimpleCommand, dir: string, previous: SimpleCommand | null) => void, options: WalkOptions = {}): void {
-  let dir = workdir;
+  let dirs = [workdir];
+  // Where the commands are if the latest cd chain did not run or failed.
+  let before: string[] = [];
   let cdpath = options.cdpath === true;
   const stop = (why: string) => options.onStop?.(why);
-  for (const item of list.items) {
+  for (let n = 0; n < list.items.length; n++) {
+    const item = list.items[n]!;
+    if (item.op !== null && item.op !== '&&' && before.length > 0) {
+      // `cd x || exit 1; sh y`: the failed path ended; otherwise both paths go on.
+      if (!(item.op === '||' && item.pipeline.length === 1 && endsTheShell(item.pipeline[0]!))) dirs = [...new Set([...dirs, ...before])];
+      before = [];
+      if (dirs.length > MAX_FOLDERS) return stop('more folders than the reading follows');
+    }
     let previous: SimpleCommand | null = null;
     for (const cmd of item.pipeline) {
-      const words = unwrapped(withoutKeywords(cmd));
+      const bare = withoutKeywords(cmd);
+      const words = unwrapped(bare);
       const name = programName(words[0]);
       if (setsCdpath(cmd, words, name)) cdpath = true;
       if (name === 'cd') {
-        const to = cdTarget(words, dir, { ...options, cdpath });
-        if ('stop' in to) return stop(to.stop);
-        dir = to.dir;
+        if (list.complex || bare !== cmd) return stop('a cd inside if/for/while/case or a function');
+        if (item.pipeline.length > 1) return stop('a cd in a pipeline');
+        if (list.items[n + 1]?.op === '&' || (n === list.items.length - 1 && list.background)) return stop('a cd in the background');
+        if (item.op === '||') return stop('a cd that runs only if a command failed');
+        if (words.filter((w, i) => i > 0 && !CD_OPTION.test(w.value)).length > 1) return stop('a cd with more than one folder');
+        const next: string[] = [];
+        for (const dir of dirs) {
+          const to = cdTarget(words, dir, { ...options, cdpath });
+          if ('stop' in to) return stop(to.stop);
+          next.push(to.dir);
+        }
+        // `a && cd x`: if a failed, neither the cd nor what hangs on it ran.
+        before = [...new Set([...before, ...dirs])];
+        dirs = [...new Set(next)];
         previous = cmd;
         continue;
       }
-      if (name === 'pushd' || name === 'popd') return stop(name);
+      if (name !== null && Object.hasOwn(UNFOLLOWED, name)) return stop(UNFOLLOWED[name]!);
       if (name === 'set' && setsPhysical(words)) return stop('set -P (cd resolves links)');
-      visit(cmd, dir, previous);
+      if (list.complex && mentionsCd(cmd)) return stop('a cd inside if/for/while/case or a function');
+      for (const dir of dirs) visit(cmd, dir, previous);
+      if (!words[0]?.quoted && (words[0]?.value === '.' || words[0]?.value === 'source')) options.onUnsure?.('a sourced file (it may cd)');
       previous = cmd;
     }
   }

@@ -2,11 +2,12 @@
 // who approves is often not the ledger's author: they are told that an edit to such a script
 // later runs without asking them again. The same judgement as lint's undeclared-script,
 // made on the files DEPENDS matched for the oracle being approved. Pure.
-import { isAbsolute, relative, sep } from 'node:path';
+import { isAbsolute, posix, relative, sep } from 'node:path';
 import { globMatches } from './glob.js';
 import { scriptsNamed } from './rule-scripts.js';
 import { inlineShellList } from './inline-shell.js';
-import { inDirectory, invokedScripts, runsUnnamed, walkCommands, type PathResolver } from './scripts.js';
+import { programName, unwrapped, withoutKeywords } from './commands.js';
+import { inDirectory, invokedScripts, runsUnnamed, setsPhysical, walkCommands, type PathResolver } from './scripts.js';
 import type { ShellList } from './shell-list.js';
 
 /** Where a path leads read as text: what the CHECK's words say, for what is not on disk (yet). */
@@ -35,7 +36,17 @@ export function unboundScripts(
   if (workdir === null) return [];
   const bound = new Set(matched);
   const later = (p: string) => bindableLater(p) && (globs ?? []).some((g) => globMatches(g, p));
-  return scriptsNamed(parseShellList(check), workdir, invokedScripts, resolve).filter((p) => !bound.has(p) && !later(p));
+  const inRepository = resolve ?? lexicalPath;
+  // A script outside the repository (`sh ../tools/x.sh`) is bound by nothing either: named as
+  // written from the root. An absolute path inside the repository is its repository path.
+  const named: PathResolver = (path, dir) => {
+    if (isAbsolute(path)) {
+      const rel = relative(root, path);
+      return rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel) ? null : inRepository(rel.split(sep).join('/'), '.');
+    }
+    return inRepository(path, dir) ?? (path.startsWith('~') ? null : posix.join(dir, path));
+  };
+  return scriptsNamed(parseShellList(check), workdir, invokedScripts, named).filter((p) => !bound.has(p) && !later(p));
 }
 
 /**
@@ -56,9 +67,14 @@ export function unboundNotJudged(check: string, root: string, cwd: string, cdpat
         if (why !== null) return;
         if (runsUnnamed(cmd)) why = 'a program named at run time';
         const inner = inlineShellList(cmd);
-        if (inner) walk(inner, at);
+        if (inner) {
+          // bash -P -c '…', bash -o physical -c '…': every cd in it resolves links.
+          const words = unwrapped(withoutKeywords(cmd));
+          if (programName(words[0]) !== null && setsPhysical(words.slice(1))) why = 'a shell started with -P (cd resolves links)';
+          else walk(inner, at);
+        }
       },
-      { cdpath, onStop: (reason) => (why ??= reason) },
+      { cdpath, onStop: (reason) => (why ??= reason), onUnsure: (reason) => (why ??= reason) },
     );
   walk(parseShellList(check), workdir);
   return why;

@@ -135,9 +135,13 @@ describe('run modes', () => {
     symlinkSync('spec/unit', join(narrow.repo, 'tests'));
     expect(narrow.run([]).stdout).toContain('\n  UNBOUND tests/../check.sh\n          CHECK runs it, no DEPENDS binds it: an edit will run unasked\n');
     // The shell keeps its directory as text: after `cd tests` and `cd ..` it is back at the top (round-8b attack).
-    const back = repo({ 'GATES.md': gate('A', 'cd tests && cd .. && sh check.sh; cd tests/.. && sh check.sh', 'ok', '  DEPENDS: spec/check.sh\n'), 'check.sh': 'echo ok\n', 'spec/check.sh': 'echo ok\n', 'spec/unit/t.txt': 'x\n' });
+    const back = repo({ 'GATES.md': gate('A', 'cd tests && cd .. && sh check.sh && cd tests/.. && sh check.sh', 'ok', '  DEPENDS: spec/check.sh\n'), 'check.sh': 'echo ok\n', 'spec/check.sh': 'echo ok\n', 'spec/unit/t.txt': 'x\n' });
     symlinkSync('spec/unit', join(back.repo, 'tests'));
     expect(JSON.parse(back.run(['--json']).stdout).gates[0].result.request.unboundScripts).toEqual(['check.sh']);
+    // After a `;`, the chain before it may have stopped anywhere: each folder it may be in counts (round-8d attack).
+    const either = repo({ 'GATES.md': gate('A', 'cd tests && cd .. && sh check.sh; cd tests/.. && sh check.sh', 'ok', '  DEPENDS: spec/check.sh\n'), 'check.sh': 'echo ok\n', 'spec/check.sh': 'echo ok\n', 'spec/unit/t.txt': 'x\n' });
+    symlinkSync('spec/unit', join(either.repo, 'tests'));
+    expect(JSON.parse(either.run(['--json']).stdout).gates[0].result.request.unboundScripts).toEqual(['check.sh', 'tests/check.sh']);
     // A folder linked out of the repository: `..` there is out there too. `cd -P` is an option, not
     // a folder, and a physical cd the reading does not follow: it stops there and says so (round-8c attack).
     const out = repo({ 'GATES.md': gate('A', "sh -c 'cd tests && sh ../check.sh'; sh lib/run.sh; sh -c 'cd -P lib && sh run.sh'", 'ok', '  DEPENDS: check.sh, **/*.sh\n'), 'check.sh': 'echo ok\n' });

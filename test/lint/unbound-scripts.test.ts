@@ -40,10 +40,22 @@ describe('unboundScripts', () => {
     expect(named("node -e 'require(1)' --test")).toEqual([]);
   });
 
+  it('names a script in every folder it may run in: a cd that may not run or may fail leaves both (round-8d attack)', () => {
+    const named = (check: string) => unboundScripts(check, ROOT, ROOT, [], null, none);
+    expect(named('false && cd spec; sh run.sh')).toEqual(['spec/run.sh', 'run.sh']);
+    expect(named('cd spec; sh run.sh')).toEqual(['spec/run.sh', 'run.sh']);
+    expect(named('cd spec && sh run.sh || sh other.sh')).toEqual(['spec/run.sh', 'spec/other.sh', 'other.sh']);
+    // Only where it hangs on the cd: && chains, and `|| exit` ends the failed path.
+    expect(named('cd spec && sh run.sh && cd .. && sh check.sh')).toEqual(['spec/run.sh', 'check.sh']);
+    expect(named('cd spec || exit 1; sh run.sh')).toEqual(['spec/run.sh']);
+    // Outside the repository, as written; an absolute path inside it, as its repository path.
+    expect(named('sh ../outside.sh; sh /repo/x.sh; sh /usr/lib/y.sh')).toEqual(['../outside.sh', 'x.sh']);
+  });
+
   it('names a preload written as a relative path, before the script; a package is not a file (round-8b N6)', () => {
     const named = (check: string) => unboundScripts(check, ROOT, ROOT, [], null, none);
     expect(named('node -r ./h.js t.js')).toEqual(['h.js', 't.js']);
-    expect(named('node --import=./setup.mjs --require ../pkg/x.cjs --test a.test.js')).toEqual(['setup.mjs', 'a.test.js']);
+    expect(named('node --import=./setup.mjs --require ../pkg/x.cjs --test a.test.js')).toEqual(['setup.mjs', '../pkg/x.cjs', 'a.test.js']);
     expect(named('cd pkg && node --import ./setup.mjs --test')).toEqual(['pkg/setup.mjs']);
     expect(named("node -r ./h.js -e 'x()'")).toEqual(['h.js']);
     expect(named('node -r ts-node/register --import tsx t.ts')).toEqual(['t.ts']);
@@ -98,6 +110,21 @@ describe('unboundNotJudged', () => {
     expect(why('sh $(pwd)/../check.sh')).toBe('a program named at run time');
     expect(why('"$PWD/run.sh"')).toBe('a program named at run time');
     expect(why('. "$ENV_FILE"; echo ok')).toBe('a program named at run time');
+  });
+
+  it('stops where the shell may not do what the words say: control flow, functions, pipelines, the background, eval, trap, bash -P (round-8d attack)', () => {
+    expect(why('if [ -d x ]; then cd x; fi; sh run.sh')).toBe('a cd inside if/for/while/case or a function');
+    expect(why('f() { cd spec; }; f; sh run.sh')).toBe('a cd inside if/for/while/case or a function');
+    expect(why('cd tests | true; sh run.sh')).toBe('a cd in a pipeline');
+    expect(why('cd tests & wait; sh run.sh')).toBe('a cd in the background');
+    expect(why('true || cd spec; sh run.sh')).toBe('a cd that runs only if a command failed');
+    expect(why('cd a b && sh x.sh')).toBe('a cd with more than one folder');
+    expect(why('eval cd spec; sh run.sh')).toBe('eval');
+    expect(why('trap "cd spec" USR1; kill -USR1 $$; sh run.sh')).toBe('trap');
+    expect(why('bash -P -c "cd tests/.. && sh check.sh"')).toBe('a shell started with -P (cd resolves links)');
+    expect(why('bash -o physical -c "cd tests/.. && sh check.sh"')).toBe('a shell started with -P (cd resolves links)');
+    // A sourced file may cd: the reading goes on, and says it is unsure from there.
+    expect(why('. ./setenv.sh && sh run.sh')).toBe('a sourced file (it may cd)');
   });
 
   it('is null when the whole CHECK was read', () => {
