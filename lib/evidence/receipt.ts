@@ -39,9 +39,11 @@ export interface RunRecord extends ProvenFields {
    */
   bound: { dirs: string[]; digest: string } | null;
   /**
-   * For a gate with its own CWD: the folder it ran in, repository-relative as found on disk
-   * (`tests -> spec/unit` ran in spec/unit). Verification finds the CWD again: a link pointed
-   * elsewhere since is another check. Absent in records of earlier versions (not compared).
+   * The folder the check ran in, repository-relative as found on disk (`CWD: tests` with
+   * `tests -> spec/unit` ran in spec/unit; a gate without CWD at the root, or where --cwd
+   * said), null outside the repository (an outside --cwd). Verification finds the folder
+   * again: a link pointed elsewhere since, or another --cwd, is another check. Absent in
+   * records of earlier versions (not compared).
    */
   cwd?: string | null;
   /**
