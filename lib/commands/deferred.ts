@@ -2,4 +2,5 @@
 // one chunk: the start-up path stays lean, and one dynamic import splits the bundle into
 // fewer files than one per module (each file costs the ESM loader a resolution).
 export { markNotRunnableYet, readOnlyContext, verifyMetGates } from './verification.js';
+export { defaultCwdFolder } from './settings.js';
 export { writeCiOutputs } from './ci-outputs.js';

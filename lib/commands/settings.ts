@@ -1,6 +1,7 @@
 // The settings a run resolves once and every oracle shares: shell, timeout, limits, PATH,
 // default working directory. Used by runs, by --status (to verify evidence) and by
 // `approvals list`, so that all of them compute the same oracle for the same options.
+import { repositoryFolder } from '../evidence/receipt.js';
 import { realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Io } from '../cli/io.js';
@@ -36,6 +37,14 @@ function canonicalDirectory(raw: string, cwd: string, label: string): string {
   }
   if (!statSync(real).isDirectory()) throw new RunSetupError(`${label} ${lexical} is not a directory`);
   return real;
+}
+
+/**
+ * Where gates without CWD run under `--cwd`, as run records keep it (repository-relative,
+ * null outside the repository), for a reader that verifies evidence with the same option.
+ */
+export function defaultCwdFolder(raw: string, cwd: string, root: string): string | null {
+  return repositoryFolder(root, canonicalDirectory(raw, cwd, '--cwd'));
 }
 
 /**

@@ -27,8 +27,11 @@ export async function statusCommand(options: RunOptions, io: Io): Promise<number
 async function statusOf(ws: Workspace, options: RunOptions, io: Io): Promise<number> {
   const entries = ws.ledgers.flatMap((loaded) => loaded.ledger.gates.map((gate) => ({ loaded, gate, report: gateReport(loaded.location.display, loaded.stem, gate) })));
   if (entries.some((e) => e.report.state === 'met')) {
-    const { readOnlyContext, verifyMetGates } = await import('./deferred.js');
-    await verifyMetGates(entries, readOnlyContext(ws, io));
+    const { defaultCwdFolder, readOnlyContext, verifyMetGates } = await import('./deferred.js');
+    // With --cwd, gates without CWD are read where a run with it would run them.
+    const ctx = readOnlyContext(ws, io);
+    if (options.cwd !== undefined) ctx.defaultCwd = defaultCwdFolder(options.cwd, io.cwd, ws.root.path);
+    await verifyMetGates(entries, ctx);
   }
   if (entries.some((e) => e.report.state === 'unmet' && (e.gate.depends !== null || e.gate.inputs !== null || e.gate.cwd !== null))) {
     const { markNotRunnableYet } = await import('./deferred.js');

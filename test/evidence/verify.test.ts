@@ -167,9 +167,13 @@ describe('verification states', () => {
     const again = s.run(['--cwd', 'tests']);
     expect(again.code).toBe(0);
     expect(again.stdout).not.toContain('PASS');
+    // --status reads it where its own --cwd says, as a run would (round-8e attack).
+    expect(s.run(['--status', '--strict', '--cwd', 'tests']).code).toBe(0);
+    expect(s.run(['--status', '--strict', '--cwd', 'spec']).stdout).toContain(': the passing run ran in spec/unit (--cwd); the gate runs in spec (--cwd)\n');
     // The --cwd link pointed at a failing folder: the old pass holds nowhere.
     rmSync(join(s.repo, 'tests'));
     symlinkSync('broken', join(s.repo, 'tests'));
+    expect(s.run(['--status', '--strict', '--cwd', 'tests']).code).toBe(1);
     const moved = s.run(['--cwd', 'tests']);
     expect(moved.code).toBe(1);
     expect(moved.stdout).not.toContain('ALL MET');
