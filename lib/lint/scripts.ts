@@ -167,6 +167,7 @@ function cdTarget(words: readonly Word[], dir: string, options: WalkOptions): { 
   if (target.dynamic) return { stop: 'a cd to a folder set at run time' };
   const v = target.value;
   if (v === '-') return { stop: 'cd -' };
+  if (/[*?[]/.test(v)) return { stop: 'a cd to a pattern' };
   if (v.startsWith('/') || v.startsWith('~')) return { stop: 'a cd to an absolute path' };
   if (options.cdpath && !/^\.\.?(\/|$)/.test(v)) return { stop: 'a cd through CDPATH' };
   const next = repositoryPath(v, dir);
@@ -178,7 +179,28 @@ function cdTarget(words: readonly Word[], dir: string, options: WalkOptions): { 
 /** More folders than this that the CHECK may be in at one point, and the reading stops. */
 const MAX_FOLDERS = 8;
 /** Words that change the folder or the commands' meaning in ways the reading does not follow. */
-const UNFOLLOWED: Record<string, string> = { pushd: 'pushd', popd: 'popd', eval: 'eval', trap: 'trap', alias: 'alias' };
+const UNFOLLOWED: Record<string, string> = { pushd: 'pushd', popd: 'popd', eval: 'eval', trap: 'trap', alias: 'alias', shopt: 'shopt' };
+/** Variables that make a shell run a file first or change how cd resolves (BASH_ENV=hook.sh bash x.sh). */
+const STARTUP_VARIABLE = /^(?:BASH_ENV|ENV|SHELLOPTS|BASHOPTS)(?:=|$)/;
+const SHELL_NAMES = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash']);
+
+/** `BASH_ENV=x`, `env ENV=x sh`, `export SHELLOPTS=physical`: a shell started later runs a file or option first. */
+function setsStartup(cmd: SimpleCommand): boolean {
+  return cmd.assignments.some((w) => STARTUP_VARIABLE.test(w.value)) || cmd.words.some((w) => !w.dynamic && STARTUP_VARIABLE.test(w.value));
+}
+
+/** `bash --rcfile x`, `sh -i`, `bash -l`, `bash -O cdable_vars`: a shell that reads start-up files or takes options the reading does not follow. */
+function startsWithOptions(words: readonly Word[]): boolean {
+  if (!SHELL_NAMES.has(programName(words[0]) ?? '')) return false;
+  for (let i = 1; i < words.length; i++) {
+    const v = words[i]!.value;
+    if (v === '--rcfile' || v === '--init-file' || v === '--login' || v === '-O' || v === '+O' || v === '--') return v !== '--';
+    if (!/^[-+][A-Za-z]+$/.test(v)) return false;
+    if (/[ilO]/.test(v.slice(1))) return true;
+    if (/[oO]$/.test(v)) i++;
+  }
+  return false;
+}
 
 /** Whether `words` mention `cd` anywhere (a function body, `command cd`, `builtin cd`, after a keyword). */
 function mentionsCd(cmd: SimpleCommand): boolean {
@@ -243,6 +265,9 @@ export function walkCommands(list: ShellList, workdir: string, visit: (cmd: Simp
       if (name === 'set' && setsPhysical(words)) return stop('set -P (cd resolves links)');
       if (list.complex && mentionsCd(cmd)) return stop('a cd inside if/for/while/case or a function');
       for (const dir of dirs) visit(cmd, dir, previous);
+      // What the shell runs first or how its cd resolves, set here: named above, not followed past.
+      if (setsStartup(cmd)) return stop('a shell start-up file or option set in the CHECK');
+      if (startsWithOptions(words)) return stop('a shell started with start-up files or options');
       if (!words[0]?.quoted && (words[0]?.value === '.' || words[0]?.value === 'source')) options.onUnsure?.('a sourced file (it may cd)');
       previous = cmd;
     }

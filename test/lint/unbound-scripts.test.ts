@@ -123,6 +123,16 @@ describe('unboundNotJudged', () => {
     expect(why('trap "cd spec" USR1; kill -USR1 $$; sh run.sh')).toBe('trap');
     expect(why('bash -P -c "cd tests/.. && sh check.sh"')).toBe('a shell started with -P (cd resolves links)');
     expect(why('bash -o physical -c "cd tests/.. && sh check.sh"')).toBe('a shell started with -P (cd resolves links)');
+    // Start-up files and shell options (round-8e attack).
+    expect(why('BASH_ENV=hook.sh bash check.sh')).toBe('a shell start-up file or option set in the CHECK');
+    expect(why('export BASH_ENV=hook.sh; bash check.sh')).toBe('a shell start-up file or option set in the CHECK');
+    expect(why('env ENV=hook.sh sh -i check.sh')).toBe('a shell start-up file or option set in the CHECK');
+    expect(why('SHELLOPTS=physical bash -c "cd tests/.. && sh check.sh"')).toBe('a shell start-up file or option set in the CHECK');
+    expect(why('bash --rcfile hook.sh -i check.sh')).toBe('a shell started with start-up files or options');
+    expect(why('bash -O cdable_vars -c "cd spec && sh run.sh"')).toBe('a shell started with start-up files or options');
+    expect(why('shopt -s cdable_vars; cd spec && sh run.sh')).toBe('shopt');
+    expect(why('cd sp*c && sh run.sh')).toBe('a cd to a pattern');
+    expect(why('bash -euo pipefail -c "sh check.sh"')).toBeNull();
     // A sourced file may cd: the reading goes on, and says it is unsure from there.
     expect(why('. ./setenv.sh && sh run.sh')).toBe('a sourced file (it may cd)');
   });
