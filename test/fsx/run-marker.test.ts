@@ -17,12 +17,13 @@ describe('a run marker', () => {
     writeFiles(s.repo, { 'GATES.md': '- [ ] A: slow\n  CHECK: sleep 3; echo ok\n  EXPECT: ok\n' });
     const approvals = join(s.home, '.gate-check', 'approved');
     const run = startCli(['--approve'], { cwd: s.repo, env: s.env });
-    for (let i = 0; i < 100 && markersIn(approvals).length === 0; i++) await sleep(20);
+    const base = join(s.home, '.gate-check');
+    // Published in both stores one after the other: wait for both (CI saw the gap between them).
+    for (let i = 0; i < 250 && (markersIn(approvals).length === 0 || markersIn(base).length === 0); i++) await sleep(20);
     const [name] = markersIn(approvals);
     expect(name).toMatch(new RegExp(`^\\.run-\\d+-${run.child.pid}-\\d+\\.live$`));
     expect(freshRunMarkers(approvals)!.map((m) => m.pid)).toEqual([run.child.pid]);
     // Also in the store that holds the Stop hook's state, which `hook accept` writes (found by an attack).
-    const base = join(s.home, '.gate-check');
     expect(markersIn(base)).toEqual([name]);
     expect(systemProbe({ ...s.env, GATE_CHECK_APPROVAL_DIR: tempDir() }).runMarkers()!.map((m) => m.pid)).toEqual([run.child.pid]);
     rmSync(join(approvals, name!));
