@@ -2,6 +2,7 @@
 // --assert-clean), and what it leaves behind: an evidence edit, a receipt, an audit event.
 import { relative } from 'node:path';
 import { formatEvidence, matchDigest } from '../evidence/line.js';
+import { gateClaim } from '../ledger/claim.js';
 import { receiptId, repositoryFolder, titleDigest, type ProvenFields, type RunRecord } from '../evidence/receipt.js';
 import type { PendingWrite } from '../evidence/writeback.js';
 import { failureFingerprint, type AttemptEvent } from '../history/event.js';
@@ -143,7 +144,7 @@ export async function attemptGate(e: Entry, ctx: RunContext, bindings: BoundFile
   // The folder the check ran in (a CWD link can be pointed elsewhere after the run; --cwd runs
   // a gate without CWD elsewhere than the root): repository-relative, null outside it.
   const cwd = repositoryFolder(ctx.root, f.cwd);
-  const measured = { signature: oracle.signature, outputSha256: base.outputSha256, bytes: outcome.bytes, bound, cwd, title: titleDigest(e.gate.title), time };
+  const measured = { signature: oracle.signature, outputSha256: base.outputSha256, bytes: outcome.bytes, bound, cwd, title: titleDigest(gateClaim(e.loaded.ledger.lines, e.gate)), time };
   if (error !== null) {
     return {
       result: { ...base, error },

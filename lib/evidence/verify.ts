@@ -20,6 +20,7 @@ import { cwdOnDisk } from '../fsx/physical-path.js';
 import { parseEvidence } from './line.js';
 import { visibleNonAscii } from '../text/sanitize.js';
 import { newestOf, titleDigest, type RunRecord } from './receipt.js';
+import { gateClaim } from '../ledger/claim.js';
 import type { ReceiptStore } from './receipt-store.js';
 
 export type Verification = 'verified' | 'unverified' | 'mismatched' | 'stale' | 'manual';
@@ -117,9 +118,10 @@ export async function verifyMetGate(ctx: VerifyContext, loaded: LoadedLedger, ga
     const changed = boundChange(ctx, newest.bound, label);
     if (changed !== null) return { state: 'stale', reason: changed };
   }
-  // The claim as it reads now: a pass proves the title it ran under, not one written since.
-  if (typeof newest.title === 'string' && newest.title !== titleDigest(gate.title)) {
-    return { state: 'stale', reason: 'the title changed since the passing run: the pass proved the claim as it read then; run it again' };
+  // The claim as it reads now: a pass proves the title (and the prose under it) it ran under,
+  // not one written since.
+  if (typeof newest.title === 'string' && newest.title !== titleDigest(gateClaim(loaded.ledger.lines, gate))) {
+    return { state: 'stale', reason: 'the title or the text in its item changed since the passing run: the pass proved the claim as it read then; run it again' };
   }
   // The CWD as found on disk now: a link pointed at another folder since is another check.
   // A gate without CWD runs at the repository root (or where this run's --cwd says): a pass

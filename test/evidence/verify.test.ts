@@ -184,12 +184,38 @@ describe('verification states', () => {
     s.setLedger(s.ledger().replace('A: the verifier accepts the fixture', 'A: the full security audit passes (all 212 CVE checks)'));
     const strict = s.run(['--status', '--strict']);
     expect(strict.code).toBe(1);
-    expect(strict.stdout).toContain('GATES:A  met, stale  the full security audit passes (all 212 CVE checks): the title changed since the passing run: the pass proved the claim as it read then; run it again\n');
+    expect(strict.stdout).toContain('GATES:A  met, stale  the full security audit passes (all 212 CVE checks): the title or the text in its item changed since the passing run: the pass proved the claim as it read then; run it again\n');
     // No new approval is needed (the title is not part of what runs): a plain run runs it again.
     const before = s.ledger();
     expect(s.run([]).code).toBe(0);
     expect(count(s, 'a.count')).toBe(2);
     expect(s.ledger()).toBe(before);
+    expect(s.run(['--status', '--strict']).code).toBe(0);
+  });
+
+  it('a claim continued under the title, or in a note in the gate item, is part of what the pass proved (round-8e R3)', () => {
+    const s = repo({ 'GATES.md': GATES.replace('A: the verifier accepts the fixture\n', 'A: the verifier accepts the fixture\n  on Linux only\n'), 'scripts/verify.mjs': VERIFY });
+    expect(s.run(['--approve']).code).toBe(0);
+    expect(s.run(['--status', '--strict']).code).toBe(0);
+    for (const edit of [
+      (t: string) => t.replace('  on Linux only\n', '  on every platform, with all 212 CVE checks\n'),
+      (t: string) => t.replace('  EXPECT: verified\n', '  EXPECT: verified\n  (signed off by the security team)\n'),
+      // At column 0 right after the item: the page continues the gate's paragraph with it.
+      (t: string) => t.replace(/\n(- \[[ x]\] B:)/, '\nand on Windows\n$1'),
+    ]) {
+      const proved = s.ledger();
+      s.setLedger(edit(proved));
+      const strict = s.run(['--status', '--strict']);
+      expect(strict.code).toBe(1);
+      expect(strict.stdout).toContain('the title or the text in its item changed since the passing run');
+      // A plain run proves the claim as it reads now, with no new approval.
+      expect(s.run([]).code).toBe(0);
+      expect(s.run(['--status', '--strict']).code).toBe(0);
+      s.setLedger(proved);
+      expect(s.run([]).code).toBe(0);
+    }
+    // Blanks and spacing are not the claim: no run asked for.
+    s.setLedger(s.ledger().replace('  on Linux only\n', '    on   Linux only  \n'));
     expect(s.run(['--status', '--strict']).code).toBe(0);
   });
 

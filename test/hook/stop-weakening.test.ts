@@ -129,9 +129,9 @@ describe('weakened since the session began', () => {
       if (text === retitled) {
         // A new title is a new claim: not weakening (no person is asked), but its pass proved the
         // old one, so the hook asks for a run, which needs no approval (round-8c attack).
-        expect(s.run(['--status', '--strict']).stdout).toContain('the title changed since the passing run');
+        expect(s.run(['--status', '--strict']).stdout).toContain('the title or the text in its item changed since the passing run');
         const reason = blockOf(s.stop());
-        expect(reason).toContain('the title changed since the passing run');
+        expect(reason).toContain('the title or the text in its item changed since the passing run');
         expect(reason).not.toContain('weakened');
         expect(s.run([]).code).toBe(0);
       }

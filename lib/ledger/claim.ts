@@ -1,0 +1,41 @@
+// What a gate claims, as the page shows it: its title and the prose in its list item.
+//
+// A renderer shows the lines under a gate line as part of the gate (one paragraph with its
+// title and attributes, or more paragraphs of its item), so "the build\n  passes on Linux"
+// reads as one claim. A pass proves the claim as it read when it ran: the record keeps a
+// digest of this text, and a rewrite of any of it after the pass calls for a new run.
+import type { SourceLine } from './lines.js';
+import type { Gate } from './types.js';
+
+/** A column-0 line that starts a block of its own rather than continuing a paragraph. */
+const BLOCK_START = /^(?:[-*+][ \t]|[-*+]$|\d{1,9}[.)](?:[ \t]|$)|[>#|<]|`{3}|~{3}|(?:ABANDON|OWNS)\s*:|[-_*=](?:[ \t]*[-_*=]){2,}[ \t]*$)/;
+
+/**
+ * The gate's title, then (when there are any) the prose lines of its item, each trimmed,
+ * with whitespace runs made one space (a renderer shows them so), blank lines dropped.
+ * Attribute lines (EVIDENCE among them) are not prose. Counts more lines than a renderer
+ * might rather than fewer: an extra line costs a re-run, a missed one a pass for a claim
+ * never run.
+ */
+export function gateClaim(lines: readonly SourceLine[], gate: Gate): string {
+  const attributes = new Set<number>();
+  for (const line of Object.values(gate.attributeLines)) if (line !== undefined) attributes.add(line - 1);
+  if (gate.evidenceIndex !== null) attributes.add(gate.evidenceIndex);
+  const prose: string[] = [];
+  let previousBlank = false;
+  for (let i = gate.lineIndex + 1; i < lines.length; i++) {
+    const text = lines[i]!.text;
+    const trimmed = text.trim();
+    if (trimmed.length === 0) {
+      previousBlank = true;
+      continue;
+    }
+    const indented = text.charCodeAt(0) === 32 || text.charCodeAt(0) === 9;
+    // At column 0, only text that lazily continues the paragraph above stays in the item.
+    if (!indented && (previousBlank || BLOCK_START.test(text))) break;
+    previousBlank = false;
+    if (attributes.has(i)) continue;
+    prose.push(trimmed.replace(/\s+/g, ' '));
+  }
+  return prose.length === 0 ? gate.title : `${gate.title}\n${prose.join('\n')}`;
+}
