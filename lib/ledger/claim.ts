@@ -32,7 +32,8 @@ export function gateClaim(lines: readonly SourceLine[], gate: Gate): string {
     }
     const indented = text.charCodeAt(0) === 32 || text.charCodeAt(0) === 9;
     // At column 0, only text that lazily continues the paragraph above stays in the item.
-    if (!indented && (previousBlank || BLOCK_START.test(text))) break;
+    // (The next gate line, the usual end, is told without the pattern.)
+    if (!indented && (previousBlank || text.startsWith('- [') || BLOCK_START.test(text))) break;
     previousBlank = false;
     if (attributes.has(i)) continue;
     prose.push(trimmed.replace(/\s+/g, ' '));
