@@ -19,6 +19,16 @@ interface Interpreter {
   stdin: (option: string) => boolean;
   /** Options that take the next word as their value. */
   valued: (option: string) => boolean;
+  /** Options whose value is a program file (`awk -f x.awk`, `sed -f x.sed`); several may be given. */
+  scriptFile?: (option: string) => boolean;
+  /** The first operand is program text, not a file, unless a scriptFile option was given (awk, sed). */
+  operandIsCode?: boolean;
+  /**
+   * Options that take no value (the rest of the dashed words are taken to take one, or
+   * not): after an option in neither list, the next word may be its value or the script,
+   * and both are named.
+   */
+  flags?: (option: string) => boolean;
   /** Options after which the script file is only read (a syntax check), not run. */
   readOnly?: (option: string) => boolean;
   /** A first word to skip (`deno run`), required when `requiredVerb`. */
@@ -36,6 +46,24 @@ const oneOf = (...flags: string[]) => {
   const set = new Set(flags);
   return (option: string) => set.has(option);
 };
+
+/** Node options known to take no value (the rest are judged by flags() below). */
+const NODE_FLAGS = new Set([
+  '--test', '--watch', '--check', '--interactive', '-i', '--version', '-v', '--help', '-h', '--no-warnings', '--no-deprecation', '--throw-deprecation',
+  '--trace-deprecation', '--trace-warnings', '--pending-deprecation', '--enable-source-maps', '--preserve-symlinks', '--preserve-symlinks-main', '--cpu-prof',
+  '--heap-prof', '--no-addons', '--permission', '--experimental-permission', '--test-only', '--test-update-snapshots', '--test-force-exit',
+  '--experimental-test-coverage', '--experimental-strip-types', '--experimental-transform-types', '--no-experimental-strip-types', '--watch-preserve-output',
+  '--report-on-fatalerror', '--report-on-signal', '--report-uncaught-exception', '--report-compact', '--insecure-http-parser', '--force-fips', '--enable-fips',
+  '--jitless', '--no-force-async-hooks-checks', '--no-global-search-paths', '--node-memory-debug', '--prof-process', '--completion-bash', '--v8-options',
+  '--expose-gc', '--zero-fill-buffers', '--abort-on-uncaught-exception', '--disallow-code-generation-from-strings', '--frozen-intrinsics', '--inspect',
+  '--inspect-brk', '--inspect-wait', '--no-extra-info-on-fatal-exception', '--use-bundled-ca', '--use-openssl-ca', '--use-system-ca', '--experimental-vm-modules',
+  '--experimental-require-module', '--no-experimental-require-module', '--experimental-detect-module', '--no-experimental-detect-module', '--experimental-wasm-modules',
+  '--experimental-import-meta-resolve', '--experimental-network-imports', '--experimental-print-required-tla', '--experimental-websocket', '--no-experimental-websocket',
+  '--experimental-eventsource', '--experimental-sqlite', '--no-experimental-global-navigator', '--experimental-shadow-realm', '--experimental-addon-modules',
+  '--build-snapshot', '--trace-uncaught', '--trace-exit', '--trace-sigint', '--trace-sync-io', '--trace-tls', '--trace-atomics-wait', '--verify-base-objects',
+  '--entry-url', '--experimental-global-customevent', '--experimental-global-webcrypto', '--experimental-fetch', '--no-experimental-fetch', '--openssl-legacy-provider',
+  '--openssl-shared-config', '--tls-max-v1.2', '--tls-max-v1.3', '--tls-min-v1.0', '--tls-min-v1.1', '--tls-min-v1.2', '--tls-min-v1.3', '--security-revert',
+]);
 
 const NODE: Interpreter = {
   inline: oneOf('-e', '--eval', '-p', '--print'),
@@ -65,7 +93,55 @@ const NODE: Interpreter = {
     '--test-coverage-exclude',
     '--test-global-setup',
     '--watch-path',
+    '--title',
+    '--disable-warning',
+    '--unhandled-rejections',
+    '--env-file-if-exists',
+    '--inspect-port',
+    '--debug-port',
+    '--inspect-publish-uid',
+    '--redirect-warnings',
+    '--cpu-prof-dir',
+    '--cpu-prof-interval',
+    '--cpu-prof-name',
+    '--heap-prof-dir',
+    '--heap-prof-interval',
+    '--heap-prof-name',
+    '--diagnostic-dir',
+    '--report-dir',
+    '--report-directory',
+    '--report-filename',
+    '--report-signal',
+    '--heapsnapshot-signal',
+    '--heapsnapshot-near-heap-limit',
+    '--icu-data-dir',
+    '--openssl-config',
+    '--tls-cipher-list',
+    '--tls-keylog',
+    '--trace-event-categories',
+    '--trace-event-file-pattern',
+    '--secure-heap',
+    '--secure-heap-min',
+    '--snapshot-blob',
+    '--localstorage-file',
+    '--max-http-header-size',
+    '--experimental-sea-config',
+    '--experimental-default-type',
+    '--es-module-specifier-resolution',
+    '--experimental-policy',
+    '--policy-integrity',
+    '--allow-fs-read',
+    '--allow-fs-write',
+    '--use-largepages',
+    '--dns-result-order',
+    '--stack-trace-limit',
+    '--run',
+    '--test-coverage-branches',
+    '--test-coverage-functions',
+    '--test-coverage-lines',
   ),
+  // Every other option is either of these or taken for one that may have a value.
+  flags: (o) => o.includes('=') || /^-[A-Za-z]$/.test(o) ? !['-r', '-C', '-e', '-p'].includes(o) : NODE_FLAGS.has(o) || /^--(?:no-)?(?:experimental|trace|inspect(?:-brk|-wait)?$|enable|frozen|pending|preserve|prof$|throw|abort|zero|expose|harmony|allow-(?:addons|child-process|wasi|worker)$)/.test(o),
   readOnly: oneOf('-c', '--check'),
 };
 const PYTHON: Interpreter = { inline: oneOf('-c', '-m'), stdin: oneOf('-'), valued: oneOf('-W', '-X', '--check-hash-based-pycs') };
@@ -78,6 +154,12 @@ const SHELL: Interpreter = {
   // sh -n: read the commands, execute none.
   readOnly: (o) => /^-[A-Za-z]*$/.test(o) && o.includes('n'),
 };
+
+// awk 'program' files, or awk -f prog.awk files (-e/--source add program text).
+const AWK: Interpreter = { inline: oneOf(), stdin: oneOf(), valued: oneOf('-v', '-F', '--assign', '--field-separator', '-e', '--source', '-i', '--include', '-l', '--load'), scriptFile: oneOf('-f', '--file'), operandIsCode: true };
+
+// sed 's/a/b/' files, or sed -f x.sed files (-e adds program text).
+const SED: Interpreter = { inline: oneOf(), stdin: oneOf(), valued: oneOf('-e', '--expression', '-l', '--line-length'), scriptFile: oneOf('-f', '--file'), operandIsCode: true };
 
 const INTERPRETERS: Record<string, Interpreter> = {
   node: NODE,
@@ -96,6 +178,12 @@ const INTERPRETERS: Record<string, Interpreter> = {
   pypy3: PYTHON,
   ruby: { inline: oneOf('-e'), stdin: oneOf('-'), valued: oneOf('-I', '-r', '-C'), readOnly: oneOf('-c') },
   perl: { inline: oneOf('-e', '-E'), stdin: oneOf('-'), valued: oneOf('-I', '-M') },
+  awk: AWK,
+  gawk: AWK,
+  mawk: AWK,
+  nawk: AWK,
+  sed: SED,
+  gsed: SED,
   sh: SHELL,
   bash: SHELL,
   dash: SHELL,
@@ -385,9 +473,14 @@ function scriptArgument(args: readonly Word[], spec: Interpreter): ScriptSource 
   const files: string[] = [];
   // node -r ./pre.js t.js: the preload runs first, then the script.
   const preloaded: string[] = [];
+  // awk -f a.awk -f b.awk: program files given as options.
+  const programFiles: string[] = [];
+  // Words after options it does not know: each may be the script.
+  const maybeValues: string[] = [];
   const withPreloads = (source: ScriptSource): ScriptSource => {
-    if (preloaded.length === 0 || (source !== null && source.kind !== 'file')) return source;
-    return { kind: 'file', paths: [...preloaded, ...(source?.paths ?? [])], runs };
+    const extra = [...preloaded, ...maybeValues];
+    if (extra.length === 0 || (source !== null && source.kind !== 'file')) return source;
+    return { kind: 'file', paths: [...extra, ...(source?.paths ?? [])], runs };
   };
   while (i < args.length) {
     const word = args[i]!;
@@ -404,9 +497,28 @@ function scriptArgument(args: readonly Word[], spec: Interpreter): ScriptSource 
       if (preload !== null) preloaded.push(preload);
       if (spec.readOnly?.(v)) runs = false;
       if (spec.stdin(v)) return { kind: 'stdin', runs };
+      const fileValue = spec.scriptFile ? optionValue(v, args[i + 1], spec.scriptFile) : null;
+      if (fileValue !== null) {
+        programFiles.push(fileValue);
+        i += v.includes('=') ? 1 : 2;
+        continue;
+      }
+      // An option it does not know: its next word may be its value or the script; both are named.
+      // (Taken as its value, so the script is the operand after it: the two are named.)
+      if (spec.flags && !spec.valued(v) && !spec.flags(v)) {
+        const next = args[i + 1];
+        if (next && !next.dynamic && !next.value.startsWith('-') && looksLikeFile(next.value)) {
+          maybeValues.push(next.value);
+          i += 2;
+          continue;
+        }
+      }
       i += spec.valued(v) ? 2 : 1;
       continue;
     }
+    if (spec.operandIsCode) return withPreloads(programFiles.length > 0 ? { kind: 'file', paths: programFiles, runs } : null);
+    // sh /dev/stdin < x.sh: the script is standard input.
+    if (STDIN_PATHS.has(v)) return { kind: 'stdin', runs };
     if (!verbSeen && v === spec.verb) {
       verbSeen = true;
       i++;
@@ -421,9 +533,22 @@ function scriptArgument(args: readonly Word[], spec: Interpreter): ScriptSource 
     }
     return withPreloads(!spec.namesScripts || looksLikeFile(v) ? { kind: 'file', paths: [v], runs } : null);
   }
+  if (programFiles.length > 0) return withPreloads({ kind: 'file', paths: programFiles, runs });
+  if (spec.operandIsCode) return withPreloads(null);
   if (each) return withPreloads(files.length > 0 ? { kind: 'file', paths: files, runs } : null);
   // No script argument: the interpreter reads its program from standard input.
   return verbSeen ? { kind: 'stdin', runs } : null;
+}
+
+/** Paths that name standard input. */
+const STDIN_PATHS = new Set(['/dev/stdin', '/dev/fd/0', '/proc/self/fd/0']);
+
+/** The value of an option `matches` names (`-f x.awk`, `--file=x.sed`), or null. */
+function optionValue(option: string, next: Word | undefined, matches: (option: string) => boolean): string | null {
+  const eq = option.indexOf('=');
+  if (!matches(eq === -1 ? option : option.slice(0, eq))) return null;
+  if (eq !== -1) return option.slice(eq + 1);
+  return next && !next.dynamic ? next.value : null;
 }
 
 /** The file a preload option names (`-r ./pre.js`, `--import=./setup.mjs`), or null (a package, a variable). */

@@ -8,7 +8,7 @@ import { scriptsNamed } from './rule-scripts.js';
 import { inlineShellList } from './inline-shell.js';
 import { programName, unwrapped, withoutKeywords } from './commands.js';
 import { inDirectory, invokedScripts, runsUnnamed, setsPhysical, walkCommands, type PathResolver } from './scripts.js';
-import type { ShellList } from './shell-list.js';
+import type { ShellList, SimpleCommand } from './shell-list.js';
 
 /** Where a path leads read as text: what the CHECK's words say, for what is not on disk (yet). */
 export const lexicalPath: PathResolver = inDirectory;
@@ -40,11 +40,12 @@ export function unboundScripts(
   // A script outside the repository (`sh ../tools/x.sh`) is bound by nothing either: named as
   // written from the root. An absolute path inside the repository is its repository path.
   const named: PathResolver = (path, dir) => {
+    // Outside it, or through ~ or /proc (`sh ~/../repo/x.sh`, `sh /proc/self/cwd/x.sh`): as written.
     if (isAbsolute(path)) {
       const rel = relative(root, path);
-      return rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel) ? null : inRepository(rel.split(sep).join('/'), '.');
+      return rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel) ? path : inRepository(rel.split(sep).join('/'), '.');
     }
-    return inRepository(path, dir) ?? (path.startsWith('~') ? null : posix.join(dir, path));
+    return path.startsWith('~') ? path : (inRepository(path, dir) ?? posix.join(dir, path));
   };
   return scriptsNamed(parseShellList(check), workdir, invokedScripts, named).filter((p) => !bound.has(p) && !later(p));
 }
@@ -66,6 +67,8 @@ export function unboundNotJudged(check: string, root: string, cwd: string, cdpat
       (cmd, at) => {
         if (why !== null) return;
         if (runsUnnamed(cmd)) why = 'a program named at run time';
+        else why = unreadPart(cmd);
+        if (why !== null) return;
         const inner = inlineShellList(cmd);
         if (inner) {
           // bash -P -c '…', bash -o physical -c '…': every cd in it resolves links.
@@ -78,6 +81,32 @@ export function unboundNotJudged(check: string, root: string, cwd: string, cdpat
     );
   walk(parseShellList(check), workdir);
   return why;
+}
+
+/**
+ * Programs that run another command the reading does not follow: their own options and
+ * arguments decide what runs (`xargs sh`, `sudo -u x sh y.sh`, `watch 'sh x.sh'`,
+ * `find . -exec sh x.sh \;`).
+ */
+const RUNS_A_COMMAND = new Set([
+  'xargs', 'parallel', 'taskset', 'chrt', 'unshare', 'nsenter', 'chroot', 'strace', 'ltrace', 'valgrind', 'gdb', 'perf',
+  'sudo', 'doas', 'su', 'runuser', 'watch', 'coproc', 'script', 'firejail', 'bwrap', 'systemd-run', 'setpriv', 'prlimit',
+  'cgexec', 'numactl', 'faketime', 'fakeroot', 'proot', 'catchsegv', 'entr', 'ssh', 'find',
+]);
+
+/** Why a command holds code the reading does not see, or null: a substitution, `env -S`, a program that runs another. */
+function unreadPart(cmd: SimpleCommand): string | null {
+  const words = withoutKeywords(cmd).words;
+  if ([...words, ...cmd.assignments, ...cmd.redirects.flatMap((r) => (r.target ? [r.target] : []))].some((w) => w.substitution)) {
+    return 'a command substitution $(…)';
+  }
+  // `diff <(sh a.sh) b`: the list parser sees a redirection with no file.
+  if (cmd.redirects.some((r) => r.target === null && /^[0-9]*[<>]$/.test(r.op))) return 'a process substitution <(…)';
+  const first = programName(words[0]);
+  if (first === 'env' && words.some((w) => /^(?:-[A-Za-z]*S|--split-string)/.test(w.value))) return 'env -S (a command line split at run time)';
+  const name = programName(unwrapped(withoutKeywords(cmd))[0]);
+  if (name === 'find' && !words.some((w) => /^-(?:exec|execdir|ok|okdir)$/.test(w.value))) return null;
+  return name !== null && RUNS_A_COMMAND.has(name) ? `a command run through ${name}` : null;
 }
 
 /** `dir` relative to `root`, with forward slashes ('.' for the root itself), or null outside it. */

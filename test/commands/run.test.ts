@@ -113,6 +113,11 @@ describe('run modes', () => {
     expect(cdpath.run([]).stdout).toContain('\n  UNBOUND not read past a cd through CDPATH: read the rest yourself\n');
     const request = JSON.parse(cdpath.run(['--json']).stdout).gates[0].result.request;
     expect(request).toMatchObject({ unboundScripts: [], unboundNotJudged: 'a cd through CDPATH' });
+    // A script run inside a command substitution, and one after a node option with a value (round-9 attack).
+    const sub = repo({ 'GATES.md': gate('A', 'test "$(sh scripts/check.sh)" = ok && echo VERIFIED', 'VERIFIED', ''), 'scripts/check.sh': 'echo ok\n' });
+    expect(sub.run([]).stdout).toContain('\n  UNBOUND not read past a command substitution $(…): read the rest yourself\n');
+    const titled = repo({ 'GATES.md': gate('A', 'node --title scripts/check.js scripts/helper.js', 'ok', '  DEPENDS: scripts/check.js\n'), 'scripts/check.js': '', 'scripts/helper.js': "console.log('ok')\n" });
+    expect(titled.run([]).stdout).toContain('\n  UNBOUND scripts/helper.js\n');
     // Read to the end: nothing is said.
     const whole = repo({ 'GATES.md': gate('A', 'sh check.sh', 'ok', '  DEPENDS: check.sh\n'), 'check.sh': 'echo ok\n' });
     expect(whole.run([]).stdout).not.toContain('UNBOUND');

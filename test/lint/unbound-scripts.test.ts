@@ -48,8 +48,8 @@ describe('unboundScripts', () => {
     // Only where it hangs on the cd: && chains, and `|| exit` ends the failed path.
     expect(named('cd spec && sh run.sh && cd .. && sh check.sh')).toEqual(['spec/run.sh', 'check.sh']);
     expect(named('cd spec || exit 1; sh run.sh')).toEqual(['spec/run.sh']);
-    // Outside the repository, as written; an absolute path inside it, as its repository path.
-    expect(named('sh ../outside.sh; sh /repo/x.sh; sh /usr/lib/y.sh')).toEqual(['../outside.sh', 'x.sh']);
+    // Outside the repository, as written (an absolute one too); an absolute path inside it, as its repository path.
+    expect(named('sh ../outside.sh; sh /repo/x.sh; sh /usr/lib/y.sh')).toEqual(['../outside.sh', 'x.sh', '/usr/lib/y.sh']);
   });
 
   it('names a preload written as a relative path, before the script; a package is not a file (round-8b N6)', () => {
@@ -60,6 +60,21 @@ describe('unboundScripts', () => {
     expect(named("node -r ./h.js -e 'x()'")).toEqual(['h.js']);
     expect(named('node -r ts-node/register --import tsx t.ts')).toEqual(['t.ts']);
     expect(named('node --loader ./l.mjs')).toEqual([]);
+  });
+
+  it('names what node runs after an option with a value, or after one it does not know; awk and sed program files; standard input; paths through ~ or /proc (round-9 attack)', () => {
+    const named = (check: string, matched: string[] = []) => unboundScripts(check, ROOT, ROOT, matched, null, none);
+    expect(named('node --title scripts/check.js scripts/helper.js', ['scripts/check.js'])).toEqual(['scripts/helper.js']);
+    for (const option of ['--disable-warning', '--unhandled-rejections', '--env-file-if-exists', '--inspect-port', '--redirect-warnings']) {
+      expect(named(`node ${option} scripts/check.js scripts/helper.js`, ['scripts/check.js'])).toEqual(['scripts/helper.js']);
+    }
+    // An option it does not know: its next word may be the script, or the word after it.
+    expect(named('node --frobnicate scripts/check.js scripts/helper.js')).toEqual(['scripts/check.js', 'scripts/helper.js']);
+    expect(named('node --enable-source-maps scripts/check.js')).toEqual(['scripts/check.js']);
+    expect(named('awk -f x.awk in.txt; gawk --file=y.awk in.txt; sed -f x.sed in.txt')).toEqual(['x.awk', 'y.awk', 'x.sed']);
+    expect(named("awk '{print}' in.txt; sed -e s/a/b/ in.txt")).toEqual([]);
+    expect(named('sh /dev/stdin < x.sh; bash /dev/fd/0 < y.sh')).toEqual(['x.sh', 'y.sh']);
+    expect(named('sh ~/../repo/x.sh; sh /proc/self/cwd/x.sh; sh /opt/tools/y.sh; sh /repo/z.sh')).toEqual(['~/../repo/x.sh', '/proc/self/cwd/x.sh', '/opt/tools/y.sh', 'z.sh']);
   });
 
   it('a script DEPENDS matched, or one its globs will match once it is written, is bound', () => {
@@ -135,6 +150,23 @@ describe('unboundNotJudged', () => {
     expect(why('bash -euo pipefail -c "sh check.sh"')).toBeNull();
     // A sourced file may cd: the reading goes on, and says it is unsure from there.
     expect(why('. ./setenv.sh && sh run.sh')).toBe('a sourced file (it may cd)');
+  });
+
+  it('stops at code the words do not show: substitutions, env -S, programs that run another command (round-9 attack)', () => {
+    const sub = 'a command substitution $(…)';
+    expect(why('test "$(sh scripts/check.sh)" = ok && echo VERIFIED')).toBe(sub);
+    expect(why('test "`sh scripts/check.sh`" = ok')).toBe(sub);
+    expect(why('X=$(sh a.sh) true')).toBe(sub);
+    expect(why('sh -c "$(cat x.sh)"')).toBe(sub);
+    expect(why('bash -c "$(<x.sh)"')).toBe(sub);
+    expect(why('diff <(sh a.sh) b')).toBe('a process substitution <(…)');
+    expect(why('bash <(cat x.sh)')).toBe('a process substitution <(…)');
+    expect(why("env -S 'sh x.sh'")).toBe('env -S (a command line split at run time)');
+    for (const wrapper of ['xargs sh', 'taskset 1 sh x.sh', 'chrt 1 sh x.sh', 'unshare -r sh x.sh', 'strace -o /dev/null sh x.sh', 'sudo sh x.sh', "watch 'sh x.sh'", 'coproc sh x.sh']) {
+      expect(why(wrapper)).toBe(`a command run through ${wrapper.split(' ')[0]}`);
+    }
+    expect(why("find . -name '*.sh' -exec sh {} \\;")).toBe('a command run through find');
+    expect(why("find . -name '*.sh'")).toBeNull();
   });
 
   it('is null when the whole CHECK was read', () => {
