@@ -7,8 +7,35 @@
 import type { SourceLine } from './lines.js';
 import type { Gate } from './types.js';
 
-/** A column-0 line that starts a block of its own rather than continuing a paragraph. */
-const BLOCK_START = /^(?:[-*+][ \t]|[-*+]$|\d{1,9}[.)](?:[ \t]|$)|[>#|<]|`{3}|~{3}|(?:ABANDON|OWNS)\s*:|[-_*=](?:[ \t]*[-_*=]){2,}[ \t]*$)/;
+/**
+ * A column-0 line that certainly ends the item's paragraph: a new list item with content, an
+ * ATX heading, a block quote, a code fence, a thematic break or underline, or an HTML block
+ * of a kind that can interrupt a paragraph (CommonMark 4.6, kinds 1 to 6). Anything else
+ * (`#1234 …`, `<b>…`, `| …`, ```` ```x``` ````, `2. …`, ABANDON: lines) may continue the
+ * paragraph on the page, and is taken as part of the claim.
+ */
+const ENDS_PARAGRAPH = new RegExp(
+  [
+    '[-*+][ \\t]+\\S',
+    '1[.)][ \\t]+\\S',
+    '#{1,6}(?:[ \\t]|$)',
+    '>',
+    '`{3,}[^`]*$',
+    '~{3,}',
+    '(?:[-*_=][ \\t]*){3,}$',
+    '<(?:script|pre|style|textarea)(?:[ \\t>]|$)',
+    '<!--',
+    '<\\?',
+    '<![A-Za-z]',
+    '<!\\[CDATA\\[',
+    '</?(?:address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd|details|dialog|dir|div|dl|dt|fieldset|figcaption|figure|footer|form|frame|frameset|h[1-6]|head|header|hr|html|iframe|legend|li|link|main|menu|menuitem|nav|noframes|ol|optgroup|option|p|param|search|section|summary|table|tbody|td|tfoot|th|thead|title|tr|track|ul)(?:[ \\t>]|/>|$)',
+  ]
+    .map((p) => `(?:${p})`)
+    .join('|')
+    .replace(/^/, '^(?:')
+    .concat(')'),
+  'i',
+);
 
 /**
  * The gate's title, then (when there are any) the prose lines of its item, each trimmed,
@@ -33,7 +60,7 @@ export function gateClaim(lines: readonly SourceLine[], gate: Gate): string {
     const indented = text.charCodeAt(0) === 32 || text.charCodeAt(0) === 9;
     // At column 0, only text that lazily continues the paragraph above stays in the item.
     // (The next gate line, the usual end, is told without the pattern.)
-    if (!indented && (previousBlank || text.startsWith('- [') || BLOCK_START.test(text))) break;
+    if (!indented && (previousBlank || text.startsWith('- [') || ENDS_PARAGRAPH.test(text))) break;
     previousBlank = false;
     if (attributes.has(i)) continue;
     prose.push(trimmed.replace(/\s+/g, ' '));

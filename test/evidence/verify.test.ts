@@ -202,6 +202,8 @@ describe('verification states', () => {
       (t: string) => t.replace('  EXPECT: verified\n', '  EXPECT: verified\n  (signed off by the security team)\n'),
       // At column 0 right after the item: the page continues the gate's paragraph with it.
       (t: string) => t.replace(/\n(- \[[ x]\] B:)/, '\nand on Windows\n$1'),
+      // Text at column 0 that only looks like a block (round-9 attack), and the note after it.
+      (t: string) => t.replace(/\n(- \[[ x]\] B:)/, '\n#1234 the full security audit passed\n  update: caveat withdrawn\n$1'),
     ]) {
       const proved = s.ledger();
       s.setLedger(edit(proved));

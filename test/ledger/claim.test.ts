@@ -24,11 +24,18 @@ describe('gateClaim', () => {
     expect(claimOf(source, 1)).toBe('other\nmore of B');
   });
 
-  it('stops at a new block at column 0: a list item, a heading, a quote, a fence, ABANDON, or text after a blank line', () => {
-    for (const next of ['- item', '* item', '1. item', '# heading', '> quote', '```', 'ABANDON: A gone', '---']) {
+  it('stops at a new block at column 0: a list item, a heading, a quote, a fence, a comment, or text after a blank line', () => {
+    for (const next of ['- item', '* item', '1. item', '# heading', '> quote', '```', '---', '<!-- note -->']) {
       expect(claimOf(lines('- [ ] A: t', '  CHECK: x', '  EXPECT: ok', next, ...(next === '```' ? ['```'] : [])))).toBe('t');
     }
     expect(claimOf(lines('- [ ] A: t', '  CHECK: x', '  EXPECT: ok', '', 'a paragraph of the page'))).toBe('t');
+  });
+
+  it('takes a column-0 line that cannot end the paragraph, and the notes after it (round-9 attack: the page shows them in the gate)', () => {
+    for (const lead of ['#1234', '< 1% flaky;', '<b>x</b>', '| also:', '```sec```', '2.', 'ABANDON: A gone;']) {
+      const claim = claimOf(lines('- [ ] A: t', '  CHECK: x', '  EXPECT: ok', `${lead} the audit passed`, '  update: caveat withdrawn'));
+      expect(claim).toBe(`t\n${lead} the audit passed\nupdate: caveat withdrawn`);
+    }
   });
 
   it('does not change when the run writes its EVIDENCE line or ticks the box, nor with trailing blanks', () => {
@@ -43,7 +50,10 @@ describe('gateClaim', () => {
     let n = 0;
     const word = fc.constant(null).map(() => `w${n++}`);
     const prose = fc.tuple(fc.constantFrom('  ', '   ', '\t', '', '    '), fc.array(word, { minLength: 1, maxLength: 3 })).map(([indent, ws]) => `${indent}${ws.join(' ')}`);
-    const piece = fc.oneof(prose, fc.constant(''), fc.constant('  DEPENDS: a.sh'), fc.constant('  TIMEOUT: 5'));
+    // Column-0 lines of every kind that may or may not continue the paragraph on the page.
+    const lead = fc.constantFrom('', '#', '# ', '<', '< ', '<b>', '|', '```x``` ', '2. ', '1. ', '* ', '- ', '> ', '+ ', '***', '___ ', '<!-- ', '<div> ', '<span>');
+    const column0 = fc.tuple(lead, fc.array(word, { minLength: 1, maxLength: 2 })).map(([l, ws]) => `${l}${ws.join(' ')}`);
+    const piece = fc.oneof(prose, column0, fc.constant(''), fc.constant('  DEPENDS: a.sh'), fc.constant('  TIMEOUT: 5'));
     let judged = 0;
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 4 }), fc.array(piece, { maxLength: 6 }), (head, tail) => {
@@ -54,7 +64,8 @@ describe('gateClaim', () => {
         const task = render(source).tasks[0];
         if (task === undefined) return;
         const shown = task.lines.filter((l) => !/^(?:CHECK|EXPECT|DEPENDS|TIMEOUT):/.test(l)).join(' ').match(/\bw\d+\b/g) ?? [];
-        for (const w of shown) expect(claim.split(/\s+/)).toContain(w);
+        const inClaim = new Set(claim.match(/\bw\d+\b/g) ?? []);
+        for (const w of shown) expect(inClaim).toContain(w);
         judged++;
       }),
       { numRuns: 400 },
