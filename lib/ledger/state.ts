@@ -28,6 +28,12 @@ const NOT_A_RUN: GateStatus = {
   state: 'claimed',
   reason: 'ticked, but its evidence was not written by a passing run of this gate (no def= of its definition)',
 };
+const NOT_AS_WRITTEN: GateStatus = {
+  state: 'claimed',
+  reason: 'ticked, but its evidence line is not exactly what a passing run writes (text added to it or changed): the page shows that text as part of the gate',
+};
+/** The whole line a passing run writes (evidence/line.ts formatEvidence): nothing before, between or after. */
+const RUN_EVIDENCE = /^exit=0; def=[0-9a-f]{12}(?:; deps=[0-9a-f]{12})?(?:; inputs=[0-9a-f]{12})?; match=[0-9a-f]{12}; receipt=[0-9a-f]{12}$/;
 const EDITED: GateStatus = {
   state: 'claimed',
   reason: 'ticked, but its evidence is for another definition: CHECK, EXPECT, CWD, DEPENDS, INPUTS or TIMEOUT changed since it was written',
@@ -46,7 +52,8 @@ export function gateStatus(gate: Gate): GateStatus {
   const ev = parseEvidence(gate.evidence!);
   const def = ev?.get('def');
   if (def === undefined || ev!.get('exit') !== '0') return NOT_A_RUN;
-  return def === shortDefinition(gate) ? MET : EDITED;
+  if (def !== shortDefinition(gate)) return EDITED;
+  return RUN_EVIDENCE.test(gate.evidence!.trim()) ? MET : NOT_AS_WRITTEN;
 }
 
 export function gateState(gate: Gate): GateState {

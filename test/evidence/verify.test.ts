@@ -77,6 +77,25 @@ describe('verification states', () => {
     expect(r.stdout).toMatch(/^GATES:A {2}met, mismatched .*the evidence line differs from the one the latest passing run here wrote$/m);
   });
 
+  it('text added to the evidence line after a pass makes the gate claimed, not met, in plain --status too (round-9 attack)', () => {
+    const s = passed();
+    const proved = s.ledger();
+    for (const edit of ['; security-audit=passed (signed off by the security team)', ' (full regression suite)', '; receipt=0123456789ab']) {
+      s.setLedger(proved.replace(/(EVIDENCE: exit=0; def=[0-9a-f]{12}; deps=[0-9a-f]{12}; match=[0-9a-f]{12}; receipt=[0-9a-f]{12})/, `$1${edit}`));
+      const plain = s.run(['--status']);
+      expect(plain.code).toBe(1);
+      expect(plain.stdout).toContain(
+        edit.includes('receipt=')
+          ? 'GATES:A  claimed (ticked, but its evidence was not written by a passing run of this gate (no def= of its definition))'
+          : 'GATES:A  claimed (ticked, but its evidence line is not exactly what a passing run writes (text added to it or changed): the page shows that text as part of the gate)  the verifier accepts the fixture\n',
+      );
+      expect(s.run(['--status', '--strict']).code).toBe(1);
+    }
+    // A plain run proves it again and writes the line as a run writes it.
+    expect(s.run([]).code).toBe(0);
+    expect(s.ledger()).toBe(proved);
+  });
+
   it('evidence copied from another gate is not met, and not verified even between identical definitions', () => {
     const s = passed();
     const lines = s.ledger().split('\n');
