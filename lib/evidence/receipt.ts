@@ -4,7 +4,7 @@
 // is no longer evidence, whatever the ledger line says. One file per ledger; records newest
 // first. Pure: shapes, digests, validation.
 import { hasExactKeys, isPlainObject } from '../json/hostile.js';
-import { isAbsolute, relative, sep } from 'node:path';
+import { isAbsolute, posix, relative, sep } from 'node:path';
 import { sha256Hex } from '../oracle/oracle.js';
 
 export const RECEIPTS_SCHEMA = 'gate-check/run-records@1';
@@ -41,7 +41,8 @@ export interface RunRecord extends ProvenFields {
   /**
    * The folder the check ran in, repository-relative as found on disk (`CWD: tests` with
    * `tests -> spec/unit` ran in spec/unit; a gate without CWD at the root, or where --cwd
-   * said), null outside the repository (an outside --cwd). Verification finds the folder
+   * said); outside the repository (an outside --cwd), its absolute path (null in records of
+   * an earlier version, which match no folder). Verification finds the folder
    * again: a link pointed elsewhere since, or another --cwd, is another check. Absent in
    * records of earlier versions (not compared).
    */
@@ -86,10 +87,13 @@ function hasRecordKeys(v: Record<string, unknown>): boolean {
   return hasExactKeys(v, [...RECORD_KEYS, ...optional]);
 }
 
-/** `dir` (absolute) as a record keeps it: repository-relative with '/', '.' for the root, null outside `root`. */
-export function repositoryFolder(root: string, dir: string): string | null {
+/**
+ * `dir` (absolute) as a record keeps it: repository-relative with '/', '.' for the root;
+ * outside `root`, `dir` itself (two folders outside are two places: round-9 attack).
+ */
+export function repositoryFolder(root: string, dir: string): string {
   const rel = relative(root, dir);
-  if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return null;
+  if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return dir;
   return rel === '' ? '.' : rel.split(sep).join('/');
 }
 
@@ -114,7 +118,7 @@ function parseRecord(v: unknown, ledgerInRepo: string): { record: RunRecord; for
   const cwd = Object.hasOwn(v, 'cwd') ? v.cwd : undefined;
   const title = Object.hasOwn(v, 'title') ? v.title : undefined;
   if (title !== undefined && !(typeof title === 'string' && HEX12.test(title))) return null;
-  if (cwd !== undefined && cwd !== null && !(typeof cwd === 'string' && cwd !== '' && cwd.length <= MAX_CWD_CHARS && !cwd.startsWith('/') && !cwd.split('/').includes('..'))) return null;
+  if (cwd !== undefined && cwd !== null && !(typeof cwd === 'string' && cwd !== '' && cwd.length <= MAX_CWD_CHARS && !cwd.includes('\0') && (cwd.startsWith('/') ? posix.normalize(cwd) === cwd && (cwd === '/' || !cwd.endsWith('/')) : !cwd.split('/').includes('..')))) return null;
   if (typeof gate !== 'string' || (status !== 'pass' && status !== 'fail')) return null;
   if (typeof def !== 'string' || !HEX64.test(def) || !nullableHex12(deps) || !nullableHex12(inputs)) return null;
   if (typeof signature !== 'string' || !HEX64.test(signature) || !nullableHex64(outputSha256)) return null;

@@ -109,15 +109,16 @@ describe('run records file', () => {
     }
   });
 
-  it('takes a record with the folder its CWD led to, or without one (earlier versions); refuses any other cwd', () => {
+  it('takes a record with the folder its CWD led to (absolute outside the repository), or without one (earlier versions); refuses any other cwd', () => {
     const text = (r: unknown) => `{"schema":"${RECEIPTS_SCHEMA}","ledger":"${L}","records":[${JSON.stringify(r)}]}`;
-    for (const cwd of ['spec/unit', '.', null]) {
+    // An absolute folder: a --cwd outside the repository.
+    for (const cwd of ['spec/unit', '.', null, '/srv/out', '/']) {
       const parsed = parseReceiptFile(text({ ...pass(), cwd }), L, IN_REPO);
       expect(parsed.ok && parsed.file.records[0]!.cwd, JSON.stringify(cwd)).toBe(cwd);
     }
     const legacy = parseReceiptFile(text(pass()), L, IN_REPO);
     expect(legacy.ok && legacy.file.records[0]!.cwd).toBeUndefined();
-    for (const cwd of ['', '/etc', '../x', 'a/../../b', 'x'.repeat(4097), 3, ['a'], { dir: 'a' }]) {
+    for (const cwd of ['', '/etc/', '/a/../b', '//x', '/a\0b', '../x', 'a/../../b', 'x'.repeat(4097), 3, ['a'], { dir: 'a' }]) {
       expect(parseReceiptFile(text({ ...pass(), cwd }), L, IN_REPO).ok, JSON.stringify(cwd).slice(0, 40)).toBe(false);
     }
   });

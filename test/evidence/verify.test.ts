@@ -1,6 +1,7 @@
 // Evidence you can trust, through the real CLI: verified / unverified / mismatched / stale,
 // --status --strict, stale gates in plain runs, --reverify --only-stale, receipts store.
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, sandbox, startCli, writeFiles } from '../helpers/cli.js';
@@ -196,6 +197,21 @@ describe('verification states', () => {
     const moved = s.run(['--cwd', 'tests']);
     expect(moved.code).toBe(1);
     expect(moved.stdout).not.toContain('ALL MET');
+  });
+
+  it('a pass under a --cwd outside the repository holds for that folder only (round-9 attack: two outside folders compared equal)', () => {
+    const s = repo({ 'GATES.md': '- [ ] A: the check passes where it runs\n  CHECK: cat verdict.txt\n  EXPECT: GOOD\n' });
+    const outA = mkdtempSync(join(tmpdir(), 'gc-outA-'));
+    const outB = mkdtempSync(join(tmpdir(), 'gc-outB-'));
+    writeFileSync(join(outA, 'verdict.txt'), 'GOOD\n');
+    writeFileSync(join(outB, 'verdict.txt'), 'BAD\n');
+    expect(s.run(['--approve', '--cwd', outA]).code).toBe(0);
+    expect(s.run(['--status', '--strict', '--cwd', outA]).code).toBe(0);
+    const other = s.run(['--status', '--strict', '--cwd', outB]);
+    expect(other.code).toBe(1);
+    expect(other.stdout).toContain(`: the passing run ran in ${realpathSync(outA)} (--cwd); the gate runs in ${realpathSync(outB)} (--cwd)\n`);
+    // A plain run there does not stand on the pass made in outA.
+    expect(s.run(['--cwd', outB]).stdout).not.toContain('ALL MET');
   });
 
   it('a gate retitled after its pass is stale under --strict: the pass proved the claim as it read; a plain run proves the new one (round-8c attack)', () => {
