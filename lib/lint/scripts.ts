@@ -426,6 +426,9 @@ export function scriptOf(command: SimpleCommand, previous: SimpleCommand | null 
 /** The script files a command names as code, as written, and whether it runs them (not a syntax check only). */
 function scriptSource(command: SimpleCommand, previous: SimpleCommand | null): { paths: string[]; runs: boolean } | null {
   const cmd = withoutKeywords(command);
+  // `bash <(cat x.sh)`: the words of a process substitution are mixed into the command's (the
+  // reading stops there and says so: unbound-scripts.ts), so none of them is named.
+  if (cmd.redirects.some((r) => r.target === null)) return null;
   const words = unwrapped(cmd);
   const first = words[0];
   if (!first || first.dynamic) return null;

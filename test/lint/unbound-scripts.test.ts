@@ -161,6 +161,8 @@ describe('unboundNotJudged', () => {
     expect(why('bash -c "$(<x.sh)"')).toBe(sub);
     expect(why('diff <(sh a.sh) b')).toBe('a process substitution <(…)');
     expect(why('bash <(cat x.sh)')).toBe('a process substitution <(…)');
+    // Its words are not taken for the command's: `cat` is not a script.
+    expect(unboundScripts('bash <(cat x.sh)', ROOT, ROOT, [], null, none)).toEqual([]);
     expect(why("env -S 'sh x.sh'")).toBe('env -S (a command line split at run time)');
     for (const wrapper of ['xargs sh', 'taskset 1 sh x.sh', 'chrt 1 sh x.sh', 'unshare -r sh x.sh', 'strace -o /dev/null sh x.sh', 'sudo sh x.sh', "watch 'sh x.sh'", 'coproc sh x.sh']) {
       expect(why(wrapper)).toBe(`a command run through ${wrapper.split(' ')[0]}`);
