@@ -9,9 +9,9 @@ import type { Gate } from './types.js';
 
 /**
  * A column-0 line that certainly ends the item's paragraph: a new list item with content, an
- * ATX heading, a block quote, a code fence, a thematic break or underline, or an HTML block
+ * ATX heading, a block quote, a code fence, a thematic break, or an HTML block
  * of a kind that can interrupt a paragraph (CommonMark 4.6, kinds 1 to 6). Anything else
- * (`#1234 …`, `<b>…`, `| …`, ```` ```x``` ````, `2. …`, ABANDON: lines) may continue the
+ * (`#1234 …`, `<b>…`, `| …`, ```` ```x``` ````, `2. …`, `===`, `-_-`, ABANDON: lines) may continue the
  * paragraph on the page, and is taken as part of the claim.
  */
 const ENDS_PARAGRAPH = new RegExp(
@@ -22,7 +22,11 @@ const ENDS_PARAGRAPH = new RegExp(
     '>',
     '`{3,}[^`]*$',
     '~{3,}',
-    '(?:[-*_=][ \\t]*){3,}$',
+    // A thematic break: three or more of one of - * _ (a setext underline at column 0 does
+    // not underline an item's paragraph: `===` there is lazy text).
+    '(?:-[ \\t]*){3,}$',
+    '(?:\\*[ \\t]*){3,}$',
+    '(?:_[ \\t]*){3,}$',
     '<(?:script|pre|style|textarea)(?:[ \\t>]|$)',
     '<!--',
     '<\\?',
@@ -36,6 +40,8 @@ const ENDS_PARAGRAPH = new RegExp(
     .concat(')'),
   'i',
 );
+
+const BLANK = /^[ \t]*$/;
 
 /**
  * The gate's title, then (when there are any) the prose lines of its item, each trimmed,
@@ -52,11 +58,13 @@ export function gateClaim(lines: readonly SourceLine[], gate: Gate): string {
   let previousBlank = false;
   for (let i = gate.lineIndex + 1; i < lines.length; i++) {
     const text = lines[i]!.text;
-    const trimmed = text.trim();
-    if (trimmed.length === 0) {
+    // Blank as CommonMark says: nothing but spaces and tabs (a no-break space or a vertical
+    // tab is text on the page).
+    if (BLANK.test(text)) {
       previousBlank = true;
       continue;
     }
+    const trimmed = text.trim();
     const indented = text.charCodeAt(0) === 32 || text.charCodeAt(0) === 9;
     // At column 0, only text that lazily continues the paragraph above stays in the item.
     // (The next gate line, the usual end, is told without the pattern.)

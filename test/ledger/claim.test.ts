@@ -36,6 +36,12 @@ describe('gateClaim', () => {
       const claim = claimOf(lines('- [ ] A: t', '  CHECK: x', '  EXPECT: ok', `${lead} the audit passed`, '  update: caveat withdrawn'));
       expect(claim).toBe(`t\n${lead} the audit passed\nupdate: caveat withdrawn`);
     }
+    // Round 10: no underline at column 0 under an item, no break of mixed characters, and a
+    // line of a no-break space is not blank.
+    for (const lead of ['===', '-_-', '*-*', '\u00a0', '\v']) {
+      const claim = claimOf(lines('- [ ] A: t', '  CHECK: x', '  EXPECT: ok', lead, 'the audit passed', '  update: caveat withdrawn'));
+      expect(claim, JSON.stringify(lead)).toContain('the audit passed\nupdate: caveat withdrawn');
+    }
   });
 
   it('does not change when the run writes its EVIDENCE line or ticks the box, nor with trailing blanks', () => {
@@ -53,7 +59,9 @@ describe('gateClaim', () => {
     // Column-0 lines of every kind that may or may not continue the paragraph on the page.
     const lead = fc.constantFrom('', '#', '# ', '<', '< ', '<b>', '|', '```x``` ', '2. ', '1. ', '* ', '- ', '> ', '+ ', '***', '___ ', '<!-- ', '<div> ', '<span>');
     const column0 = fc.tuple(lead, fc.array(word, { minLength: 1, maxLength: 2 })).map(([l, ws]) => `${l}${ws.join(' ')}`);
-    const piece = fc.oneof(prose, column0, fc.constant(''), fc.constant('  DEPENDS: a.sh'), fc.constant('  TIMEOUT: 5'));
+    // Lines with no word that may end the paragraph or continue it (round-10 attack: ===, -_-, a no-break space).
+    const bare = fc.constantFrom('===', '-_-', '*-*', '---', '***', '\u00a0', '\v', '\f', ' \u00a0 ', '- ', '=');
+    const piece = fc.oneof(prose, column0, bare, fc.constant(''), fc.constant('  DEPENDS: a.sh'), fc.constant('  TIMEOUT: 5'));
     let judged = 0;
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 4 }), fc.array(piece, { maxLength: 6 }), (head, tail) => {
