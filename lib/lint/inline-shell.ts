@@ -5,12 +5,19 @@
 // The rules about exit status (masked-exit and the others) do not look inside. Pure.
 import { programName, unwrapped, withoutKeywords } from './commands.js';
 import { parseShellList, type ShellList, type SimpleCommand } from './shell-list.js';
+import type { Word } from './shell-words.js';
 import { walkCommands } from './scripts.js';
 
 const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash']);
 
 /** The literal command string a shell is given with -c, or null. */
 export function inlineShellBody(command: SimpleCommand): string | null {
+  const word = inlineShellWord(command);
+  return word === null || word.dynamic ? null : word.value;
+}
+
+/** The word a shell is given with -c as its command string (literal or not), or null. */
+export function inlineShellWord(command: SimpleCommand): Word | null {
   const words = unwrapped(withoutKeywords(command));
   const name = programName(words[0]);
   if (name === null || !SHELLS.has(name)) return null;
@@ -29,7 +36,7 @@ export function inlineShellBody(command: SimpleCommand): string | null {
     }
     if (v.startsWith('--')) continue;
     // The first operand: the command string with -c, else a script file (scripts.ts sees it).
-    return inline && !words[i]!.dynamic ? v : null;
+    return inline ? words[i]! : null;
   }
   return null;
 }

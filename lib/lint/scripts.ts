@@ -29,6 +29,8 @@ interface Interpreter {
    * and both are named.
    */
   flags?: (option: string) => boolean;
+  /** Single-letter options that may be grouped (`-BX`): which letters start inline code, which take a value. */
+  groups?: { inline: string; valued: string };
   /** Options after which the script file is only read (a syntax check), not run. */
   readOnly?: (option: string) => boolean;
   /** A first word to skip (`deno run`), required when `requiredVerb`. */
@@ -68,7 +70,8 @@ const NODE_FLAGS = new Set([
 const NODE: Interpreter = {
   inline: oneOf('-e', '--eval', '-p', '--print'),
   runsEach: oneOf('--test'),
-  preloads: oneOf('-r', '--require', '--import', '--loader', '--experimental-loader'),
+  // (A test reporter or global setup given as a path is code node loads too.)
+  preloads: oneOf('-r', '--require', '--import', '--loader', '--experimental-loader', '--test-reporter', '--test-global-setup'),
   stdin: oneOf('-'),
   valued: oneOf(
     '-r',
@@ -144,7 +147,7 @@ const NODE: Interpreter = {
   flags: (o) => o.includes('=') || /^-[A-Za-z]$/.test(o) ? !['-r', '-C', '-e', '-p'].includes(o) : NODE_FLAGS.has(o) || /^--(?:no-)?(?:experimental|trace|inspect(?:-brk|-wait)?$|enable|frozen|pending|preserve|prof$|throw|abort|zero|expose|harmony|allow-(?:addons|child-process|wasi|worker)$)/.test(o),
   readOnly: oneOf('-c', '--check'),
 };
-const PYTHON: Interpreter = { inline: oneOf('-c', '-m'), stdin: oneOf('-'), valued: oneOf('-W', '-X', '--check-hash-based-pycs') };
+const PYTHON: Interpreter = { inline: oneOf('-c', '-m'), stdin: oneOf('-'), valued: oneOf('-W', '-X', '--check-hash-based-pycs'), groups: { inline: 'cm', valued: 'WX' } };
 // sh -c, bash -lc: the command is the argument; sh -s, sh -: it is read from stdin.
 // -o / -euo take an option name (pipefail) as their value.
 const SHELL: Interpreter = {
@@ -176,8 +179,8 @@ const INTERPRETERS: Record<string, Interpreter> = {
   python3: PYTHON,
   pypy: PYTHON,
   pypy3: PYTHON,
-  ruby: { inline: oneOf('-e'), stdin: oneOf('-'), valued: oneOf('-I', '-r', '-C'), readOnly: oneOf('-c') },
-  perl: { inline: oneOf('-e', '-E'), stdin: oneOf('-'), valued: oneOf('-I', '-M') },
+  ruby: { inline: oneOf('-e'), stdin: oneOf('-'), valued: oneOf('-I', '-r', '-C'), readOnly: oneOf('-c'), groups: { inline: 'e', valued: 'IrC' } },
+  perl: { inline: oneOf('-e', '-E'), stdin: oneOf('-'), valued: oneOf('-I', '-M'), groups: { inline: 'eE', valued: 'IMm' } },
   awk: AWK,
   gawk: AWK,
   mawk: AWK,
@@ -192,6 +195,11 @@ const INTERPRETERS: Record<string, Interpreter> = {
   mksh: SHELL,
   ash: SHELL,
 };
+
+/** Whether `name` is an interpreter whose script argument the reading knows. */
+export function isInterpreter(name: string): boolean {
+  return interpreterOf(name) !== undefined;
+}
 
 /** `python3.11`, `pypy3.10`, `ruby3.2`, `perl5.36`: a versioned name is the interpreter it names. */
 function interpreterOf(name: string): Interpreter | undefined {
@@ -449,6 +457,26 @@ function scriptSource(command: SimpleCommand, previous: SimpleCommand | null): {
   return file === null ? null : { paths: [file], runs: source.runs };
 }
 
+/**
+ * Whether an interpreter reads its program from standard input that the reading cannot name
+ * a file for: `echo 'sh x.sh' | sh`, `sh <>x.sh`, `sh <&3`, `bash <<< '…'`, `sh <<EOF`.
+ */
+export function readsUnknownInput(command: SimpleCommand, previous: SimpleCommand | null): boolean {
+  const cmd = withoutKeywords(command);
+  if (cmd.redirects.some((r) => r.target === null)) return false; // a process substitution: said elsewhere
+  const words = unwrapped(cmd);
+  const first = words[0];
+  if (!first || first.dynamic) return false;
+  const name = programName(first);
+  const spec = name === null ? undefined : interpreterOf(name);
+  if (!spec) return false;
+  const source = scriptArgument(words.slice(1), spec);
+  if (source === null || source.kind !== 'stdin') return false;
+  // Standard input given another way than `< FILE`: a here-document, a here-string, a descriptor.
+  if (cmd.redirects.some((r) => /^0?<(?:>|&|<|<<|<-)$/.test(r.op) || /^0?<<-?$/.test(r.op))) return true;
+  return stdinFile(cmd) === null && catFile(previous) === null;
+}
+
 /** `sh < tools/ci.sh`: the file standard input is redirected from. */
 function stdinFile(cmd: SimpleCommand): string | null {
   let file: string | null = null;
@@ -462,8 +490,9 @@ function stdinFile(cmd: SimpleCommand): string | null {
 /** `cat tools/ci.sh | sh`: the one file a cat before the interpreter prints. */
 function catFile(previous: SimpleCommand | null): string | null {
   if (previous === null) return null;
-  const words = unwrapped(withoutKeywords(previous));
-  if (programName(words[0]) !== 'cat' || words.length !== 2) return null;
+  let words = unwrapped(withoutKeywords(previous));
+  if (words[1]?.value === '--' && !words[1].dynamic) words = [words[0]!, ...words.slice(2)];
+  if (programName(words[0]) !== 'cat' || words.length !== 2 || previous.redirects.length > 0) return null;
   const file = words[1]!;
   return file.dynamic || file.value.startsWith('-') ? null : file.value;
 }
@@ -493,6 +522,13 @@ function scriptArgument(args: readonly Word[], spec: Interpreter): ScriptSource 
       i++;
       continue;
     }
+    // python3 -BX val x.py, perl -we 'code', ruby -Ilib x.rb: single letters in one word.
+    if (spec.groups && /^-[A-Za-z]{2,}$/.test(v) && !spec.inline(v) && !spec.valued(v)) {
+      const group = readGroup(v.slice(1), spec.groups);
+      if (group === 'inline') return withPreloads(null);
+      i += group === 'next' ? 2 : 1;
+      continue;
+    }
     if (v.startsWith('-') || v.startsWith('+')) {
       if (spec.inline(v)) return withPreloads(null);
       if (spec.runsEach?.(v)) each = true;
@@ -508,10 +544,11 @@ function scriptArgument(args: readonly Word[], spec: Interpreter): ScriptSource 
       }
       // An option it does not know: its next word may be its value or the script; both are named.
       // (Taken as its value, so the script is the operand after it: the two are named.)
+      // (Whatever the word looks like: `--disable-proto throw x.js` runs x.js.)
       if (spec.flags && !spec.valued(v) && !spec.flags(v)) {
         const next = args[i + 1];
-        if (next && !next.dynamic && !next.value.startsWith('-') && looksLikeFile(next.value)) {
-          maybeValues.push(next.value);
+        if (next && !next.value.startsWith('-')) {
+          if (!next.dynamic) maybeValues.push(next.value);
           i += 2;
           continue;
         }
@@ -541,6 +578,21 @@ function scriptArgument(args: readonly Word[], spec: Interpreter): ScriptSource 
   if (each) return withPreloads(files.length > 0 ? { kind: 'file', paths: files, runs } : null);
   // No script argument: the interpreter reads its program from standard input.
   return verbSeen ? { kind: 'stdin', runs } : null;
+}
+
+/**
+ * What a group of single-letter options does: 'inline' when a letter starts inline code or
+ * a module (the rest of the group or the next word is its text), 'next' when a letter takes
+ * the next word as its value, 'done' otherwise (a value letter inside the group takes the
+ * rest of the group).
+ */
+function readGroup(letters: string, groups: { inline: string; valued: string }): 'inline' | 'next' | 'done' {
+  for (let k = 0; k < letters.length; k++) {
+    const letter = letters[k]!;
+    if (groups.inline.includes(letter)) return 'inline';
+    if (groups.valued.includes(letter)) return k === letters.length - 1 ? 'next' : 'done';
+  }
+  return 'done';
 }
 
 /** Paths that name standard input. */

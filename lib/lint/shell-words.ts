@@ -67,8 +67,8 @@ export function tokenize(text: string): Tokenized {
     const w = cur();
     w.value += raw;
     w.dynamic = true;
-    if (raw.startsWith('$(') && !raw.startsWith('$((')) w.substitution = true;
-    if (raw.startsWith('`')) w.substitution = true;
+    // Anywhere in it: `${X:-$(sh x.sh)}`, `$(( $(sh x.sh) ))` (an arithmetic `$((1+1))` runs nothing).
+    if (/\$\((?!\()|`/.test(raw) || /^\$\(\(.*\$\(/s.test(raw)) w.substitution = true;
   };
 
   let i = 0;
@@ -106,6 +106,8 @@ export function tokenize(text: string): Tokenized {
       if (end === -1) complete = false;
       addLiteral(text.slice(i + 2, end === -1 ? text.length : end));
       cur().quoted = true;
+      // Its escapes (\n, \x41) are not decoded here: what the shell makes of it is not known.
+      if (text.slice(i + 2, end === -1 ? text.length : end).includes('\\')) cur().dynamic = true;
       i = end === -1 ? text.length : end + 1;
       continue;
     }

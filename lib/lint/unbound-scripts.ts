@@ -5,9 +5,9 @@
 import { isAbsolute, posix, relative, sep } from 'node:path';
 import { globMatches } from './glob.js';
 import { scriptsNamed } from './rule-scripts.js';
-import { inlineShellList } from './inline-shell.js';
+import { inlineShellWord } from './inline-shell.js';
 import { programName, unwrapped, withoutKeywords } from './commands.js';
-import { inDirectory, invokedScripts, runsUnnamed, setsPhysical, walkCommands, type PathResolver } from './scripts.js';
+import { inDirectory, invokedScripts, isInterpreter, readsUnknownInput, runsUnnamed, setsPhysical, walkCommands, type PathResolver } from './scripts.js';
 import type { ShellList, SimpleCommand } from './shell-list.js';
 
 /** Where a path leads read as text: what the CHECK's words say, for what is not on disk (yet). */
@@ -59,27 +59,32 @@ export function unboundScripts(
 export function unboundNotJudged(check: string, root: string, cwd: string, cdpath: boolean): string | null {
   const workdir = repositoryDir(root, cwd);
   if (workdir === null) return null;
-  let why: string | null = null;
-  const walk = (list: ShellList, dir: string) =>
+  let why: string | null = definesFunction(check) ? 'a function definition' : null;
+  if (why !== null) return why;
+  const walk = (list: ShellList, dir: string, depth: number) =>
     walkCommands(
       list,
       dir,
-      (cmd, at) => {
+      (cmd, at, previous) => {
         if (why !== null) return;
         if (runsUnnamed(cmd)) why = 'a program named at run time';
+        else if (readsUnknownInput(cmd, previous)) why = 'a program fed on standard input';
         else why = unreadPart(cmd);
         if (why !== null) return;
-        const inner = inlineShellList(cmd);
-        if (inner) {
-          // bash -P -c '…', bash -o physical -c '…': every cd in it resolves links.
-          const words = unwrapped(withoutKeywords(cmd));
-          if (programName(words[0]) !== null && setsPhysical(words.slice(1))) why = 'a shell started with -P (cd resolves links)';
-          else walk(inner, at);
-        }
+        const word = inlineShellWord(cmd);
+        if (word === null) return;
+        // The names in `sh -c '…'` are read one level deep (lint/rule-scripts.ts).
+        if (word.dynamic) why = 'a shell command line made at run time';
+        else if (depth > 0) why = 'a sh -c inside a sh -c';
+        if (why !== null) return;
+        // bash -P -c '…', bash -o physical -c '…': every cd in it resolves links.
+        const words = unwrapped(withoutKeywords(cmd));
+        if (programName(words[0]) !== null && setsPhysical(words.slice(1))) why = 'a shell started with -P (cd resolves links)';
+        else walk(parseShellList(word.value), at, depth + 1);
       },
       { cdpath, onStop: (reason) => (why ??= reason), onUnsure: (reason) => (why ??= reason) },
     );
-  walk(parseShellList(check), workdir);
+  walk(parseShellList(check), workdir, 0);
   return why;
 }
 
@@ -90,9 +95,27 @@ export function unboundNotJudged(check: string, root: string, cwd: string, cdpat
  */
 const RUNS_A_COMMAND = new Set([
   'xargs', 'parallel', 'taskset', 'chrt', 'unshare', 'nsenter', 'chroot', 'strace', 'ltrace', 'valgrind', 'gdb', 'perf',
-  'sudo', 'doas', 'su', 'runuser', 'watch', 'coproc', 'script', 'firejail', 'bwrap', 'systemd-run', 'setpriv', 'prlimit',
-  'cgexec', 'numactl', 'faketime', 'fakeroot', 'proot', 'catchsegv', 'entr', 'ssh', 'find',
+  'sudo', 'doas', 'su', 'runuser', 'sg', 'watch', 'coproc', 'script', 'firejail', 'bwrap', 'systemd-run', 'setpriv', 'prlimit',
+  'cgexec', 'numactl', 'faketime', 'fakeroot', 'proot', 'catchsegv', 'entr', 'ssh', 'find', 'setarch', 'linux32', 'linux64',
+  'i386', 'x86_64', 'run-parts', 'dbus-run-session', 'dbus-launch', 'xvfb-run', 'unbuffer', 'expect',
 ]);
+
+/** Programs known to run none of their arguments: a word naming an interpreter among them is data (`grep node x`). */
+const RUNS_NOTHING = new Set([
+  'echo', 'printf', 'test', '[', '[[', 'grep', 'egrep', 'fgrep', 'rg', 'cat', 'head', 'tail', 'wc', 'sort', 'uniq', 'cut',
+  'tr', 'diff', 'cmp', 'ls', 'mkdir', 'rmdir', 'rm', 'cp', 'mv', 'touch', 'ln', 'chmod', 'chown', 'true', 'false', 'exit',
+  'set', 'export', 'unset', 'cd', 'pwd', 'sleep', 'date', 'tee', 'jq', 'stat', 'which', 'type', 'basename', 'dirname',
+  'realpath', 'readlink', 'seq', 'printenv', 'id', 'whoami', 'uname', 'du', 'df', 'file', 'sha256sum', 'sha1sum', 'md5sum',
+  'base64', 'od', 'xxd', 'hexdump', 'wait', 'kill', 'return', 'local', 'readonly', 'declare', 'typeset', 'shift', 'read',
+]);
+
+/** Names of programs that run a script or a command line they are given. */
+const INTERPRETER_WORD = /^(?:sh|bash|dash|zsh|ksh|mksh|ash|busybox|node|nodejs|deno|bun|tsx|ts-node|python[0-9.]*|pypy[0-9.]*|ruby[0-9.]*|perl[0-9.]*|php|lua|Rscript)$/;
+
+/** `f() { …; }`, `function f`: a function's body runs where it is called, which the reading does not follow. */
+function definesFunction(check: string): boolean {
+  return /(?:^|[\s;&|(){}])(?:function\s+[A-Za-z_][\w.-]*|[A-Za-z_][\w.-]*\s*\(\s*\))/.test(check);
+}
 
 /** Why a command holds code the reading does not see, or null: a substitution, `env -S`, a program that runs another. */
 function unreadPart(cmd: SimpleCommand): string | null {
@@ -103,10 +126,24 @@ function unreadPart(cmd: SimpleCommand): string | null {
   // `diff <(sh a.sh) b`: the list parser sees a redirection with no file.
   if (cmd.redirects.some((r) => r.target === null && /^[0-9]*[<>]$/.test(r.op))) return 'a process substitution <(…)';
   const first = programName(words[0]);
-  if (first === 'env' && words.some((w) => /^(?:-[A-Za-z]*S|--split-string)/.test(w.value))) return 'env -S (a command line split at run time)';
-  const name = programName(unwrapped(withoutKeywords(cmd))[0]);
+  if (first === 'case' || first === 'select' || first === 'function') return `${first} (its branches are not read)`;
+  // env -S behind any wrapper (`nice env -S '…'`).
+  const envAt = words.findIndex((w) => programName(w) === 'env');
+  if (envAt !== -1 && words.slice(envAt + 1).some((w) => /^(?:-[A-Za-z]*S|--split-string)/.test(w.value))) return 'env -S (a command line split at run time)';
+  // A command line given as an option's value: flock -c, npx -c/--call, su -c, sg.
+  const commandOption = words.findIndex((w, i) => i > 0 && /^(?:-c|--command|--call)(?:=|$)/.test(w.value));
+  if (commandOption !== -1 && first !== null && ['flock', 'npx', 'su', 'runuser', 'sg', 'pnpm', 'yarn', 'npm'].includes(first)) return `a command line given to ${first}`;
+  if (first === 'git' && words.some((w) => /^alias\./i.test(w.value) || /^-c$/.test(w.value))) return 'git -c (an alias or a setting that runs a command)';
+  if ((first === 'npm' || first === 'pnpm' || first === 'yarn') && words.some((w) => ['exec', 'x', 'dlx'].includes(w.value))) return `a command run through ${first} exec`;
+  const inner = unwrapped(withoutKeywords(cmd));
+  const name = programName(inner[0]);
   if (name === 'find' && !words.some((w) => /^-(?:exec|execdir|ok|okdir)$/.test(w.value))) return null;
-  return name !== null && RUNS_A_COMMAND.has(name) ? `a command run through ${name}` : null;
+  if (name !== null && RUNS_A_COMMAND.has(name)) return `a command run through ${name}`;
+  // A program it does not know, given an interpreter's name or a command line: it may run it.
+  if (name !== null && !RUNS_NOTHING.has(name) && !isInterpreter(name)) {
+    if (inner.slice(1).some((w) => !w.dynamic && (INTERPRETER_WORD.test(w.value) || /^(?:sh|bash|node|python3?)\s/.test(w.value)))) return `a command run through ${name}`;
+  }
+  return null;
 }
 
 /** `dir` relative to `root`, with forward slashes ('.' for the root itself), or null outside it. */

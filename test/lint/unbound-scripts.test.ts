@@ -77,6 +77,20 @@ describe('unboundScripts', () => {
     expect(named('sh ~/../repo/x.sh; sh /proc/self/cwd/x.sh; sh /opt/tools/y.sh; sh /repo/z.sh')).toEqual(['~/../repo/x.sh', '/proc/self/cwd/x.sh', '/opt/tools/y.sh', 'z.sh']);
   });
 
+  it('names what python runs after grouped options, a node test reporter given as a path, and the script after an unknown node option whatever its value looks like (round-10 attack)', () => {
+    const named = (check: string, matched: string[] = []) => unboundScripts(check, ROOT, ROOT, matched, null, none);
+    expect(named('python3 -BX scripts/check.py scripts/helper.py', ['scripts/check.py'])).toEqual(['scripts/helper.py']);
+    expect(named('python3 -IW ignore scripts/helper.py')).toEqual(['scripts/helper.py']);
+    expect(named('python3 -Wd scripts/helper.py')).toEqual(['scripts/helper.py']);
+    expect(named("python3 -Bc 'print(1)' scripts/x.py")).toEqual([]);
+    expect(named("perl -we 'print 1' x.pl")).toEqual([]);
+    expect(named('perl -Ilib t.pl')).toEqual(['t.pl']);
+    expect(named('node --test-reporter ./tools/reporter.mjs --test t.mjs')).toEqual(['tools/reporter.mjs', 't.mjs']);
+    expect(named('node --test-reporter=./tools/reporter.mjs --test t.mjs')).toEqual(['tools/reporter.mjs', 't.mjs']);
+    expect(named('node --test-reporter spec --test t.mjs')).toEqual(['t.mjs']);
+    expect(named('node --disable-proto throw scripts/helper.js', ['throw'])).toEqual(['scripts/helper.js']);
+  });
+
   it('a script DEPENDS matched, or one its globs will match once it is written, is bound', () => {
     expect(unboundScripts('sh check.sh; sh later.sh', ROOT, ROOT, ['check.sh'], ['check.sh', '*.sh'], none)).toEqual([]);
     expect(unboundScripts('sh check.sh; sh later.sh', ROOT, ROOT, ['check.sh'], ['check.sh'], none)).toEqual(['later.sh']);
@@ -129,7 +143,7 @@ describe('unboundNotJudged', () => {
 
   it('stops where the shell may not do what the words say: control flow, functions, pipelines, the background, eval, trap, bash -P (round-8d attack)', () => {
     expect(why('if [ -d x ]; then cd x; fi; sh run.sh')).toBe('a cd inside if/for/while/case or a function');
-    expect(why('f() { cd spec; }; f; sh run.sh')).toBe('a cd inside if/for/while/case or a function');
+    expect(why('f() { cd spec; }; f; sh run.sh')).toBe('a function definition');
     expect(why('cd tests | true; sh run.sh')).toBe('a cd in a pipeline');
     expect(why('cd tests & wait; sh run.sh')).toBe('a cd in the background');
     expect(why('true || cd spec; sh run.sh')).toBe('a cd that runs only if a command failed');
@@ -169,6 +183,36 @@ describe('unboundNotJudged', () => {
     }
     expect(why("find . -name '*.sh' -exec sh {} \\;")).toBe('a command run through find');
     expect(why("find . -name '*.sh'")).toBeNull();
+  });
+
+  it('stops at the forms round 10 ran unseen: substitutions inside ${…} and $((…)), functions, case, env -S behind a wrapper, a program fed on standard input, a command line given to flock/npx, nested sh -c, unknown programs given an interpreter', () => {
+    const sub = 'a command substitution $(…)';
+    expect(why('test "${UNSET:-$(sh scripts/check.sh)}" = ok')).toBe(sub);
+    expect(why('test $(( $(sh x.sh | grep -c ok) )) -eq 1')).toBe(sub);
+    expect(why('echo $((1+1)) && sh x.sh')).toBeNull();
+    expect(why('f() { sh x.sh; }; f')).toBe('a function definition');
+    expect(why('function f { sh x.sh; }; f')).toBe('a function definition');
+    expect(why('case x in x) sh x.sh;; esac')).toBe('case (its branches are not read)');
+    expect(why('nice env -S "sh x.sh"')).toBe('env -S (a command line split at run time)');
+    expect(why('timeout 60 env -S "sh x.sh"')).toBe('env -S (a command line split at run time)');
+    for (const fed of ['echo "sh x.sh" | sh', 'printf x | bash', 'sh <>x.sh', 'exec 3<x.sh; sh <&3', 'bash <<< "sh x.sh"', 'sh <<EOF', 'cat < x.sh | sh', 'tail -n +1 x.sh | sh']) {
+      expect(why(fed), fed).toBe('a program fed on standard input');
+    }
+    expect(why('cat -- x.sh | sh')).toBeNull();
+    expect(why('flock /tmp/l -c "sh x.sh"')).toBe('a command line given to flock');
+    expect(why('npx -c "sh x.sh"')).toBe('a command line given to npx');
+    expect(why('sg grp -c "sh x.sh"')).toBe('a command line given to sg');
+    expect(why('npm exec -- sh x.sh')).toBe('a command run through npm exec');
+    expect(why("git -c alias.t='!sh x.sh' t")).toBe('git -c (an alias or a setting that runs a command)');
+    expect(why("sh -c \"sh -c 'sh x.sh'\"")).toBe('a sh -c inside a sh -c');
+    expect(why("bash -c $'sh x.sh\\n'")).toBe('a shell command line made at run time');
+    for (const wrapped of ['setarch x86_64 sh x.sh', 'run-parts scripts', 'dbus-run-session -- sh x.sh', 'mytool --with node x.js']) {
+      expect(why(wrapped), wrapped).toMatch(/^a command run through /);
+    }
+    // Everyday commands stay read to the end.
+    for (const plain of ['npm test', 'node --test', 'pytest -q', 'go test ./...', 'make test', 'eslint .', 'grep -q node package.json', 'python3 -m pytest']) {
+      expect(why(plain), plain).toBeNull();
+    }
   });
 
   it('is null when the whole CHECK was read', () => {
