@@ -76,7 +76,7 @@ describe('gateClaim', () => {
         for (const w of shown) expect(inClaim).toContain(w);
         judged++;
       }),
-      { numRuns: 400 },
+      { numRuns: 1000 },
     );
     expect(judged).toBeGreaterThan(100);
   });
