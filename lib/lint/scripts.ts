@@ -470,6 +470,8 @@ export function readsUnknownInput(command: SimpleCommand, previous: SimpleComman
   const name = programName(first);
   const spec = name === null ? undefined : interpreterOf(name);
   if (!spec) return false;
+  // Without a pipe or a redirection into it, its input is the check's: /dev/null (`node --version`).
+  if (previous === null && !cmd.redirects.some((r) => /^0?</.test(r.op))) return false;
   const source = scriptArgument(words.slice(1), spec);
   if (source === null || source.kind !== 'stdin') return false;
   // Standard input given another way than `< FILE`: a here-document, a here-string, a descriptor.

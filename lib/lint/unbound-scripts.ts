@@ -114,7 +114,9 @@ const INTERPRETER_WORD = /^(?:sh|bash|dash|zsh|ksh|mksh|ash|busybox|node|nodejs|
 
 /** `f() { …; }`, `function f`: a function's body runs where it is called, which the reading does not follow. */
 function definesFunction(check: string): boolean {
-  return /(?:^|[\s;&|(){}])(?:function\s+[A-Za-z_][\w.-]*|[A-Za-z_][\w.-]*\s*\(\s*\))/.test(check);
+  // Outside quotes: `node -e "main()"` calls a function of its own language.
+  const bare = check.replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, ' ');
+  return /(?:^|[\s;&|(){}])(?:function\s+[A-Za-z_][\w.-]*|[A-Za-z_][\w.-]*\s*\(\s*\))/.test(bare);
 }
 
 /** Why a command holds code the reading does not see, or null: a substitution, `env -S`, a program that runs another. */

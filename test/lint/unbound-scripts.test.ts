@@ -210,7 +210,7 @@ describe('unboundNotJudged', () => {
       expect(why(wrapped), wrapped).toMatch(/^a command run through /);
     }
     // Everyday commands stay read to the end.
-    for (const plain of ['npm test', 'node --test', 'pytest -q', 'go test ./...', 'make test', 'eslint .', 'grep -q node package.json', 'python3 -m pytest']) {
+    for (const plain of ['npm test', 'node --test', 'pytest -q', 'go test ./...', 'make test', 'eslint .', 'grep -q node package.json', 'python3 -m pytest', 'node --version', 'command -v node && node t.js', 'node -e "main()"', "python3 -c 'import t; t.run()'", 'node --version | grep v2']) {
       expect(why(plain), plain).toBeNull();
     }
   });
