@@ -23,12 +23,16 @@ interface Interpreter {
   scriptFile?: (option: string) => boolean;
   /** The first operand is program text, not a file, unless a scriptFile option was given (awk, sed). */
   operandIsCode?: boolean;
+  /** Operands are names, not files (make's targets): only scriptFile options name files. */
+  operandsAreNames?: boolean;
   /**
    * Options that take no value (the rest of the dashed words are taken to take one, or
    * not): after an option in neither list, the next word may be its value or the script,
    * and both are named.
    */
   flags?: (option: string) => boolean;
+  /** Modules that run a script given after their own options (`python3 -m cProfile x.py`), with how to read those. */
+  moduleRunners?: Record<string, Interpreter>;
   /** Single-letter options that may be grouped (`-BX`): which letters start inline code, which take a value. */
   groups?: { inline: string; valued: string };
   /** Options after which the script file is only read (a syntax check), not run. */
@@ -147,7 +151,21 @@ const NODE: Interpreter = {
   flags: (o) => o.includes('=') || /^-[A-Za-z]$/.test(o) ? !['-r', '-C', '-e', '-p'].includes(o) : NODE_FLAGS.has(o) || /^--(?:no-)?(?:experimental|trace|inspect(?:-brk|-wait)?$|enable|frozen|pending|preserve|prof$|throw|abort|zero|expose|harmony|allow-(?:addons|child-process|wasi|worker)$)/.test(o),
   readOnly: oneOf('-c', '--check'),
 };
-const PYTHON: Interpreter = { inline: oneOf('-c', '-m'), stdin: oneOf('-'), valued: oneOf('-W', '-X', '--check-hash-based-pycs'), groups: { inline: 'cm', valued: 'WX' } };
+// After `-m cProfile`, `-m profile`, `-m trace`, `-m pdb`: their own options, then the script.
+const PYTHON_RUNNER: Interpreter = {
+  inline: oneOf('-m', '--module'),
+  stdin: oneOf(),
+  valued: oneOf('-o', '--outfile', '-s', '--sort', '-f', '--file', '-C', '--coverdir', '--ignore-module', '--ignore-dir'),
+};
+// pdb -c COMMAND (trace's -c is --count, a flag).
+const PYTHON_PDB: Interpreter = { ...PYTHON_RUNNER, valued: oneOf('-c', '--command') };
+const PYTHON: Interpreter = {
+  inline: oneOf('-c', '-m'),
+  stdin: oneOf('-'),
+  valued: oneOf('-W', '-X', '--check-hash-based-pycs'),
+  groups: { inline: 'cm', valued: 'WX' },
+  moduleRunners: { cProfile: PYTHON_RUNNER, profile: PYTHON_RUNNER, trace: PYTHON_RUNNER, pdb: PYTHON_PDB },
+};
 // sh -c, bash -lc: the command is the argument; sh -s, sh -: it is read from stdin.
 // -o / -euo take an option name (pipefail) as their value.
 const SHELL: Interpreter = {
@@ -187,6 +205,14 @@ const INTERPRETERS: Record<string, Interpreter> = {
   nawk: AWK,
   sed: SED,
   gsed: SED,
+  // make -f x.mk: the makefile's recipes run (a plain `make` reads ./Makefile, as npm reads package.json).
+  make: { inline: oneOf(), stdin: oneOf(), valued: oneOf('-C', '--directory', '-I', '--include-dir', '-o', '--old-file', '-W', '--what-if', '--new-file', '--assume-new', '--assume-old'), scriptFile: oneOf('-f', '--file', '--makefile'), operandsAreNames: true },
+  gmake: { inline: oneOf(), stdin: oneOf(), valued: oneOf('-C', '--directory', '-I', '--include-dir', '-o', '--old-file', '-W', '--what-if', '--new-file', '--assume-new', '--assume-old'), scriptFile: oneOf('-f', '--file', '--makefile'), operandsAreNames: true },
+  tclsh: { inline: oneOf(), stdin: oneOf('-'), valued: oneOf('-encoding') },
+  wish: { inline: oneOf(), stdin: oneOf('-'), valued: oneOf('-encoding') },
+  php: { inline: oneOf('-r'), stdin: oneOf(), valued: oneOf('-c', '-d', '-z'), scriptFile: oneOf('-f') },
+  lua: { inline: oneOf('-e'), stdin: oneOf('-'), valued: oneOf('-l') },
+  Rscript: { inline: oneOf('-e'), stdin: oneOf(), valued: oneOf() },
   sh: SHELL,
   bash: SHELL,
   dash: SHELL,
@@ -499,7 +525,8 @@ function catFile(previous: SimpleCommand | null): string | null {
   return file.dynamic || file.value.startsWith('-') ? null : file.value;
 }
 
-function scriptArgument(args: readonly Word[], spec: Interpreter): ScriptSource {
+function scriptArgument(args: readonly Word[], interpreter: Interpreter): ScriptSource {
+  let spec = interpreter;
   let i = 0;
   let verbSeen = spec.verb === undefined;
   let runs = true;
@@ -531,6 +558,12 @@ function scriptArgument(args: readonly Word[], spec: Interpreter): ScriptSource 
       i += group === 'next' ? 2 : 1;
       continue;
     }
+    // python3 -m cProfile x.py, -m trace --trace x.py, -m pdb x.py: the module runs the script.
+    if (v === '-m' && spec.moduleRunners && !args[i + 1]?.dynamic && Object.hasOwn(spec.moduleRunners, args[i + 1]?.value ?? '')) {
+      spec = spec.moduleRunners[args[i + 1]!.value]!;
+      i += 2;
+      continue;
+    }
     if (v.startsWith('-') || v.startsWith('+')) {
       if (spec.inline(v)) return withPreloads(null);
       if (spec.runsEach?.(v)) each = true;
@@ -558,6 +591,10 @@ function scriptArgument(args: readonly Word[], spec: Interpreter): ScriptSource 
       i += spec.valued(v) ? 2 : 1;
       continue;
     }
+    if (spec.operandsAreNames) {
+      i++;
+      continue;
+    }
     if (spec.operandIsCode) return withPreloads(programFiles.length > 0 ? { kind: 'file', paths: programFiles, runs } : null);
     // sh /dev/stdin < x.sh: the script is standard input.
     if (STDIN_PATHS.has(v)) return { kind: 'stdin', runs };
@@ -576,7 +613,7 @@ function scriptArgument(args: readonly Word[], spec: Interpreter): ScriptSource 
     return withPreloads(!spec.namesScripts || looksLikeFile(v) ? { kind: 'file', paths: [v], runs } : null);
   }
   if (programFiles.length > 0) return withPreloads({ kind: 'file', paths: programFiles, runs });
-  if (spec.operandIsCode) return withPreloads(null);
+  if (spec.operandIsCode || spec.operandsAreNames) return withPreloads(null);
   if (each) return withPreloads(files.length > 0 ? { kind: 'file', paths: files, runs } : null);
   // No script argument: the interpreter reads its program from standard input.
   return verbSeen ? { kind: 'stdin', runs } : null;

@@ -109,6 +109,16 @@ const RUNS_NOTHING = new Set([
   'base64', 'od', 'xxd', 'hexdump', 'wait', 'kill', 'return', 'local', 'readonly', 'declare', 'typeset', 'shift', 'read',
 ]);
 
+/** Options through which these programs run a program or a command line. */
+const RUNS_BY_OPTION: Record<string, RegExp> = {
+  tar: /^(?:-[A-Za-z]*[IF]|--use-compress-program|--checkpoint-action|--to-command|--info-script|--new-volume-script|--rsh-command)/,
+  sort: /^--compress-program/,
+  rsync: /^(?:-[A-Za-z]*e|--rsh|--rsync-path)/,
+};
+
+/** Environment settings through which git runs a command (an alias, an ssh or editor command, a config). */
+const GIT_COMMAND_SETTING = /^GIT_(?:CONFIG_\w*|SSH\w*|EXEC_PATH|EDITOR|SEQUENCE_EDITOR|PAGER|ASKPASS|EXTERNAL_DIFF|PROXY_COMMAND|TEMPLATE_DIR)=/;
+
 /** Names of programs that run a script or a command line they are given. */
 const INTERPRETER_WORD = /^(?:sh|bash|dash|zsh|ksh|mksh|ash|busybox|node|nodejs|deno|bun|tsx|ts-node|python[0-9.]*|pypy[0-9.]*|ruby[0-9.]*|perl[0-9.]*|php|lua|Rscript)$/;
 
@@ -129,6 +139,8 @@ function unreadPart(cmd: SimpleCommand): string | null {
   if (cmd.redirects.some((r) => r.target === null && /^[0-9]*[<>]$/.test(r.op))) return 'a process substitution <(…)';
   const first = programName(words[0]);
   if (first === 'case' || first === 'select' || first === 'function') return `${first} (its branches are not read)`;
+  // git settings from the environment run commands as `git -c` does (an alias, an ssh command).
+  if ([...cmd.assignments, ...words].some((w) => GIT_COMMAND_SETTING.test(w.value))) return 'git settings given in the environment (GIT_CONFIG_…, GIT_SSH_COMMAND, …)';
   // env -S behind any wrapper (`nice env -S '…'`).
   const envAt = words.findIndex((w) => programName(w) === 'env');
   if (envAt !== -1 && words.slice(envAt + 1).some((w) => /^(?:-[A-Za-z]*S|--split-string)/.test(w.value))) return 'env -S (a command line split at run time)';
@@ -140,6 +152,9 @@ function unreadPart(cmd: SimpleCommand): string | null {
   const inner = unwrapped(withoutKeywords(cmd));
   const name = programName(inner[0]);
   if (name === 'find' && !words.some((w) => /^-(?:exec|execdir|ok|okdir)$/.test(w.value))) return null;
+  // A program run by an option of tar, sort or rsync (`tar -I x.sh`, `--checkpoint-action=exec=…`).
+  const runsByOption = name === null ? undefined : RUNS_BY_OPTION[name];
+  if (runsByOption && inner.slice(1).some((w) => runsByOption.test(w.value))) return `a command run through ${name}`;
   if (name !== null && RUNS_A_COMMAND.has(name)) return `a command run through ${name}`;
   // A program it does not know, given an interpreter's name or a command line: it may run it.
   if (name !== null && !RUNS_NOTHING.has(name) && !isInterpreter(name)) {

@@ -91,6 +91,17 @@ describe('unboundScripts', () => {
     expect(named('node --disable-proto throw scripts/helper.js', ['throw'])).toEqual(['scripts/helper.js']);
   });
 
+  it('names the files of round 11: python -m cProfile/trace/pdb scripts, make -f makefiles, tclsh, php -f (round-11 attack)', () => {
+    const named = (check: string) => unboundScripts(check, ROOT, ROOT, [], null, none);
+    expect(named('python3 -m cProfile -o /dev/null scripts/x.py')).toEqual(['scripts/x.py']);
+    expect(named('python3 -m trace --trace scripts/x.py')).toEqual(['scripts/x.py']);
+    expect(named('python3 -m pdb -c continue scripts/x.py')).toEqual(['scripts/x.py']);
+    expect(named('python3 -m pytest -q tests')).toEqual([]);
+    expect(named('make -s -f scripts/x.mk; make -j 4 --file=y.mk all')).toEqual(['scripts/x.mk', 'y.mk']);
+    expect(named('make test')).toEqual([]);
+    expect(named('tclsh scripts/x.sh; php -f x.php; php y.php')).toEqual(['scripts/x.sh', 'x.php', 'y.php']);
+  });
+
   it('a script DEPENDS matched, or one its globs will match once it is written, is bound', () => {
     expect(unboundScripts('sh check.sh; sh later.sh', ROOT, ROOT, ['check.sh'], ['check.sh', '*.sh'], none)).toEqual([]);
     expect(unboundScripts('sh check.sh; sh later.sh', ROOT, ROOT, ['check.sh'], ['check.sh'], none)).toEqual(['later.sh']);
@@ -213,6 +224,16 @@ describe('unboundNotJudged', () => {
     for (const plain of ['npm test', 'node --test', 'pytest -q', 'go test ./...', 'make test', 'eslint .', 'grep -q node package.json', 'python3 -m pytest', 'node --version', 'command -v node && node t.js', 'node -e "main()"', "python3 -c 'import t; t.run()'", 'node --version | grep v2']) {
       expect(why(plain), plain).toBeNull();
     }
+  });
+
+  it('stops at tar, sort and rsync options that run a program, and at git settings in the environment (round-11 attack)', () => {
+    expect(why('tar -cf /dev/null --checkpoint=1 --checkpoint-action=exec="sh x.sh" GATES.md')).toBe('a command run through tar');
+    expect(why('tar -cf /dev/null -I scripts/x.sh GATES.md')).toBe('a command run through tar');
+    expect(why('sort --compress-program=scripts/x.sh in.txt')).toBe('a command run through sort');
+    expect(why('rsync -e scripts/x.sh a b')).toBe('a command run through rsync');
+    expect(why('env GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.t GIT_CONFIG_VALUE_0="!sh x.sh" git t')).toBe('git settings given in the environment (GIT_CONFIG_…, GIT_SSH_COMMAND, …)');
+    expect(why('GIT_SSH_COMMAND="sh x.sh" git fetch')).toBe('git settings given in the environment (GIT_CONFIG_…, GIT_SSH_COMMAND, …)');
+    expect(why('tar -xzf a.tgz && sort in.txt && rsync -av a b')).toBeNull();
   });
 
   it('is null when the whole CHECK was read', () => {
