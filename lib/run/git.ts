@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { RunSetupError, UsageError } from '../errors.js';
 import { workTreeTop } from '../fsx/repo-root.js';
 import { interruptedError, interruptSignal } from './interrupts.js';
+import { killChild } from './kill-child.js';
 
 export type TreeSnapshot = Map<string, string>;
 
@@ -257,7 +258,7 @@ export function openObjectReader(root: string, env: NodeJS.ProcessEnv, limits: O
     clearTimeout(timer);
     signal.removeEventListener('abort', onInterrupt);
     child.stdin.end();
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    killChild(child);
   };
   const fail = (error: Error) => {
     if (failure === null) failure = error;

@@ -14,6 +14,8 @@ const testDirs: string[] = [];
 const leftovers: number[] = [];
 afterEach(() => {
   for (const pid of [...leftovers.splice(0), ...processesIn(testDirs.splice(0))]) {
+    // Never 0 or 1 (a pid file read empty): kill(0) is this test's own process group.
+    if (!(Number.isInteger(pid) && pid > 1)) continue;
     try {
       process.kill(pid, 'SIGKILL');
     } catch {

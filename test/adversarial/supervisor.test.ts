@@ -24,6 +24,8 @@ function testDir(): string {
 afterEach(() => {
   const dirs = testDirs.splice(0);
   for (const pid of [...leftovers.splice(0), ...processesIn(dirs)]) {
+    // Never 0 or 1 (a pid file read empty): kill(0) is this test's own process group.
+    if (!(Number.isInteger(pid) && pid > 1)) continue;
     try {
       process.kill(pid, 'SIGKILL');
     } catch {
