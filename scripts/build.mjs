@@ -71,7 +71,9 @@ const stubsFor = (name) => ({
     b.onResolve({ filter: /^\.\/fast-glob\.cjs$/ }, (args) => (args.namespace === 'own-file' ? { path: args.path, external: true } : undefined));
   },
 });
-const cjs = { ...common, format: 'cjs', legalComments: 'none', define: { ...common.define, 'import.meta.url': '__filename' } };
+// The fast builds also shorten local names: about 25% less source to read and a smaller code
+// cache to deserialize, 0.7 ms of each --status on Node 20 (messages never use a function's name).
+const cjs = { ...common, minifyIdentifiers: process.env.GATE_CHECK_BUILD_READABLE !== '1', format: 'cjs', legalComments: 'none', define: { ...common.define, 'import.meta.url': '__filename' } };
 await build({ ...cjs, entryPoints: ['lib/cli/route.ts'], outfile: `${staging}/route.cjs` });
 await build({ ...cjs, entryPoints: ['fast-glob'], outfile: `${staging}/fast-glob.cjs`, legalComments: 'linked' });
 // The Stop hook's warm-up reads a stop payload on stdin, as a host sends it.

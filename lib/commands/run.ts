@@ -24,7 +24,7 @@ import { ProgressLine, wantsProgress } from '../report/progress.js';
 import { approvalRequestText, approvalSuggestion, diagnosticLines, fieldsCut, resultLine, type ApprovalRequest } from '../report/run-text.js';
 import { cappedIds, formatDiagnostic, summaryLines, treeItems, treeLines } from '../report/text.js';
 import { onInterrupt, throwIfInterrupted } from '../run/interrupts.js';
-import { planOutputPipes } from '../run/output-pipes.js';
+import { planOutputPipes, prefetchOutputPipes } from '../run/output-pipes.js';
 import { runInOrder } from '../run/scheduler.js';
 import { shardOf } from '../run/shard.js';
 import { pidNamespace, runTitle } from '../run/process-tree.js';
@@ -134,6 +134,9 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
     if (options.reverify) return true;
     return !holds;
   });
+
+  // The first output pipes are made while the oracles are resolved (lib/run/output-pipes.ts).
+  prefetchOutputPipes(candidates.length);
 
   // Oracles first: a gate that cannot be resolved stops the run before anything executes,
   // except one that names what does not exist yet: that gate is not run, the others are.

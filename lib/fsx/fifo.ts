@@ -124,25 +124,39 @@ export function openFifoReadEnd(path: string): number {
   }
 }
 
-/**
- * Makes `count` FIFOs with `create` (given their paths) in a fresh batch directory inside
- * `dir`, and returns their read ends. At least `minimum` or nothing: read ends opened before
- * a failure are kept only when there are that many. Whatever happens, the batch directory
- * and every name in it are gone on return.
- */
-export function makeFifos(dir: string, count: number, minimum: number, create: (paths: string[]) => void): number[] {
+/** A batch directory and the paths its FIFOs are to have (newFifoBatch). */
+export interface FifoBatch {
+  dir: string;
+  paths: string[];
+}
+
+/** A fresh batch directory inside `dir` for `count` FIFOs (made by the caller, then openFifoBatch). */
+export function newFifoBatch(dir: string, count: number): FifoBatch {
   const batch = join(dir, `${process.pid}-${nativeCrypto().randomBytes(6).toString('hex')}`);
   try {
     mkdirSync(batch, { mode: 0o700 });
   } catch (e) {
     throw new UnsafeFileError(batch, `cannot create the directory (${systemError(e)})`);
   }
+  const paths: string[] = [];
+  for (let i = 0; i < count; i++) paths.push(join(batch, String(i)));
+  return { dir: batch, paths };
+}
+
+/** Removes the batch directory and every name in it (best effort). */
+export function discardFifoBatch(batch: FifoBatch): void {
+  removeBatchDir(batch.dir);
+}
+
+/**
+ * The read ends of the batch's FIFOs: at least `minimum` or nothing (read ends opened
+ * before a failure are kept only when there are that many). Whatever happens, the batch
+ * directory and every name in it are gone on return.
+ */
+export function openFifoBatch(batch: FifoBatch, minimum: number): number[] {
   const fds: number[] = [];
   try {
-    const paths: string[] = [];
-    for (let i = 0; i < count; i++) paths.push(join(batch, String(i)));
-    create(paths);
-    for (const path of paths) {
+    for (const path of batch.paths) {
       try {
         fds.push(openFifoReadEnd(path));
       } catch (e) {
@@ -155,8 +169,23 @@ export function makeFifos(dir: string, count: number, minimum: number, create: (
     for (const fd of fds.splice(0)) closeSync(fd);
     throw e;
   } finally {
-    removeBatchDir(batch);
+    removeBatchDir(batch.dir);
   }
+}
+
+/**
+ * Makes `count` FIFOs with `create` (given their paths) in a fresh batch directory inside
+ * `dir`, and returns their read ends, as openFifoBatch.
+ */
+export function makeFifos(dir: string, count: number, minimum: number, create: (paths: string[]) => void): number[] {
+  const batch = newFifoBatch(dir, count);
+  try {
+    create(batch.paths);
+  } catch (e) {
+    discardFifoBatch(batch);
+    throw e;
+  }
+  return openFifoBatch(batch, minimum);
 }
 
 /**

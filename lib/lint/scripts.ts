@@ -554,7 +554,7 @@ function scriptArgument(args: readonly Word[], interpreter: Interpreter): Script
     // python3 -BX val x.py, perl -we 'code', ruby -Ilib x.rb: single letters in one word.
     if (spec.groups && /^-[A-Za-z]{2,}$/.test(v) && !spec.inline(v) && !spec.valued(v)) {
       const group = readGroup(v.slice(1), spec.groups);
-      if (group === 'inline') return withPreloads(null);
+      if (group === 'inline') return withPreloads(filesInCode(args[i + 1]?.value, runs));
       i += group === 'next' ? 2 : 1;
       continue;
     }
@@ -565,7 +565,9 @@ function scriptArgument(args: readonly Word[], interpreter: Interpreter): Script
       continue;
     }
     if (v.startsWith('-') || v.startsWith('+')) {
-      if (spec.inline(v)) return withPreloads(null);
+      // --eval=code is inline code too.
+      const bare = v.startsWith('--') && v.includes('=') ? v.slice(0, v.indexOf('=')) : v;
+      if (spec.inline(bare)) return withPreloads(bare === '-m' || bare === '--module' ? null : filesInCode(inlineCode(v, args[i + 1]), runs));
       if (spec.runsEach?.(v)) each = true;
       const preload = spec.preloads ? preloadFile(v, args[i + 1], spec.preloads) : null;
       if (preload !== null) preloaded.push(preload);
@@ -635,6 +637,35 @@ function readGroup(letters: string, groups: { inline: string; valued: string }):
 }
 
 /** Paths that name standard input. */
+/** The inline code an option gives: its value after `=` (`--eval=code`), else the next word. */
+function inlineCode(option: string, next: Word | undefined): string | undefined {
+  const eq = option.indexOf('=');
+  return option.startsWith('--') && eq > 0 ? option.slice(eq + 1) : next?.value;
+}
+
+// A quoted string in inline code that reads as a file of code: a path that starts with ./,
+// ../, / or ~/, or a name with a script's extension (`require('./x.js')`,
+// `exec(open('x.py').read())`, `runpy.run_path("t/x.py")`, `load 'x.rb'`).
+const QUOTED_PATH = /(['"`])((?:\.{1,2}\/|\/|~\/)?[\w.@+-]+(?:\/[\w.@+-]+)*\/?)\1/g;
+const CODE_EXTENSION = /\.(?:[cm]?[jt]sx?|py|pyw|rb|pl|pm|sh|bash|zsh|php|lua|tcl|awk|sed|r|R|ps1|mk)$/;
+
+/**
+ * The files of code that inline code names in quotes (`node -e "require('./x.js')"`): it
+ * loads them, so they are named like a script (a string that only looks like one is named
+ * too: the screen then says more than it must, never less). Null when it names none.
+ */
+function filesInCode(code: string | undefined, runs: boolean): ScriptSource {
+  if (code === undefined) return null;
+  const paths: string[] = [];
+  for (const m of code.matchAll(QUOTED_PATH)) {
+    const p = m[2]!;
+    if (!/^(?:\.{1,2}\/|\/|~\/)/.test(p) && !CODE_EXTENSION.test(p)) continue;
+    if (p === './' || p === '../' || p === '/' || p === '~/') continue;
+    if (!paths.includes(p)) paths.push(p);
+  }
+  return paths.length > 0 ? { kind: 'file', paths, runs } : null;
+}
+
 const STDIN_PATHS = new Set(['/dev/stdin', '/dev/fd/0', '/proc/self/fd/0']);
 
 /** The value of an option `matches` names (`-f x.awk`, `--file=x.sed`), or null. */

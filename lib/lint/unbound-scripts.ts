@@ -119,6 +119,23 @@ const RUNS_BY_OPTION: Record<string, RegExp> = {
 /** Environment settings through which git runs a command (an alias, an ssh or editor command, a config). */
 const GIT_COMMAND_SETTING = /^GIT_(?:CONFIG_\w*|SSH\w*|EXEC_PATH|EDITOR|SEQUENCE_EDITOR|PAGER|ASKPASS|EXTERNAL_DIFF|PROXY_COMMAND|TEMPLATE_DIR)=/;
 
+/** Shells: their command lines are read (inline-shell.ts), not searched for calls. */
+const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'busybox']);
+
+/**
+ * What in a word of interpreter code runs a command line: system(), popen, child_process,
+ * subprocess, os.system, backticks and qx//, %x(), shell_exec, proc_open, os.execute, an awk
+ * pipe to or from a command (`print | "sh"`, `"cmd" | getline`).
+ */
+const RUNS_COMMANDS_IN_CODE = /\b(?:system|popen[0-9]?|Popen|spawn(?:Sync)?|execSync|execFile(?:Sync)?|shell_exec|passthru|proc_open|pcntl_exec|Open3|execute|getline)\b|child_process|subprocess|`|\bqx\s*[({[\/'"|]|%x[({[]|\|\s*"|\|&/;
+
+/** Whether a word given to the interpreter `name` is code that runs a command line (only a word that reads as code: spaces, brackets, quotes). */
+function runsCommands(word: string, name: string): boolean {
+  if (!/[\s(){};`'"|]/.test(word)) return false;
+  // exec in Python runs Python code; in Perl, Ruby, PHP and Lua it replaces the process with a command.
+  return RUNS_COMMANDS_IN_CODE.test(word) || (!/^(?:python|pypy)/.test(name) && /\bexec\b/.test(word));
+}
+
 /** Names of programs that run a script or a command line they are given. */
 const INTERPRETER_WORD = /^(?:sh|bash|dash|zsh|ksh|mksh|ash|busybox|node|nodejs|deno|bun|tsx|ts-node|python[0-9.]*|pypy[0-9.]*|ruby[0-9.]*|perl[0-9.]*|php|lua|Rscript)$/;
 
@@ -156,6 +173,11 @@ function unreadPart(cmd: SimpleCommand): string | null {
   const runsByOption = name === null ? undefined : RUNS_BY_OPTION[name];
   if (runsByOption && inner.slice(1).some((w) => runsByOption.test(w.value))) return `a command run through ${name}`;
   if (name !== null && RUNS_A_COMMAND.has(name)) return `a command run through ${name}`;
+  // Code given to an interpreter that runs commands itself: `node -e "execSync('sh x.sh')"`,
+  // `python3 -c "os.system('sh x.sh')"`, `awk 'BEGIN { system("sh x.sh") }'`, `perl -e '`sh x.sh`'`.
+  if (name !== null && isInterpreter(name) && !SHELLS.has(name) && inner.slice(1).some((w) => runsCommands(w.value, name))) {
+    return `${name} code that runs commands`;
+  }
   // A program it does not know, given an interpreter's name or a command line: it may run it.
   if (name !== null && !RUNS_NOTHING.has(name) && !isInterpreter(name)) {
     if (inner.slice(1).some((w) => !w.dynamic && (INTERPRETER_WORD.test(w.value) || /^(?:sh|bash|node|python3?)\s/.test(w.value)))) return `a command run through ${name}`;

@@ -23,11 +23,18 @@
 // (fs.pipe-user-pages-soft, 64 MiB by default) even unused, and past it every new pipe of
 // the user is smaller, so 128 idle pipes hold at most an eighth of it.
 //
+// The first batch of a run is made in the background (prefetchOutputPipes) while the run
+// still resolves its gates and reads their approvals, which saves the wait for one mkfifo
+// (about 5 ms) on every run; the first check starts only once that batch is opened and its
+// directory gone (outputPipesPending), so no path names a pipe while a check of this run runs.
+// Later batches are made between checks, synchronously, for the same reason.
+//
 // Where FIFOs cannot be had this way (not Linux, no /proc/self/fd, no mkfifo), checks keep
 // socket pairs; that is decided once per process.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { closeSync, statSync } from 'node:fs';
-import { fifoBaseCandidates, makeFifos, openPipeWriteEnd, privateFifoDir, removeStaleBatches } from '../fsx/fifo.js';
+import { discardFifoBatch, fifoBaseCandidates, makeFifos, newFifoBatch, openFifoBatch, openPipeWriteEnd, privateFifoDir, removeStaleBatches, type FifoBatch } from '../fsx/fifo.js';
+import { killChild } from './kill-child.js';
 import { isExecutableFile } from './shell.js';
 
 export interface OutputPipe {
@@ -115,14 +122,18 @@ function fifoDir(): string {
   throw new Error(`no private directory for the output pipes: ${refusals.join('; ')}`);
 }
 
+const MKFIFO_ENV = { PATH: '/usr/bin:/bin', LC_ALL: 'C' };
+const MKFIFO_TIMEOUT_MS = 10_000;
+const mkfifoArgs = (paths: string[]): string[] => ['-m', '600', '--', ...paths];
+
 /** Makes the FIFOs at `paths` with `program` (mkfifo), or throws why it could not (exported for tests). */
 export function runMkfifo(program: string, paths: string[]): void {
-  const r = spawnSync(program, ['-m', '600', '--', ...paths], {
+  const r = spawnSync(program, mkfifoArgs(paths), {
     cwd: '/',
-    env: { PATH: '/usr/bin:/bin', LC_ALL: 'C' },
+    env: MKFIFO_ENV,
     stdio: ['ignore', 'ignore', 'pipe'],
     encoding: 'utf8',
-    timeout: 10_000,
+    timeout: MKFIFO_TIMEOUT_MS,
     killSignal: 'SIGKILL',
     maxBuffer: 64 * 1024,
     // Its own session: a Ctrl-C at the terminal interrupts gate-check, never this step.
@@ -152,11 +163,80 @@ function closeQuietly(fd: number | undefined): void {
   }
 }
 
+/** Whether a check of this process has taken pipes: no batch is made in the background after that. */
+let started = false;
+/** The background batch while mkfifo makes it (prefetchOutputPipes). */
+let early: { child: ChildProcess; done: Promise<void> } | null = null;
+
+/**
+ * Starts making the run's first batch in the background, for `checks` checks, if no check
+ * of this process has started yet. Best effort: whatever fails here, the first check makes
+ * its pipes itself and says why it cannot.
+ */
+export function prefetchOutputPipes(checks: number): void {
+  if (started || early !== null || pool.length > 0 || !(Number.isSafeInteger(checks) && checks > 0)) return;
+  if (mkfifo === undefined) mkfifo = findMkfifo();
+  if (mkfifo === null || outputPipeSettings.socketsOnly) return;
+  let batch: FifoBatch;
+  try {
+    batch = newFifoBatch(fifoDir(), batchSize(checks, 0, nextBatch));
+  } catch {
+    return;
+  }
+  let child: ChildProcess;
+  try {
+    // Its own session, as runMkfifo: a Ctrl-C at the terminal interrupts gate-check only.
+    child = spawn(mkfifo, mkfifoArgs(batch.paths), { cwd: '/', env: MKFIFO_ENV, stdio: 'ignore', detached: true, windowsHide: true });
+  } catch {
+    discardFifoBatch(batch);
+    return;
+  }
+  const done = new Promise<void>((resolve) => {
+    const timer = setTimeout(() => killChild(child), MKFIFO_TIMEOUT_MS);
+    let settled = false;
+    const settle = (made: boolean) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      early = null;
+      try {
+        if (made) pool.push(...openFifoBatch(batch, 2));
+        else discardFifoBatch(batch);
+      } catch {
+        /* the first check makes its pipes itself, and says why it cannot */
+      }
+      resolve();
+    };
+    child.once('error', () => settle(false));
+    child.once('exit', (code) => settle(code === 0));
+  });
+  early = { child, done };
+  watchExit();
+}
+
+let exitWatched = false;
+/** A background mkfifo still running when the process exits is killed (it is gate-check's). */
+function watchExit(): void {
+  if (exitWatched) return;
+  exitWatched = true;
+  process.on('exit', () => {
+    if (early !== null) killChild(early.child);
+  });
+}
+
+/** While a batch is made in the background, a promise of its end (await it before starting a check); else null. */
+export function outputPipesPending(): Promise<void> | null {
+  return early?.done ?? null;
+}
+
 /**
  * Two fresh pipes for one check (stdout, stderr), or null where checks use socket pairs.
- * Throws with the reason when the pipes cannot be made (the check then does not start).
+ * Throws with the reason when the pipes cannot be made (the check then does not start),
+ * and while a batch is still being made in the background (await outputPipesPending() first).
  */
 export function takeOutputPipes(): OutputPipes | null {
+  if (early !== null) throw new Error('the output pipes are still being made (a check must await outputPipesPending)');
+  started = true;
   if (mkfifo === undefined) mkfifo = findMkfifo();
   if (mkfifo === null || outputPipeSettings.socketsOnly) return null;
   if (pool.length < 2) refill();
@@ -183,6 +263,7 @@ export function closePipeEnds(pipes: OutputPipes, which: 'writeFd' | 'readFd'): 
 /** Closes the unused pipes and forgets the directory: the next check starts afresh (for tests). */
 export function releaseOutputPipes(): void {
   for (const fd of pool.splice(0)) closeQuietly(fd);
+  started = false;
   base = null;
   nextBatch = FIRST_BATCH;
   planned = 0;

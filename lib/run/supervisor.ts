@@ -35,7 +35,7 @@ import { setMaxListeners } from 'node:events';
 import { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import { interruptSignal, onInterrupt } from './interrupts.js';
-import { closePipeEnds, takeOutputPipes, type OutputPipes } from './output-pipes.js';
+import { closePipeEnds, outputPipesPending, takeOutputPipes, type OutputPipes } from './output-pipes.js';
 
 export const DEFAULT_OUTPUT_CAP = 1024 * 1024;
 export const DEFAULT_GRACE_MS = 1000;
@@ -170,7 +170,30 @@ function readEnd(fd: number): Readable {
   return new Socket({ fd, readable: true, writable: false });
 }
 
+/**
+ * Runs one check (below), once the run's first output pipes are made (lib/run/output-pipes.ts).
+ * An interrupt ends that wait at once: the check is then settled as interrupted, unstarted.
+ */
 export function superviseCheck(spec: CheckSpec, running?: RunningChecks): Promise<CheckOutcome> {
+  const pending = outputPipesPending();
+  if (pending === null) return superviseNow(spec, running);
+  // Every waiting check listens to the interrupt signal (watchProcess lifts the listener limit).
+  watchProcess();
+  const abortSignal = spec.signal ?? interruptSignal();
+  return new Promise((resolve) => {
+    let gone = false;
+    const go = () => {
+      if (gone) return;
+      gone = true;
+      abortSignal.removeEventListener('abort', go);
+      resolve(superviseNow(spec, running));
+    };
+    abortSignal.addEventListener('abort', go, { once: true });
+    void pending.then(go);
+  });
+}
+
+function superviseNow(spec: CheckSpec, running?: RunningChecks): Promise<CheckOutcome> {
   const graceMs = spec.graceMs ?? DEFAULT_GRACE_MS;
   const drainMs = spec.drainMs ?? DEFAULT_DRAIN_MS;
   const abortSignal = spec.signal ?? interruptSignal();

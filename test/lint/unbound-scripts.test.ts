@@ -40,6 +40,23 @@ describe('unboundScripts', () => {
     expect(named("node -e 'require(1)' --test")).toEqual([]);
   });
 
+  it('names the files of code that inline code loads by a quoted path (round-11 M1)', () => {
+    const named = (check: string) => unboundScripts(check, ROOT, ROOT, [], null, none);
+    expect(named(`node -e "require('./x.js')"`)).toEqual(['x.js']);
+    expect(named(`node --eval="import('./a.mjs')"`)).toEqual(['a.mjs']);
+    expect(named(`python3 -c "exec(open('x.py').read())"`)).toEqual(['x.py']);
+    expect(named(`python3 -c "import runpy; runpy.run_path('t/x.py')"`)).toEqual(['t/x.py']);
+    expect(named(`perl -we 'do "./lib/x.pl"'`)).toEqual(['lib/x.pl']);
+    expect(named(`ruby -e "load 'x.rb'"`)).toEqual(['x.rb']);
+    expect(named(`cd pkg && node -r ./h.js -e "require('../y.js')"`)).toEqual(['pkg/h.js', 'y.js']);
+    // Bound by DEPENDS: not named.
+    expect(unboundScripts(`node -e "require('./x.js')"`, ROOT, ROOT, ['x.js'], null, none)).toEqual([]);
+    // A module by name, a string that is no path, a bare call: nothing to name.
+    expect(named(`node -e "require('fs')"`)).toEqual([]);
+    expect(named(`node -e 'console.log("done.")'`)).toEqual([]);
+    expect(named(`python3 -c 'import t; t.run()'`)).toEqual([]);
+  });
+
   it('names a script in every folder it may run in: a cd that may not run or may fail leaves both (round-8d attack)', () => {
     const named = (check: string) => unboundScripts(check, ROOT, ROOT, [], null, none);
     expect(named('false && cd spec; sh run.sh')).toEqual(['spec/run.sh', 'run.sh']);
@@ -234,6 +251,22 @@ describe('unboundNotJudged', () => {
     expect(why('env GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.t GIT_CONFIG_VALUE_0="!sh x.sh" git t')).toBe('git settings given in the environment (GIT_CONFIG_…, GIT_SSH_COMMAND, …)');
     expect(why('GIT_SSH_COMMAND="sh x.sh" git fetch')).toBe('git settings given in the environment (GIT_CONFIG_…, GIT_SSH_COMMAND, …)');
     expect(why('tar -xzf a.tgz && sort in.txt && rsync -av a b')).toBeNull();
+  });
+
+  it('stops at interpreter code that runs a command line itself (round-11 M1)', () => {
+    expect(why(`node -e "require('child_process').execSync('sh x.sh')"`)).toBe('node code that runs commands');
+    expect(why(`python3 -c "import os; os.system('sh x.sh')"`)).toBe('python3 code that runs commands');
+    expect(why(`python3 -c "import subprocess; subprocess.run(['sh', 'x.sh'])"`)).toBe('python3 code that runs commands');
+    expect(why(`awk 'BEGIN { system("sh x.sh") }'`)).toBe('awk code that runs commands');
+    expect(why(`awk '{ print | "sh" }' cmds.txt`)).toBe('awk code that runs commands');
+    expect(why("perl -e '`sh x.sh`'")).toBe('perl code that runs commands');
+    expect(why(`perl -e 'exec "sh x.sh"'`)).toBe('perl code that runs commands');
+    expect(why(`ruby -e 'system "sh x.sh"'`)).toBe('ruby code that runs commands');
+    expect(why(`lua -e 'os.execute("sh x.sh")'`)).toBe('lua code that runs commands');
+    // exec in Python runs Python code (the file it reads is named: unboundScripts); an option word is not code.
+    for (const plain of [`python3 -c "exec(open('x.py').read())"`, 'node t.js --exec', "awk '{print $1}' f.txt", 'node t.js --system']) {
+      expect(why(plain), plain).toBeNull();
+    }
   });
 
   it('is null when the whole CHECK was read', () => {

@@ -6,7 +6,7 @@
 import { chmodSync, existsSync, mkdirSync, readdirSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { batchSize, findMkfifo, outputPipeSettings, planOutputPipes, releaseOutputPipes, runMkfifo, takeOutputPipes, closePipeEnds } from '../../lib/run/output-pipes.js';
+import { batchSize, findMkfifo, outputPipeSettings, outputPipesPending, planOutputPipes, prefetchOutputPipes, releaseOutputPipes, runMkfifo, takeOutputPipes, closePipeEnds } from '../../lib/run/output-pipes.js';
 import { superviseCheck, type CheckOutcome, type CheckSpec } from '../../lib/run/supervisor.js';
 import { tempDir } from '../helpers/cli.js';
 
@@ -216,5 +216,80 @@ describe('batches fit the run', () => {
     expect(readdirSync(privateDir)).toEqual([]);
     planOutputPipes(0);
     releaseOutputPipes();
+  });
+});
+
+describe('the first batch, made in the background while the run resolves its gates', () => {
+  afterEach(() => releaseOutputPipes());
+
+  it('no check starts while its directory exists: a check waits for it, and then no path names any pipe', async () => {
+    releaseOutputPipes();
+    prefetchOutputPipes(8);
+    const pending = outputPipesPending();
+    expect(pending).not.toBeNull();
+    // Taking pipes while the batch is still being made is refused (a check must wait).
+    expect(() => takeOutputPipes()).toThrow(/still being made/);
+    const o = run('ls -A "$1" | wc -l; readlink /proc/$$/fd/1', { args: ['-c', 'ls -A "$1" | wc -l; readlink /proc/$$/fd/1', 'sh', privateDir] });
+    await pending;
+    expect(outputPipesPending()).toBeNull();
+    const outcome = await o;
+    expect(outcome.failure).toBeNull();
+    // The check saw an empty private directory (the batch was opened and removed first) and a pipe whose name is gone.
+    const [count, link] = outcome.output.toString().trim().split('\n');
+    expect(count).toBe('0');
+    expect(link).toMatch(/\(deleted\)$/);
+    expect(readdirSync(privateDir)).toEqual([]);
+  });
+
+  it('the checks that follow use its pipes: no further batch until they are used up', async () => {
+    releaseOutputPipes();
+    prefetchOutputPipes(3);
+    await outputPipesPending();
+    planOutputPipes(3);
+    const batches = new Set<string>();
+    for (let i = 0; i < 3; i++) {
+      const o = await run('readlink /proc/$$/fd/1');
+      batches.add(o.output.toString().trim().replace(/\/\d+ \(deleted\)$/, ''));
+    }
+    expect(batches.size).toBe(1);
+  });
+
+  it('an interrupt while the batch is being made settles the check as interrupted, unstarted', async () => {
+    releaseOutputPipes();
+    prefetchOutputPipes(4);
+    const pending = outputPipesPending();
+    expect(pending).not.toBeNull();
+    const cwd = tempDir('gc-pipes-abort-');
+    let made = false;
+    void pending!.then(() => (made = true));
+    const ac = new AbortController();
+    const o = run('touch ran', { cwd, signal: ac.signal });
+    ac.abort();
+    const outcome = await o;
+    // Settled at once, not after the batch (which ends only once mkfifo has exited).
+    expect(made).toBe(false);
+    expect(outcome.failure).toBe('interrupted');
+    expect(outcome.pid).toBeNull();
+    await pending;
+    expect(existsSync(join(cwd, 'ran'))).toBe(false);
+  });
+
+  it('only before the first check of the process: afterwards pipes are made between checks only', async () => {
+    releaseOutputPipes();
+    expect((await run('true')).exitCode).toBe(0);
+    prefetchOutputPipes(8);
+    expect(outputPipesPending()).toBeNull();
+  });
+
+  it('a background mkfifo that fails leaves nothing behind, and the first check makes its own pipes', async () => {
+    releaseOutputPipes();
+    const bad = tempDir('gc-pipes-nofifo-');
+    outputPipeSettings.bases = [bad];
+    // A base whose private directory is refused: the background batch is not even started.
+    symlinkSync(tempDir('gc-pipes-target-'), join(bad, `gate-check-${uid}`));
+    prefetchOutputPipes(4);
+    expect(outputPipesPending()).toBeNull();
+    outputPipeSettings.bases = null;
+    expect((await run('echo ok')).output.toString()).toBe('ok\n');
   });
 });
