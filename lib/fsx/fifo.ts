@@ -14,7 +14,7 @@
 // taken only if it is this user's with one link (openFifoReadEnd): at worst a check does
 // not start.
 import { nativeCrypto } from '../oracle/native-crypto.js';
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, rmdirSync, unlinkSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, rmdirSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { UnsafeFileError } from '../errors.js';
@@ -186,6 +186,23 @@ export function makeFifos(dir: string, count: number, minimum: number, create: (
     throw e;
   }
   return openFifoBatch(batch, minimum);
+}
+
+/**
+ * Throws unless the pipe whose non-blocking read end is `readFd` holds no data. A pipe is
+ * handed to a check only empty: bytes already in it were written by another process of the
+ * user that opened its FIFO in the moment between mkfifo and gate-check's open (watching the
+ * directory), and would count as the check's output (round-12 attack M2).
+ */
+export function assertPipeEmpty(readFd: number): void {
+  let n: number;
+  try {
+    n = readSync(readFd, Buffer.alloc(1), 0, 1, null);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EAGAIN') return; // empty, a writer still holds it: gate-check's own write end comes next
+    throw new UnsafeFileError(`/proc/self/fd/${readFd}`, `cannot read the output pipe (${systemError(e)})`);
+  }
+  if (n > 0) throw new UnsafeFileError(`/proc/self/fd/${readFd}`, 'the output pipe already held data that another process wrote (refused: it would count as the check\'s output)');
 }
 
 /**

@@ -73,6 +73,8 @@ const NODE_FLAGS = new Set([
 
 const NODE: Interpreter = {
   inline: oneOf('-e', '--eval', '-p', '--print'),
+  // node -pe code: -p and -e in one word.
+  groups: { inline: 'ep', valued: '' },
   runsEach: oneOf('--test'),
   // (A test reporter or global setup given as a path is code node loads too.)
   preloads: oneOf('-r', '--require', '--import', '--loader', '--experimental-loader', '--test-reporter', '--test-global-setup'),
@@ -551,12 +553,15 @@ function scriptArgument(args: readonly Word[], interpreter: Interpreter): Script
       i++;
       continue;
     }
-    // python3 -BX val x.py, perl -we 'code', ruby -Ilib x.rb: single letters in one word.
-    if (spec.groups && /^-[A-Za-z]{2,}$/.test(v) && !spec.inline(v) && !spec.valued(v)) {
+    // python3 -BX val x.py, perl -we 'code', ruby -Ilib x.rb: single letters in one word;
+    // python3 -c"code", perl -le'code', node -pe code: inline code attached or next.
+    if (spec.groups && /^-[A-Za-z]./.test(v) && !v.startsWith('--') && !spec.inline(v) && !spec.valued(v)) {
       const group = readGroup(v.slice(1), spec.groups);
-      if (group === 'inline') return withPreloads(filesInCode(args[i + 1]?.value, runs));
-      i += group === 'next' ? 2 : 1;
-      continue;
+      if (typeof group === 'object') return withPreloads(filesInCode(group.code ?? codeAfter(args, i + 1, spec), runs));
+      if (group !== 'none') {
+        i += group === 'next' ? 2 : 1;
+        continue;
+      }
     }
     // python3 -m cProfile x.py, -m trace --trace x.py, -m pdb x.py: the module runs the script.
     if (v === '-m' && spec.moduleRunners && !args[i + 1]?.dynamic && Object.hasOwn(spec.moduleRunners, args[i + 1]?.value ?? '')) {
@@ -567,7 +572,7 @@ function scriptArgument(args: readonly Word[], interpreter: Interpreter): Script
     if (v.startsWith('-') || v.startsWith('+')) {
       // --eval=code is inline code too.
       const bare = v.startsWith('--') && v.includes('=') ? v.slice(0, v.indexOf('=')) : v;
-      if (spec.inline(bare)) return withPreloads(bare === '-m' || bare === '--module' ? null : filesInCode(inlineCode(v, args[i + 1]), runs));
+      if (spec.inline(bare)) return withPreloads(bare === '-m' || bare === '--module' ? null : filesInCode(inlineCode(v, args, i + 1, spec), runs));
       if (spec.runsEach?.(v)) each = true;
       const preload = spec.preloads ? preloadFile(v, args[i + 1], spec.preloads) : null;
       if (preload !== null) preloaded.push(preload);
@@ -576,7 +581,7 @@ function scriptArgument(args: readonly Word[], interpreter: Interpreter): Script
       const fileValue = spec.scriptFile ? optionValue(v, args[i + 1], spec.scriptFile) : null;
       if (fileValue !== null) {
         programFiles.push(fileValue);
-        i += v.includes('=') ? 1 : 2;
+        i += v.includes('=') || attachedValue(v, spec.scriptFile!) !== null ? 1 : 2;
         continue;
       }
       // An option it does not know: its next word may be its value or the script; both are named.
@@ -627,26 +632,41 @@ function scriptArgument(args: readonly Word[], interpreter: Interpreter): Script
  * the next word as its value, 'done' otherwise (a value letter inside the group takes the
  * rest of the group).
  */
-function readGroup(letters: string, groups: { inline: string; valued: string }): 'inline' | 'next' | 'done' {
+function readGroup(letters: string, groups: { inline: string; valued: string }): { code: string | null } | 'next' | 'done' | 'none' {
   for (let k = 0; k < letters.length; k++) {
     const letter = letters[k]!;
-    if (groups.inline.includes(letter)) return 'inline';
+    if (groups.inline.includes(letter)) {
+      // The rest of the word is the code (`-c"code"`, `-le'code'`), unless it is only more
+      // code-taking letters (`node -pe code`): then the code is the next word.
+      const rest = letters.slice(k + 1);
+      return { code: rest === '' || [...rest].every((l) => groups.inline.includes(l)) ? null : rest };
+    }
     if (groups.valued.includes(letter)) return k === letters.length - 1 ? 'next' : 'done';
+    // Not a group of letters (`-1`, `-W.`): read as an option.
+    if (!/[A-Za-z]/.test(letter)) return 'none';
   }
   return 'done';
 }
 
-/** Paths that name standard input. */
-/** The inline code an option gives: its value after `=` (`--eval=code`), else the next word. */
-function inlineCode(option: string, next: Word | undefined): string | undefined {
-  const eq = option.indexOf('=');
-  return option.startsWith('--') && eq > 0 ? option.slice(eq + 1) : next?.value;
+/** The code after an option that takes it: the next word, past more such options (`node -p -e code`). */
+function codeAfter(args: readonly Word[], from: number, spec: Interpreter): string | undefined {
+  let k = from;
+  while (k < args.length && spec.inline(args[k]!.value)) k++;
+  return args[k]?.value;
 }
 
-// A quoted string in inline code that reads as a file of code: a path that starts with ./,
-// ../, / or ~/, or a name with a script's extension (`require('./x.js')`,
+/** The inline code an option gives: its value after `=` (`--eval=code`), else the next word. */
+function inlineCode(option: string, args: readonly Word[], from: number, spec: Interpreter): string | undefined {
+  const eq = option.indexOf('=');
+  return option.startsWith('--') && eq > 0 ? option.slice(eq + 1) : codeAfter(args, from, spec);
+}
+
+// A quoted string in inline code that reads as a file of code: `.`, `..`, a path that starts
+// with ./, ../, / or ~/, any path with a slash, or a name with a script's extension (`require('./x.js')`,
 // `exec(open('x.py').read())`, `runpy.run_path("t/x.py")`, `load 'x.rb'`).
 const QUOTED_PATH = /(['"`])((?:\.{1,2}\/|\/|~\/)?[\w.@+-]+(?:\/[\w.@+-]+)*\/?)\1/g;
+/** Just before a quoted name: a call that loads the file of that name as code (not require/import: a bare name is a package there). */
+const LOADS_FILE_BEFORE = /\b(?:run_path|execfile|dofile|loadfile|require_relative|include|include_once|require_once|load)\s*\(?\s*$/;
 const CODE_EXTENSION = /\.(?:[cm]?[jt]sx?|py|pyw|rb|pl|pm|sh|bash|zsh|php|lua|tcl|awk|sed|r|R|ps1|mk)$/;
 
 /**
@@ -659,17 +679,27 @@ function filesInCode(code: string | undefined, runs: boolean): ScriptSource {
   const paths: string[] = [];
   for (const m of code.matchAll(QUOTED_PATH)) {
     const p = m[2]!;
-    if (!/^(?:\.{1,2}\/|\/|~\/)/.test(p) && !CODE_EXTENSION.test(p)) continue;
-    if (p === './' || p === '../' || p === '/' || p === '~/') continue;
+    // The file a loading call is given by name, whatever it looks like (`runpy.run_path('scripts')`, `dofile("x")`).
+    const loads = LOADS_FILE_BEFORE.test(code.slice(Math.max(0, m.index! - 40), m.index!));
+    if (!loads && !/^(?:\.{1,2}\/?$|\.{1,2}\/|\/|~\/)/.test(p) && !CODE_EXTENSION.test(p) && !p.includes('/')) continue;
+    if (p === '/' || p === '~/') continue;
     if (!paths.includes(p)) paths.push(p);
   }
   return paths.length > 0 ? { kind: 'file', paths, runs } : null;
 }
 
+/** Paths that name standard input. */
 const STDIN_PATHS = new Set(['/dev/stdin', '/dev/fd/0', '/proc/self/fd/0']);
 
 /** The value of an option `matches` names (`-f x.awk`, `--file=x.sed`), or null. */
+/** `-fFILE`: a one-letter option with its value attached (awk, sed), or null. */
+function attachedValue(option: string, matches: (option: string) => boolean): string | null {
+  return !option.startsWith('--') && option.length > 2 && matches(option.slice(0, 2)) ? option.slice(2) : null;
+}
+
 function optionValue(option: string, next: Word | undefined, matches: (option: string) => boolean): string | null {
+  const attached = attachedValue(option, matches);
+  if (attached !== null) return attached;
   const eq = option.indexOf('=');
   if (!matches(eq === -1 ? option : option.slice(0, eq))) return null;
   if (eq !== -1) return option.slice(eq + 1);

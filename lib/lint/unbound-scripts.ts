@@ -127,10 +127,27 @@ const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'busy
  * subprocess, os.system, backticks and qx//, %x(), shell_exec, proc_open, os.execute, an awk
  * pipe to or from a command (`print | "sh"`, `"cmd" | getline`).
  */
-const RUNS_COMMANDS_IN_CODE = /\b(?:system|popen[0-9]?|Popen|spawn(?:Sync)?|execSync|execFile(?:Sync)?|shell_exec|passthru|proc_open|pcntl_exec|Open3|execute|getline)\b|child_process|subprocess|`|\bqx\s*[({[\/'"|]|%x[({[]|\|\s*"|\|&/;
+const RUNS_COMMANDS_IN_CODE =
+  /\bsystem\b(?!\s*\(\s*\))|\b(?:popen[0-9]?|Popen|spawn(?:Sync|[lv]\w*)?|posix_spawn\w*|exec[lv]\w*|execSync|execFile(?:Sync)?|shell_exec|passthru|proc_open|pcntl_exec|Open3|execute|getline|readpipe)\b|child_process|subprocess|`|\bqx\s*[({[\/'"|]|%x[({[]|\|\s*"|\|&/;
+
+/** GNU sed's `e` command (`1e sh x.sh`, `e cmd`) and the `e` flag of `s///e`: they run a command line. */
+const SED_RUNS_COMMANDS = /(?:^|[;\n{}0-9$\/])\s*e(?:\s|;|$)|\/[gpiImMw0-9]*e[gpiImMw0-9]*\s*(?:;|$|\}|\s)/;
+
+/**
+ * A call that loads or evaluates code by a name or text the reading cannot see: its argument
+ * is not one quoted string (`require('./scri' + 'pts/x')`, `eval(readFileSync(…))`,
+ * `exec(open(…).read())`, `runpy.run_path(p)`, `dofile(p)`). A quoted literal (`require('fs')`,
+ * `import('./x.mjs')`) is read as a name instead (lint/scripts.ts).
+ */
+const LOADS_COMPUTED =
+  /(?:\b(?:require|import|exec|eval|execfile|Function|runInThisContext|runInNewContext|compileFunction|run_path|run_module|import_module|__import__|dofile|loadfile|require_relative|include|include_once|require_once)|(?<![.\w])load)\s*\(\s*(?!(['"`])[^'"`]*\1\s*[,)])/;
+
+/** Code that changes its working directory: the paths it names after that are read from elsewhere. */
+const CHANGES_DIRECTORY = /\bchdir\b|\bchdir!|Dir\.chdir|process\.chdir/;
 
 /** Whether a word given to the interpreter `name` is code that runs a command line (only a word that reads as code: spaces, brackets, quotes). */
 function runsCommands(word: string, name: string): boolean {
+  if ((name === 'sed' || name === 'gsed') && !word.startsWith('-') && SED_RUNS_COMMANDS.test(word)) return true;
   if (!/[\s(){};`'"|]/.test(word)) return false;
   // exec in Python runs Python code; in Perl, Ruby, PHP and Lua it replaces the process with a command.
   return RUNS_COMMANDS_IN_CODE.test(word) || (!/^(?:python|pypy)/.test(name) && /\bexec\b/.test(word));
@@ -177,6 +194,12 @@ function unreadPart(cmd: SimpleCommand): string | null {
   // `python3 -c "os.system('sh x.sh')"`, `awk 'BEGIN { system("sh x.sh") }'`, `perl -e '`sh x.sh`'`.
   if (name !== null && isInterpreter(name) && !SHELLS.has(name) && inner.slice(1).some((w) => runsCommands(w.value, name))) {
     return `${name} code that runs commands`;
+  }
+  if (name !== null && isInterpreter(name) && !SHELLS.has(name) && inner.slice(1).some((w) => /[\s(){};'"]/.test(w.value) && CHANGES_DIRECTORY.test(w.value))) {
+    return `${name} code that changes its directory`;
+  }
+  if (name !== null && isInterpreter(name) && !SHELLS.has(name) && inner.slice(1).some((w) => /[(]/.test(w.value) && LOADS_COMPUTED.test(w.value))) {
+    return `${name} code that loads code by a computed name`;
   }
   // A program it does not know, given an interpreter's name or a command line: it may run it.
   if (name !== null && !RUNS_NOTHING.has(name) && !isInterpreter(name)) {

@@ -33,7 +33,7 @@
 // socket pairs; that is decided once per process.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { closeSync, statSync } from 'node:fs';
-import { discardFifoBatch, fifoBaseCandidates, makeFifos, newFifoBatch, openFifoBatch, openPipeWriteEnd, privateFifoDir, removeStaleBatches, type FifoBatch } from '../fsx/fifo.js';
+import { assertPipeEmpty, discardFifoBatch, fifoBaseCandidates, makeFifos, newFifoBatch, openFifoBatch, openPipeWriteEnd, privateFifoDir, removeStaleBatches, type FifoBatch } from '../fsx/fifo.js';
 import { killChild } from './kill-child.js';
 import { isExecutableFile } from './shell.js';
 
@@ -166,7 +166,7 @@ function closeQuietly(fd: number | undefined): void {
 /** Whether a check of this process has taken pipes: no batch is made in the background after that. */
 let started = false;
 /** The background batch while mkfifo makes it (prefetchOutputPipes). */
-let early: { child: ChildProcess; done: Promise<void> } | null = null;
+let early: { child: ChildProcess; batch: FifoBatch; done: Promise<void> } | null = null;
 
 /**
  * Starts making the run's first batch in the background, for `checks` checks, if no check
@@ -210,7 +210,7 @@ export function prefetchOutputPipes(checks: number): void {
     child.once('error', () => settle(false));
     child.once('exit', (code) => settle(code === 0));
   });
-  early = { child, done };
+  early = { child, batch, done };
   watchExit();
 }
 
@@ -219,8 +219,11 @@ let exitWatched = false;
 function watchExit(): void {
   if (exitWatched) return;
   exitWatched = true;
+  // Its batch directory goes too (a run that starts no check often exits before mkfifo ends).
   process.on('exit', () => {
-    if (early !== null) killChild(early.child);
+    if (early === null) return;
+    killChild(early.child);
+    discardFifoBatch(early.batch);
   });
 }
 
@@ -245,6 +248,8 @@ export function takeOutputPipes(): OutputPipes | null {
   const errRead = pool.pop()!;
   let outWrite: number | undefined;
   try {
+    assertPipeEmpty(outRead);
+    assertPipeEmpty(errRead);
     outWrite = openPipeWriteEnd(outRead);
     const errWrite = openPipeWriteEnd(errRead);
     return { stdout: { readFd: outRead, writeFd: outWrite }, stderr: { readFd: errRead, writeFd: errWrite } };

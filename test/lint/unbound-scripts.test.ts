@@ -49,6 +49,18 @@ describe('unboundScripts', () => {
     expect(named(`perl -we 'do "./lib/x.pl"'`)).toEqual(['lib/x.pl']);
     expect(named(`ruby -e "load 'x.rb'"`)).toEqual(['x.rb']);
     expect(named(`cd pkg && node -r ./h.js -e "require('../y.js')"`)).toEqual(['pkg/h.js', 'y.js']);
+    // Every spelling of the option (round-12 H1, H2), a path with a slash or the folder itself (M1).
+    for (const check of [`node -pe "require('./x.js')"`, `node -p -e "require('./x.js')"`, `env node -pe "require('./x.js')"`]) expect(named(check), check).toEqual(['x.js']);
+    expect(named(`python3 -c"exec(open('x.py').read())"`)).toEqual(['x.py']);
+    expect(named(`perl -le'do "./x.pl"'`)).toEqual(['x.pl']);
+    expect(named('awk -fx.awk f.txt; sed -fx.sed f.txt')).toEqual(['x.awk', 'x.sed']);
+    expect(named(`python3 -c "exec(open('scripts/check').read())"`)).toEqual(['scripts/check']);
+    expect(named(`node -e "require('.')"`)).toEqual(['.']);
+    // The file a loading call is given by name, whatever it looks like.
+    expect(named(`python3 -c "import runpy; runpy.run_path('scripts', run_name='__main__')"`)).toEqual(['scripts']);
+    expect(named(`lua -e 'dofile("x")'; ruby -e "load 'y'"; php -r 'include "z";'`)).toEqual(['x', 'y', 'z']);
+    // Options around them keep their meaning.
+    expect(named('python3 -Werror t.py; python3 -W error u.py; perl -we "print 1"')).toEqual(['t.py', 'u.py']);
     // Bound by DEPENDS: not named.
     expect(unboundScripts(`node -e "require('./x.js')"`, ROOT, ROOT, ['x.js'], null, none)).toEqual([]);
     // A module by name, a string that is no path, a bare call: nothing to name.
@@ -263,8 +275,22 @@ describe('unboundNotJudged', () => {
     expect(why(`perl -e 'exec "sh x.sh"'`)).toBe('perl code that runs commands');
     expect(why(`ruby -e 'system "sh x.sh"'`)).toBe('ruby code that runs commands');
     expect(why(`lua -e 'os.execute("sh x.sh")'`)).toBe('lua code that runs commands');
-    // exec in Python runs Python code (the file it reads is named: unboundScripts); an option word is not code.
-    for (const plain of [`python3 -c "exec(open('x.py').read())"`, 'node t.js --exec', "awk '{print $1}' f.txt", 'node t.js --system']) {
+    // Round 12 (H3, M1): readpipe, os.execv/posix_spawn, sed's e command and s///e flag, a chdir in the code.
+    expect(why(`perl -e 'readpipe("sh x.sh")'`)).toBe('perl code that runs commands');
+    expect(why(`python3 -c "import os; os.execv('x.sh', ['x'])"`)).toBe('python3 code that runs commands');
+    expect(why(`python3 -c "import os; os.posix_spawn('x.sh', ['x'], {})"`)).toBe('python3 code that runs commands');
+    expect(why("sed '1e sh scripts/x.sh' f.txt")).toBe('sed code that runs commands');
+    expect(why("sed 's/x/y/e' f.txt")).toBe('sed code that runs commands');
+    expect(why(`python3 -c "import os; os.chdir('scripts'); exec(open('x.py').read())"`)).toBe('python3 code that changes its directory');
+    // Code loaded by a name or text the reading cannot see (round-12 M1).
+    for (const check of [`node -e "require('./scri' + 'pts/x')"`, `node -e "eval(require('fs').readFileSync('scripts/check.txt', 'utf8'))"`, `node -e "require(process.cwd() + '/scripts/x')"`, `python3 -c "exec(open('x.py').read())"`, `node -e "new Function(src)()"`]) {
+      expect(why(check), check).toMatch(/^(?:node|python3) code that loads code by a computed name$/);
+    }
+    for (const plain of ["sed -e 's/foo/bar/' f.txt", "sed -n '/^e$/p' f.txt", `python3 -c "import platform; print(platform.system())"`, `python3 -c "import json; json.load(open('a.json'))"`, `node -e "console.log(require('./package.json').version)"`, `node -e "import('./x.mjs')"`]) {
+      expect(why(plain), plain).toBeNull();
+    }
+    // exec in Python runs Python code (named above as loading by a computed name); an option word is not code.
+    for (const plain of ['node t.js --exec', "awk '{print $1}' f.txt", 'node t.js --system']) {
       expect(why(plain), plain).toBeNull();
     }
   });

@@ -3,12 +3,12 @@
 // that prints and calls process.exit(), 64 checks at once, no descriptor kept, nothing left
 // on disk, and a check that cannot have its pipes does not start. The FIFOs themselves
 // (refusals, batches): test/fsx/fifo.test.ts.
-import { chmodSync, existsSync, mkdirSync, readdirSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, constants, existsSync, mkdirSync, openSync, readdirSync, readlinkSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { batchSize, findMkfifo, outputPipeSettings, outputPipesPending, planOutputPipes, prefetchOutputPipes, releaseOutputPipes, runMkfifo, takeOutputPipes, closePipeEnds } from '../../lib/run/output-pipes.js';
 import { superviseCheck, type CheckOutcome, type CheckSpec } from '../../lib/run/supervisor.js';
-import { tempDir } from '../helpers/cli.js';
+import { runCli, sandbox, tempDir, writeFiles } from '../helpers/cli.js';
 
 // The private directory of this test file's process: under a base of its own.
 const base = tempDir('gc-pipes-base-');
@@ -272,6 +272,43 @@ describe('the first batch, made in the background while the run resolves its gat
     expect(outcome.pid).toBeNull();
     await pending;
     expect(existsSync(join(cwd, 'ran'))).toBe(false);
+  });
+
+  it('a pipe that already holds data another process wrote is refused: the check does not start (round-12 M2)', async () => {
+    releaseOutputPipes();
+    prefetchOutputPipes(2);
+    await outputPipesPending();
+    // What a watcher of the directory does between mkfifo and gate-check's open: it opens the
+    // FIFOs itself and writes the EXPECT text into them. Here: into every pooled read end.
+    const pooled = readdirSync('/proc/self/fd').filter((fd) => {
+      try {
+        return readlinkSync(`/proc/self/fd/${fd}`).startsWith(`${privateDir}/`);
+      } catch {
+        return false;
+      }
+    });
+    expect(pooled.length).toBeGreaterThanOrEqual(2);
+    for (const fd of pooled) {
+      const w = openSync(`/proc/self/fd/${fd}`, constants.O_WRONLY);
+      writeSync(w, 'ok\n');
+      closeSync(w);
+    }
+    const cwd = tempDir('gc-pipes-preloaded-');
+    const o = await run('touch ran; echo fail', { cwd });
+    expect(o.failure).toBe('spawn');
+    expect(o.spawnError).toMatch(/already held data that another process wrote/);
+    expect(existsSync(join(cwd, 'ran'))).toBe(false);
+  });
+
+  it('a run that starts no check (nothing approved) leaves no batch behind (round-12 L1)', () => {
+    const s = sandbox();
+    const pipesBase = tempDir('gc-pipes-cli-');
+    writeFiles(s.repo, { 'GATES.md': '- [ ] A: a\n  CHECK: echo ok\n  EXPECT: ok\n- [ ] B: b\n  CHECK: echo ok\n  EXPECT: ok\n' });
+    for (let i = 0; i < 5; i++) {
+      const r = runCli([], { cwd: s.repo, env: { ...s.env, XDG_RUNTIME_DIR: pipesBase } });
+      expect(r.code, r.stdout + r.stderr).toBe(1);
+      expect(readdirSync(join(pipesBase, `gate-check-${uid}`))).toEqual([]);
+    }
   });
 
   it('only before the first check of the process: afterwards pipes are made between checks only', async () => {
