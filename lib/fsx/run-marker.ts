@@ -42,6 +42,9 @@ export function publishRunMarker(dirs: readonly string[], namespace: number): vo
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === 'EROFS') continue;
+      // The markers already made would refuse approvals for MARKER_FRESH_MS after this run
+      // has ended (and stay behind): a run that cannot start leaves none.
+      for (const made of markers) removeOwnMarker(made);
       throw new UnsafeStoreError(path, `cannot make this run's marker (${code ?? (e as Error).message}): without it, a check in a PID namespace of its own could approve checks`);
     }
   }
@@ -65,18 +68,21 @@ export function publishRunMarker(dirs: readonly string[], namespace: number): vo
   beat.unref();
   process.once('exit', () => {
     clearInterval(beat);
-    for (const m of markers) {
-      try {
-        if (m.fd !== null && m.fd >= 0) {
-          const ours = namesDescriptor(m.path, m.fd);
-          closeSync(m.fd);
-          if (ours) unlinkSync(m.path);
-        }
-      } catch {
-        /* already gone */
-      }
-    }
+    for (const m of markers) removeOwnMarker(m);
   });
+}
+
+/** Closes a marker and removes its file if the name still leads to it (not one made by hand). */
+function removeOwnMarker(m: { path: string; fd: number | null }): void {
+  try {
+    if (m.fd !== null && m.fd >= 0) {
+      const ours = namesDescriptor(m.path, m.fd);
+      closeSync(m.fd);
+      if (ours) unlinkSync(m.path);
+    }
+  } catch {
+    /* already gone */
+  }
 }
 
 /** Whether `path` is still the file open as `fd` (not removed, renamed away or replaced). */

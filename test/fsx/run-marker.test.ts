@@ -106,4 +106,27 @@ describe('a run marker', () => {
       ro.unmount();
     }
   });
+
+  // Round-12 L2: the marker in the approvals directory was made, the one in the store's base
+  // was not; the first stayed behind and refused every approval for MARKER_FRESH_MS.
+  it.skipIf(!isRoot)('a run stopped by its second marker leaves no first marker behind', () => {
+    const s = sandbox();
+    writeFiles(s.repo, { 'GATES.md': '- [ ] A: t\n  CHECK: touch ran; echo ok\n  EXPECT: ok\n' });
+    // Three inodes: the mount's root, receipts/ and history/; the marker is the fourth.
+    const base = tinyTmpfs(1 << 20, 'mode=0700,nr_inodes=3');
+    if (base === null) return;
+    try {
+      const approvals = join(tempDir(), 'approved');
+      mkdirSync(approvals, { mode: 0o700 });
+      const env = { ...s.env, GATE_CHECK_HOME: base.dir, GATE_CHECK_APPROVAL_DIR: approvals };
+      const r = runCli(['--approve'], { cwd: s.repo, env });
+      expect(r.stderr).toMatch(new RegExp(`${base.dir}/\\.run-\\d+-\\d+-\\d+\\.live: cannot make this run's marker \\(ENOSPC\\)`));
+      expect(r.code).toBe(2);
+      expect(existsSync(join(s.repo, 'ran'))).toBe(false);
+      expect(markersIn(approvals)).toEqual([]);
+      expect(freshRunMarkers(approvals)).toEqual([]);
+    } finally {
+      base.unmount();
+    }
+  });
 });
