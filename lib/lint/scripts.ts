@@ -4,6 +4,7 @@
 // paths. Inline code (-e, -c), modules (python -m) and package scripts (npm run) are not
 // files and are skipped. Pure: resolution is lexical, against the gate's working directory.
 import { posix } from 'node:path';
+import { isBoundVariable } from '../oracle/bound-env.js';
 import { programName, unwrapped, withoutKeywords } from './commands.js';
 import type { ShellList, SimpleCommand } from './shell-list.js';
 import type { Word } from './shell-words.js';
@@ -179,7 +180,8 @@ const SHELL: Interpreter = {
 };
 
 // awk 'program' files, or awk -f prog.awk files (-e/--source add program text).
-const AWK: Interpreter = { inline: oneOf(), stdin: oneOf(), valued: oneOf('-v', '-F', '--assign', '--field-separator', '-e', '--source', '-i', '--include', '-l', '--load'), scriptFile: oneOf('-f', '--file'), operandIsCode: true };
+// gawk -E file (--exec) and -i file (--include) are program files as well.
+const AWK: Interpreter = { inline: oneOf(), stdin: oneOf(), valued: oneOf('-v', '-F', '--assign', '--field-separator', '-e', '--source', '-l', '--load'), scriptFile: oneOf('-f', '--file', '-E', '--exec', '-i', '--include'), operandIsCode: true };
 
 // sed 's/a/b/' files, or sed -f x.sed files (-e adds program text).
 const SED: Interpreter = { inline: oneOf(), stdin: oneOf(), valued: oneOf('-e', '--expression', '-l', '--line-length'), scriptFile: oneOf('-f', '--file'), operandIsCode: true };
@@ -223,6 +225,69 @@ const INTERPRETERS: Record<string, Interpreter> = {
   mksh: SHELL,
   ash: SHELL,
 };
+
+/**
+ * Programs known to run none of the files they are given: they print, compare, move, hash or
+ * format them (a word naming an interpreter among their arguments is data too: `grep node x`).
+ */
+const RUNS_NO_FILE: ReadonlySet<string> = new Set([
+  'echo', 'printf', 'test', '[', '[[', 'grep', 'egrep', 'fgrep', 'rg', 'cat', 'head', 'tail', 'wc', 'sort', 'uniq', 'cut',
+  'tr', 'diff', 'cmp', 'ls', 'mkdir', 'rmdir', 'rm', 'cp', 'mv', 'touch', 'ln', 'chmod', 'chown', 'true', 'false', 'exit',
+  'set', 'export', 'unset', 'cd', 'pwd', 'sleep', 'date', 'tee', 'jq', 'stat', 'which', 'type', 'basename', 'dirname',
+  'realpath', 'readlink', 'seq', 'printenv', 'id', 'whoami', 'uname', 'du', 'df', 'file', 'sha256sum', 'sha1sum', 'md5sum',
+  'base64', 'od', 'xxd', 'hexdump', 'wait', 'kill', 'return', 'local', 'readonly', 'declare', 'typeset', 'shift', 'read',
+  'sha512sum', 'sha224sum', 'sha384sum', 'b2sum', 'cksum', 'strings', 'nl', 'paste', 'join', 'comm', 'column', 'fold', 'fmt',
+  'rev', 'tac', 'expand', 'unexpand', 'iconv', 'dos2unix', 'unix2dos', 'less', 'more', 'truncate', 'install', 'split', 'csplit',
+  'zip', 'unzip', 'gzip', 'gunzip', 'zcat', 'bzip2', 'xz', 'zstd', 'patch', 'colordiff', 'wdiff', 'sdiff', 'diff3', 'yq', 'xmllint',
+  // Linters and formatters read the files they are given (their configuration is another matter: lint's runner rules).
+  'shellcheck', 'shfmt', 'tsc', 'eslint', 'prettier', 'stylelint', 'biome', 'black', 'ruff', 'flake8', 'pylint', 'mypy', 'pyright',
+  'isort', 'gofmt', 'goimports', 'rustfmt', 'clang-format', 'yamllint', 'markdownlint', 'markdownlint-cli2', 'cspell', 'codespell', 'hadolint',
+]);
+
+/** Whether `name` is a program known to run none of the files it is given. */
+export function runsNoFile(name: string): boolean {
+  return RUNS_NO_FILE.has(name);
+}
+
+/**
+ * A file of code that a program the reading does not know may run when given it (`java
+ * T.java`, `cmake -P x.cmake`, `vim -es -S x.vim`, `sqlite3 db < x.sql`, `go run m.go`,
+ * `bats t.bats`, `rake -f Rakefile`): by its extension, or the name of a build file. The
+ * list of interpreters above has no end (round-13 H3): what any other program is given that
+ * reads as code is named too, so the screen says more than it must, never less.
+ */
+const CODE_FILE =
+  /\.(?:[cm]?[jt]sx?|py[wc]?|rb|pl|pm|t|sh|bash|zsh|ksh|fish|nu|xsh|ps1|psm1|bat|cmd|php|lua|tcl|exp|awk|sed|ed|vim|el|r|R|jl|java|kt|kts|groovy|gradle|scala|sc|clj|cljs|go|rs|c|cc|cpp|cxx|m|swift|cs|csx|fsx|vb|vbs|sql|cmake|m4|mk|bats|ex|exs|erl|hs|ml|nim|zig|dart|raku|rakumod|p6|coffee|wasm|so|dylib|jar|class|scm|rkt|lisp|applescript|scpt|ipynb|just|star|bzl)$/;
+const BUILD_FILE = /^(?:[Mm]akefile|GNUmakefile|Rakefile|[Jj]ustfile|Snakefile|SConstruct|SConscript|Jenkinsfile|Vagrantfile|Taskfile\.ya?ml|CMakeLists\.txt|meson\.build|BUILD(?:\.bazel)?|WORKSPACE|Earthfile|pom\.xml|build\.xml|Gemfile|Brewfile|Tiltfile|Dangerfile|Fastfile|Podfile|Guardfile|Procfile)$/;
+
+/** Whether a word given to a program reads as a file of code it may run (not a URL, a pattern or Go's `./...`). */
+function readsAsCodeFile(value: string): boolean {
+  if (value === '' || value.includes('://') || /[*?[\]{}]/.test(value) || value.includes('...')) return false;
+  const base = value.slice(value.lastIndexOf('/') + 1);
+  return CODE_FILE.test(base) || BUILD_FILE.test(base);
+}
+
+/** The files of code a program the reading does not know is given: its operands, option values and standard input. */
+function filesGivenTo(cmd: SimpleCommand | null, args: readonly Word[]): ScriptSource {
+  const paths: string[] = [];
+  const add = (v: string) => {
+    if (readsAsCodeFile(v) && !paths.includes(v)) paths.push(v);
+  };
+  for (const w of args) {
+    if (w.dynamic || w.value === '--') continue;
+    const v = w.value;
+    // --config=./x.js, -S=x.vim; a dashed word alone is an option (its value is the next word, read as one).
+    if (v.startsWith('-')) {
+      const eq = v.indexOf('=');
+      if (eq !== -1) add(v.slice(eq + 1));
+      continue;
+    }
+    add(v.includes('=') && !v.includes('/') ? v.slice(v.indexOf('=') + 1) : v);
+  }
+  const input = cmd === null ? null : stdinFile(cmd);
+  if (input !== null) add(input);
+  return paths.length > 0 ? { kind: 'file', paths, runs: true } : null;
+}
 
 /** Whether `name` is an interpreter whose script argument the reading knows. */
 export function isInterpreter(name: string): boolean {
@@ -313,6 +378,29 @@ function setsStartup(cmd: SimpleCommand): boolean {
   return cmd.assignments.some((w) => STARTUP_VARIABLE.test(w.value)) || cmd.words.some((w) => !w.dynamic && STARTUP_VARIABLE.test(w.value));
 }
 
+/** Programs whose `NAME=value` words set a variable. */
+const VARIABLE_SETTERS = new Set(['env', 'export', 'declare', 'typeset', 'local', 'readonly']);
+/** `NAME=…` or `NAME+=…`: the name of a variable set by a word. */
+const SET_VARIABLE = /^([A-Za-z_][A-Za-z0-9_]*)\+?=/;
+
+/**
+ * A variable set in the CHECK itself (`NODE_OPTIONS=--require=./x.js node t.js`, `export
+ * PYTHONPATH=scripts`, `env PATH=tools:$PATH run`) that chooses code a program loads or the
+ * program a name runs: approvals bind these as the environment gives them (oracle/bound-env.ts),
+ * not as the CHECK sets them, so the reading stops there (round-13 H1). Its name, or null.
+ */
+function setsCodeVariable(cmd: SimpleCommand): string | null {
+  // (A word's value keeps `$PWD` as written: `PATH=$PWD/x:$PATH` still starts with the name.)
+  // As a word, only after a program that sets it (`echo PATH=x` sets nothing).
+  const setter = cmd.words.findIndex((w) => VARIABLE_SETTERS.has(programName(w) ?? ''));
+  for (const w of [...cmd.assignments, ...(setter === -1 ? [] : cmd.words.slice(setter + 1))]) {
+    const name = SET_VARIABLE.exec(w.value)?.[1];
+    // (CDPATH is followed: a later cd through it stops the reading.)
+    if (name !== undefined && name !== 'CDPATH' && (name === 'PATH' || isBoundVariable(name))) return name;
+  }
+  return null;
+}
+
 /** `bash --rcfile x`, `sh -i`, `bash -l`, `bash -O cdable_vars`: a shell that reads start-up files or takes options the reading does not follow. */
 function startsWithOptions(words: readonly Word[]): boolean {
   if (!SHELL_NAMES.has(programName(words[0]) ?? '')) return false;
@@ -391,6 +479,8 @@ export function walkCommands(list: ShellList, workdir: string, visit: (cmd: Simp
       for (const dir of dirs) visit(cmd, dir, previous);
       // What the shell runs first or how its cd resolves, set here: named above, not followed past.
       if (setsStartup(cmd)) return stop('a shell start-up file or option set in the CHECK');
+      const variable = setsCodeVariable(cmd);
+      if (variable !== null) return stop(`${variable} set in the CHECK (it chooses what runs; an approval binds it only as the environment gives it)`);
       if (startsWithOptions(words)) return stop('a shell started with start-up files or options');
       if (!words[0]?.quoted && (words[0]?.value === '.' || words[0]?.value === 'source')) options.onUnsure?.('a sourced file (it may cd)');
       previous = cmd;
@@ -477,7 +567,13 @@ function scriptSource(command: SimpleCommand, previous: SimpleCommand | null): {
   if (first.value.includes('/') && !first.value.startsWith('/')) return first.value.includes('node_modules/') ? null : { paths: [first.value], runs: true };
   const name = programName(first);
   const spec = name === null ? undefined : interpreterOf(name);
-  if (!spec) return null;
+  if (!spec) {
+    if (name === null || RUNS_NO_FILE.has(name)) return null;
+    // git reads the files it is given, except what `git bisect run` and `rebase --exec` run.
+    if (name === 'git' && !words.some((w) => w.value === 'bisect' || /^(?:-x|--exec)(?:=|$)/.test(w.value))) return null;
+    const given = filesGivenTo(cmd, words.slice(1));
+    return given !== null && given.kind === 'file' ? { paths: given.paths, runs: true } : null;
+  }
   const source = scriptArgument(words.slice(1), spec);
   if (source === null) return null;
   if (source.kind === 'file') return { paths: source.paths, runs: source.runs };
@@ -572,7 +668,8 @@ function scriptArgument(args: readonly Word[], interpreter: Interpreter): Script
     if (v.startsWith('-') || v.startsWith('+')) {
       // --eval=code is inline code too.
       const bare = v.startsWith('--') && v.includes('=') ? v.slice(0, v.indexOf('=')) : v;
-      if (spec.inline(bare)) return withPreloads(bare === '-m' || bare === '--module' ? null : filesInCode(inlineCode(v, args, i + 1, spec), runs));
+      // python3 -m unittest t/test_x.py, -m doctest x.py: a module the reading does not know may run the files it is given.
+      if (spec.inline(bare)) return withPreloads(bare === '-m' || bare === '--module' ? filesGivenTo(null, args.slice(i + 2)) : filesInCode(inlineCode(v, args, i + 1, spec), runs));
       if (spec.runsEach?.(v)) each = true;
       const preload = spec.preloads ? preloadFile(v, args[i + 1], spec.preloads) : null;
       if (preload !== null) preloaded.push(preload);

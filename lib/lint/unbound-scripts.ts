@@ -7,7 +7,7 @@ import { globMatches } from './glob.js';
 import { scriptsNamed } from './rule-scripts.js';
 import { inlineShellWord } from './inline-shell.js';
 import { programName, unwrapped, withoutKeywords } from './commands.js';
-import { inDirectory, invokedScripts, isInterpreter, readsUnknownInput, runsUnnamed, setsPhysical, walkCommands, type PathResolver } from './scripts.js';
+import { inDirectory, invokedScripts, isInterpreter, readsUnknownInput, runsNoFile, runsUnnamed, setsPhysical, walkCommands, type PathResolver } from './scripts.js';
 import type { ShellList, SimpleCommand } from './shell-list.js';
 
 /** Where a path leads read as text: what the CHECK's words say, for what is not on disk (yet). */
@@ -100,14 +100,14 @@ const RUNS_A_COMMAND = new Set([
   'i386', 'x86_64', 'run-parts', 'dbus-run-session', 'dbus-launch', 'xvfb-run', 'unbuffer', 'expect',
 ]);
 
-/** Programs known to run none of their arguments: a word naming an interpreter among them is data (`grep node x`). */
-const RUNS_NOTHING = new Set([
-  'echo', 'printf', 'test', '[', '[[', 'grep', 'egrep', 'fgrep', 'rg', 'cat', 'head', 'tail', 'wc', 'sort', 'uniq', 'cut',
-  'tr', 'diff', 'cmp', 'ls', 'mkdir', 'rmdir', 'rm', 'cp', 'mv', 'touch', 'ln', 'chmod', 'chown', 'true', 'false', 'exit',
-  'set', 'export', 'unset', 'cd', 'pwd', 'sleep', 'date', 'tee', 'jq', 'stat', 'which', 'type', 'basename', 'dirname',
-  'realpath', 'readlink', 'seq', 'printenv', 'id', 'whoami', 'uname', 'du', 'df', 'file', 'sha256sum', 'sha1sum', 'md5sum',
-  'base64', 'od', 'xxd', 'hexdump', 'wait', 'kill', 'return', 'local', 'readonly', 'declare', 'typeset', 'shift', 'read',
-]);
+/** npm and the runners that read npm's options. */
+const NPM_FAMILY = new Set(['npm', 'npx', 'pnpm', 'pnpx', 'yarn']);
+/** npm options that choose the shell of every script, node's options, or a configuration file that may set them. */
+const NPM_RUNNER_OPTION = /^--(?:script-shell|node-options|shell|userconfig|globalconfig|onload-script|prefix)(?:=|$)/;
+const MAKES = new Set(['make', 'gmake']);
+/** make variables and options that choose the shell of every recipe or add code: SHELL=, .SHELLFLAGS=, MAKEFLAGS=, --eval. */
+const MAKE_RUNNER_SETTING = /^(?:(?:SHELL|\.SHELLFLAGS|MAKEFLAGS|MAKEFILES|MFLAGS|GNUMAKEFLAGS)\+?=|--eval(?:=|$)|-E$)/;
+
 
 /** Options through which these programs run a program or a command line. */
 const RUNS_BY_OPTION: Record<string, RegExp> = {
@@ -183,6 +183,11 @@ function unreadPart(cmd: SimpleCommand): string | null {
   if (commandOption !== -1 && first !== null && ['flock', 'npx', 'su', 'runuser', 'sg', 'pnpm', 'yarn', 'npm'].includes(first)) return `a command line given to ${first}`;
   if (first === 'git' && words.some((w) => /^alias\./i.test(w.value) || /^-c$/.test(w.value))) return 'git -c (an alias or a setting that runs a command)';
   if ((first === 'npm' || first === 'pnpm' || first === 'yarn') && words.some((w) => ['exec', 'x', 'dlx'].includes(w.value))) return `a command run through ${first} exec`;
+  // `npm test --script-shell=scripts/sh`, `npx --node-options=--require=./x.js`: a shell or code for every script (round-13 H2).
+  if (first !== null && NPM_FAMILY.has(first) && words.some((w) => NPM_RUNNER_OPTION.test(w.value))) return `a shell, node options or configuration given to ${first}`;
+  // `make SHELL=scripts/sh test`, `make --eval='…'`: every recipe line runs through them.
+  const makeAt = words.findIndex((w) => MAKES.has(programName(w) ?? ''));
+  if (makeAt !== -1 && words.slice(makeAt + 1).some((w) => MAKE_RUNNER_SETTING.test(w.value))) return `a shell, settings or code given to make`;
   const inner = unwrapped(withoutKeywords(cmd));
   const name = programName(inner[0]);
   if (name === 'find' && !words.some((w) => /^-(?:exec|execdir|ok|okdir)$/.test(w.value))) return null;
@@ -202,7 +207,7 @@ function unreadPart(cmd: SimpleCommand): string | null {
     return `${name} code that loads code by a computed name`;
   }
   // A program it does not know, given an interpreter's name or a command line: it may run it.
-  if (name !== null && !RUNS_NOTHING.has(name) && !isInterpreter(name)) {
+  if (name !== null && !runsNoFile(name) && !isInterpreter(name)) {
     if (inner.slice(1).some((w) => !w.dynamic && (INTERPRETER_WORD.test(w.value) || /^(?:sh|bash|node|python3?)\s/.test(w.value)))) return `a command run through ${name}`;
   }
   return null;

@@ -131,6 +131,27 @@ describe('unboundScripts', () => {
     expect(named('tclsh scripts/x.sh; php -f x.php; php y.php')).toEqual(['scripts/x.sh', 'x.php', 'y.php']);
   });
 
+  it('names the files of code a program it does not know is given, and what a python module is given (round-13 H3)', () => {
+    const named = (check: string) => unboundScripts(check, ROOT, ROOT, [], null, none);
+    expect(named('python3 -m unittest tests/test_x.py')).toEqual(['tests/test_x.py']);
+    expect(named('python3 -m doctest -v lib/x.py')).toEqual(['lib/x.py']);
+    expect(named('java T.java')).toEqual(['T.java']);
+    expect(named('timeout 60 java src/T.java')).toEqual(['src/T.java']);
+    expect(named('cmake -P scripts/x.cmake')).toEqual(['scripts/x.cmake']);
+    expect(named('vim -es -S scripts/x.vim -c q; ex -S y.vim')).toEqual(['scripts/x.vim', 'y.vim']);
+    expect(named('sqlite3 test.db < scripts/x.sql')).toEqual(['scripts/x.sql']);
+    expect(named('ed -s f.txt < scripts/x.ed')).toEqual(['scripts/x.ed']);
+    expect(named('go run ./cmd/main.go; bats t/x.bats; m4 x.m4')).toEqual(['cmd/main.go', 't/x.bats', 'x.m4']);
+    expect(named('rake -f Rakefile; just --justfile ci/justfile test')).toEqual(['Rakefile', 'ci/justfile']);
+    expect(named('jest --config=./jest.config.js tests/a.test.js')).toEqual(['jest.config.js', 'tests/a.test.js']);
+    expect(named('gawk -E scripts/x.awk f; gawk -i lib.awk -f y.awk f')).toEqual(['scripts/x.awk', 'lib.awk', 'y.awk']);
+    expect(named('git bisect run ./x.sh')).toEqual(['x.sh']);
+    // Programs that only read, compare or format what they are given, data files, URLs, patterns, Go's ./...
+    expect(named('eslint src/a.ts && prettier --check src/b.ts && shellcheck x.sh && diff -u a.js b.js && git diff -- a.ts')).toEqual([]);
+    expect(named('tsc -p tsconfig.json && curl -fsS http://localhost/a.php && go test ./... && jest "src/**/*.test.ts"')).toEqual([]);
+    expect(named('python3 -m json.tool a.json && python3 -m pytest -q tests')).toEqual([]);
+  });
+
   it('a script DEPENDS matched, or one its globs will match once it is written, is bound', () => {
     expect(unboundScripts('sh check.sh; sh later.sh', ROOT, ROOT, ['check.sh'], ['check.sh', '*.sh'], none)).toEqual([]);
     expect(unboundScripts('sh check.sh; sh later.sh', ROOT, ROOT, ['check.sh'], ['check.sh'], none)).toEqual(['later.sh']);
@@ -291,6 +312,31 @@ describe('unboundNotJudged', () => {
     }
     // exec in Python runs Python code (named above as loading by a computed name); an option word is not code.
     for (const plain of ['node t.js --exec', "awk '{print $1}' f.txt", 'node t.js --system']) {
+      expect(why(plain), plain).toBeNull();
+    }
+  });
+
+  it('stops at a variable that chooses what runs set in the CHECK itself, and at a shell given to npm or make (round-13 H1, H2)', () => {
+    const set = (name: string) => `${name} set in the CHECK (it chooses what runs; an approval binds it only as the environment gives it)`;
+    expect(why('PATH=scripts:$PATH run-tests')).toBe(set('PATH'));
+    expect(why('export PATH=scripts:$PATH; check')).toBe(set('PATH'));
+    expect(why('env PATH=$PWD/scripts:$PATH check')).toBe(set('PATH'));
+    expect(why('PATH+=:scripts; check')).toBe(set('PATH'));
+    expect(why('NODE_OPTIONS=--require=./scripts/setup.js node scripts/t.js')).toBe(set('NODE_OPTIONS'));
+    expect(why('nice env NODE_OPTIONS=-r./x.js node t.js')).toBe(set('NODE_OPTIONS'));
+    expect(why('PERL5OPT=-Iscripts PERL5LIB=scripts perl -MCheck -e 1')).toBe(set('PERL5OPT'));
+    expect(why('npm_config_script_shell=scripts/shell npm test')).toBe(set('npm_config_script_shell'));
+    expect(why('NPM_CONFIG_SCRIPT_SHELL=scripts/shell npm test')).toBe(set('NPM_CONFIG_SCRIPT_SHELL'));
+    expect(why('sh -c "PYTHONPATH=scripts python3 -m x"')).toBe(set('PYTHONPATH'));
+    expect(why('LD_PRELOAD=./scripts/x.so ls')).toBe(set('LD_PRELOAD'));
+    expect(why('declare -x RUBYOPT=-rscripts/x; ruby -e 1')).toBe(set('RUBYOPT'));
+    for (const check of ['npm test --silent --script-shell=scripts/shell', 'npm --script-shell scripts/shell test', 'npx --node-options=--require=./x.js vitest', 'pnpm test --userconfig=ci/npmrc']) {
+      expect(why(check), check).toMatch(/^a shell, node options or configuration given to (?:npm|npx|pnpm)$/);
+    }
+    expect(why('make -s SHELL=scripts/shell test')).toBe('a shell, settings or code given to make');
+    expect(why("make --eval='x: ; sh y.sh' x")).toBe('a shell, settings or code given to make');
+    // Words that set nothing, and variables that choose no code.
+    for (const plain of ['echo PATH=$PATH', 'grep NODE_OPTIONS= .env.example', 'LANG=C sort a.txt', 'CI=1 npm test', 'make test V=1', 'npm test --silent']) {
       expect(why(plain), plain).toBeNull();
     }
   });
