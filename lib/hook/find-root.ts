@@ -44,6 +44,18 @@ export function startDirectory(cwd: string | null, fallback: string): string {
   return canonical(resolve(raw));
 }
 
+/**
+ * The session's directory as the file system resolves it and, when that differs, as written
+ * (the shell's PWD keeps a link's own path): a link the agent made inside the repository to a
+ * folder outside must not take the session out of the repository's gates (round-13 L2).
+ * Both are checked; that only adds gates.
+ */
+export function startDirectories(cwd: string | null, fallback: string): string[] {
+  const physical = startDirectory(cwd, fallback);
+  const raw = cwd !== null && isAbsolute(cwd) && !cwd.includes('\0') ? resolve(cwd) : null;
+  return raw === null || raw === physical ? [physical] : [physical, raw];
+}
+
 /** The directories that hold a session whose directory is `start`. */
 export function sessionRoots(start: string): SessionRoots {
   const chain: string[] = [];

@@ -29,7 +29,7 @@ import { markdownCode, markdownText } from '../text/markdown-code.js';
 import { sanitizeLine } from '../text/sanitize.js';
 import { ledgerBudget, ledgerStem, type Workspace } from '../workspace/load.js';
 import { Deadline, hookDeadlineMs } from './deadline.js';
-import { hasLedgerMarker, sessionRoots, startDirectory, type SessionRoots } from './find-root.js';
+import { hasLedgerMarker, sessionRoots, startDirectories, startDirectory, type SessionRoots } from './find-root.js';
 import { HOOK_LEDGER_BYTES, loadHookLedgers, scopeOf } from './hook-ledgers.js';
 import { readLedgerMemory, writeLedgerMemory } from './ledger-memory.js';
 import { readBinding } from './scope-binding.js';
@@ -143,7 +143,7 @@ function sessionCandidates(event: StopEvent, io: Io): SessionRoots {
   if (project !== null && isAbsolute(project) && !project.includes('\0') && lstatOrNull(project)?.isDirectory()) {
     return sessionRoots(canonical(project));
   }
-  const all = event.cwds.map((cwd) => sessionRoots(startDirectory(cwd, io.cwd)));
+  const all = event.cwds.flatMap((cwd) => startDirectories(cwd, io.cwd).map(sessionRoots));
   if (all.length === 1) return all[0]!;
   const candidates: string[] = [];
   for (const r of all) for (const c of r.candidates) if (!candidates.includes(c)) candidates.push(c);

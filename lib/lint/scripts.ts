@@ -563,8 +563,17 @@ function scriptSource(command: SimpleCommand, previous: SimpleCommand | null): {
     const file = words[1];
     return file && !file.dynamic && looksLikeSourced(file.value) ? { paths: [file.value], runs: true } : null;
   }
-  // A command word with a '/' runs that file: ./scripts/run.sh, tools/check.
-  if (first.value.includes('/') && !first.value.startsWith('/')) return first.value.includes('node_modules/') ? null : { paths: [first.value], runs: true };
+  // A command word with a '/' runs that file: ./scripts/run.sh, tools/check; an interpreter
+  // there (`v/bin/python x.py`, a virtualenv's) runs its script too.
+  if (first.value.includes('/') && !first.value.startsWith('/')) {
+    const base = first.value.slice(first.value.lastIndexOf('/') + 1);
+    const inner = interpreterOf(base);
+    // node_modules/.bin/jest t.test.js: the package is not the repository's code (lint's runner rules), what it is given may be.
+    const installed = first.value.includes('node_modules/');
+    const also = inner !== undefined ? scriptArgument(words.slice(1), inner) : installed && !RUNS_NO_FILE.has(base) ? filesGivenTo(cmd, words.slice(1)) : null;
+    const paths = also !== null && also.kind === 'file' ? also.paths.map((p) => realFile(p, cmd, previous)) : [];
+    return installed && paths.length === 0 ? null : { paths: installed ? paths : [first.value, ...paths], runs: true };
+  }
   const name = programName(first);
   const spec = name === null ? undefined : interpreterOf(name);
   if (!spec) {
@@ -576,7 +585,7 @@ function scriptSource(command: SimpleCommand, previous: SimpleCommand | null): {
   }
   const source = scriptArgument(words.slice(1), spec);
   if (source === null) return null;
-  if (source.kind === 'file') return { paths: source.paths, runs: source.runs };
+  if (source.kind === 'file') return { paths: source.paths.map((p) => realFile(p, cmd, previous)), runs: source.runs };
   const file = stdinFile(cmd) ?? catFile(previous);
   return file === null ? null : { paths: [file], runs: source.runs };
 }
@@ -601,6 +610,20 @@ export function readsUnknownInput(command: SimpleCommand, previous: SimpleComman
   // Standard input given another way than `< FILE`: a here-document, a here-string, a descriptor.
   if (cmd.redirects.some((r) => /^0?<(?:>|&|<|<<|<-)$/.test(r.op) || /^0?<<-?$/.test(r.op))) return true;
   return stdinFile(cmd) === null && catFile(previous) === null;
+}
+
+/**
+ * The file behind a path that names a descriptor (round-13 L1): `awk -f - < x.awk`, `awk -f
+ * /dev/stdin`, `sh /dev/fd/3 3< x.sh` run the file redirected there, which is what the
+ * screen must name. Other paths are themselves.
+ */
+function realFile(path: string, cmd: SimpleCommand, previous: SimpleCommand | null): string {
+  if (path === '-' || STDIN_PATHS.has(path)) return stdinFile(cmd) ?? catFile(previous) ?? path;
+  const fd = /^\/(?:dev\/fd|proc\/self\/fd)\/([0-9]+)$/.exec(path)?.[1];
+  if (fd === undefined) return path;
+  let file: string | null = null;
+  for (const r of cmd.redirects) if (r.op === `${fd}<` || r.op === `${fd}<>`) file = r.target && !r.target.dynamic ? r.target.value : null;
+  return file ?? path;
 }
 
 /** `sh < tools/ci.sh`: the file standard input is redirected from. */

@@ -4,10 +4,10 @@
 // gates, and a ledger with open gates that disappears blocks until it is back or a person
 // runs `gate-check hook forget`.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, runCli, sandbox, writeFiles } from '../helpers/cli.js';
+import { BIN, cleanEnv, runCli, sandbox, tempDir, writeFiles } from '../helpers/cli.js';
 import { renderHtml } from '../helpers/render.js';
 import { expectBlock, outcome, stopInput, type HookOutcome } from '../helpers/stop-hook.js';
 
@@ -143,6 +143,19 @@ describe('nothing planted in the session directory moves the root', () => {
     expect(expectBlock(outcome(runCli(['hook', 'claude-stop'], { cwd: proj, env: s.env, input: stopInput(proj, 'x2') })))).toMatch(/^gate-check: 1 gate is not met: GATES:A /);
     writeFileSync(join(proj, 'GATES.md'), MET);
     expect(outcome(runCli(['hook', 'claude-stop'], { cwd: proj, env: s.env, input: stopInput(proj, 'x3') }))).toEqual({ kind: 'allow' });
+  });
+
+  // Round-13 L2: the physical path alone left the repository through a link the agent made.
+  it('a link the agent made inside the repository to a folder outside does not take the session out of its gates', () => {
+    for (const git of [false, true]) {
+      const s = hookRepo({ 'GATES.md': OPEN, 'pkg/src.txt': 'x' }, { git });
+      const outside = tempDir();
+      symlinkSync(outside, join(s.repo, 'pkg', 'out'));
+      expect(expectBlock(s.hook(join(s.repo, 'pkg', 'out')))).toMatch(/^gate-check: 1 gate is not met: GATES:A \(unchecked\)\./);
+      expect(expectBlock(s.hook(join(s.repo, 'pkg', 'out', 'deeper')))).toContain('GATES:A (unchecked)');
+      // The folder outside, named by its own path, is not the repository's.
+      expect(outcome(runCli(['hook', 'claude-stop'], { cwd: outside, env: s.env, input: stopInput(outside, 'other') }))).toEqual({ kind: 'allow' });
+    }
   });
 
   it('a cwd with a NUL byte is refused (a block that says so); one that does not exist is searched upwards', () => {

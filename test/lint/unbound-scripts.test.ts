@@ -152,6 +152,15 @@ describe('unboundScripts', () => {
     expect(named('python3 -m json.tool a.json && python3 -m pytest -q tests')).toEqual([]);
   });
 
+  it('names the file behind a descriptor path, and the script an interpreter in a folder runs (round-13 L1)', () => {
+    const named = (check: string) => unboundScripts(check, ROOT, ROOT, [], null, none);
+    expect(named('sh /dev/fd/3 3<scripts/x.sh')).toEqual(['scripts/x.sh']);
+    expect(named('awk -f - f.txt < scripts/x.awk; awk -f /dev/stdin f.txt < y.awk; cat z.awk | awk -f - f.txt')).toEqual(['scripts/x.awk', 'y.awk', 'z.awk']);
+    expect(named('python3 -m venv v && v/bin/python scripts/x.py')).toEqual(['v/bin/python', 'scripts/x.py']);
+    expect(named('./node_modules/.bin/jest t/a.test.js; node_modules/.bin/tsx b.ts')).toEqual(['t/a.test.js', 'b.ts']);
+    expect(named('node_modules/.bin/eslint a.js; ./node_modules/.bin/vitest run')).toEqual([]);
+  });
+
   it('a script DEPENDS matched, or one its globs will match once it is written, is bound', () => {
     expect(unboundScripts('sh check.sh; sh later.sh', ROOT, ROOT, ['check.sh'], ['check.sh', '*.sh'], none)).toEqual([]);
     expect(unboundScripts('sh check.sh; sh later.sh', ROOT, ROOT, ['check.sh'], ['check.sh'], none)).toEqual(['later.sh']);
