@@ -13,9 +13,9 @@
 // directory, once its pid is gone. Whatever another user does to the directories, a FIFO is
 // taken only if it is this user's with one link (openFifoReadEnd): at worst a check does
 // not start.
+import { builtinModule } from '../builtin-module.js';
 import { nativeCrypto } from '../oracle/native-crypto.js';
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, rmdirSync, unlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { UnsafeFileError } from '../errors.js';
 import { isProcessAlive } from './lock.js';
@@ -28,7 +28,7 @@ const myUid = (): number | null => (typeof process.getuid === 'function' ? proce
 /** Where the private directory may be, in order of preference. */
 export function fifoBaseCandidates(env: NodeJS.ProcessEnv = process.env): string[] {
   const out: string[] = [];
-  for (const base of [env.XDG_RUNTIME_DIR, '/dev/shm', tmpdir()]) {
+  for (const base of [env.XDG_RUNTIME_DIR, '/dev/shm', osModule().tmpdir()]) {
     if (base && isAbsolute(base) && !out.includes(base)) out.push(base);
   }
   return out;
@@ -215,3 +215,6 @@ export function assertPipeEmpty(readFd: number): void {
 export function openPipeWriteEnd(readFd: number): number {
   return openSync(`/proc/self/fd/${readFd}`, constants.O_WRONLY);
 }
+
+/** node:os, loaded when first needed (lib/builtin-module.ts). */
+const osModule = () => builtinModule<typeof import('node:os')>('node:os');

@@ -4,9 +4,9 @@
 // by a crashed process makes later callers fail closed after a bounded wait, naming the lock,
 // its PID, and how to remove it by hand. proper-lockfile is not used: it always removes a
 // lock it judges stale, and records no PID.
+import { builtinModule } from '../builtin-module.js';
 import { nativeCrypto } from '../oracle/native-crypto.js';
 import { unlinkSync } from 'node:fs';
-import { hostname } from 'node:os';
 import { InterruptedError, LockTimeoutError } from '../errors.js';
 import { interruptibleSleep, interruptSignal } from '../run/interrupts.js';
 import { publishNewFile } from './create.js';
@@ -59,7 +59,7 @@ export function isProcessAlive(pid: number): boolean {
 function tryCreate(path: string, token: string): boolean {
   // Held: no temporary file (and no fsync) per retry; the link below decides races anyway.
   if (lstatOrNull(path) !== null) return false;
-  const body = JSON.stringify({ pid: process.pid, token, host: hostname(), createdAt: new Date().toISOString() }) + '\n';
+  const body = JSON.stringify({ pid: process.pid, token, host: osModule().hostname(), createdAt: new Date().toISOString() }) + '\n';
   return publishNewFile(path, body, 0o600);
 }
 
@@ -132,3 +132,6 @@ export async function acquireLock(path: string, timeoutMs: number, options: Lock
     },
   };
 }
+
+/** node:os, loaded when first needed (lib/builtin-module.ts). */
+const osModule = () => builtinModule<typeof import('node:os')>('node:os');

@@ -10,8 +10,8 @@
 //   gates/ or of .gate-check/<scope>/), else the work-tree top level, else the current
 //   directory; so `gate-check gates/web.md` (as pre-commit passes it) and discovery agree on
 //   the root, and on every CWD: that anchors there.
+import { builtinModule } from '../builtin-module.js';
 import { lstatSync, realpathSync, type Stats } from 'node:fs';
-import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { safeReadFile } from './safe-read.js';
 
@@ -111,7 +111,7 @@ export function writableTree(root: string): string {
   let tree = trees.get(root);
   if (tree === undefined) {
     tree = root;
-    const home = canonical(homedir());
+    const home = canonical(osModule().homedir());
     for (let dir = root; ; dir = dirname(dir)) {
       // Any .git (a directory, a file, a link, valid or not) counts: git's own test is stricter, and a
       // newline added to .git/HEAD would hide the top level from it while git itself still works.
@@ -152,3 +152,6 @@ export function impliedRoot(namedPath: string, cwd: string): string {
   const real = canonical(candidate);
   return inside(base, real) ? real : base;
 }
+
+/** node:os, loaded when first needed (lib/builtin-module.ts): a --status with HOME set never needs it. */
+const osModule = () => builtinModule<typeof import('node:os')>('node:os');

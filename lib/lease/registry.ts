@@ -4,7 +4,7 @@
 // compares itself with every lease there; a file that cannot be trusted (not a lease, a link,
 // a FIFO, oversized, another owner, readable by others, a name that is not the hash of its
 // identity) counts as holding every path, so claims fail closed. Nothing expires by itself.
-import { hostname } from 'node:os';
+import { builtinModule } from '../builtin-module.js';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { LeaseConflictError, type LeaseConflict } from '../errors.js';
@@ -135,7 +135,7 @@ export async function claimLease(locations: StoreLocations, request: ClaimReques
       leaf: request.leaf,
       globs: [...request.globs],
       pid: process.ppid > 0 ? process.ppid : process.pid,
-      host: hostname() || 'unknown',
+      host: osModule().hostname() || 'unknown',
       root: request.root,
       claimedAt: (request.now ?? new Date()).toISOString(),
     };
@@ -188,3 +188,6 @@ export function listLeases(locations: StoreLocations, root: string): HeldLease[]
   const registry = openRegistry(locations, root, false);
   return registry === null ? [] : readLeases(registry.dir);
 }
+
+/** node:os, loaded when first needed (lib/builtin-module.ts). */
+const osModule = () => builtinModule<typeof import('node:os')>('node:os');

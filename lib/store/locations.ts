@@ -1,6 +1,6 @@
 // Where the private store lives. Everything here is outside the repository, in the user's
 // home by default: ~/.gate-check/{approved,receipts,history,hooks}.
-import { homedir } from 'node:os';
+import { builtinModule } from '../builtin-module.js';
 import { join, resolve } from 'node:path';
 
 export interface StoreLocations {
@@ -16,7 +16,7 @@ export interface StoreLocations {
 }
 
 export function storeLocations(env: NodeJS.ProcessEnv): StoreLocations {
-  const home = env.HOME && env.HOME !== '' ? env.HOME : homedir();
+  const home = env.HOME && env.HOME !== '' ? env.HOME : osModule().homedir();
   const base = env.GATE_CHECK_HOME ? resolve(env.GATE_CHECK_HOME) : join(home, '.gate-check');
   const override = env.GATE_CHECK_APPROVAL_DIR;
   return {
@@ -28,3 +28,6 @@ export function storeLocations(env: NodeJS.ProcessEnv): StoreLocations {
     hooks: join(base, 'hooks'),
   };
 }
+
+/** node:os, loaded when first needed (lib/builtin-module.ts): a --status with HOME set never needs it. */
+const osModule = () => builtinModule<typeof import('node:os')>('node:os');
