@@ -13,12 +13,14 @@ import { BatchWriter, type WriteOutcome } from '../evidence/batch-writer.js';
 import { ReceiptStore } from '../evidence/receipt-store.js';
 import { lockTimeoutFromEnv } from '../fsx/lock.js';
 import { writableTree } from '../fsx/repo-root.js';
-import { globCanBindLater, physicalRepositoryPath } from '../fsx/physical-path.js';
+import { globCanBindLater, isRepositoryFile, physicalRepositoryPath } from '../fsx/physical-path.js';
 import { publishRunMarker } from '../fsx/run-marker.js';
 import { HistoryLog } from '../history/log.js';
 import { filesOfLedgers } from '../ledger/own-files.js';
 import { gateState } from '../ledger/state.js';
 import { changedFields, pinSignature, sha256Hex } from '../oracle/oracle.js';
+import type { OracleFields } from '../oracle/oracle.js';
+import type { Gate } from '../ledger/types.js';
 import { approvalViewOf, effectivelyMet, emptyResult, gateReport, ledgerRevisions, reranBy, REPORT_SCHEMA, summarize, treeMet, type Mode, type Report } from '../report/model.js';
 import { ProgressLine, wantsProgress } from '../report/progress.js';
 import { approvalRequestText, approvalSuggestion, diagnosticLines, fieldsCut, resultLine, type ApprovalRequest } from '../report/run-text.js';
@@ -164,6 +166,14 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
   const columns = io.columns?.() ?? SCREEN_COLUMNS;
   let boundHere: Map<string, Set<string>> | null = null;
   const boundElsewhere = () => (boundHere ??= pathBoundByApprovals(store, ws.root.path));
+  // The scripts the CHECK runs and the files it names that no DEPENDS binds (lint/unbound-scripts.ts).
+  const unboundFilesOf = (reading: NonNullable<typeof scripts>, f: OracleFields, gate: Gate): string[] => {
+    const matched = (f.depends ?? []).map((d) => d[0]);
+    const resolve = (path: string, dir: string) => physicalRepositoryPath(ws.root.path, path, dir, reading.lexicalPath);
+    const runs = reading.unboundScripts(f.check, ws.root.path, f.cwd, matched, gate.depends, (p) => globCanBindLater(ws.root.path, p), resolve);
+    const named = reading.namedFiles(f.check, ws.root.path, f.cwd, matched, gate.depends, (p) => isRepositoryFile(ws.root.path, p), resolve);
+    return [...new Set([...runs, ...named])];
+  };
   const requestOf = (e: Entry): ApprovalRequest => {
     const f = e.oracle!.fields;
     const prev = store.previous(f.ledger, e.gate.id, e.oracle!.signature, f.check, f.expect, f);
@@ -178,16 +188,7 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
       changed: prev ? changedFields(prev.oracle, f) : null,
       dependsDiff: diff?.lines ?? [],
       dependsNotShown: diff?.notShown ?? [],
-      unboundScripts:
-        scripts?.unboundScripts(
-          f.check,
-          ws.root.path,
-          f.cwd,
-          (f.depends ?? []).map((d) => d[0]),
-          e.gate.depends,
-          (p) => globCanBindLater(ws.root.path, p),
-          (path, dir) => physicalRepositoryPath(ws.root.path, path, dir, scripts.lexicalPath),
-        ) ?? [],
+      unboundScripts: scripts === null ? [] : unboundFilesOf(scripts, f, e.gate),
       // CDPATH from the environment is bound (bound-env.ts): a `cd NAME` may go where it says.
       unboundNotJudged: scripts?.unboundNotJudged(f.check, ws.root.path, f.cwd, (f.env ?? []).some(([name, value]) => name === 'CDPATH' && value !== '')) ?? null,
     };

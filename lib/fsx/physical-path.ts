@@ -85,3 +85,12 @@ export function cwdOnDisk(root: string, cwd: string): { dir: string } | { missin
   }
   return { dir: rel === '' ? '.' : rel.split(sep).join('/') };
 }
+
+/** Whether a repository path is a regular file now (through links, as a program opening it would find it). */
+export function isRepositoryFile(root: string, path: string): boolean {
+  try {
+    return statSync(`${root}/${path}`).isFile();
+  } catch {
+    return false;
+  }
+}

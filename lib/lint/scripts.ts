@@ -329,6 +329,8 @@ export interface WalkOptions {
   onStop?: (why: string) => void;
   /** Told where the walk went on without knowing the folder for sure (after a sourced file, which may cd). */
   onUnsure?: (why: string) => void;
+  /** Whether an absolute path lies in the repository (a PATH entry there chooses its code); unknown: no. */
+  inRepository?: (absolute: string) => boolean;
 }
 
 /** `set -P`, `set -o physical`: every later `cd` resolves links, which the walk does not. */
@@ -389,16 +391,62 @@ const SET_VARIABLE = /^([A-Za-z_][A-Za-z0-9_]*)\+?=/;
  * program a name runs: approvals bind these as the environment gives them (oracle/bound-env.ts),
  * not as the CHECK sets them, so the reading stops there (round-13 H1). Its name, or null.
  */
-function setsCodeVariable(cmd: SimpleCommand): string | null {
+function setsCodeVariable(cmd: SimpleCommand, inRepository?: (absolute: string) => boolean): string | null {
   // (A word's value keeps `$PWD` as written: `PATH=$PWD/x:$PATH` still starts with the name.)
   // As a word, only after a program that sets it (`echo PATH=x` sets nothing).
-  const setter = cmd.words.findIndex((w) => VARIABLE_SETTERS.has(programName(w) ?? ''));
-  for (const w of [...cmd.assignments, ...(setter === -1 ? [] : cmd.words.slice(setter + 1))]) {
-    const name = SET_VARIABLE.exec(w.value)?.[1];
-    // (CDPATH is followed: a later cd through it stops the reading.)
-    if (name !== undefined && name !== 'CDPATH' && (name === 'PATH' || isBoundVariable(name))) return name;
+  const words = withoutKeywords(cmd).words;
+  const setter = words.findIndex((w) => VARIABLE_SETTERS.has(programName(w) ?? ''));
+  for (const w of [...cmd.assignments, ...(setter === -1 ? [] : words.slice(setter + 1))]) {
+    const m = SET_VARIABLE.exec(w.value);
+    if (m !== null && choosesCode(m[1]!, w.value.slice(m[0].length), inRepository)) return m[1]!;
+  }
+  // Set without a `NAME=` word (round-14 H1): `for PATH in …`, `read PATH`, `printf -v PATH`,
+  // `mapfile PATH`, `${PATH:=…}` (whose value the reading does not know).
+  const first = programName(words[0]);
+  const named = first === 'for' || first === 'select' ? words.slice(1, 2) : first !== null && READS_INTO.has(first) ? words.slice(1).filter((w) => !w.value.startsWith('-')) : [];
+  for (const w of named) if (!w.dynamic && /^[A-Za-z_]\w*$/.test(w.value) && choosesCode(w.value, null)) return w.value;
+  for (const w of [...cmd.assignments, ...cmd.words]) {
+    for (const m of w.value.matchAll(DEFAULT_ASSIGNMENT)) if (choosesCode(m[1]!, null)) return m[1]!;
   }
   return null;
+}
+
+/** Builtins that read a value into the variables they are given. */
+const READS_INTO = new Set(['read', 'mapfile', 'readarray', 'printf', 'getopts']);
+/** `${NAME:=value}`, `${NAME=value}`: the variable is set where it is expanded. */
+const DEFAULT_ASSIGNMENT = /\$\{([A-Za-z_]\w*):?=/g;
+
+/**
+ * Variables a CHECK may set that choose a program or code to load, beyond the ones approvals
+ * bind from the environment (oracle/bound-env.ts): where programs find their configuration
+ * (HOME: ~/.gitconfig, Python's usercustomize), the editors, pagers and shells programs run,
+ * options tar and compressors read.
+ */
+const CHOOSES_PROGRAMS = new Set([
+  'PATH', 'HOME', 'EDITOR', 'VISUAL', 'PAGER', 'MANPAGER', 'LESSOPEN', 'LESSCLOSE', 'TAR_OPTIONS', 'BZIP2', 'GZIP', 'XZ_OPT', 'ZIPOPT', 'UNZIP',
+  'SHELL', 'CONFIG_SHELL', 'BROWSER', 'SSH_ASKPASS', 'SUDO_ASKPASS', 'PROMPT_COMMAND', 'IFS',
+]);
+/** node options that load nothing and run nothing: set in a CHECK, they do not stop the reading. */
+const INERT_NODE_OPTION = /^--(?:max-old-space-size|max-semi-space-size|stack-size|stack-trace-limit|enable-source-maps|no-warnings|no-deprecation|trace-warnings|trace-deprecation|trace-uncaught|throw-deprecation|pending-deprecation|unhandled-rejections|disable-warning|max-http-header-size|experimental-vm-modules|no-experimental-fetch|dns-result-order|use-openssl-ca|use-bundled-ca|title|test-concurrency|test-timeout)(?:=[\w.,:-]*)?$/;
+
+/**
+ * Whether setting `name` (to `value` when known) chooses code or a program: a bound variable
+ * or one of the above; but not an absolute PATH of folders outside the repository or
+ * `$PATH` (`PATH=/usr/local/go/bin:$PATH`: outside the repository, nothing binds those
+ * either, as nothing binds /usr/bin), nor NODE_OPTIONS that load nothing (round-14 L1).
+ */
+function choosesCode(name: string, value: string | null, inRepository?: (absolute: string) => boolean): boolean {
+  // (CDPATH is followed: a later cd through it stops the reading.)
+  if (name === 'CDPATH' || !(CHOOSES_PROGRAMS.has(name) || isBoundVariable(name))) return false;
+  if (value === null) return true;
+  const bare = value.replace(/^(['"])(.*)\1$/, '$2');
+  const outside = (e: string) => e.startsWith('/') && !/[$`\\]/.test(e) && !e.split('/').includes('..') && inRepository?.(e) !== true;
+  // $HOME/.cargo/bin: the user's home, which a CHECK setting HOME would have stopped at.
+  const home = (e: string) => /^\$(?:HOME|\{HOME\})\/[\w./-]*$/.test(e) && !e.split('/').includes('..');
+  if (name === 'PATH') return !bare.split(':').every((e) => e === '$PATH' || e === '${PATH}' || outside(e) || home(e));
+  if (name === 'HOME') return !outside(bare);
+  if (name === 'NODE_OPTIONS') return !(bare !== '' && bare.split(/\s+/).every((o) => INERT_NODE_OPTION.test(o)));
+  return true;
 }
 
 /** `bash --rcfile x`, `sh -i`, `bash -l`, `bash -O cdable_vars`: a shell that reads start-up files or takes options the reading does not follow. */
@@ -479,7 +527,7 @@ export function walkCommands(list: ShellList, workdir: string, visit: (cmd: Simp
       for (const dir of dirs) visit(cmd, dir, previous);
       // What the shell runs first or how its cd resolves, set here: named above, not followed past.
       if (setsStartup(cmd)) return stop('a shell start-up file or option set in the CHECK');
-      const variable = setsCodeVariable(cmd);
+      const variable = setsCodeVariable(cmd, options.inRepository);
       if (variable !== null) return stop(`${variable} set in the CHECK (it chooses what runs; an approval binds it only as the environment gives it)`);
       if (startsWithOptions(words)) return stop('a shell started with start-up files or options');
       if (!words[0]?.quoted && (words[0]?.value === '.' || words[0]?.value === 'source')) options.onUnsure?.('a sourced file (it may cd)');

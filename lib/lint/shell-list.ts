@@ -77,7 +77,9 @@ export function groupTokens(tokens: readonly Token[], tokenizedCompletely = true
     if (token.kind === 'word') {
       const v = token.value;
       const start = command.words.length === 0;
-      if (start && !token.quoted && ASSIGNMENT.test(v)) command.assignments.push(token);
+      // NAME=value with the name and '=' unquoted (`A="x y"` is one, `"A=x"` and `\A=x` are not).
+      const assignment = start ? ASSIGNMENT.exec(v) : null;
+      if (assignment !== null && assignment[0].length <= token.plainPrefix) command.assignments.push(token);
       else if (start && !token.quoted && v === '!') command.negated = !command.negated;
       else if (start && !token.quoted && (v === '{' || v === '}')) continue;
       else {

@@ -16,6 +16,8 @@ export interface Word {
   substitution: boolean;
   /** Some part of it was quoted or escaped. */
   quoted: boolean;
+  /** How much of `value` came before the first quote or escape (all of it when none): `A="x y"` is an assignment, `"A=x"` is not. */
+  plainPrefix: number;
 }
 
 export interface OpToken {
@@ -47,16 +49,23 @@ interface Building {
   dynamic: boolean;
   substitution: boolean;
   quoted: boolean;
+  plainPrefix: number;
 }
 
 export function tokenize(text: string): Tokenized {
   const tokens: Token[] = [];
   let complete = true;
   let word: Building | null = null;
-  const cur = (): Building => (word ??= { value: '', literal: '', dynamic: false, substitution: false, quoted: false });
+  const cur = (): Building => (word ??= { value: '', literal: '', dynamic: false, substitution: false, quoted: false, plainPrefix: -1 });
   const flush = () => {
-    if (word) tokens.push({ kind: 'word', ...word });
+    if (word) tokens.push({ kind: 'word', ...word, plainPrefix: word.plainPrefix === -1 ? word.value.length : word.plainPrefix });
     word = null;
+  };
+  // Where the first quote or escape of the word starts.
+  const quoting = () => {
+    const w = cur();
+    if (w.plainPrefix === -1) w.plainPrefix = w.value.length;
+    w.quoted = true;
   };
   const addLiteral = (s: string) => {
     const w = cur();
@@ -84,19 +93,19 @@ export function tokenize(text: string): Tokenized {
     if (ch === "'") {
       const end = text.indexOf("'", i + 1);
       if (end === -1) complete = false;
+      quoting();
       addLiteral(text.slice(i + 1, end === -1 ? text.length : end));
-      cur().quoted = true;
       i = end === -1 ? text.length : end + 1;
       continue;
     }
     if (ch === '"') {
-      cur().quoted = true;
+      quoting();
       i = readDoubleQuoted(text, i + 1, addLiteral, addExpansion, () => (complete = false));
       continue;
     }
     if (ch === '\\') {
+      quoting();
       if (i + 1 < text.length) addLiteral(text[i + 1]!);
-      cur().quoted = true;
       i += 2;
       continue;
     }
@@ -104,8 +113,8 @@ export function tokenize(text: string): Tokenized {
       // bash ANSI-C quoting: $'a\nb'. Escapes are kept as written; it is literal text.
       const end = findClosingAnsiQuote(text, i + 2);
       if (end === -1) complete = false;
+      quoting();
       addLiteral(text.slice(i + 2, end === -1 ? text.length : end));
-      cur().quoted = true;
       // Its escapes (\n, \x41) are not decoded here: what the shell makes of it is not known.
       if (text.slice(i + 2, end === -1 ? text.length : end).includes('\\')) cur().dynamic = true;
       i = end === -1 ? text.length : end + 1;

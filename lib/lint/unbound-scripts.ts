@@ -51,6 +51,69 @@ export function unboundScripts(
 }
 
 /**
+ * Every repository file the CHECK names, wherever it names it, that DEPENDS does not bind: an argument, an option's value (`--filter=scripts/count`), a word inside
+ * a variable's value or a quoted command line (`TAR_OPTIONS=--use-compress-program=x`,
+ * `zip -TT "sh x.sh"`), a redirection (`sqlite3 < t.txt`). The list of programs and options
+ * that run a file has no end (attack rounds 13 and 14: `python3 -m doctest t.txt`, `vim -u
+ * vimrc`, `ninja -f build.ninja`, `git ls-remote --upload-pack=x`, `sdiff --diff-program=x`):
+ * a file the CHECK names is shown unless DEPENDS binds it. Not INPUTS: the approval screen
+ * does not show them, and a ledger's author could call the file a program runs data there.
+ * `isFile`: whether a repository path is a file there now (the caller's I/O).
+ */
+export function namedFiles(
+  check: string,
+  root: string,
+  cwd: string,
+  matched: readonly string[],
+  globs: readonly string[] | null,
+  isFile: (path: string) => boolean,
+  resolve?: PathResolver,
+): string[] {
+  const workdir = repositoryDir(root, cwd);
+  if (workdir === null) return [];
+  const bound = new Set(matched);
+  const covered = (p: string) => bound.has(p) || (globs ?? []).some((g) => globMatches(g, p));
+  const inRepository = resolve ?? lexicalPath;
+  const found = new Set<string>();
+  const consider = (token: string, dir: string) => {
+    if (found.size >= MAX_NAMED_FILES) return;
+    const t = token.replace(/^@/, '');
+    // Not a path: an option, a variable, a pattern, a URL's scheme, a flag's bare word.
+    if (t === '' || t === '.' || t === '..' || t.startsWith('-') || t.startsWith('~') || /[$*?[\]]/.test(t)) return;
+    let path: string | null;
+    if (isAbsolute(t)) {
+      const rel = relative(root, t);
+      if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return;
+      path = inRepository(rel.split(sep).join('/'), '.');
+    } else {
+      path = inRepository(t, dir);
+    }
+    if (path !== null && path !== '.' && !covered(path) && isFile(path)) found.add(path);
+  };
+  const visit = (list: ShellList, dir: string, depth: number) =>
+    walkCommands(list, dir, (cmd, at) => {
+      for (const w of [...cmd.assignments, ...cmd.words, ...cmd.redirects.flatMap((r) => (r.target ? [r.target] : []))]) {
+        if (w.value.length > MAX_WORD_SCANNED) continue;
+        for (const token of w.value.split(TOKEN_BREAK)) consider(token, at);
+      }
+      const inner = depth === 0 ? inlineShellWord(cmd) : null;
+      if (inner !== null && !inner.dynamic) visit(parseShellList(inner.value), at, depth + 1);
+    });
+  visit(parseShellList(check), workdir, 0);
+  // And the whole text from the gate's folder: past where the walk stops (a function, a
+  // case, a loop, eval), inside here-documents and substitutions.
+  if (check.length <= MAX_CHECK_SCANNED) for (const token of check.split(TOKEN_BREAK)) consider(token, workdir);
+  return [...found];
+}
+
+/** Where a word is cut into the tokens that may each be a path. */
+const TOKEN_BREAK = /[\s'"`=:,;|&()<>{}]+/;
+/** Bounds on the work and the screen: a CHECK's words are few, but a CHECK may be long. */
+const MAX_NAMED_FILES = 64;
+const MAX_WORD_SCANNED = 4096;
+const MAX_CHECK_SCANNED = 65_536;
+
+/**
  * Where the reading of the CHECK stopped before its end, or null when it read it all: after
  * a `cd` it cannot follow (a variable, `cd -`, `cd -P`, through CDPATH, …), `pushd`, `set -P`,
  * or at a script named only at run time (`sh "$PWD/x.sh"`). The screen says so: what comes
@@ -82,7 +145,7 @@ export function unboundNotJudged(check: string, root: string, cwd: string, cdpat
         if (programName(words[0]) !== null && setsPhysical(words.slice(1))) why = 'a shell started with -P (cd resolves links)';
         else walk(parseShellList(word.value), at, depth + 1);
       },
-      { cdpath, onStop: (reason) => (why ??= reason), onUnsure: (reason) => (why ??= reason) },
+      { cdpath, onStop: (reason) => (why ??= reason), onUnsure: (reason) => (why ??= reason), inRepository: (p) => repositoryDir(root, p) !== null },
     );
   walk(parseShellList(check), workdir, 0);
   return why;
@@ -106,7 +169,8 @@ const NPM_FAMILY = new Set(['npm', 'npx', 'pnpm', 'pnpx', 'yarn']);
 const NPM_RUNNER_OPTION = /^--(?:script-shell|node-options|shell|userconfig|globalconfig|onload-script|prefix)(?:=|$)/;
 const MAKES = new Set(['make', 'gmake']);
 /** make variables and options that choose the shell of every recipe or add code: SHELL=, .SHELLFLAGS=, MAKEFLAGS=, --eval. */
-const MAKE_RUNNER_SETTING = /^(?:(?:SHELL|\.SHELLFLAGS|MAKEFLAGS|MAKEFILES|MFLAGS|GNUMAKEFLAGS)\+?=|--eval(?:=|$)|-E$)/;
+// (Any of make's assignment operators: = := ::= :::= += ?= !=, and `override`: round-14 H2.)
+const MAKE_RUNNER_SETTING = /^(?:(?:override\s+|export\s+)*(?:SHELL|\.SHELLFLAGS|MAKEFLAGS|MAKEFILES|MFLAGS|GNUMAKEFLAGS|MAKESHELL)\s*(?::{1,3}|[+?!])?=|--eval(?:=|$)|-E$)/;
 
 
 /** Options through which these programs run a program or a command line. */
@@ -180,8 +244,13 @@ function unreadPart(cmd: SimpleCommand): string | null {
   if (envAt !== -1 && words.slice(envAt + 1).some((w) => /^(?:-[A-Za-z]*S|--split-string)/.test(w.value))) return 'env -S (a command line split at run time)';
   // A command line given as an option's value: flock -c, npx -c/--call, su -c, sg.
   const commandOption = words.findIndex((w, i) => i > 0 && /^(?:-c|--command|--call)(?:=|$)/.test(w.value));
-  if (commandOption !== -1 && first !== null && ['flock', 'npx', 'su', 'runuser', 'sg', 'pnpm', 'yarn', 'npm'].includes(first)) return `a command line given to ${first}`;
+  // For npm and its kin, only before the command they run: `npx eslint -c conf.js` is eslint's -c (round-14 L1).
+  const runsFrom = first !== null && NPM_FAMILY.has(first) ? words.findIndex((w, i) => i > 0 && !w.value.startsWith('-')) : -1;
+  const own = commandOption !== -1 && (runsFrom === -1 || commandOption < runsFrom);
+  if (own && first !== null && ['flock', 'npx', 'su', 'runuser', 'sg', 'pnpm', 'yarn', 'npm'].includes(first)) return `a command line given to ${first}`;
   if (first === 'git' && words.some((w) => /^alias\./i.test(w.value) || /^-c$/.test(w.value))) return 'git -c (an alias or a setting that runs a command)';
+  // Another git directory (its config may run core.fsmonitor, hooks, aliases): round-14 B10.
+  if (first === 'git' && words.some((w) => /^--(?:git-dir|exec-path|config-env)(?:=|$)/.test(w.value))) return 'git given another git directory or its settings on its command line';
   if ((first === 'npm' || first === 'pnpm' || first === 'yarn') && words.some((w) => ['exec', 'x', 'dlx'].includes(w.value))) return `a command run through ${first} exec`;
   // `npm test --script-shell=scripts/sh`, `npx --node-options=--require=./x.js`: a shell or code for every script (round-13 H2).
   if (first !== null && NPM_FAMILY.has(first) && words.some((w) => NPM_RUNNER_OPTION.test(w.value))) return `a shell, node options or configuration given to ${first}`;

@@ -112,7 +112,7 @@ export function approvalRequestText(r: ApprovalRequest, columns = SCREEN_COLUMNS
     const one = unbound.length === 1;
     lines.push(
       `  UNBOUND ${sanitizeLine(visibleNonAscii(cappedList(unbound)).text, FIELD_DISPLAY_CAP)}`,
-      `          CHECK runs ${one ? 'it' : 'them'}, no DEPENDS binds ${one ? 'it' : 'them'}: an edit will run unasked`,
+      `          CHECK runs or names ${one ? 'it' : 'them'}, no DEPENDS binds ${one ? 'it' : 'them'}: edits run unasked`,
     );
   }
   if (r.unboundNotJudged) {

@@ -63,6 +63,16 @@ describe('parseShellList', () => {
     expect(list.background).toBe(true);
   });
 
+  it('reads NAME="value" as an assignment, as the shell does, and a quoted or escaped name as a command (round-14 L1)', () => {
+    const first = (text: string) => parseShellList(text).items[0]!.pipeline[0]!;
+    expect(first('NODE_OPTIONS="--enable-source-maps --no-warnings" node t.js').assignments.map((w) => w.value)).toEqual(['NODE_OPTIONS=--enable-source-maps --no-warnings']);
+    expect(first("A='x y' B=$HOME/z node t.js").words.map((w) => w.value)).toEqual(['node', 't.js']);
+    for (const text of ['"A=x" node', "'A'=x node", '\\A=x node']) {
+      expect(first(text).assignments, text).toEqual([]);
+      expect(first(text).words[0]!.value, text).toBe('A=x');
+    }
+  });
+
   it('flattens subshells and brace groups', () => {
     expect(words('(npm test || true) && { echo ok; }')).toEqual([['npm test'], ['true'], ['echo ok']]);
   });

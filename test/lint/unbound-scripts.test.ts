@@ -1,7 +1,7 @@
 // The scripts the approval screen names as bound by no DEPENDS (lint/unbound-scripts.ts):
 // the same reading of the CHECK as undeclared-script, judged on the files the oracle binds.
 import { describe, expect, it } from 'vitest';
-import { unboundNotJudged, unboundScripts } from '../../lib/lint/unbound-scripts.js';
+import { namedFiles, unboundNotJudged, unboundScripts } from '../../lib/lint/unbound-scripts.js';
 
 const ROOT = '/repo';
 // Whether a glob can bind a path once written: yes, unless a test says otherwise.
@@ -181,13 +181,46 @@ describe('unboundScripts', () => {
   });
 });
 
+describe('namedFiles', () => {
+  // The files of a repository, as the caller's isFile would find them on disk.
+  const FILES = new Set(['scripts/serve', 'scripts/ziptest', 'scripts/count', 'scripts/cmp', 'scripts/report.sh', 'scripts/shell', 'scripts/unpack', 'scripts/msg',
+    'tests/check.txt', 'tests/vimrc', 'tests/Check', 'tests/build.ninja', 'tests/setup.js', 'fixtures/a', 'sub/x.sh', 'expected.txt', 'GATES.md', 'path.txt']);
+  const named = (check: string, depends: string[] = [], cwd = ROOT) => namedFiles(check, ROOT, cwd, depends, depends, (p) => FILES.has(p));
+
+  it('names every file of the repository the CHECK mentions: arguments, option values, words in values and quoted command lines, redirections (round-14 H2-H6)', () => {
+    expect(named('git ls-remote --upload-pack=scripts/serve .')).toEqual(['scripts/serve']);
+    expect(named('zip -q -T -TT scripts/ziptest /tmp/x.zip GATES.md')).toEqual(['scripts/ziptest', 'GATES.md']);
+    expect(named('split -n 1 --filter=scripts/count GATES.md')).toEqual(['scripts/count', 'GATES.md']);
+    expect(named('sdiff -s --diff-program=scripts/cmp fixtures/a fixtures/a')).toEqual(['scripts/cmp', 'fixtures/a']);
+    expect(named("sed -n --expression='1e sh scripts/report.sh' GATES.md")).toEqual(['scripts/report.sh', 'GATES.md']);
+    expect(named(`perl -e 'open F, "|-", "sh scripts/report.sh"; close F'`)).toEqual(['scripts/report.sh']);
+    expect(named(`node -e "console.log(1)" -r ./tests/setup.js`)).toEqual(['tests/setup.js']);
+    expect(named('python3 -m doctest -v tests/check.txt; sqlite3 :memory: < tests/check.txt')).toEqual(['tests/check.txt']);
+    expect(named('vim -Nes -u tests/vimrc; java --source 17 tests/Check; ninja -f tests/build.ninja')).toEqual(['tests/vimrc', 'tests/Check', 'tests/build.ninja']);
+    expect(named('make -s SHELL:=scripts/shell test; TAR_OPTIONS=--use-compress-program=scripts/unpack tar -xf f.tar')).toEqual(['scripts/shell', 'scripts/unpack']);
+    expect(named('EDITOR=scripts/msg git commit -q --allow-empty')).toEqual(['scripts/msg']);
+    // From the folder a cd leads to, and through the whole text past where the walk stops.
+    expect(named('cd sub && sh ./x.sh')).toEqual(['sub/x.sh']);
+    expect(named('f() { sh sub/x.sh; }; f')).toEqual(['sub/x.sh']);
+    expect(named(`curl -d @expected.txt http://localhost/x`)).toEqual(['expected.txt']);
+    expect(named(`${ROOT}/scripts/serve`)).toEqual(['scripts/serve']);
+  });
+
+  it('names nothing DEPENDS binds, nothing that is not a file there, and no option, variable or pattern', () => {
+    expect(named('git ls-remote --upload-pack=scripts/serve .', ['scripts/serve'])).toEqual([]);
+    expect(named('sh scripts/*.sh; cat "$F"; ls tests; echo -x; cat ../outside.txt; cat /etc/passwd; cat ~/x')).toEqual([]);
+    expect(named('diff -u expected.txt out.txt')).toEqual(['expected.txt']);
+  });
+});
+
 describe('unboundNotJudged', () => {
   const why = (check: string, cdpath = false) => unboundNotJudged(check, ROOT, ROOT, cdpath);
 
   it('says where the reading stops: a cd it cannot follow, pushd, set -P, a CDPATH (round-8c attack)', () => {
     expect(why('cd spec && cd - >/dev/null && sh check.sh')).toBe('cd -');
     expect(why('d=tests; cd "$d" && sh ../check.sh')).toBe('a cd to a folder set at run time');
-    expect(why('HOME=spec; cd && sh check.sh')).toBe('a cd to $HOME');
+    expect(why('cd && sh check.sh')).toBe('a cd to $HOME');
+    expect(why('HOME=spec; cd && sh check.sh')).toBe('HOME set in the CHECK (it chooses what runs; an approval binds it only as the environment gives it)');
     expect(why('cd "$PWD/tests" && sh ../check.sh')).toBe('a cd to a folder set at run time');
     expect(why('cd /repo/tests && sh run.sh')).toBe('a cd to an absolute path');
     expect(why('cd .. && sh repo/x.sh')).toBe('a cd out of the repository');
@@ -271,6 +304,7 @@ describe('unboundNotJudged', () => {
     expect(why('cat -- x.sh | sh')).toBeNull();
     expect(why('flock /tmp/l -c "sh x.sh"')).toBe('a command line given to flock');
     expect(why('npx -c "sh x.sh"')).toBe('a command line given to npx');
+    expect(why('git --git-dir=fixtures/snap status --short')).toBe('git given another git directory or its settings on its command line');
     expect(why('sg grp -c "sh x.sh"')).toBe('a command line given to sg');
     expect(why('npm exec -- sh x.sh')).toBe('a command run through npm exec');
     expect(why("git -c alias.t='!sh x.sh' t")).toBe('git -c (an alias or a setting that runs a command)');
@@ -344,7 +378,26 @@ describe('unboundNotJudged', () => {
     }
     expect(why('make -s SHELL=scripts/shell test')).toBe('a shell, settings or code given to make');
     expect(why("make --eval='x: ; sh y.sh' x")).toBe('a shell, settings or code given to make');
-    // Words that set nothing, and variables that choose no code.
+    // Set without a NAME= word, or by another operator, or a variable that chooses a program (round-14 H1-H3).
+    expect(why('for PATH in scripts:/usr/bin:/bin; do run-tests; done')).toBe(set('PATH'));
+    expect(why('read PATH < path.txt; run-tests')).toBe(set('PATH'));
+    expect(why('printf -v PATH %s scripts; run-tests')).toBe(set('PATH'));
+    expect(why(': ${NODE_OPTIONS:=--require=./scripts/setup.js}; export NODE_OPTIONS; node t.js')).toBe(set('NODE_OPTIONS'));
+    expect(why('NODE_OPTIONS="-r ./x.js" node t.js')).toBe(set('NODE_OPTIONS'));
+    expect(why('HOME=tests/home git status')).toBe(set('HOME'));
+    expect(why('EDITOR=scripts/msg git commit -q')).toBe(set('EDITOR'));
+    expect(why('TAR_OPTIONS=--use-compress-program=scripts/unpack tar -xOf f.tar')).toBe(set('TAR_OPTIONS'));
+    expect(why(`PATH=${ROOT}/scripts:$PATH run-tests`)).toBe(set('PATH'));
+    for (const check of ['make -s SHELL:=scripts/shell test', 'make SHELL::=x t', 'make SHELL!=echo t', "make 'override SHELL=x' t", 'make SHELL+=x t']) {
+      expect(why(check), check).toBe('a shell, settings or code given to make');
+    }
+    // Words that set nothing, and variables or values that choose no code (round-14 L1: absolute
+    // PATH entries outside the repository, node options that load nothing, a hash seed).
+    for (const plain of ['PATH=/usr/local/go/bin:$PATH go version', 'NODE_OPTIONS=--max-old-space-size=4096 node t.js', 'NODE_OPTIONS="--enable-source-maps --no-warnings" node t.js', 'PYTHONHASHSEED=0 python3 t.py', 'npx eslint -c eslint.config.js src', 'PATH="$HOME/.cargo/bin:$PATH" cargo test', 'export PATH=$PATH:/opt/tool/bin; tool --check', 'HOME=/tmp/h npm test', 'for f in a b; do echo $f; done', 'read -r line < f.txt; echo "$line"']) {
+      expect(why(plain), plain).toBeNull();
+    }
+    expect(why('npx -c "sh x.sh"')).toBe('a command line given to npx');
+    expect(why('git --git-dir=fixtures/snap status --short')).toBe('git given another git directory or its settings on its command line');
     for (const plain of ['echo PATH=$PATH', 'grep NODE_OPTIONS= .env.example', 'LANG=C sort a.txt', 'CI=1 npm test', 'make test V=1', 'npm test --silent']) {
       expect(why(plain), plain).toBeNull();
     }
