@@ -80,6 +80,8 @@ export function namedFiles(
     const t = token.replace(/^@/, '');
     // Not a path: an option, a variable, a pattern, a URL's scheme, a flag's bare word.
     if (t === '' || t === '.' || t === '..' || t.startsWith('-') || t.startsWith('~') || /[$*?[\]]/.test(t)) return;
+    // Installed packages are not the repository's code (named neither as scripts: lint's runner rules).
+    if (/(?:^|\/)node_modules\//.test(t)) return;
     let path: string | null;
     if (isAbsolute(t)) {
       const rel = relative(root, t);

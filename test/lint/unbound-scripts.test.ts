@@ -210,6 +210,9 @@ describe('namedFiles', () => {
     expect(named('git ls-remote --upload-pack=scripts/serve .', ['scripts/serve'])).toEqual([]);
     expect(named('sh scripts/*.sh; cat "$F"; ls tests; echo -x; cat ../outside.txt; cat /etc/passwd; cat ~/x')).toEqual([]);
     expect(named('diff -u expected.txt out.txt')).toEqual(['expected.txt']);
+    // Installed packages are not the repository's code.
+    const installed = new Set(['node_modules/.bin/vitest', 'node_modules/x/cli.js']);
+    expect(namedFiles('./node_modules/.bin/vitest run && node node_modules/x/cli.js', ROOT, ROOT, [], [], (p) => installed.has(p))).toEqual([]);
   });
 });
 
