@@ -60,7 +60,8 @@ export function unwrapped(cmd: SimpleCommand): Word[] {
   let words = cmd.words;
   for (let guard = 0; guard < 8; guard++) {
     const name = programName(words[0]);
-    const spec = name !== null ? WRAPPERS[name] : undefined;
+    // Own keys only: a command named `toString` or `constructor` is no wrapper.
+    const spec = name !== null && Object.hasOwn(WRAPPERS, name) ? WRAPPERS[name] : undefined;
     if (name === 'pnpm' || name === 'yarn') {
       const sub = words[1]?.value;
       if (sub === 'dlx' || sub === 'exec') {

@@ -296,7 +296,9 @@ export function isInterpreter(name: string): boolean {
 
 /** `python3.11`, `pypy3.10`, `ruby3.2`, `perl5.36`: a versioned name is the interpreter it names. */
 function interpreterOf(name: string): Interpreter | undefined {
-  return INTERPRETERS[name] ?? INTERPRETERS[name.replace(/^(python|pypy|ruby|perl)[0-9][0-9.]*$/, '$1')];
+  // Own keys only: a program named `toString` is no interpreter.
+  const base = name.replace(/^(python|pypy|ruby|perl)[0-9][0-9.]*$/, '$1');
+  return Object.hasOwn(INTERPRETERS, name) ? INTERPRETERS[name] : Object.hasOwn(INTERPRETERS, base) ? INTERPRETERS[base] : undefined;
 }
 
 /** The working directory of a gate, repository-relative; null when it lies outside the repository. */

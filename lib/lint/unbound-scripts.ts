@@ -51,9 +51,10 @@ export function unboundScripts(
 }
 
 /**
- * Every repository file the CHECK names, wherever it names it, that DEPENDS does not bind: an argument, an option's value (`--filter=scripts/count`), a word inside
- * a variable's value or a quoted command line (`TAR_OPTIONS=--use-compress-program=x`,
- * `zip -TT "sh x.sh"`), a redirection (`sqlite3 < t.txt`). The list of programs and options
+ * Every repository file the CHECK names, wherever it names it, that DEPENDS does not bind:
+ * an argument, an option's value (`--filter=scripts/count`), a word inside a variable's value
+ * or a quoted command line (`TAR_OPTIONS=--use-compress-program=x`, `zip -TT "sh x.sh"`), a
+ * redirection (`sqlite3 < t.txt`). The list of programs and options
  * that run a file has no end (attack rounds 13 and 14: `python3 -m doctest t.txt`, `vim -u
  * vimrc`, `ninja -f build.ninja`, `git ls-remote --upload-pack=x`, `sdiff --diff-program=x`):
  * a file the CHECK names is shown unless DEPENDS binds it. Not INPUTS: the approval screen
@@ -174,12 +175,18 @@ const MAKES = new Set(['make', 'gmake']);
 // (Any of make's assignment operators: = := ::= :::= += ?= !=, and `override`: round-14 H2.)
 const MAKE_RUNNER_SETTING = /^(?:(?:override\s+|export\s+)*(?:SHELL|\.SHELLFLAGS|MAKEFLAGS|MAKEFILES|MFLAGS|GNUMAKEFLAGS|MAKESHELL)\s*(?::{1,3}|[+?!])?=|--eval(?:=|$)|-E$)/;
 
-
 /** Options through which these programs run a program or a command line. */
 const RUNS_BY_OPTION: Record<string, RegExp> = {
   tar: /^(?:-[A-Za-z]*[IF]|--use-compress-program|--checkpoint-action|--to-command|--info-script|--new-volume-script|--rsh-command)/,
   sort: /^--compress-program/,
   rsync: /^(?:-[A-Za-z]*e|--rsh|--rsync-path)/,
+  // Round 14 (H4): programs that otherwise only read what they are given.
+  zip: /^(?:-TT|--unzip-command)/,
+  split: /^--filter/,
+  sdiff: /^--diff-program/,
+  diff3: /^--diff-program/,
+  install: /^--strip-program/,
+  git: /^--(?:upload-pack|receive-pack|exec)(?:=|$)/,
 };
 
 /** Environment settings through which git runs a command (an alias, an ssh or editor command, a config). */
@@ -263,7 +270,7 @@ function unreadPart(cmd: SimpleCommand): string | null {
   const name = programName(inner[0]);
   if (name === 'find' && !words.some((w) => /^-(?:exec|execdir|ok|okdir)$/.test(w.value))) return null;
   // A program run by an option of tar, sort or rsync (`tar -I x.sh`, `--checkpoint-action=exec=…`).
-  const runsByOption = name === null ? undefined : RUNS_BY_OPTION[name];
+  const runsByOption = name === null || !Object.hasOwn(RUNS_BY_OPTION, name) ? undefined : RUNS_BY_OPTION[name];
   if (runsByOption && inner.slice(1).some((w) => runsByOption.test(w.value))) return `a command run through ${name}`;
   if (name !== null && RUNS_A_COMMAND.has(name)) return `a command run through ${name}`;
   // Code given to an interpreter that runs commands itself: `node -e "execSync('sh x.sh')"`,

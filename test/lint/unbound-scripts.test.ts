@@ -308,6 +308,10 @@ describe('unboundNotJudged', () => {
     expect(why('flock /tmp/l -c "sh x.sh"')).toBe('a command line given to flock');
     expect(why('npx -c "sh x.sh"')).toBe('a command line given to npx');
     expect(why('git --git-dir=fixtures/snap status --short')).toBe('git given another git directory or its settings on its command line');
+    for (const [check, program] of [['zip -q -T -TT scripts/ziptest x.zip f', 'zip'], ['split -n 1 --filter=scripts/count f', 'split'], ['sdiff -s --diff-program=x a b', 'sdiff'], ['git ls-remote --upload-pack=scripts/serve .', 'git'], ['install -s --strip-program=x a b', 'install']]) {
+      expect(why(check!), check).toBe(`a command run through ${program}`);
+    }
+    expect(why('zip -r out.zip src && split -l 10 f && git ls-remote origin')).toBeNull();
     expect(why('sg grp -c "sh x.sh"')).toBe('a command line given to sg');
     expect(why('npm exec -- sh x.sh')).toBe('a command run through npm exec');
     expect(why("git -c alias.t='!sh x.sh' t")).toBe('git -c (an alias or a setting that runs a command)');
@@ -401,8 +405,19 @@ describe('unboundNotJudged', () => {
     }
     expect(why('npx -c "sh x.sh"')).toBe('a command line given to npx');
     expect(why('git --git-dir=fixtures/snap status --short')).toBe('git given another git directory or its settings on its command line');
+    for (const [check, program] of [['zip -q -T -TT scripts/ziptest x.zip f', 'zip'], ['split -n 1 --filter=scripts/count f', 'split'], ['sdiff -s --diff-program=x a b', 'sdiff'], ['git ls-remote --upload-pack=scripts/serve .', 'git'], ['install -s --strip-program=x a b', 'install']]) {
+      expect(why(check!), check).toBe(`a command run through ${program}`);
+    }
+    expect(why('zip -r out.zip src && split -l 10 f && git ls-remote origin')).toBeNull();
     for (const plain of ['echo PATH=$PATH', 'grep NODE_OPTIONS= .env.example', 'LANG=C sort a.txt', 'CI=1 npm test', 'make test V=1', 'npm test --silent']) {
       expect(why(plain), plain).toBeNull();
+    }
+  });
+
+  it('a program named like a property of every object (toString, constructor, __proto__) is read as any other, never a crash', () => {
+    for (const name of ['toString', 'constructor', '__proto__', 'hasOwnProperty', 'valueOf']) {
+      expect(why(`${name} a.sh -x`), name).toBeNull();
+      expect(unboundScripts(`${name} a.sh && timeout 5 ${name} b.py`, ROOT, ROOT, [], null, none), name).toEqual(['a.sh', 'b.py']);
     }
   });
 
