@@ -683,7 +683,8 @@ function stdinFile(cmd: SimpleCommand): string | null {
     if (r.op !== '<' && r.op !== '0<') continue;
     file = r.target && !r.target.dynamic ? r.target.value : null;
   }
-  return file;
+  // `python3 -i </dev/null`: empty input is no script (round-14 leftover: it was named).
+  return file === '/dev/null' ? null : file;
 }
 
 /** `cat tools/ci.sh | sh`: the one file a cat before the interpreter prints. */

@@ -6,6 +6,7 @@ import { isAbsolute, posix, relative, sep } from 'node:path';
 import { globMatches } from './glob.js';
 import { scriptsNamed } from './rule-scripts.js';
 import { inlineShellWord } from './inline-shell.js';
+import { moduleFiles } from './module-names.js';
 import { programName, unwrapped, withoutKeywords } from './commands.js';
 import { inDirectory, invokedScripts, isInterpreter, readsUnknownInput, runsNoFile, runsUnnamed, setsPhysical, walkCommands, type PathResolver } from './scripts.js';
 import type { ShellList, SimpleCommand } from './shell-list.js';
@@ -99,6 +100,9 @@ export function namedFiles(
         if (w.value.length > MAX_WORD_SCANNED) continue;
         for (const token of w.value.split(TOKEN_BREAK)) consider(token, at);
       }
+      // Modules given by name: `python3 -m tests.run`, `perl -Ilib -MFoo`, `pytest -p plugin`.
+      const literal = cmd.words.map((w) => (w.dynamic ? '' : w.value));
+      for (const path of moduleFiles(literal)) consider(path, at);
       const inner = depth === 0 ? inlineShellWord(cmd) : null;
       if (inner !== null && !inner.dynamic) visit(parseShellList(inner.value), at, depth + 1);
     });

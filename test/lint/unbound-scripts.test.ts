@@ -13,6 +13,11 @@ describe('unboundScripts', () => {
     expect(unboundScripts('./run.sh', ROOT, `${ROOT}/pkg`, [], null, none)).toEqual(['pkg/run.sh']);
   });
 
+  it('names no script for empty standard input (`python3 -i </dev/null`)', () => {
+    expect(unboundScripts('PYTHONSTARTUP=s.py python3 -i </dev/null', ROOT, ROOT, [], null, none)).toEqual([]);
+    expect(unboundScripts('python3 < run.py', ROOT, ROOT, [], null, none)).toEqual(['run.py']);
+  });
+
   it('names the scripts of the forms round 8 found unnamed: no extension, versioned interpreters, wrappers (round-8 attack)', () => {
     const named = (check: string) => unboundScripts(check, ROOT, ROOT, [], null, none);
     expect(named('sh verify')).toEqual(['verify']);
@@ -213,6 +218,22 @@ describe('namedFiles', () => {
     // Installed packages are not the repository's code.
     const installed = new Set(['node_modules/.bin/vitest', 'node_modules/x/cli.js']);
     expect(namedFiles('./node_modules/.bin/vitest run && node node_modules/x/cli.js', ROOT, ROOT, [], [], (p) => installed.has(p))).toEqual([]);
+  });
+
+  it('names the files a module name loads: python -m, runpy, pytest -p, pylint --load-plugins, perl -I -M, ruby -I -r (round-14 leftovers)', () => {
+    const modules = new Set(['tests/__init__.py', 'tests/run.py', 'pytest.py', 'tools/__main__.py', 'plug.py', 'lint_a.py', 'lint_b/__init__.py', 'lib/Foo/Bar.pm', 'lib/feat.rb', 'sub/m.py']);
+    const files = (check: string, cwd = ROOT) => namedFiles(check, ROOT, cwd, [], [], (p) => modules.has(p));
+    expect(files('python3 -m tests.run')).toEqual(['tests/__init__.py', 'tests/run.py']);
+    expect(files('python3 -m pytest -q')).toEqual(['pytest.py']);
+    expect(files('python3 -m runpy tools')).toEqual(['tools/__main__.py']);
+    expect(files('python3 -mtools')).toEqual(['tools/__main__.py']);
+    expect(files('pytest -p plug -q; pylint --load-plugins=lint_a,lint_b src')).toEqual(['plug.py', 'lint_a.py', 'lint_b/__init__.py']);
+    expect(files('perl -Ilib -MFoo::Bar -e 1; ruby -I lib -rfeat -e 1')).toEqual(['lib/Foo/Bar.pm', 'lib/feat.rb']);
+    expect(files('perl -Ilib -mFoo::Bar=x -e 1')).toEqual(['lib/Foo/Bar.pm']);
+    // From the command's folder, as Python searches the working folder first.
+    expect(files('cd sub && python3 -m m')).toEqual(['sub/m.py']);
+    // Bound by DEPENDS: not named.
+    expect(namedFiles('python3 -m tests.run', ROOT, ROOT, ['tests/run.py'], ['tests/*.py'], (p) => modules.has(p))).toEqual([]);
   });
 });
 
