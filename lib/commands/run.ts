@@ -167,17 +167,22 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
   let boundHere: Map<string, Set<string>> | null = null;
   const boundElsewhere = () => (boundHere ??= pathBoundByApprovals(store, ws.root.path));
   // The scripts the CHECK runs and the files it names that no DEPENDS binds (lint/unbound-scripts.ts).
-  const unboundFilesOf = (reading: NonNullable<typeof scripts>, f: OracleFields, gate: Gate): string[] => {
+  // And where that reading stopped: at what it cannot follow, or at a bound on its work.
+  const unboundOf = (f: OracleFields, gate: Gate): { files: string[]; notJudged: string | null } => {
+    if (scripts === null) return { files: [], notJudged: null };
     const matched = (f.depends ?? []).map((d) => d[0]);
-    const resolve = (path: string, dir: string) => physicalRepositoryPath(ws.root.path, path, dir, reading.lexicalPath);
-    const runs = reading.unboundScripts(f.check, ws.root.path, f.cwd, matched, gate.depends, (p) => globCanBindLater(ws.root.path, p), resolve);
-    const named = reading.namedFiles(f.check, ws.root.path, f.cwd, matched, gate.depends, (p) => isRepositoryFile(ws.root.path, p), resolve);
-    return [...new Set([...runs, ...named])];
+    const resolve = (path: string, dir: string) => physicalRepositoryPath(ws.root.path, path, dir, scripts.lexicalPath);
+    const runs = scripts.unboundScripts(f.check, ws.root.path, f.cwd, matched, gate.depends, (p) => globCanBindLater(ws.root.path, p), resolve);
+    const named = scripts.namedFiles(f.check, ws.root.path, f.cwd, matched, gate.depends, (p) => isRepositoryFile(ws.root.path, p), resolve);
+    // CDPATH from the environment is bound (bound-env.ts): a `cd NAME` may go where it says.
+    const cdpath = (f.env ?? []).some(([name, value]) => name === 'CDPATH' && value !== '');
+    return { files: [...new Set([...runs, ...named.files])], notJudged: scripts.unboundNotJudged(f.check, ws.root.path, f.cwd, cdpath) ?? named.unread };
   };
   const requestOf = (e: Entry): ApprovalRequest => {
     const f = e.oracle!.fields;
     const prev = store.previous(f.ledger, e.gate.id, e.oracle!.signature, f.check, f.expect, f);
     const diff = review?.(prev, f, locations, ws.root.path, columns, boundElsewhere);
+    const unbound = unboundOf(f, e.gate);
     return {
       qualified: e.qualified,
       oracle: e.oracle!,
@@ -188,9 +193,8 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
       changed: prev ? changedFields(prev.oracle, f) : null,
       dependsDiff: diff?.lines ?? [],
       dependsNotShown: diff?.notShown ?? [],
-      unboundScripts: scripts === null ? [] : unboundFilesOf(scripts, f, e.gate),
-      // CDPATH from the environment is bound (bound-env.ts): a `cd NAME` may go where it says.
-      unboundNotJudged: scripts?.unboundNotJudged(f.check, ws.root.path, f.cwd, (f.env ?? []).some(([name, value]) => name === 'CDPATH' && value !== '')) ?? null,
+      unboundScripts: unbound.files,
+      unboundNotJudged: unbound.notJudged,
     };
   };
 

@@ -70,15 +70,17 @@ export function namedFiles(
   globs: readonly string[] | null,
   isFile: (path: string) => boolean,
   resolve?: PathResolver,
-): string[] {
+): NamedFiles {
   const workdir = repositoryDir(root, cwd);
-  if (workdir === null) return [];
+  if (workdir === null) return { files: [], unread: null };
   const bound = new Set(matched);
+  // Where a bound on the work left text unread: the screen says so (a name past it is not shown).
+  let unread: string | null = null;
   const covered = (p: string) => bound.has(p) || (globs ?? []).some((g) => globMatches(g, p));
   const inRepository = resolve ?? lexicalPath;
   const found = new Set<string>();
   const consider = (token: string, dir: string) => {
-    if (found.size >= MAX_NAMED_FILES) return;
+    if (unread !== null && found.size >= MAX_NAMED_FILES) return;
     const t = token.replace(/^@/, '');
     // Not a path: an option, a variable, a pattern, a URL's scheme, a flag's bare word.
     if (t === '' || t === '.' || t === '..' || t.startsWith('-') || t.startsWith('~') || /[$*?[\]]/.test(t)) return;
@@ -92,12 +94,17 @@ export function namedFiles(
     } else {
       path = inRepository(t, dir);
     }
-    if (path !== null && path !== '.' && !covered(path) && isFile(path)) found.add(path);
+    if (path === null || path === '.' || found.has(path) || covered(path) || !isFile(path)) return;
+    if (found.size < MAX_NAMED_FILES) found.add(path);
+    else unread ??= `more than ${MAX_NAMED_FILES} files named`;
   };
   const visit = (list: ShellList, dir: string, depth: number) =>
     walkCommands(list, dir, (cmd, at) => {
       for (const w of [...cmd.assignments, ...cmd.words, ...cmd.redirects.flatMap((r) => (r.target ? [r.target] : []))]) {
-        if (w.value.length > MAX_WORD_SCANNED) continue;
+        if (w.value.length > MAX_WORD_SCANNED) {
+          unread ??= `a word longer than ${MAX_WORD_SCANNED} characters`;
+          continue;
+        }
         for (const token of w.value.split(TOKEN_BREAK)) consider(token, at);
       }
       // Modules given by name: `python3 -m tests.run`, `perl -Ilib -MFoo`, `pytest -p plugin`.
@@ -110,13 +117,20 @@ export function namedFiles(
   // And the whole text from the gate's folder: past where the walk stops (a function, a
   // case, a loop, eval), inside here-documents and substitutions.
   if (check.length <= MAX_CHECK_SCANNED) for (const token of check.split(TOKEN_BREAK)) consider(token, workdir);
-  return [...found];
+  else unread ??= `a CHECK longer than ${MAX_CHECK_SCANNED} characters`;
+  return { files: [...found], unread };
+}
+
+/** The files namedFiles found, and where a bound on its work left text unread (or null). */
+export interface NamedFiles {
+  files: string[];
+  unread: string | null;
 }
 
 /** Where a word is cut into the tokens that may each be a path. */
 const TOKEN_BREAK = /[\s'"`=:,;|&()<>{}]+/;
 /** Bounds on the work and the screen: a CHECK's words are few, but a CHECK may be long. */
-const MAX_NAMED_FILES = 64;
+const MAX_NAMED_FILES = 256;
 const MAX_WORD_SCANNED = 4096;
 const MAX_CHECK_SCANNED = 65_536;
 

@@ -10,6 +10,8 @@ import { cappedIds } from './text.js';
 
 const CHECK_DISPLAY_CAP = 2000;
 const FIELD_DISPLAY_CAP = 500;
+/** The UNBOUND names before `(+N more)`: room left for the count within FIELD_DISPLAY_CAP. */
+const UNBOUND_DISPLAY_CAP = 440;
 /** The names of the files DEPENDS matched, on rows of their own: some hundred files. */
 const DEPENDS_DISPLAY_CAP = 4000;
 
@@ -68,8 +70,16 @@ export interface ApprovalRequest {
 }
 
 /** Scripts named on one line: the first five, then a count. */
-function cappedList(items: readonly string[]): string {
-  return items.length > 5 ? `${items.slice(0, 5).join(', ')} (+${items.length - 5} more)` : items.join(', ');
+/** As many names as fit `cap` characters, then how many more: a name past a few decoys is still shown. */
+function cappedList(items: readonly string[], cap: number): string {
+  let text = '';
+  for (let i = 0; i < items.length; i++) {
+    const next = text === '' ? items[i]! : `${text}, ${items[i]}`;
+    const rest = items.length - i - 1;
+    if (next.length + (rest > 0 ? ` (+${rest} more)`.length : 0) > cap && text !== '') return `${text} (+${items.length - i} more)`;
+    text = next;
+  }
+  return text;
 }
 
 function timeoutText(ms: number, own: number | null): string {
@@ -111,7 +121,7 @@ export function approvalRequestText(r: ApprovalRequest, columns = SCREEN_COLUMNS
   if (unbound.length > 0) {
     const one = unbound.length === 1;
     lines.push(
-      `  UNBOUND ${sanitizeLine(visibleNonAscii(cappedList(unbound)).text, FIELD_DISPLAY_CAP)}`,
+      `  UNBOUND ${sanitizeLine(visibleNonAscii(cappedList(unbound, UNBOUND_DISPLAY_CAP)).text, FIELD_DISPLAY_CAP)}`,
       `          CHECK runs or names ${one ? 'it' : 'them'}, no DEPENDS binds ${one ? 'it' : 'them'}: edits run unasked`,
     );
   }

@@ -115,6 +115,18 @@ describe('run modes', () => {
     expect(bound.run([]).stdout).not.toContain('UNBOUND');
   });
 
+  it('UNBOUND shows every name that fits the field, not five: decoys named first do not push the script out of sight; a bound on the reading is said', () => {
+    const decoys = Array.from({ length: 8 }, (_, i) => `d${i}.txt`);
+    const files = Object.fromEntries([...decoys.map((d) => [d, 'x\n']), ['payload.txt', 'x\n']]);
+    const s = repo({ 'GATES.md': gate('A', `cat ${decoys.join(' ')} payload.txt >/dev/null; echo ok`, 'ok', ''), ...files });
+    // The field as one line (the screen wraps it at 80 columns with a "~" row).
+    const field = /\n {2}UNBOUND ([^]*?)\n {10}CHECK runs/.exec(s.run([]).stdout)![1]!.replace(/\n {2}~ /g, '');
+    expect(field).toBe([...decoys, 'payload.txt'].join(', '));
+    const long = repo({ 'GATES.md': gate('A', `sed -n --expression='${'p'.repeat(5000)}' check.sh`, 'ok', ''), 'check.sh': 'echo ok\n' });
+    expect(long.run([]).stdout.replace(/\n {2}~ /g, '')).toContain('not read past a word longer than 4096 characters: read the rest yourself\n');
+    expect(JSON.parse(long.run(['--json']).stdout).gates[0].result.request.unboundNotJudged).toBe('a word longer than 4096 characters');
+  });
+
   it('UNBOUND says where it stopped reading the CHECK: a cd it cannot follow, a CDPATH, a program named at run time (round-8c attack)', () => {
     const s = repo({ 'GATES.md': gate('A', 'sh check.sh; cd "$D" && sh x.sh', 'ok', ''), 'check.sh': 'echo ok\n' });
     expect(s.run([]).stdout).toContain('\n  UNBOUND check.sh\n          CHECK runs or names it, no DEPENDS binds it: edits run unasked\n          not read past a cd to a folder set at run time: read the rest yourself\n');

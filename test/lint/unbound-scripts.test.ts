@@ -190,7 +190,7 @@ describe('namedFiles', () => {
   // The files of a repository, as the caller's isFile would find them on disk.
   const FILES = new Set(['scripts/serve', 'scripts/ziptest', 'scripts/count', 'scripts/cmp', 'scripts/report.sh', 'scripts/shell', 'scripts/unpack', 'scripts/msg',
     'tests/check.txt', 'tests/vimrc', 'tests/Check', 'tests/build.ninja', 'tests/setup.js', 'fixtures/a', 'sub/x.sh', 'expected.txt', 'GATES.md', 'path.txt']);
-  const named = (check: string, depends: string[] = [], cwd = ROOT) => namedFiles(check, ROOT, cwd, depends, depends, (p) => FILES.has(p));
+  const named = (check: string, depends: string[] = [], cwd = ROOT) => namedFiles(check, ROOT, cwd, depends, depends, (p) => FILES.has(p)).files;
 
   it('names every file of the repository the CHECK mentions: arguments, option values, words in values and quoted command lines, redirections (round-14 H2-H6)', () => {
     expect(named('git ls-remote --upload-pack=scripts/serve .')).toEqual(['scripts/serve']);
@@ -217,12 +217,25 @@ describe('namedFiles', () => {
     expect(named('diff -u expected.txt out.txt')).toEqual(['expected.txt']);
     // Installed packages are not the repository's code.
     const installed = new Set(['node_modules/.bin/vitest', 'node_modules/x/cli.js']);
-    expect(namedFiles('./node_modules/.bin/vitest run && node node_modules/x/cli.js', ROOT, ROOT, [], [], (p) => installed.has(p))).toEqual([]);
+    expect(namedFiles('./node_modules/.bin/vitest run && node node_modules/x/cli.js', ROOT, ROOT, [], [], (p) => installed.has(p)).files).toEqual([]);
+  });
+
+  it('says where its bounds left text unread: a long word, a long CHECK, more files than it names (a name past them would go unshown)', () => {
+    const all = (p: string) => /^f\d+\.txt$|^x\.sh$/.test(p);
+    const read = (check: string) => namedFiles(check, ROOT, ROOT, [], [], all);
+    expect(read('sh x.sh')).toEqual({ files: ['x.sh'], unread: null });
+    expect(read(`sed --expression='${'y'.repeat(5000)} 1e sh x.sh' f0.txt`).unread).toBe('a word longer than 4096 characters');
+    expect(read(`true ${'a '.repeat(40_000)}; sh x.sh`).unread).toBe('a CHECK longer than 65536 characters');
+    const many = Array.from({ length: 300 }, (_, i) => `f${i}.txt`).join(' ');
+    const cut = read(`cat ${many}; sh x.sh`);
+    expect(cut.files).toHaveLength(256);
+    expect(cut.unread).toBe('more than 256 files named');
+    expect(read(`cat ${Array.from({ length: 256 }, (_, i) => `f${i}.txt`).join(' ')}`).unread).toBe(null);
   });
 
   it('names the files a module name loads: python -m, runpy, pytest -p, pylint --load-plugins, perl -I -M, ruby -I -r (round-14 leftovers)', () => {
     const modules = new Set(['tests/__init__.py', 'tests/run.py', 'pytest.py', 'tools/__main__.py', 'plug.py', 'lint_a.py', 'lint_b/__init__.py', 'lib/Foo/Bar.pm', 'lib/feat.rb', 'sub/m.py']);
-    const files = (check: string, cwd = ROOT) => namedFiles(check, ROOT, cwd, [], [], (p) => modules.has(p));
+    const files = (check: string, cwd = ROOT) => namedFiles(check, ROOT, cwd, [], [], (p) => modules.has(p)).files;
     expect(files('python3 -m tests.run')).toEqual(['tests/__init__.py', 'tests/run.py']);
     expect(files('python3 -m pytest -q')).toEqual(['pytest.py']);
     expect(files('python3 -m runpy tools')).toEqual(['tools/__main__.py']);
@@ -233,7 +246,7 @@ describe('namedFiles', () => {
     // From the command's folder, as Python searches the working folder first.
     expect(files('cd sub && python3 -m m')).toEqual(['sub/m.py']);
     // Bound by DEPENDS: not named.
-    expect(namedFiles('python3 -m tests.run', ROOT, ROOT, ['tests/run.py'], ['tests/*.py'], (p) => modules.has(p))).toEqual([]);
+    expect(namedFiles('python3 -m tests.run', ROOT, ROOT, ['tests/run.py'], ['tests/*.py'], (p) => modules.has(p)).files).toEqual([]);
   });
 });
 
