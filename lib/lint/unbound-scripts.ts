@@ -43,8 +43,8 @@ export function unboundScripts(
   const named: PathResolver = (path, dir) => {
     // Outside it, or through ~ or /proc (`sh ~/../repo/x.sh`, `sh /proc/self/cwd/x.sh`): as written.
     if (isAbsolute(path)) {
-      const rel = relative(root, path);
-      return rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel) ? path : inRepository(rel.split(sep).join('/'), '.');
+      const inside = absoluteInRepository(root, path);
+      return inside === null ? path : inRepository(inside, '.');
     }
     return path.startsWith('~') ? path : (inRepository(path, dir) ?? posix.join(dir, path));
   };
@@ -88,9 +88,11 @@ export function namedFiles(
     if (/(?:^|\/)node_modules\//.test(t)) return;
     let path: string | null;
     if (isAbsolute(t)) {
-      const rel = relative(root, t);
-      if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return;
-      path = inRepository(rel.split(sep).join('/'), '.');
+      const inside = absoluteInRepository(root, t);
+      // In only once its `..` is read as text (`/repo/../repo/x.sh`): as written, whatever is there.
+      if (inside === null && isLexicallyInside(root, t)) found.add(t);
+      if (inside === null) return;
+      path = inRepository(inside, '.');
     } else {
       path = inRepository(t, dir);
     }
@@ -307,6 +309,24 @@ function unreadPart(cmd: SimpleCommand): string | null {
     if (inner.slice(1).some((w) => !w.dynamic && (INTERPRETER_WORD.test(w.value) || /^(?:sh|bash|node|python3?)\s/.test(w.value)))) return `a command run through ${name}`;
   }
   return null;
+}
+
+/**
+ * An absolute path that starts with the repository's own path, as a repository path as
+ * written: its `..` kept for the resolver, which follows links as the kernel does
+ * (`/repo/dl/../x.sh` with `dl -> sub/deep` runs `sub/x.sh`; read as text it was `x.sh`:
+ * round-15 H1). Null for any other path: outside, or inside only as text.
+ */
+function absoluteInRepository(root: string, path: string): string | null {
+  if (path === root) return '.';
+  const prefix = root.endsWith('/') ? root : `${root}/`;
+  if (!path.startsWith(prefix)) return null;
+  return path.slice(prefix.length).replace(/^\/+/, '') || '.';
+}
+
+function isLexicallyInside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return !(rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel));
 }
 
 /** `dir` relative to `root`, with forward slashes ('.' for the root itself), or null outside it. */

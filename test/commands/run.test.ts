@@ -1,7 +1,7 @@
 // Run modes through the real CLI: selection, order, concurrency, shells, working
 // directories, DEPENDS, interactive approval, and the JSON report of a run.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, joinedRows, runCli, sandbox, writeFiles } from '../helpers/cli.js';
@@ -144,6 +144,18 @@ describe('run modes', () => {
     const whole = repo({ 'GATES.md': gate('A', 'sh check.sh', 'ok', '  DEPENDS: check.sh\n'), 'check.sh': 'echo ok\n' });
     expect(whole.run([]).stdout).not.toContain('UNBOUND');
     expect(JSON.parse(whole.run(['--json']).stdout).gates[0].result.request.unboundNotJudged).toBeNull();
+  });
+
+  it('UNBOUND follows links in an absolute path into the repository as it does in a relative one: /repo/dl/../x.sh runs sub/x.sh (round-15 H1)', () => {
+    const s = repo({ 'GATES.md': gate('A', 'true', 'ok', '  DEPENDS: x.sh\n'), 'x.sh': 'echo ok\n', 'sub/x.sh': 'echo ok\n', 'sub/deep/.keep': '' });
+    symlinkSync('sub/deep', join(s.repo, 'dl'));
+    const root = realpathSync(s.repo);
+    writeFileSync(join(s.repo, 'GATES.md'), gate('A', `sh ${root}/dl/../x.sh && node -r ${root}/dl/../x.sh -e 1`, 'ok', '  DEPENDS: x.sh\n'));
+    expect(JSON.parse(s.run(['--json']).stdout).gates[0].result.request.unboundScripts).toEqual(['dl/../x.sh']);
+    // Without the link, the same text is the bound x.sh.
+    const plain = repo({ 'GATES.md': gate('A', 'true', 'ok', '  DEPENDS: x.sh\n'), 'x.sh': 'echo ok\n', 'dl/.keep': '' });
+    writeFileSync(join(plain.repo, 'GATES.md'), gate('A', `sh ${realpathSync(plain.repo)}/dl/../x.sh`, 'ok', '  DEPENDS: x.sh\n'));
+    expect(JSON.parse(plain.run(['--json']).stdout).gates[0].result.request.unboundScripts).toEqual([]);
   });
 
   it('UNBOUND follows the file system as the shell does: a script reached through a symlinked folder is named, whatever the text or a glob says (round-8 attack)', () => {
