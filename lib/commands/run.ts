@@ -14,6 +14,7 @@ import { ReceiptStore } from '../evidence/receipt-store.js';
 import { lockTimeoutFromEnv } from '../fsx/lock.js';
 import { writableTree } from '../fsx/repo-root.js';
 import { globCanBindLater, isRepositoryFile, physicalRepositoryPath } from '../fsx/physical-path.js';
+import { shellPatternMatches } from '../fsx/shell-pattern.js';
 import { publishRunMarker } from '../fsx/run-marker.js';
 import { HistoryLog } from '../history/log.js';
 import { filesOfLedgers } from '../ledger/own-files.js';
@@ -173,7 +174,8 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
     const matched = (f.depends ?? []).map((d) => d[0]);
     const resolve = (path: string, dir: string) => physicalRepositoryPath(ws.root.path, path, dir, scripts.lexicalPath);
     const runs = scripts.unboundScripts(f.check, ws.root.path, f.cwd, matched, gate.depends, (p) => globCanBindLater(ws.root.path, p), resolve);
-    const named = scripts.namedFiles(f.check, ws.root.path, f.cwd, matched, gate.depends, (p) => isRepositoryFile(ws.root.path, p), resolve);
+    const expand = (pattern: string, dir: string) => shellPatternMatches(ws.root.path, dir, pattern);
+    const named = scripts.namedFiles(f.check, ws.root.path, f.cwd, matched, gate.depends, (p) => isRepositoryFile(ws.root.path, p), resolve, expand);
     // CDPATH from the environment is bound (bound-env.ts): a `cd NAME` may go where it says.
     const cdpath = (f.env ?? []).some(([name, value]) => name === 'CDPATH' && value !== '');
     return { files: [...new Set([...runs, ...named.files])], notJudged: scripts.unboundNotJudged(f.check, ws.root.path, f.cwd, cdpath) ?? named.unread };

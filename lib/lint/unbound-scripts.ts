@@ -70,6 +70,7 @@ export function namedFiles(
   globs: readonly string[] | null,
   isFile: (path: string) => boolean,
   resolve?: PathResolver,
+  expand?: PatternExpander,
 ): NamedFiles {
   const workdir = repositoryDir(root, cwd);
   if (workdir === null) return { files: [], unread: null };
@@ -100,6 +101,24 @@ export function namedFiles(
     if (found.size < MAX_NAMED_FILES) found.add(path);
     else unread ??= `more than ${MAX_NAMED_FILES} files named`;
   };
+  let patterns = 0;
+  const matchesOf = (pattern: string, dir: string) => {
+    if (!PATTERN.test(pattern) || pattern.startsWith('-') || pattern.includes('$') || pattern.startsWith('~')) return;
+    if (++patterns > MAX_PATTERNS) {
+      unread ??= `more than ${MAX_PATTERNS} shell patterns`;
+      return;
+    }
+    let from = dir;
+    let relative = pattern;
+    if (isAbsolute(pattern)) {
+      const inside = absoluteInRepository(root, pattern);
+      if (inside === null) return;
+      [from, relative] = ['.', inside];
+    }
+    const matches = expand!(relative, from);
+    if (matches === null) unread ??= `a pattern that matches too much to list (${relative.slice(0, 40)})`;
+    else for (const m of matches) consider(m, from);
+  };
   const visit = (list: ShellList, dir: string, depth: number) =>
     walkCommands(list, dir, (cmd, at) => {
       for (const w of [...cmd.assignments, ...cmd.words, ...cmd.redirects.flatMap((r) => (r.target ? [r.target] : []))]) {
@@ -108,6 +127,8 @@ export function namedFiles(
           continue;
         }
         for (const token of w.value.split(TOKEN_BREAK)) consider(token, at);
+        // `node --test test/*.test.js`, `prove t/{a,b}.t`: what the pattern matches now (round-15 H2).
+        if (expand) for (const pattern of w.value.split(PATTERN_BREAK)) matchesOf(pattern, at);
       }
       // Modules given by name: `python3 -m tests.run`, `perl -Ilib -MFoo`, `pytest -p plugin`.
       const literal = cmd.words.map((w) => (w.dynamic ? '' : w.value));
@@ -131,8 +152,15 @@ export interface NamedFiles {
 
 /** Where a word is cut into the tokens that may each be a path. */
 const TOKEN_BREAK = /[\s'"`=:,;|&()<>{}]+/;
+/** The same for shell patterns, which keep their braces and commas (`t/{a,b}.t`). */
+const PATTERN_BREAK = /[\s'"`=:;|&()<>]+/;
+const PATTERN = /[*?[{]/;
+
+/** The files a shell pattern matches from a repository folder, relative to it; null past its bound (fsx/shell-pattern.ts). */
+export type PatternExpander = (pattern: string, dir: string) => string[] | null;
 /** Bounds on the work and the screen: a CHECK's words are few, but a CHECK may be long. */
 const MAX_NAMED_FILES = 256;
+const MAX_PATTERNS = 64;
 const MAX_WORD_SCANNED = 4096;
 const MAX_CHECK_SCANNED = 65_536;
 

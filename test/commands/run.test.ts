@@ -146,6 +146,17 @@ describe('run modes', () => {
     expect(JSON.parse(whole.run(['--json']).stdout).gates[0].result.request.unboundNotJudged).toBeNull();
   });
 
+  it('UNBOUND names what a shell pattern matches now, in any position: node --test test/*.test.js, a brace list in bash -c (round-15 H2)', () => {
+    const files = { 'test/a.test.js': '', 'test/b.test.js': '', 'test/unit.test.js': '', 'test/api.test.js': '', 't/x.t': '' };
+    const s = repo({ 'GATES.md': gate('A', "node --test test/[ab].test.js && bash -c 'node --test test/{unit,api}.test.js' && prove t/*.t", 'ok', ''), ...files });
+    expect(JSON.parse(s.run(['--json']).stdout).gates[0].result.request.unboundScripts).toEqual(['test/a.test.js', 'test/b.test.js', 'test/unit.test.js', 'test/api.test.js', 't/x.t']);
+    const bound = repo({ 'GATES.md': gate('A', 'node --test test/*.test.js', 'ok', '  DEPENDS: test/*.test.js\n'), ...files });
+    expect(JSON.parse(bound.run(['--json']).stdout).gates[0].result.request).toMatchObject({ unboundScripts: [], unboundNotJudged: null });
+    // Past the bound of patterns it lists: said.
+    const many = repo({ 'GATES.md': gate('A', `ls ${Array.from({ length: 65 }, (_, i) => `x${i}/*`).join(' ')}`, 'ok', ''), ...files });
+    expect(JSON.parse(many.run(['--json']).stdout).gates[0].result.request.unboundNotJudged).toBe('more than 64 shell patterns');
+  });
+
   it('UNBOUND follows links in an absolute path into the repository as it does in a relative one: /repo/dl/../x.sh runs sub/x.sh (round-15 H1)', () => {
     const s = repo({ 'GATES.md': gate('A', 'true', 'ok', '  DEPENDS: x.sh\n'), 'x.sh': 'echo ok\n', 'sub/x.sh': 'echo ok\n', 'sub/deep/.keep': '' });
     symlinkSync('sub/deep', join(s.repo, 'dl'));
