@@ -6,6 +6,7 @@ import { isAbsolute, posix, relative, sep } from 'node:path';
 import { globMatches } from './glob.js';
 import { scriptsNamed } from './rule-scripts.js';
 import { inlineShellWord } from './inline-shell.js';
+import { implicitFiles } from './implicit-files.js';
 import { moduleFiles } from './module-names.js';
 import { programName, unwrapped, withoutKeywords } from './commands.js';
 import { inDirectory, invokedScripts, isInterpreter, readsUnknownInput, runsNoFile, runsUnnamed, setsPhysical, walkCommands, type PathResolver } from './scripts.js';
@@ -133,6 +134,8 @@ export function namedFiles(
       // Modules given by name: `python3 -m tests.run`, `perl -Ilib -MFoo`, `pytest -p plugin`.
       const literal = cmd.words.map((w) => (w.dynamic ? '' : w.value));
       for (const path of moduleFiles(literal)) consider(path, at);
+      // What it reads by itself: `npm test` package.json, `make` its makefile, pytest conftest.py.
+      for (const { dir, files } of implicitFiles(cmd)) for (const f of files) consider(dir === '.' ? f : `${dir}/${f}`, at);
       const inner = depth === 0 ? inlineShellWord(cmd) : null;
       if (inner !== null && !inner.dynamic) visit(parseShellList(inner.value), at, depth + 1);
     });

@@ -233,6 +233,23 @@ describe('namedFiles', () => {
     expect(read(`cat ${Array.from({ length: 256 }, (_, i) => `f${i}.txt`).join(' ')}`).unread).toBe(null);
   });
 
+  it('names what a program reads by itself from its folder: package.json and .npmrc for npm, the makefile, conftest.py, build.ninja, .pdbrc, .perldb (round-15 M2)', () => {
+    const disk = new Set(['package.json', '.npmrc', 'Makefile', 'conftest.py', 'build.ninja', '.pdbrc', '.perldb', 'web/package.json', 'setup.py', 'tsconfig.json']);
+    const files = (check: string) => namedFiles(check, ROOT, ROOT, [], [], (p) => disk.has(p)).files;
+    expect(files('npm test')).toEqual(['package.json', '.npmrc']);
+    expect(files('npm --prefix web run test:unit')).toEqual(['web/package.json']);
+    expect(files('make check')).toEqual(['Makefile']);
+    expect(files('python3 -m pytest -q')).toEqual(['conftest.py']);
+    expect(files('ninja')).toEqual(['build.ninja']);
+    expect(files('ninja -f other.ninja')).toEqual([]);
+    expect(files('python3 -m pdb -c continue t.py </dev/null')).toEqual(['.pdbrc']);
+    expect(files('perl -d t/check.pl')).toEqual(['.perldb']);
+    expect(files('pip install -e .')).toEqual(['setup.py']);
+    expect(files('npx tsc --noEmit')).toEqual(['tsconfig.json']);
+    // Bound: not named.
+    expect(namedFiles('npm test', ROOT, ROOT, ['package.json'], ['{package.json,.npmrc}'], (p) => disk.has(p)).files).toEqual([]);
+  });
+
   it('names the files a module name loads: python -m, runpy, pytest -p, pylint --load-plugins, perl -I -M, ruby -I -r (round-14 leftovers)', () => {
     const modules = new Set(['tests/__init__.py', 'tests/run.py', 'pytest.py', 'tools/__main__.py', 'plug.py', 'lint_a.py', 'lint_b/__init__.py', 'lib/Foo/Bar.pm', 'lib/feat.rb', 'sub/m.py']);
     const files = (check: string, cwd = ROOT) => namedFiles(check, ROOT, cwd, [], [], (p) => modules.has(p)).files;
