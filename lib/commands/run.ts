@@ -13,7 +13,7 @@ import { BatchWriter, type WriteOutcome } from '../evidence/batch-writer.js';
 import { ReceiptStore } from '../evidence/receipt-store.js';
 import { lockTimeoutFromEnv } from '../fsx/lock.js';
 import { writableTree } from '../fsx/repo-root.js';
-import { globCanBindLater, isRepositoryFile, physicalRepositoryPath } from '../fsx/physical-path.js';
+import { globCanBindLater, isRepositoryFile, physicalRepositoryPath, readRepositoryJson } from '../fsx/physical-path.js';
 import { shellPatternMatches } from '../fsx/shell-pattern.js';
 import { publishRunMarker } from '../fsx/run-marker.js';
 import { HistoryLog } from '../history/log.js';
@@ -175,7 +175,12 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
     const resolve = (path: string, dir: string) => physicalRepositoryPath(ws.root.path, path, dir, scripts.lexicalPath);
     const runs = scripts.unboundScripts(f.check, ws.root.path, f.cwd, matched, gate.depends, (p) => globCanBindLater(ws.root.path, p), resolve);
     const expand = (pattern: string, dir: string) => shellPatternMatches(ws.root.path, dir, pattern);
-    const named = scripts.namedFiles(f.check, ws.root.path, f.cwd, matched, gate.depends, (p) => isRepositoryFile(ws.root.path, p), resolve, expand);
+    const named = scripts.namedFiles(f.check, ws.root.path, f.cwd, matched, gate.depends, {
+      isFile: (p) => isRepositoryFile(ws.root.path, p),
+      resolve,
+      expand,
+      readJson: (p) => readRepositoryJson(ws.root.path, p),
+    });
     // CDPATH from the environment is bound (bound-env.ts): a `cd NAME` may go where it says.
     const cdpath = (f.env ?? []).some(([name, value]) => name === 'CDPATH' && value !== '');
     return { files: [...new Set([...runs, ...named.files])], notJudged: scripts.unboundNotJudged(f.check, ws.root.path, f.cwd, cdpath) ?? named.unread };

@@ -5,6 +5,7 @@
 // does (Node's JavaScript realpathSync first normalizes `..` away as text). Reads only.
 import { realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, posix, relative, resolve, sep } from 'node:path';
+import { safeReadFile } from './safe-read.js';
 
 /**
  * `path` (as written, relative) from the repository directory `dir`, as a repository path:
@@ -92,5 +93,18 @@ export function isRepositoryFile(root: string, path: string): boolean {
     return statSync(`${root}/${path}`).isFile();
   } catch {
     return false;
+  }
+}
+
+/**
+ * A repository JSON file parsed (a package.json the UNBOUND reading consults), or undefined
+ * when it is absent, unreadable, over 1 MiB or not JSON: the reading then names less, and
+ * the file itself is still named. Read as untrusted (safe-read.ts); the caller reads own keys only.
+ */
+export function readRepositoryJson(root: string, path: string): unknown {
+  try {
+    return JSON.parse(safeReadFile(`${root}/${path}`, 1 << 20, path).bytes.toString('utf8'));
+  } catch {
+    return undefined;
   }
 }

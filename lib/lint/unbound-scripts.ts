@@ -8,6 +8,7 @@ import { scriptsNamed } from './rule-scripts.js';
 import { inlineShellWord } from './inline-shell.js';
 import { implicitFiles } from './implicit-files.js';
 import { moduleFiles } from './module-names.js';
+import { mayBePackageOwn, NODE_MODULE_ATTACHED, NODE_MODULE_OPTION, packageTargets } from './package-specifiers.js';
 import { programName, unwrapped, withoutKeywords } from './commands.js';
 import { inDirectory, invokedScripts, isInterpreter, readsUnknownInput, runsNoFile, runsUnnamed, setsPhysical, walkCommands, type PathResolver } from './scripts.js';
 import type { ShellList, SimpleCommand } from './shell-list.js';
@@ -69,10 +70,9 @@ export function namedFiles(
   cwd: string,
   matched: readonly string[],
   globs: readonly string[] | null,
-  isFile: (path: string) => boolean,
-  resolve?: PathResolver,
-  expand?: PatternExpander,
+  disk: NamedFilesDisk,
 ): NamedFiles {
+  const { isFile, resolve, expand, readJson } = disk;
   const workdir = repositoryDir(root, cwd);
   if (workdir === null) return { files: [], unread: null };
   const bound = new Set(matched);
@@ -120,6 +120,21 @@ export function namedFiles(
     if (matches === null) unread ??= `a pattern that matches too much to list (${relative.slice(0, 40)})`;
     else for (const m of matches) consider(m, from);
   };
+  // The package.json nearest above the folder (node's package scope), and what it maps the name to.
+  const packageOwn = (specifier: string, dir: string) => {
+    if (!mayBePackageOwn(specifier)) return;
+    for (let at = dir; ; at = at === '.' || !at.includes('/') ? '.' : at.slice(0, at.lastIndexOf('/'))) {
+      const file = at === '.' ? 'package.json' : `${at}/package.json`;
+      if (isFile(file)) {
+        const targets = packageTargets(specifier, readJson!(file));
+        // Its own name or a `#` import: package.json chooses the file, and is named with it.
+        if (targets !== null || specifier.startsWith('#')) consider(file, '.');
+        for (const t of targets ?? []) consider(t, at);
+        return;
+      }
+      if (at === '.') return;
+    }
+  };
   const visit = (list: ShellList, dir: string, depth: number) =>
     walkCommands(list, dir, (cmd, at) => {
       for (const w of [...cmd.assignments, ...cmd.words, ...cmd.redirects.flatMap((r) => (r.target ? [r.target] : []))]) {
@@ -134,6 +149,8 @@ export function namedFiles(
       // Modules given by name: `python3 -m tests.run`, `perl -Ilib -MFoo`, `pytest -p plugin`.
       const literal = cmd.words.map((w) => (w.dynamic ? '' : w.value));
       for (const path of moduleFiles(literal)) consider(path, at);
+      // `node -r pkg/setup`, `node --import '#setup'`: a module the package.json finds (round-15 H3).
+      if (readJson) for (const specifier of nodeModuleSpecifiers(cmd)) packageOwn(specifier, at);
       // What it reads by itself: `npm test` package.json, `make` its makefile, pytest conftest.py.
       for (const { dir, files } of implicitFiles(cmd)) for (const f of files) consider(dir === '.' ? f : `${dir}/${f}`, at);
       const inner = depth === 0 ? inlineShellWord(cmd) : null;
@@ -147,10 +164,37 @@ export function namedFiles(
   return { files: [...found], unread };
 }
 
+/** What namedFiles asks of the disk (the caller's I/O), repository paths in and out. */
+export interface NamedFilesDisk {
+  /** Whether a repository path is a file there now. */
+  isFile: (path: string) => boolean;
+  /** Where a path written in the CHECK leads (lint/scripts.ts PathResolver; lexical when absent). */
+  resolve?: PathResolver;
+  /** What a shell pattern matches now. */
+  expand?: PatternExpander;
+  /** A repository JSON file parsed (package.json), or undefined when absent or unreadable. */
+  readJson?: (path: string) => unknown;
+}
+
 /** The files namedFiles found, and where a bound on its work left text unread (or null). */
 export interface NamedFiles {
   files: string[];
   unread: string | null;
+}
+
+/** The modules a node command is given to load by name (`-r x`, `--import=x`), through its wrappers. */
+function nodeModuleSpecifiers(cmd: SimpleCommand): string[] {
+  const words = unwrapped(withoutKeywords(cmd));
+  if (!/^(?:node|nodejs)$/.test(programName(words[0]) ?? '')) return [];
+  const specifiers: string[] = [];
+  for (let i = 1; i < words.length; i++) {
+    const w = words[i]!;
+    if (w.dynamic) continue;
+    const attached = NODE_MODULE_ATTACHED.exec(w.value);
+    if (attached) specifiers.push(attached[1]!);
+    else if (NODE_MODULE_OPTION.test(w.value) && words[i + 1] && !words[i + 1]!.dynamic) specifiers.push(words[++i]!.value);
+  }
+  return specifiers;
 }
 
 /** Where a word is cut into the tokens that may each be a path. */

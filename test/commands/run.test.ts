@@ -157,6 +157,12 @@ describe('run modes', () => {
     expect(JSON.parse(many.run(['--json']).stdout).gates[0].result.request.unboundNotJudged).toBe('more than 64 shell patterns');
   });
 
+  it("UNBOUND names what node loads through the repository's package.json (#imports, its own name), and package.json (round-15 H3)", () => {
+    const pkg = JSON.stringify({ name: 'selfpkg', exports: { './setup': './tests/setup.js' }, imports: { '#pre': './tests/pre.mjs' } });
+    const s = repo({ 'GATES.md': gate('A', "node -r selfpkg/setup --import '#pre' t.js", 'ok', '  DEPENDS: t.js\n'), 'package.json': pkg, 'tests/setup.js': '', 'tests/pre.mjs': '', 't.js': "console.log('ok')\n" });
+    expect(JSON.parse(s.run(['--json']).stdout).gates[0].result.request.unboundScripts).toEqual(['package.json', 'tests/setup.js', 'tests/pre.mjs']);
+  });
+
   it('UNBOUND follows links in an absolute path into the repository as it does in a relative one: /repo/dl/../x.sh runs sub/x.sh (round-15 H1)', () => {
     const s = repo({ 'GATES.md': gate('A', 'true', 'ok', '  DEPENDS: x.sh\n'), 'x.sh': 'echo ok\n', 'sub/x.sh': 'echo ok\n', 'sub/deep/.keep': '' });
     symlinkSync('sub/deep', join(s.repo, 'dl'));

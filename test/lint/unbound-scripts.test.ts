@@ -190,7 +190,7 @@ describe('namedFiles', () => {
   // The files of a repository, as the caller's isFile would find them on disk.
   const FILES = new Set(['scripts/serve', 'scripts/ziptest', 'scripts/count', 'scripts/cmp', 'scripts/report.sh', 'scripts/shell', 'scripts/unpack', 'scripts/msg',
     'tests/check.txt', 'tests/vimrc', 'tests/Check', 'tests/build.ninja', 'tests/setup.js', 'fixtures/a', 'sub/x.sh', 'expected.txt', 'GATES.md', 'path.txt']);
-  const named = (check: string, depends: string[] = [], cwd = ROOT) => namedFiles(check, ROOT, cwd, depends, depends, (p) => FILES.has(p)).files;
+  const named = (check: string, depends: string[] = [], cwd = ROOT) => namedFiles(check, ROOT, cwd, depends, depends, { isFile: (p) => FILES.has(p) }).files;
 
   it('names every file of the repository the CHECK mentions: arguments, option values, words in values and quoted command lines, redirections (round-14 H2-H6)', () => {
     expect(named('git ls-remote --upload-pack=scripts/serve .')).toEqual(['scripts/serve']);
@@ -217,12 +217,12 @@ describe('namedFiles', () => {
     expect(named('diff -u expected.txt out.txt')).toEqual(['expected.txt']);
     // Installed packages are not the repository's code.
     const installed = new Set(['node_modules/.bin/vitest', 'node_modules/x/cli.js']);
-    expect(namedFiles('./node_modules/.bin/vitest run && node node_modules/x/cli.js', ROOT, ROOT, [], [], (p) => installed.has(p)).files).toEqual([]);
+    expect(namedFiles('./node_modules/.bin/vitest run && node node_modules/x/cli.js', ROOT, ROOT, [], [], { isFile: (p) => installed.has(p) }).files).toEqual([]);
   });
 
   it('says where its bounds left text unread: a long word, a long CHECK, more files than it names (a name past them would go unshown)', () => {
     const all = (p: string) => /^f\d+\.txt$|^x\.sh$/.test(p);
-    const read = (check: string) => namedFiles(check, ROOT, ROOT, [], [], all);
+    const read = (check: string) => namedFiles(check, ROOT, ROOT, [], [], { isFile: all });
     expect(read('sh x.sh')).toEqual({ files: ['x.sh'], unread: null });
     expect(read(`sed --expression='${'y'.repeat(5000)} 1e sh x.sh' f0.txt`).unread).toBe('a word longer than 4096 characters');
     expect(read(`true ${'a '.repeat(40_000)}; sh x.sh`).unread).toBe('a CHECK longer than 65536 characters');
@@ -235,7 +235,7 @@ describe('namedFiles', () => {
 
   it('names what a program reads by itself from its folder: package.json and .npmrc for npm, the makefile, conftest.py, build.ninja, .pdbrc, .perldb (round-15 M2)', () => {
     const disk = new Set(['package.json', '.npmrc', 'Makefile', 'conftest.py', 'build.ninja', '.pdbrc', '.perldb', 'web/package.json', 'setup.py', 'tsconfig.json']);
-    const files = (check: string) => namedFiles(check, ROOT, ROOT, [], [], (p) => disk.has(p)).files;
+    const files = (check: string) => namedFiles(check, ROOT, ROOT, [], [], { isFile: (p) => disk.has(p) }).files;
     expect(files('npm test')).toEqual(['package.json', '.npmrc']);
     expect(files('npm --prefix web run test:unit')).toEqual(['web/package.json']);
     expect(files('make check')).toEqual(['Makefile']);
@@ -247,12 +247,26 @@ describe('namedFiles', () => {
     expect(files('pip install -e .')).toEqual(['setup.py']);
     expect(files('npx tsc --noEmit')).toEqual(['tsconfig.json']);
     // Bound: not named.
-    expect(namedFiles('npm test', ROOT, ROOT, ['package.json'], ['{package.json,.npmrc}'], (p) => disk.has(p)).files).toEqual([]);
+    expect(namedFiles('npm test', ROOT, ROOT, ['package.json'], ['{package.json,.npmrc}'], { isFile: (p) => disk.has(p) }).files).toEqual([]);
+  });
+
+  it("names what node loads through the repository's own package.json: a # import, a self-reference, and package.json itself (round-15 H3)", () => {
+    const pkg = { name: 'selfpkg', exports: { '.': './index.js', './setup': { import: './tests/setup.mjs', require: './tests/setup.cjs' }, './helpers/*': './tests/helpers/*.js' }, imports: { '#setup': './tests/pre.mjs' } };
+    const disk = new Set(['package.json', 'index.js', 'tests/setup.mjs', 'tests/setup.cjs', 'tests/helpers/a.js', 'tests/pre.mjs', 't.js']);
+    const files = (check: string, cwd = ROOT) => namedFiles(check, ROOT, cwd, ['t.js'], ['t.js'], { isFile: (p) => disk.has(p), readJson: (p) => (p === 'package.json' ? pkg : undefined) }).files;
+    expect(files('node -r selfpkg/setup t.js')).toEqual(['package.json', 'tests/setup.mjs', 'tests/setup.cjs']);
+    expect(files("node --import '#setup' t.js")).toEqual(['package.json', 'tests/pre.mjs']);
+    expect(files('node --import=selfpkg t.js')).toEqual(['package.json', 'index.js']);
+    expect(files('node --require selfpkg/helpers/a t.js')).toEqual(['package.json', 'tests/helpers/a.js']);
+    // From a folder below, the nearest package.json above it.
+    expect(files('node -r selfpkg/setup ../t.js', `${ROOT}/tests`)).toEqual(['package.json', 'tests/setup.mjs', 'tests/setup.cjs']);
+    // Another package (node_modules) or an unknown entry: nothing of the repository.
+    expect(files('node -r dotenv/config t.js; node -r selfpkg/nothing t.js')).toEqual([]);
   });
 
   it('names the files a module name loads: python -m, runpy, pytest -p, pylint --load-plugins, perl -I -M, ruby -I -r (round-14 leftovers)', () => {
     const modules = new Set(['tests/__init__.py', 'tests/run.py', 'pytest.py', 'tools/__main__.py', 'plug.py', 'lint_a.py', 'lint_b/__init__.py', 'lib/Foo/Bar.pm', 'lib/feat.rb', 'sub/m.py']);
-    const files = (check: string, cwd = ROOT) => namedFiles(check, ROOT, cwd, [], [], (p) => modules.has(p)).files;
+    const files = (check: string, cwd = ROOT) => namedFiles(check, ROOT, cwd, [], [], { isFile: (p) => modules.has(p) }).files;
     expect(files('python3 -m tests.run')).toEqual(['tests/__init__.py', 'tests/run.py']);
     expect(files('python3 -m pytest -q')).toEqual(['pytest.py']);
     expect(files('python3 -m runpy tools')).toEqual(['tools/__main__.py']);
@@ -263,7 +277,7 @@ describe('namedFiles', () => {
     // From the command's folder, as Python searches the working folder first.
     expect(files('cd sub && python3 -m m')).toEqual(['sub/m.py']);
     // Bound by DEPENDS: not named.
-    expect(namedFiles('python3 -m tests.run', ROOT, ROOT, ['tests/run.py'], ['tests/*.py'], (p) => modules.has(p)).files).toEqual([]);
+    expect(namedFiles('python3 -m tests.run', ROOT, ROOT, ['tests/run.py'], ['tests/*.py'], { isFile: (p) => modules.has(p) }).files).toEqual([]);
   });
 });
 
