@@ -105,6 +105,13 @@ export class BatchWriter {
         {
           lockTimeoutMs: this.lockTimeoutMs,
           directories: loaded.directories,
+          // A slow pass that started before a newer run of the same gate failed: the failure is
+          // the newest result, and the pass must not tick the gate over it (round-15b F1).
+          superseded: (gateId) => {
+            const mine = records.find((r) => r.gate === gateId && r.status === 'pass');
+            const newer = mine ? this.receipts.newerFailure(loaded.location.path, mine) : null;
+            return newer === null ? null : `a newer run of this gate failed while it ran (started ${newer.time}): that failure stands`;
+          },
           // The records of the passes that are written (a stale pass proves nothing and leaves none).
           beforeWrite: async (gateIds) => {
             const kept = new Set(gateIds);

@@ -86,6 +86,23 @@ export class ReceiptStore {
   }
 
   /**
+   * The failure of the same gate and definition that started after `record` did, as the
+   * records file says now (re-read when another process wrote it since), or null.
+   */
+  newerFailure(ledger: string, record: RunRecord): RunRecord | null {
+    const path = join(this.dir.path, this.fileName(ledger));
+    const now = stamp(path);
+    if (this.written.get(ledger) !== now) {
+      this.cache.delete(ledger);
+      this.byGate.delete(ledger);
+      // Read as it was at `now`: a later write changes the stamp and is read again.
+      this.written.set(ledger, now);
+    }
+    const started = Date.parse(record.time);
+    return this.recordsOf(ledger, record.gate).find((r) => r.status === 'fail' && r.def === record.def && Date.parse(r.time) > started) ?? null;
+  }
+
+  /**
    * Removes a ledger's run records, without the lock: for a failure that could not be
    * recorded (a full disk, where creating a lock fails and removing a file still works), so
    * that no older pass of the ledger counts as verified. Every gate of the ledger is then

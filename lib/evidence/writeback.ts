@@ -49,6 +49,11 @@ export interface WriteContext {
    * run records are written first, so that a ticked line never lacks its receipt.
    */
   beforeWrite?: (gateIds: readonly string[]) => unknown;
+  /**
+   * Under the lock, after the oracle checks: why a result must not be written although its
+   * oracle holds (a newer run of the gate failed while it ran), or null.
+   */
+  superseded?: (gateId: string) => string | null;
 }
 
 export async function writeResults(ledgerPath: string, writes: readonly PendingWrite[], check: OracleCheck, context: WriteContext): Promise<FlushOutcome> {
@@ -86,6 +91,11 @@ export async function writeResults(ledgerPath: string, writes: readonly PendingW
       }
       if (changes.length > 0) {
         outcome.stale.push({ gateId: w.gateId, reason: `its oracle changed while it ran (${changes.join(', ')})` });
+        continue;
+      }
+      const newer = context.superseded?.(w.gateId) ?? null;
+      if (newer !== null) {
+        outcome.stale.push({ gateId: w.gateId, reason: newer });
         continue;
       }
       edits.push(w.edit);

@@ -318,10 +318,15 @@ describe('verification states', () => {
     rmSync(join(s.repo, 'work'));
     rmSync(join(s.repo, 'slow'));
     expect(s.run(['--reverify']).code).toBe(1); // the newer run fails, and finishes first
-    expect((await older.done).code).toBe(0); // the older one passes later
+    // The older one passes later, and says so truthfully: the newer failure stands, the
+    // gate stays unticked, and its exit is not 0 (round-15b F1: it said ALL MET, exit 0).
+    const done = await older.done;
+    expect(done.stdout).toMatch(/^STALE GATES:G: a newer run of this gate failed while it ran \(started [^)]+\): that failure stands/m);
+    expect(done.code).toBe(1);
+    expect(readFileSync(join(s.repo, 'GATES.md'), 'utf8')).toMatch(/^- \[ \] G:/m);
     const r = s.run(['--status', '--strict']);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/^GATES:G {2}met, stale .*the latest run of this gate here failed/m);
+    expect(r.stdout).toMatch(/^GATES:G {2}unchecked/m);
     expect(s.run([]).code).toBe(1);
   });
 
