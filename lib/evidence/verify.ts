@@ -49,7 +49,8 @@ function dependsDetail(ctx: VerifyContext, loaded: LoadedLedger, gate: Gate, rec
   const pass = records.find((r) => r.status === 'pass');
   const record = pass ? (ctx.approvals?.bySignature(loaded.location.path, gate.id, pass.signature) ?? null) : null;
   const paths = record ? dependsChanges(record.oracle.depends, current) : [];
-  if (paths.length > 0) return paths.map((p) => p.replace(/^DEPENDS: /, '').replace(/ changed$/, '').replace(/ (added|removed)$/, ' ($1)')).join(', ');
+  // Named as the approval screen names them: an escape in a file name is shown, never dropped (round-15b F4).
+  if (paths.length > 0) return paths.map((p) => visibleNonAscii(p.replace(/^DEPENDS: /, '').replace(/ changed$/, '').replace(/ (added|removed)$/, ' ($1)')).text).join(', ');
   return current === null ? 'DEPENDS removed' : 'the matched files or their contents';
 }
 

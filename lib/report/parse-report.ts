@@ -7,6 +7,7 @@ import type { Diagnostic } from '../errors.js';
 import type { Verification } from '../evidence/verify.js';
 import type { GateState } from '../ledger/state.js';
 import { REPORT_SCHEMA, type ApprovalView, type GateReport, type GateResult, type LedgerRevision, type Mode, type Report, type Reran, type ResultStatus, type ScopeReport, type ShardInfo, type Summary, type WaveReport } from './model.js';
+import { sanitizeLine } from '../text/sanitize.js';
 
 type Obj = Record<string, unknown>;
 
@@ -45,6 +46,11 @@ function str(v: unknown, where: string): string {
   if (typeof v !== 'string') throw new Invalid(`${where}: not a string`);
   return v;
 }
+/** A reason a shard wrote (an error, why a gate is stale): its escapes and controls never reach the merged output (round-15b F2). */
+function reason(v: unknown, where: string): string {
+  return sanitizeLine(str(v, where), MAX_REASON);
+}
+const MAX_REASON = 4000;
 function matching(v: unknown, pattern: RegExp, what: string, where: string): string {
   const s = str(v, where);
   if (!pattern.test(s)) throw new Invalid(`${where}: not ${what}`);
@@ -92,7 +98,7 @@ function result(v: unknown, where: string): GateResult {
     outputSha256: nullable(r.outputSha256, sha256, `${where}.outputSha256`),
     bytes: nullable(r.bytes, count, `${where}.bytes`),
     durationMs: nullable(r.durationMs, count, `${where}.durationMs`),
-    error: nullable(r.error, str, `${where}.error`),
+    error: nullable(r.error, reason, `${where}.error`),
     signature: nullable(r.signature, sha256, `${where}.signature`),
     changed: nullable(r.changed, (x, w) => list(x, str, w), `${where}.changed`),
     request: nullable(r.request, request, `${where}.request`),
@@ -128,10 +134,10 @@ function gate(v: unknown, where: string): GateReport {
     kind: oneOf(g.kind, KINDS, `${where}.kind`),
     definition: nullable(g.definition, sha256, `${where}.definition`),
     state: oneOf(g.state, STATES, `${where}.state`),
-    stateReason: nullable(g.stateReason, str, `${where}.stateReason`),
+    stateReason: nullable(g.stateReason, reason, `${where}.stateReason`),
     checked: bool(g.checked, `${where}.checked`),
     verification: nullable(g.verification, (x, w) => oneOf(x, VERIFICATIONS, w), `${where}.verification`),
-    verificationReason: nullable(g.verificationReason, str, `${where}.verificationReason`),
+    verificationReason: nullable(g.verificationReason, reason, `${where}.verificationReason`),
     result: nullable(g.result, result, `${where}.result`),
   };
 }

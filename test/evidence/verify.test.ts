@@ -330,6 +330,16 @@ describe('verification states', () => {
     expect(s.run([]).code).toBe(1);
   });
 
+  it('a DEPENDS file whose name holds an escape is named with it shown, never as the file whose name it imitates (round-15b F4)', () => {
+    const s = repo({ 'GATES.md': '- [ ] G: t\n  CHECK: sh scripts/a.sh\n  EXPECT: ok\n  DEPENDS: scripts/*\n', 'scripts/a.sh': 'echo ok\n' });
+    expect(s.run(['--approve']).code).toBe(0);
+    writeFileSync(join(s.repo, 'scripts', 'a.sh\u001b[K'), 'echo ok\n');
+    const r = s.run(['--status', '--strict']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('DEPENDS changed: scripts/a.sh<U+001B>[K (added)');
+    expect(JSON.parse(s.run(['--status', '--json']).stdout).gates[0].verificationReason).toBe('DEPENDS changed: scripts/a.sh<U+001B>[K (added)');
+  });
+
   it('a claimed gate is unmet under --strict and reported as claimed', () => {
     const s = repo({ 'GATES.md': '- [x] A: t\n  CHECK: echo ok\n  EXPECT: ok\n  EVIDENCE: pending\n' });
     const r = s.run(['--status', '--strict']);

@@ -35,6 +35,20 @@ const schema = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../refer
 const validate = new Ajv({ allErrors: true, strict: true }).compile(schema);
 
 describe('parseReport', () => {
+  it("removes escapes, controls and bidi from a shard's reasons, which reach the merged --json (round-15b F2)", () => {
+    const doc = base();
+    const gate = doc.gates.find((g: any) => g.result !== null)!;
+    gate.result.error = 'exit 1 \u001b]0;TITLE\u0007 \u001b[2J \u202e rtl';
+    gate.verificationReason = 'DEPENDS changed: a.sh\u001b[K';
+    gate.stateReason = 'x\u200by';
+    const p = parseReport(JSON.stringify(doc));
+    if (!p.ok) throw new Error(p.reason);
+    const read = p.report.gates.find((g) => g.qualified === gate.qualified)!;
+    expect(read.result!.error).toBe('exit 1    rtl');
+    expect(read.verificationReason).toBe('DEPENDS changed: a.sh');
+    expect(read.stateReason).toBe('x<U+200B>y');
+  });
+
   it('reads a genuine report back exactly, and it matches the schema', () => {
     const doc = base();
     expect(validate(doc)).toBe(true);

@@ -25,6 +25,14 @@ describe('sanitizeLine', () => {
     expect(sanitizeLine(nasty)).toBe('ab');
   });
 
+  it('shows invisible characters as <U+XXXX>: zero-width spaces and joiners, BOM, soft hyphen, Hangul fillers, tag characters (round-15b F3)', () => {
+    expect(sanitizeLine('sec\u200Burity\u00AD audit\uFEFF')).toBe('sec<U+200B>urity<U+00AD> audit<U+FEFF>');
+    expect(sanitizeLine('done\u{E0041}\u{E0042}')).toBe('done<U+E0041><U+E0042>');
+    expect(sanitizeLine('a\u3164b\u2060c')).toBe('a<U+3164>b<U+2060>c');
+    // Emoji presentation selectors hide nothing and stay.
+    expect(sanitizeLine('\u26A0\uFE0F warn')).toBe('\u26A0\uFE0F warn');
+  });
+
   it('turns tabs and newlines into spaces', () => {
     expect(sanitizeLine('a\tb\nc')).toBe('a b c');
   });
