@@ -85,6 +85,8 @@ function fileScreen(c: DependsChange, budget: number, width: number): FileScreen
     body.push(`@@ -${h.oldLines === 0 ? h.oldStart - 1 : h.oldStart},${h.oldLines} +${h.newLines === 0 ? h.newStart - 1 : h.newStart},${h.newLines} @@`);
     for (const l of h.lines) body.push(l);
   }
+  // An empty file added (nothing approved under that name): all there is to read is shown.
+  if (c.approved.length === 0 && c.now.length === 0) return { lines: [`${head}: an empty file`], notShown: null };
   // No line differs, yet the bytes do (CRLF for LF): a shell reads the CR, the screen shows nothing of it.
   if (body.length === 0) return partial('the same text but for its line ends (a shell reads a CR as part of the line): read the whole file', 'line ends only');
   const limit = Math.min(DIFF_LINES_PER_FILE, budget);

@@ -25,6 +25,12 @@ describe('dependsDiffLines', () => {
     expect(dependsDiffLines([{ digest: D, path: 'x.sh', approved: b(''), now: b('exit 0\n'), nowIsApproved: true }])).toEqual(['  DIFF    x.sh (the whole file, as it is now):', '  | @@ -0,0 +1,1 @@', '  | +exit 0']);
   });
 
+  it('an empty file added is said to be empty, not "the same text but for its line ends" (round-15b L1)', () => {
+    const d = dependsDiff([{ digest: D, path: 'c.sh', approved: b(''), now: b(''), nowIsApproved: true }]);
+    expect(d.lines).toEqual(['  DIFF    c.sh: an empty file']);
+    expect(d.notShown).toEqual([]);
+  });
+
   it('escapes, controls, bidi overrides and look-alikes in a line are shown, not passed to the terminal', () => {
     const lines = dependsDiffLines([{ digest: D, path: 'p\u001b[2J.sh', approved: b('ok\n'), now: b('echo \u001b[31mred\u202e evil\necho \u0441at\n'), nowIsApproved: true }]);
     const text = lines.join('\n');
