@@ -13,7 +13,7 @@ import { BatchWriter, type WriteOutcome } from '../evidence/batch-writer.js';
 import { ReceiptStore } from '../evidence/receipt-store.js';
 import { lockTimeoutFromEnv } from '../fsx/lock.js';
 import { writableTree } from '../fsx/repo-root.js';
-import { globCanBindLater, isRepositoryFile, physicalRepositoryPath, readRepositoryJson } from '../fsx/physical-path.js';
+import { globCanBindLater, isRepositoryDirectory, isRepositoryFile, physicalRepositoryPath, readRepositoryJson } from '../fsx/physical-path.js';
 import { shellPatternMatches } from '../fsx/shell-pattern.js';
 import { publishRunMarker } from '../fsx/run-marker.js';
 import { HistoryLog } from '../history/log.js';
@@ -183,7 +183,9 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
     });
     // CDPATH from the environment is bound (bound-env.ts): a `cd NAME` may go where it says.
     const cdpath = (f.env ?? []).some(([name, value]) => name === 'CDPATH' && value !== '');
-    return { files: [...new Set([...runs, ...named.files])], notJudged: scripts.unboundNotJudged(f.check, ws.root.path, f.cwd, cdpath) ?? named.unread };
+    // A folder (`node --test test/`) cannot be bound: the files of code in it are named instead (namedFiles).
+    const files = runs.filter((p) => !isRepositoryDirectory(ws.root.path, p));
+    return { files: [...new Set([...files, ...named.files])], notJudged: scripts.unboundNotJudged(f.check, ws.root.path, f.cwd, cdpath) ?? named.unread };
   };
   const requestOf = (e: Entry): ApprovalRequest => {
     const f = e.oracle!.fields;

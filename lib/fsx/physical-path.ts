@@ -3,7 +3,7 @@
 // the same words read as text do not name. The directory is the shell's PWD (kept as text, as
 // `cd` keeps it); realpath(3) then resolves each `..` after the link before it, as the kernel
 // does (Node's JavaScript realpathSync first normalizes `..` away as text). Reads only.
-import { realpathSync, statSync } from 'node:fs';
+import { lstatSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, posix, relative, resolve, sep } from 'node:path';
 import { safeReadFile } from './safe-read.js';
 
@@ -91,6 +91,16 @@ export function cwdOnDisk(root: string, cwd: string): { dir: string } | { missin
 export function isRepositoryFile(root: string, path: string): boolean {
   try {
     return statSync(`${root}/${path}`).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** Whether a repository path is a real folder there now (not a link to one, which is named as written). */
+export function isRepositoryDirectory(root: string, path: string): boolean {
+  if (isAbsolute(path) || path.split('/').includes('..')) return false;
+  try {
+    return lstatSync(`${root}/${path.replace(/\/+$/, '')}`).isDirectory();
   } catch {
     return false;
   }

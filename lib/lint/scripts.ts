@@ -261,7 +261,7 @@ const CODE_FILE =
 const BUILD_FILE = /^(?:[Mm]akefile|GNUmakefile|Rakefile|[Jj]ustfile|Snakefile|SConstruct|SConscript|Jenkinsfile|Vagrantfile|Taskfile\.ya?ml|CMakeLists\.txt|meson\.build|BUILD(?:\.bazel)?|WORKSPACE|Earthfile|pom\.xml|build\.xml|Gemfile|Brewfile|Tiltfile|Dangerfile|Fastfile|Podfile|Guardfile|Procfile)$/;
 
 /** Whether a word given to a program reads as a file of code it may run (not a URL, a pattern or Go's `./...`). */
-function readsAsCodeFile(value: string): boolean {
+export function readsAsCodeFile(value: string): boolean {
   if (value === '' || value.includes('://') || /[*?[\]{}]/.test(value) || value.includes('...')) return false;
   const base = value.slice(value.lastIndexOf('/') + 1);
   return CODE_FILE.test(base) || BUILD_FILE.test(base);

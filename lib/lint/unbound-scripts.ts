@@ -10,7 +10,8 @@ import { implicitFiles } from './implicit-files.js';
 import { moduleFiles } from './module-names.js';
 import { mayBePackageOwn, NODE_MODULE_ATTACHED, NODE_MODULE_OPTION, packageTargets } from './package-specifiers.js';
 import { programName, unwrapped, withoutKeywords } from './commands.js';
-import { inDirectory, invokedScripts, isInterpreter, readsUnknownInput, runsNoFile, runsUnnamed, setsPhysical, walkCommands, type PathResolver } from './scripts.js';
+import { inDirectory, invokedScripts, isInterpreter, readsAsCodeFile, readsUnknownInput, runsNoFile, runsUnnamed, setsPhysical, walkCommands, type PathResolver } from './scripts.js';
+import { runnerOf } from './runners.js';
 import type { ShellList, SimpleCommand } from './shell-list.js';
 
 /** Where a path leads read as text: what the CHECK's words say, for what is not on disk (yet). */
@@ -120,6 +121,15 @@ export function namedFiles(
     if (matches === null) unread ??= `a pattern that matches too much to list (${relative.slice(0, 40)})`;
     else for (const m of matches) consider(m, from);
   };
+  // The files of code in a folder the CHECK gives a runner (the folder itself cannot be bound).
+  const folderFiles = (token: string, dir: string) => {
+    const t = token.replace(/\/+$/, '');
+    if (t === '' || t === '.' || t === '..' || t.startsWith('-') || t.startsWith('~') || /[$*?[\]{}]/.test(t) || t.includes('...')) return;
+    if (/(?:^|\/)node_modules(?:\/|$)/.test(t) || isAbsolute(t)) return;
+    const matches = expand!(`${t}/**/*`, dir);
+    if (matches === null) unread ??= `a folder with too many files to list (${t.slice(0, 40)})`;
+    else for (const m of matches) if (readsAsCodeFile(m)) consider(m, dir);
+  };
   // The package.json nearest above the folder (node's package scope), and what it maps the name to.
   const packageOwn = (specifier: string, dir: string) => {
     if (!mayBePackageOwn(specifier)) return;
@@ -149,6 +159,13 @@ export function namedFiles(
       // Modules given by name: `python3 -m tests.run`, `perl -Ilib -MFoo`, `pytest -p plugin`.
       const literal = cmd.words.map((w) => (w.dynamic ? '' : w.value));
       for (const path of moduleFiles(literal)) consider(path, at);
+      // `node --test test/`, `python3 -m unittest discover -s tests`, `prove t`: a runner given a
+      // folder runs the code in it (round-15 H3 A7).
+      if (expand && runsFolders(cmd)) {
+        for (const w of cmd.words.slice(1)) {
+          if (!w.dynamic && w.value.length <= MAX_WORD_SCANNED) for (const token of w.value.split(TOKEN_BREAK)) folderFiles(token, at);
+        }
+      }
       // `node -r pkg/setup`, `node --import '#setup'`: a module the package.json finds (round-15 H3).
       if (readJson) for (const specifier of nodeModuleSpecifiers(cmd)) packageOwn(specifier, at);
       // What it reads by itself: `npm test` package.json, `make` its makefile, pytest conftest.py.
@@ -180,6 +197,14 @@ export interface NamedFilesDisk {
 export interface NamedFiles {
   files: string[];
   unread: string | null;
+}
+
+/** Runners and interpreters that run the code in a folder they are given. */
+const FOLDER_RUNNERS = /^(?:node|nodejs|deno|bun|tsx|ts-node|python[0-9.]*|pypy[0-9.]*|pytest|py\.test|prove|perl[0-9.]*|ruby[0-9.]*|rspec|mocha|jest|vitest|ava|tap|bats|phpunit|go|cargo|nose2|trial|behave|cucumber-js|karma|jasmine|uvu|c8|nyc)$/;
+
+function runsFolders(cmd: SimpleCommand): boolean {
+  const words = unwrapped(withoutKeywords(cmd));
+  return runnerOf(cmd) !== null || FOLDER_RUNNERS.test(programName(words[0]) ?? '');
 }
 
 /** The modules a node command is given to load by name (`-r x`, `--import=x`), through its wrappers. */

@@ -163,6 +163,17 @@ describe('run modes', () => {
     expect(JSON.parse(s.run(['--json']).stdout).gates[0].result.request.unboundScripts).toEqual(['package.json', 'tests/setup.js', 'tests/pre.mjs']);
   });
 
+  it('UNBOUND names the code in a folder a runner is given, not the folder, which nothing can bind (round-15 A7 and noise)', () => {
+    const files = { 'test/a.test.js': '', 'test/unit/b.test.js': '', 'test/fixture.json': '{}', 'tests/test_a.py': '' };
+    const s = repo({ 'GATES.md': gate('A', 'node --test test/ && python3 -m unittest discover -s tests', 'ok', ''), ...files });
+    expect(JSON.parse(s.run(['--json']).stdout).gates[0].result.request.unboundScripts).toEqual(['test/a.test.js', 'test/unit/b.test.js', 'tests/test_a.py']);
+    const bound = repo({ 'GATES.md': gate('A', 'node --test test/', 'ok', '  DEPENDS: test/**\n'), ...files });
+    expect(JSON.parse(bound.run(['--json']).stdout).gates[0].result.request).toMatchObject({ unboundScripts: [], unboundNotJudged: null });
+    // A folder the CHECK only lists is not run.
+    const listed = repo({ 'GATES.md': gate('A', 'ls test && echo ok', 'ok', ''), ...files });
+    expect(JSON.parse(listed.run(['--json']).stdout).gates[0].result.request.unboundScripts).toEqual([]);
+  });
+
   it('UNBOUND follows links in an absolute path into the repository as it does in a relative one: /repo/dl/../x.sh runs sub/x.sh (round-15 H1)', () => {
     const s = repo({ 'GATES.md': gate('A', 'true', 'ok', '  DEPENDS: x.sh\n'), 'x.sh': 'echo ok\n', 'sub/x.sh': 'echo ok\n', 'sub/deep/.keep': '' });
     symlinkSync('sub/deep', join(s.repo, 'dl'));
