@@ -21,8 +21,8 @@ function stamp(path: string): string {
 
 export class ReceiptStore {
   private readonly cache = new Map<string, ReceiptFile>();
-  /** What each receipts file looked like right after this process wrote it. */
-  private readonly written = new Map<string, string>();
+  /** What each receipts file looked like when this process last read or wrote it (its copy in `cache` is that). */
+  private readonly cachedStamp = new Map<string, string>();
   private readonly byGate = new Map<string, Map<string, RunRecord[]>>();
   /** Passes read from disk that cannot verify an evidence line in this view (parseRecord in receipt.ts). */
   private readonly foreign = new WeakSet<RunRecord>();
@@ -53,6 +53,8 @@ export class ReceiptStore {
     const known = this.cache.get(ledger);
     if (known) return known;
     this.dir.verify();
+    // What the file looked like before it was read: unchanged since, the copy held is current.
+    const before = stamp(join(this.dir.path, this.fileName(ledger)));
     const text = readPrivateFile(this.dir, this.fileName(ledger), MAX_RECEIPT_FILE_BYTES, true);
     let file: ReceiptFile = { schema: RECEIPTS_SCHEMA, ledger, records: [] };
     if (text !== null) {
@@ -62,6 +64,7 @@ export class ReceiptStore {
       for (const r of parsed.foreign) this.foreign.add(r);
     }
     this.cache.set(ledger, file);
+    this.cachedStamp.set(ledger, before);
     return file;
   }
 
@@ -91,12 +94,9 @@ export class ReceiptStore {
    */
   newerFailure(ledger: string, record: RunRecord): RunRecord | null {
     const path = join(this.dir.path, this.fileName(ledger));
-    const now = stamp(path);
-    if (this.written.get(ledger) !== now) {
+    if (this.cachedStamp.get(ledger) !== stamp(path)) {
       this.cache.delete(ledger);
       this.byGate.delete(ledger);
-      // Read as it was at `now`: a later write changes the stamp and is read again.
-      this.written.set(ledger, now);
     }
     const started = Date.parse(record.time);
     return this.recordsOf(ledger, record.gate).find((r) => r.status === 'fail' && r.def === record.def && Date.parse(r.time) > started) ?? null;
@@ -111,7 +111,7 @@ export class ReceiptStore {
   forget(ledger: string): boolean {
     this.cache.delete(ledger);
     this.byGate.delete(ledger);
-    this.written.delete(ledger);
+    this.cachedStamp.delete(ledger);
     try {
       this.dir.verify();
       removeFile(join(this.dir.path, this.fileName(ledger)));
@@ -133,15 +133,15 @@ export class ReceiptStore {
     const path = join(this.dir.path, this.fileName(ledger));
     const lock = await acquireLock(`${path}.lock`, lockTimeoutMs);
     try {
-      // Unchanged since our own last write (same inode, size, mtime and ctime, which no one can
-      // set back): what we hold is what is on disk, and need not be read and re-validated.
-      if (this.written.get(ledger) !== stamp(path)) this.cache.delete(ledger);
+      // Unchanged since our own last read or write (same inode, size, mtime and ctime, which no
+      // one can set back): what we hold is what is on disk, and need not be read and re-validated.
+      if (this.cachedStamp.get(ledger) !== stamp(path)) this.cache.delete(ledger);
       this.byGate.delete(ledger);
       const merged = mergeRecords(this.read(ledger), receipts);
       this.dir.verify();
       atomicWriteFile(path, serializeReceiptFile(merged), { mode: 0o600, create: true });
       this.cache.set(ledger, merged);
-      this.written.set(ledger, stamp(path));
+      this.cachedStamp.set(ledger, stamp(path));
     } finally {
       lock.release();
     }
