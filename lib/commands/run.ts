@@ -13,7 +13,7 @@ import { BatchWriter, type WriteOutcome } from '../evidence/batch-writer.js';
 import { ReceiptStore } from '../evidence/receipt-store.js';
 import { lockTimeoutFromEnv } from '../fsx/lock.js';
 import { writableTree } from '../fsx/repo-root.js';
-import { globCanBindLater, isRepositoryDirectory, isRepositoryFile, physicalRepositoryPath, readRepositoryJson } from '../fsx/physical-path.js';
+import { globCanBindLater, isRepositoryDirectory, isRepositoryFile, physicalRepositoryPath, readRepositoryText } from '../fsx/physical-path.js';
 import { shellPatternMatches } from '../fsx/shell-pattern.js';
 import { publishRunMarker } from '../fsx/run-marker.js';
 import { HistoryLog } from '../history/log.js';
@@ -164,22 +164,22 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
   const needsReview = candidates.some((e) => !e.approved) || options.pins.length > 0;
   const review = needsReview ? (await import('./depends-review.js')).dependsReview : null;
   const scripts = needsReview ? await import('../lint/unbound-scripts.js') : null;
+  const naming = needsReview ? await import('../lint/named-files.js') : null;
   const columns = io.columns?.() ?? SCREEN_COLUMNS;
   let boundHere: Map<string, Set<string>> | null = null;
   const boundElsewhere = () => (boundHere ??= pathBoundByApprovals(store, ws.root.path));
   // The scripts the CHECK runs and the files it names that no DEPENDS binds (lint/unbound-scripts.ts).
   // And where that reading stopped: at what it cannot follow, or at a bound on its work.
   const unboundOf = (f: OracleFields, gate: Gate): { files: string[]; notJudged: string | null } => {
-    if (scripts === null) return { files: [], notJudged: null };
+    if (scripts === null || naming === null) return { files: [], notJudged: null };
     const matched = (f.depends ?? []).map((d) => d[0]);
     const resolve = (path: string, dir: string) => physicalRepositoryPath(ws.root.path, path, dir, scripts.lexicalPath);
     const runs = scripts.unboundScripts(f.check, ws.root.path, f.cwd, matched, gate.depends, (p) => globCanBindLater(ws.root.path, p), resolve);
-    const expand = (pattern: string, dir: string) => shellPatternMatches(ws.root.path, dir, pattern);
-    const named = scripts.namedFiles(f.check, ws.root.path, f.cwd, matched, gate.depends, {
+    const named = naming.namedFiles(f.check, ws.root.path, f.cwd, matched, gate.depends, {
       isFile: (p) => isRepositoryFile(ws.root.path, p),
       resolve,
-      expand,
-      readJson: (p) => readRepositoryJson(ws.root.path, p),
+      expand: (pattern, dir, folders) => shellPatternMatches(ws.root.path, dir, pattern, folders),
+      readText: (p) => readRepositoryText(ws.root.path, p),
     });
     // CDPATH from the environment is bound (bound-env.ts): a `cd NAME` may go where it says.
     const cdpath = (f.env ?? []).some(([name, value]) => name === 'CDPATH' && value !== '');

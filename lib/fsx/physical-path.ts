@@ -107,13 +107,13 @@ export function isRepositoryDirectory(root: string, path: string): boolean {
 }
 
 /**
- * A repository JSON file parsed (a package.json the UNBOUND reading consults), or undefined
- * when it is absent, unreadable, over 1 MiB or not JSON: the reading then names less, and
- * the file itself is still named. Read as untrusted (safe-read.ts); the caller reads own keys only.
+ * A repository file's text (a package.json, a makefile, a configuration the UNBOUND reading
+ * consults), or undefined when it is absent, unreadable, not a regular file or over 1 MiB:
+ * the reading then says it could not read it. Read as untrusted (safe-read.ts).
  */
-export function readRepositoryJson(root: string, path: string): unknown {
+export function readRepositoryText(root: string, path: string): string | undefined {
   try {
-    return JSON.parse(safeReadFile(`${root}/${path}`, 1 << 20, path).bytes.toString('utf8'));
+    return safeReadFile(`${root}/${path}`, 1 << 20, path).bytes.toString('utf8');
   } catch {
     return undefined;
   }

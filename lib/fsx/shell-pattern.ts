@@ -16,21 +16,29 @@ const SKIPPED = new Set(['node_modules', '.git']);
 
 /**
  * The files `pattern` matches from the repository folder `dir` ('.' for the root), as paths
- * relative to `dir` written with the names found; [] when nothing matches; null when the
- * pattern is past the brace bound or the walk past its bound.
+ * relative to `dir` written with the names found, and the folders it matches too when
+ * `folders` (ending in `/`); [] when nothing matches; null when the pattern is past the brace bound, uses
+ * what the listing does not read, or the walk is past its bound or met a folder it cannot list.
  */
-export function shellPatternMatches(root: string, dir: string, pattern: string): string[] | null {
+export function shellPatternMatches(root: string, dir: string, pattern: string, folders = false): string[] | null {
   const count = braceExpansionCount(pattern);
   if (count === null || count > MAX_BRACE_EXPANSION) return null;
+  // What the shell reads otherwise than this listing: a POSIX class (`[[:alpha:]]`), a
+  // zero-padded sequence (`{01..03}`), extended patterns: not listed, said (round-16 H1).
+  if (/\[:[a-z]+:\]|\{[-+]?0\d*\.\.|[?*+@!]\(/.test(pattern)) return null;
   const base = dir === '.' ? root : `${root}/${dir}`;
   const found = new Set<string>();
   let entries = 0;
+  // A folder that exists but cannot be listed hides what the shell may match there.
+  let unlisted = false;
   const list = (abs: string): Dirent[] => {
     try {
       const read = readdirSync(abs, { withFileTypes: true });
       entries += read.length;
       return read;
-    } catch {
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') unlisted = true;
       return [];
     }
   };
@@ -73,6 +81,7 @@ export function shellPatternMatches(root: string, dir: string, pattern: string):
       if (SKIPPED.has(e.name) || !segmentMatches(seg, e.name)) continue;
       const k = kind(abs, e);
       if (last && k === 'file') found.add(join(e.name));
+      if (last && folders && k === 'dir') found.add(`${join(e.name)}/`);
       if (!last && k === 'dir' && !walk(segments, i + 1, `${abs}/${e.name}`, join(e.name), depth + 1)) return false;
     }
     return entries <= MAX_ENTRIES;
@@ -84,7 +93,7 @@ export function shellPatternMatches(root: string, dir: string, pattern: string):
     if (segments.length === 0 || segments.includes('..')) continue;
     if (!walk(segments, 0, base, '', 0)) return null;
   }
-  return [...found];
+  return unlisted ? null : [...found];
 }
 
 function isFile(path: string): boolean {

@@ -3,8 +3,10 @@
 // its makefile, pytest its conftest.py, `ninja` build.ninja, `python3 -m pdb` .pdbrc, `perl -d`
 // .perldb, `pip install .` setup.py. A CHECK names none of them, yet an edit to one runs
 // unasked (round-15 M2 and noise: the screen was quiet where the most unbound code runs).
+// What they name in turn is read too: an npm script's commands (and its pre and post), a
+// makefile's includes and recipes, a configuration's `extends` and setup files (round 16 H2).
 // Each file is relative to the folder the program runs in; the caller names those that exist
-// (unbound-scripts.ts namedFiles). Pure.
+// (named-files.ts). Pure.
 import { posix } from 'node:path';
 import { programName, unwrapped, withoutKeywords } from './commands.js';
 import { RUNNER_INFO, runnerOf } from './runners.js';
@@ -13,17 +15,32 @@ import type { SimpleCommand } from './shell-list.js';
 export interface ImplicitFiles {
   /** The folder they are read from, relative to the command's ('.' for its own). */
   dir: string;
+  /** Files it reads by itself, where they exist. */
   files: string[];
+  /** Shell patterns of the files it finds by itself (the tests it discovers), from `dir`. */
+  patterns: string[];
+  /** Whether the files' text names more files it reads or runs (a makefile, a configuration). */
+  scan: boolean;
+  /** The scripts of `dir`'s package.json it runs (npm: pre<name>, <name>, post<name>). */
+  scripts: string[];
+  /** Why what it runs cannot be read from here (`npm test --workspaces`), or null. */
+  unread: string | null;
 }
 
 const ESLINT_CONFIGS = ['eslint.config.js', 'eslint.config.mjs', 'eslint.config.cjs', 'eslint.config.ts', '.eslintrc.js', '.eslintrc.cjs', '.eslintrc.json', '.eslintrc.yml', '.eslintrc.yaml', '.eslintrc'];
+const MOCHA_CONFIGS = ['.mocharc.js', '.mocharc.cjs', '.mocharc.mjs', '.mocharc.json', '.mocharc.jsonc', '.mocharc.yml', '.mocharc.yaml'];
 const PYTHON_BUILD = ['setup.py', 'pyproject.toml', 'setup.cfg'];
+/** What `node --test` runs when it is given no file (Node 20 to 24). */
+const NODE_TEST_DEFAULT = ['**/*.test.{js,mjs,cjs}', '**/*-test.{js,mjs,cjs}', '**/*_test.{js,mjs,cjs}', '**/test-*.{js,mjs,cjs}', '**/test.{js,mjs,cjs}', '**/test/**/*.{js,mjs,cjs}'];
+/** What pytest collects and loads when it searches the folder. */
+const PYTEST_FOUND = ['**/conftest.py', '**/test_*.py', '**/*_test.py'];
 
 /** Programs, and what they read by themselves (beyond runners.ts's test and task runners). */
 const READS_BY_ITSELF: Record<string, (args: readonly string[]) => string[]> = {
   ninja: (args) => (args.some((a) => a === '-f' || a.startsWith('-f')) ? [] : ['build.ninja']),
   tsc: (args) => (args.some((a) => a === '-p' || a === '--project' || a.startsWith('--project=')) ? [] : ['tsconfig.json']),
   eslint: () => ESLINT_CONFIGS,
+  mocha: () => [...MOCHA_CONFIGS, 'package.json'],
   pip: (args) => (args.includes('install') && args.some((a) => a === '.' || a === './' || a === '-e') ? PYTHON_BUILD : []),
   pip3: (args) => READS_BY_ITSELF.pip!(args),
   tox: () => ['tox.ini', ...PYTHON_BUILD],
@@ -38,29 +55,84 @@ const READS_BY_ITSELF: Record<string, (args: readonly string[]) => string[]> = {
   bun: () => ['bunfig.toml', 'package.json'],
 };
 
+const entry = (dir: string, files: string[], more: Partial<ImplicitFiles> = {}): ImplicitFiles => ({ dir, files, patterns: [], scan: true, scripts: [], unread: null, ...more });
+
+/** The value of `-C DIR`, `--directory=DIR` and the like among `args`, or null. */
+function optionValue(args: readonly string[], names: readonly string[]): string | null {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (names.includes(a)) return args[i + 1] || null;
+    const eq = a.indexOf('=');
+    if (eq !== -1 && names.includes(a.slice(0, eq))) return a.slice(eq + 1) || null;
+  }
+  return null;
+}
+
 /** What each command of the CHECK reads by itself, by the folder it reads it from. */
 export function implicitFiles(cmd: SimpleCommand): ImplicitFiles[] {
   const found: ImplicitFiles[] = [];
   const runner = runnerOf(cmd);
+  const words = unwrapped(withoutKeywords(cmd));
+  const args = words.slice(1).map((w) => (w.dynamic ? '' : w.value));
   if (runner !== null) {
     const dir = runner.subdir === null ? '.' : posix.normalize(runner.subdir);
     const files = [...RUNNER_INFO[runner.id].definitions, ...runner.definitions];
-    // npm reads .npmrc beside package.json: it can set the shell of every script.
-    if (runner.id === 'package-script') files.push('.npmrc', '.yarnrc', '.yarnrc.yml', 'pnpm-workspace.yaml');
-    found.push({ dir, files });
+    if (runner.id === 'package-script') {
+      // npm reads .npmrc beside package.json (it can set the shell of every script), and runs
+      // the script with its pre and post scripts, in the workspace -w names.
+      const name = runner.target ?? 'test';
+      const scripts = [`pre${name}`, name, `post${name}`];
+      const config = ['package.json', '.npmrc', '.yarnrc', '.yarnrc.yml', 'pnpm-workspace.yaml'];
+      const workspace = optionValue(args, ['-w', '--workspace']);
+      const every = args.some((a) => a === '--workspaces' || a === '-ws' || a === '--filter' || a.startsWith('--filter=') || a === '-r' || a === '--recursive');
+      found.push(entry(dir, config, { scan: false, scripts, unread: every ? 'the scripts of every workspace' : null }));
+      if (workspace !== null) found.push(entry(posix.join(dir, workspace), ['package.json', '.npmrc'], { scan: false, scripts }));
+    } else {
+      // node --test with no file runs the test files it finds; pytest loads every conftest.py.
+      const given = runner.args.some((w) => !w.dynamic && !w.value.startsWith('-'));
+      const patterns = runner.id === 'node-test' && !given ? NODE_TEST_DEFAULT : runner.id === 'pytest' ? (given ? ['**/conftest.py'] : PYTEST_FOUND) : [];
+      found.push(entry(dir, files, { patterns }));
+    }
   }
-  const words = unwrapped(withoutKeywords(cmd));
   const name = programName(words[0]);
   if (name === null) return found;
-  const args = words.slice(1).map((w) => (w.dynamic ? '' : w.value));
   const base = name.replace(/^(python|pypy|perl)[0-9][0-9.]*$/, '$1');
-  if (Object.hasOwn(READS_BY_ITSELF, base)) found.push({ dir: '.', files: READS_BY_ITSELF[base]!(args) });
-  // python3 -m pdb reads .pdbrc, perl -d reads .perldb, from the working folder: both run code.
-  if (/^(?:python[0-9.]*|pypy[0-9.]*)$/.test(name)) {
-    const m = args.indexOf('-m');
-    if (m !== -1 && args[m + 1] === 'pdb') found.push({ dir: '.', files: ['.pdbrc'] });
-    if (m !== -1 && args[m + 1] === 'pip') found.push({ dir: '.', files: READS_BY_ITSELF.pip!(args.slice(m + 2)) });
+  if (Object.hasOwn(READS_BY_ITSELF, base)) {
+    // ninja -C build reads build/build.ninja.
+    const dir = base === 'ninja' ? (optionValue(args, ['-C']) ?? '.') : '.';
+    found.push(entry(dir, READS_BY_ITSELF[base]!(args)));
   }
-  if (base === 'perl' && args.some((a) => /^-[A-Za-z]*d/.test(a) && !a.startsWith('--'))) found.push({ dir: '.', files: ['.perldb', 'perl5db.pl'] });
-  return found.filter((f) => f.files.length > 0);
+  if (base === 'python' || base === 'pypy') {
+    const m = args.indexOf('-m');
+    const module = m === -1 ? null : args[m + 1];
+    // python3 -m pdb reads .pdbrc from the working folder: it runs code.
+    if (module === 'pdb') found.push(entry('.', ['.pdbrc'], { scan: false }));
+    if (module === 'pip') found.push(entry('.', READS_BY_ITSELF.pip!(args.slice(m + 2))));
+    if (module === 'unittest') {
+      const rest = args.slice(m + 2);
+      const operands = rest.filter((a) => !a.startsWith('-'));
+      // Bare, or `discover`: it imports test*.py under the start folder, and the packages from the top down to it.
+      if (operands.length === 0 || operands[0] === 'discover') {
+        const start = optionValue(rest, ['-s', '--start-directory']) ?? operands[1] ?? '.';
+        const pattern = optionValue(rest, ['-p', '--pattern']) ?? operands[2] ?? 'test*.py';
+        const top = optionValue(rest, ['-t', '--top-level-directory']) ?? operands[3] ?? start;
+        const inits = packagesBetween(top, start).map((d) => (d === '.' ? '__init__.py' : `${d}/__init__.py`));
+        found.push(entry(start, [], { patterns: [`**/${pattern}`, '**/__init__.py'], scan: false }), entry('.', inits, { scan: false }));
+      }
+    }
+  }
+  // perl -d reads .perldb from the working folder.
+  if (base === 'perl' && args.some((a) => /^-[A-Za-z]*d/.test(a) && !a.startsWith('--'))) found.push(entry('.', ['.perldb', 'perl5db.pl'], { scan: false }));
+  return found.filter((f) => f.files.length > 0 || f.patterns.length > 0 || f.scripts.length > 0 || f.unread !== null);
+}
+
+/** The folders from `top` down to `start` (both included), when `start` lies under `top`. */
+function packagesBetween(top: string, start: string): string[] {
+  const t = posix.normalize(top);
+  const s = posix.normalize(start);
+  if (t === s) return [s];
+  const rel = posix.relative(t, s);
+  if (rel.startsWith('..') || posix.isAbsolute(rel)) return [s];
+  const parts = rel.split('/');
+  return [t, ...parts.map((_, i) => posix.join(t, ...parts.slice(0, i + 1)))];
 }

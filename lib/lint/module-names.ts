@@ -13,7 +13,7 @@ const PYTHON_MODULE_OPTION = /^(?:-m|--module|-p|--load-plugins)$/;
 const PYTHON_MODULE_ATTACHED = /^(?:-m|-p)(.+)$|^(?:--module|--load-plugins)=(.*)$/;
 /** Perl's `-M`/`-m` and Ruby's `-r`: a module or feature, searched in the `-I` folders. */
 const LIBRARY_OPTION = /^-[Mmr]$/;
-const LIBRARY_ATTACHED = /^-[Mmr]-?([^=\s]+)(?:=.*)?$/;
+const LIBRARY_ATTACHED = /^-[Mmr]-?([A-Za-z_][\w:]*)/;
 const INCLUDE_OPTION = /^-I(.*)$/;
 
 /**
@@ -38,11 +38,16 @@ export function moduleFiles(words: readonly string[]): string[] {
       if (next === undefined) continue;
       // -m is Python's module and Perl's; -M Perl's; -r Ruby's (node's -r is a path: scripts.ts).
       if (w !== '-M' && w !== '-r') python.push(...next.split(','));
-      if (LIBRARY_OPTION.test(w)) library.push(next.replace(/^-/, '').replace(/=.*$/, ''));
-      // `python3 -m runpy tests.x`: runpy runs the module named after it.
+      // `-M 'Foo qw(run)'`, `-MFoo=run`: the module is the first word.
+      if (LIBRARY_OPTION.test(w)) library.push(next.replace(/^-/, '').split(/[\s=]/)[0]!);
+      // `python3 -m runpy tests.x`: runpy runs the module named after it; `-m unittest
+      // tests.test_a`: unittest imports the modules it is given (round-16 A6).
       if ((w === '-m' || w === '--module') && next === 'runpy') {
         const target = words.slice(i + 2).find((x) => !x.startsWith('-'));
         if (target !== undefined) python.push(target);
+      }
+      if ((w === '-m' || w === '--module') && next === 'unittest') {
+        for (const x of words.slice(i + 2)) if (!x.startsWith('-') && x !== 'discover') python.push(x.replace(/\.py$/, ''));
       }
       i++;
       continue;
@@ -66,7 +71,8 @@ export function moduleFiles(words: readonly string[]): string[] {
     const path = name.replace(/::/g, '/');
     for (const dir of includes.length > 0 ? includes : ['.']) {
       const at = dir === '.' || dir === '' ? '' : `${dir.replace(/\/+$/, '')}/`;
-      paths.push(`${at}${path}.pm`, `${at}${path}.rb`);
+      // perl loads a compiled Foo.pmc before Foo.pm (round-16 A7).
+      paths.push(`${at}${path}.pm`, `${at}${path}.pmc`, `${at}${path}.rb`);
     }
   }
   return [...new Set(paths)];

@@ -24,10 +24,10 @@ export function mayBePackageOwn(specifier: string): boolean {
 
 /**
  * The repository files (relative to the package's folder, without `./`) that `specifier`
- * leads to through `pkg`, or null when `pkg` does not resolve it (not its own name, no such
- * entry: node looks in node_modules instead, or fails).
+ * leads to through `pkg`, and whether a bound cut the walk of its entry; null when `pkg` does
+ * not resolve it (not its own name, no such entry: node looks in node_modules instead, or fails).
  */
-export function packageTargets(specifier: string, pkg: unknown): string[] | null {
+export function packageTargets(specifier: string, pkg: unknown): { targets: string[]; cut: boolean } | null {
   if (!isPlainObject(pkg)) return null;
   let map: unknown;
   let key: string;
@@ -62,8 +62,13 @@ export function packageTargets(specifier: string, pkg: unknown): string[] | null
   }
   if (entry === undefined) return null;
   const targets: string[] = [];
+  // A bound met: the entry may lead further than was read (the screen says so).
+  let cut = false;
   const collect = (v: unknown, depth: number) => {
-    if (targets.length >= MAX_TARGETS || depth > MAX_DEPTH) return;
+    if (targets.length >= MAX_TARGETS || depth > MAX_DEPTH) {
+      cut = true;
+      return;
+    }
     if (typeof v === 'string') {
       if (v.startsWith('./')) targets.push((star === null ? v : v.split('*').join(star)).slice(2));
     } else if (Array.isArray(v)) {
@@ -73,5 +78,5 @@ export function packageTargets(specifier: string, pkg: unknown): string[] | null
     }
   };
   collect(entry, 0);
-  return targets;
+  return { targets, cut };
 }

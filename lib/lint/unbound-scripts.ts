@@ -2,16 +2,13 @@
 // who approves is often not the ledger's author: they are told that an edit to such a script
 // later runs without asking them again. The same judgement as lint's undeclared-script,
 // made on the files DEPENDS matched for the oracle being approved. Pure.
-import { isAbsolute, posix, relative, sep } from 'node:path';
+import { isAbsolute, posix } from 'node:path';
+import { absoluteInRepository, repositoryDir } from './repository-paths.js';
 import { globMatches } from './glob.js';
 import { scriptsNamed } from './rule-scripts.js';
 import { inlineShellWord } from './inline-shell.js';
-import { implicitFiles } from './implicit-files.js';
-import { moduleFiles } from './module-names.js';
-import { mayBePackageOwn, NODE_MODULE_ATTACHED, NODE_MODULE_OPTION, packageTargets } from './package-specifiers.js';
 import { programName, unwrapped, withoutKeywords } from './commands.js';
-import { inDirectory, invokedScripts, isInterpreter, readsAsCodeFile, readsUnknownInput, runsNoFile, runsUnnamed, setsPhysical, walkCommands, type PathResolver } from './scripts.js';
-import { runnerOf } from './runners.js';
+import { inDirectory, invokedScripts, isInterpreter, readsUnknownInput, runsNoFile, runsUnnamed, setsPhysical, walkCommands, type PathResolver } from './scripts.js';
 import type { ShellList, SimpleCommand } from './shell-list.js';
 
 /** Where a path leads read as text: what the CHECK's words say, for what is not on disk (yet). */
@@ -53,188 +50,6 @@ export function unboundScripts(
   };
   return scriptsNamed(parseShellList(check), workdir, invokedScripts, named).filter((p) => !bound.has(p) && !later(p));
 }
-
-/**
- * Every repository file the CHECK names, wherever it names it, that DEPENDS does not bind:
- * an argument, an option's value (`--filter=scripts/count`), a word inside a variable's value
- * or a quoted command line (`TAR_OPTIONS=--use-compress-program=x`, `zip -TT "sh x.sh"`), a
- * redirection (`sqlite3 < t.txt`). The list of programs and options
- * that run a file has no end (attack rounds 13 and 14: `python3 -m doctest t.txt`, `vim -u
- * vimrc`, `ninja -f build.ninja`, `git ls-remote --upload-pack=x`, `sdiff --diff-program=x`):
- * a file the CHECK names is shown unless DEPENDS binds it. Not INPUTS: the approval screen
- * does not show them, and a ledger's author could call the file a program runs data there.
- * `isFile`: whether a repository path is a file there now (the caller's I/O).
- */
-export function namedFiles(
-  check: string,
-  root: string,
-  cwd: string,
-  matched: readonly string[],
-  globs: readonly string[] | null,
-  disk: NamedFilesDisk,
-): NamedFiles {
-  const { isFile, resolve, expand, readJson } = disk;
-  const workdir = repositoryDir(root, cwd);
-  if (workdir === null) return { files: [], unread: null };
-  const bound = new Set(matched);
-  // Where a bound on the work left text unread: the screen says so (a name past it is not shown).
-  let unread: string | null = null;
-  const covered = (p: string) => bound.has(p) || (globs ?? []).some((g) => globMatches(g, p));
-  const inRepository = resolve ?? lexicalPath;
-  const found = new Set<string>();
-  const consider = (token: string, dir: string) => {
-    if (unread !== null && found.size >= MAX_NAMED_FILES) return;
-    const t = token.replace(/^@/, '');
-    // Not a path: an option, a variable, a pattern, a URL's scheme, a flag's bare word.
-    if (t === '' || t === '.' || t === '..' || t.startsWith('-') || t.startsWith('~') || /[$*?[\]]/.test(t)) return;
-    // Installed packages are not the repository's code (named neither as scripts: lint's runner rules).
-    if (/(?:^|\/)node_modules\//.test(t)) return;
-    let path: string | null;
-    if (isAbsolute(t)) {
-      const inside = absoluteInRepository(root, t);
-      // In only once its `..` is read as text (`/repo/../repo/x.sh`): as written, whatever is there.
-      if (inside === null && isLexicallyInside(root, t)) found.add(t);
-      if (inside === null) return;
-      path = inRepository(inside, '.');
-    } else {
-      path = inRepository(t, dir);
-    }
-    if (path === null || path === '.' || found.has(path) || covered(path) || !isFile(path)) return;
-    if (found.size < MAX_NAMED_FILES) found.add(path);
-    else unread ??= `more than ${MAX_NAMED_FILES} files named`;
-  };
-  let patterns = 0;
-  const matchesOf = (pattern: string, dir: string) => {
-    if (!PATTERN.test(pattern) || pattern.startsWith('-') || pattern.includes('$') || pattern.startsWith('~')) return;
-    if (++patterns > MAX_PATTERNS) {
-      unread ??= `more than ${MAX_PATTERNS} shell patterns`;
-      return;
-    }
-    let from = dir;
-    let relative = pattern;
-    if (isAbsolute(pattern)) {
-      const inside = absoluteInRepository(root, pattern);
-      if (inside === null) return;
-      [from, relative] = ['.', inside];
-    }
-    const matches = expand!(relative, from);
-    if (matches === null) unread ??= `a pattern that matches too much to list (${relative.slice(0, 40)})`;
-    else for (const m of matches) consider(m, from);
-  };
-  // The files of code in a folder the CHECK gives a runner (the folder itself cannot be bound).
-  const folderFiles = (token: string, dir: string) => {
-    const t = token.replace(/\/+$/, '');
-    if (t === '' || t === '.' || t === '..' || t.startsWith('-') || t.startsWith('~') || /[$*?[\]{}]/.test(t) || t.includes('...')) return;
-    if (/(?:^|\/)node_modules(?:\/|$)/.test(t) || isAbsolute(t)) return;
-    const matches = expand!(`${t}/**/*`, dir);
-    if (matches === null) unread ??= `a folder with too many files to list (${t.slice(0, 40)})`;
-    else for (const m of matches) if (readsAsCodeFile(m)) consider(m, dir);
-  };
-  // The package.json nearest above the folder (node's package scope), and what it maps the name to.
-  const packageOwn = (specifier: string, dir: string) => {
-    if (!mayBePackageOwn(specifier)) return;
-    for (let at = dir; ; at = at === '.' || !at.includes('/') ? '.' : at.slice(0, at.lastIndexOf('/'))) {
-      const file = at === '.' ? 'package.json' : `${at}/package.json`;
-      if (isFile(file)) {
-        const targets = packageTargets(specifier, readJson!(file));
-        // Its own name or a `#` import: package.json chooses the file, and is named with it.
-        if (targets !== null || specifier.startsWith('#')) consider(file, '.');
-        for (const t of targets ?? []) consider(t, at);
-        return;
-      }
-      if (at === '.') return;
-    }
-  };
-  const visit = (list: ShellList, dir: string, depth: number) =>
-    walkCommands(list, dir, (cmd, at) => {
-      for (const w of [...cmd.assignments, ...cmd.words, ...cmd.redirects.flatMap((r) => (r.target ? [r.target] : []))]) {
-        if (w.value.length > MAX_WORD_SCANNED) {
-          unread ??= `a word longer than ${MAX_WORD_SCANNED} characters`;
-          continue;
-        }
-        for (const token of w.value.split(TOKEN_BREAK)) consider(token, at);
-        // `node --test test/*.test.js`, `prove t/{a,b}.t`: what the pattern matches now (round-15 H2).
-        if (expand) for (const pattern of w.value.split(PATTERN_BREAK)) matchesOf(pattern, at);
-      }
-      // Modules given by name: `python3 -m tests.run`, `perl -Ilib -MFoo`, `pytest -p plugin`.
-      const literal = cmd.words.map((w) => (w.dynamic ? '' : w.value));
-      for (const path of moduleFiles(literal)) consider(path, at);
-      // `node --test test/`, `python3 -m unittest discover -s tests`, `prove t`: a runner given a
-      // folder runs the code in it (round-15 H3 A7).
-      if (expand && runsFolders(cmd)) {
-        for (const w of cmd.words.slice(1)) {
-          if (!w.dynamic && w.value.length <= MAX_WORD_SCANNED) for (const token of w.value.split(TOKEN_BREAK)) folderFiles(token, at);
-        }
-      }
-      // `node -r pkg/setup`, `node --import '#setup'`: a module the package.json finds (round-15 H3).
-      if (readJson) for (const specifier of nodeModuleSpecifiers(cmd)) packageOwn(specifier, at);
-      // What it reads by itself: `npm test` package.json, `make` its makefile, pytest conftest.py.
-      for (const { dir, files } of implicitFiles(cmd)) for (const f of files) consider(dir === '.' ? f : `${dir}/${f}`, at);
-      const inner = depth === 0 ? inlineShellWord(cmd) : null;
-      if (inner !== null && !inner.dynamic) visit(parseShellList(inner.value), at, depth + 1);
-    });
-  visit(parseShellList(check), workdir, 0);
-  // And the whole text from the gate's folder: past where the walk stops (a function, a
-  // case, a loop, eval), inside here-documents and substitutions.
-  if (check.length <= MAX_CHECK_SCANNED) for (const token of check.split(TOKEN_BREAK)) consider(token, workdir);
-  else unread ??= `a CHECK longer than ${MAX_CHECK_SCANNED} characters`;
-  return { files: [...found], unread };
-}
-
-/** What namedFiles asks of the disk (the caller's I/O), repository paths in and out. */
-export interface NamedFilesDisk {
-  /** Whether a repository path is a file there now. */
-  isFile: (path: string) => boolean;
-  /** Where a path written in the CHECK leads (lint/scripts.ts PathResolver; lexical when absent). */
-  resolve?: PathResolver;
-  /** What a shell pattern matches now. */
-  expand?: PatternExpander;
-  /** A repository JSON file parsed (package.json), or undefined when absent or unreadable. */
-  readJson?: (path: string) => unknown;
-}
-
-/** The files namedFiles found, and where a bound on its work left text unread (or null). */
-export interface NamedFiles {
-  files: string[];
-  unread: string | null;
-}
-
-/** Runners and interpreters that run the code in a folder they are given. */
-const FOLDER_RUNNERS = /^(?:node|nodejs|deno|bun|tsx|ts-node|python[0-9.]*|pypy[0-9.]*|pytest|py\.test|prove|perl[0-9.]*|ruby[0-9.]*|rspec|mocha|jest|vitest|ava|tap|bats|phpunit|go|cargo|nose2|trial|behave|cucumber-js|karma|jasmine|uvu|c8|nyc)$/;
-
-function runsFolders(cmd: SimpleCommand): boolean {
-  const words = unwrapped(withoutKeywords(cmd));
-  return runnerOf(cmd) !== null || FOLDER_RUNNERS.test(programName(words[0]) ?? '');
-}
-
-/** The modules a node command is given to load by name (`-r x`, `--import=x`), through its wrappers. */
-function nodeModuleSpecifiers(cmd: SimpleCommand): string[] {
-  const words = unwrapped(withoutKeywords(cmd));
-  if (!/^(?:node|nodejs)$/.test(programName(words[0]) ?? '')) return [];
-  const specifiers: string[] = [];
-  for (let i = 1; i < words.length; i++) {
-    const w = words[i]!;
-    if (w.dynamic) continue;
-    const attached = NODE_MODULE_ATTACHED.exec(w.value);
-    if (attached) specifiers.push(attached[1]!);
-    else if (NODE_MODULE_OPTION.test(w.value) && words[i + 1] && !words[i + 1]!.dynamic) specifiers.push(words[++i]!.value);
-  }
-  return specifiers;
-}
-
-/** Where a word is cut into the tokens that may each be a path. */
-const TOKEN_BREAK = /[\s'"`=:,;|&()<>{}]+/;
-/** The same for shell patterns, which keep their braces and commas (`t/{a,b}.t`). */
-const PATTERN_BREAK = /[\s'"`=:;|&()<>]+/;
-const PATTERN = /[*?[{]/;
-
-/** The files a shell pattern matches from a repository folder, relative to it; null past its bound (fsx/shell-pattern.ts). */
-export type PatternExpander = (pattern: string, dir: string) => string[] | null;
-/** Bounds on the work and the screen: a CHECK's words are few, but a CHECK may be long. */
-const MAX_NAMED_FILES = 256;
-const MAX_PATTERNS = 64;
-const MAX_WORD_SCANNED = 4096;
-const MAX_CHECK_SCANNED = 65_536;
 
 /**
  * Where the reading of the CHECK stopped before its end, or null when it read it all: after
@@ -409,30 +224,4 @@ function unreadPart(cmd: SimpleCommand): string | null {
     if (inner.slice(1).some((w) => !w.dynamic && (INTERPRETER_WORD.test(w.value) || /^(?:sh|bash|node|python3?)\s/.test(w.value)))) return `a command run through ${name}`;
   }
   return null;
-}
-
-/**
- * An absolute path that starts with the repository's own path, as a repository path as
- * written: its `..` kept for the resolver, which follows links as the kernel does
- * (`/repo/dl/../x.sh` with `dl -> sub/deep` runs `sub/x.sh`; read as text it was `x.sh`:
- * round-15 H1). Null for any other path: outside, or inside only as text.
- */
-function absoluteInRepository(root: string, path: string): string | null {
-  if (path === root) return '.';
-  const prefix = root.endsWith('/') ? root : `${root}/`;
-  if (!path.startsWith(prefix)) return null;
-  return path.slice(prefix.length).replace(/^\/+/, '') || '.';
-}
-
-function isLexicallyInside(root: string, path: string): boolean {
-  const rel = relative(root, path);
-  return !(rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel));
-}
-
-/** `dir` relative to `root`, with forward slashes ('.' for the root itself), or null outside it. */
-function repositoryDir(root: string, dir: string): string | null {
-  const rel = relative(root, dir);
-  if (rel === '') return '.';
-  if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return null;
-  return rel.split(sep).join('/');
 }

@@ -98,12 +98,12 @@ export function sanitizeLine(text: string, max = 200): string {
   const bounded = text.length > max * 8 + 64 ? text.slice(0, max * 8 + 64) : text;
   const cleaned = stripAnsi(bounded).replace(/[\t\n]/g, ' ').replace(UNSAFE, '');
   // Invisible characters shown as <U+XXXX>: zero-width spaces and joiners, BOM, soft hyphen,
-  // Hangul fillers, tag characters (which carry hidden ASCII to a reader or a model reading
-  // the log: round-15b F3). Emoji presentation selectors stay: they hide nothing.
-  return capCodePoints(PRINTABLE_ASCII.test(cleaned) ? cleaned : cleaned.replace(hiddenChars(), (ch) => (ch === '\uFE0E' || ch === '\uFE0F' ? ch : `<${codePointLabel(ch)}>`)), max);
+  // Hangul fillers, variation selectors, the blank braille pattern, tag characters (which
+  // carry hidden ASCII to a reader or a model reading the log: round-15b F3, round-16 R1).
+  return capCodePoints(PRINTABLE_ASCII.test(cleaned) ? cleaned : cleaned.replace(hiddenChars(), (ch) => `<${codePointLabel(ch)}>`), max);
 }
 
-const hiddenChars = lazyRegExp(() => /[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu);
+const hiddenChars = lazyRegExp(() => /[\p{Cf}\p{Default_Ignorable_Code_Point}\u2800]/gu);
 
 /**
  * Several lines of untrusted text (a failure diagnostic): each line sanitized and capped; when

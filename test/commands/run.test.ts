@@ -169,9 +169,12 @@ describe('run modes', () => {
     expect(JSON.parse(s.run(['--json']).stdout).gates[0].result.request.unboundScripts).toEqual(['test/a.test.js', 'test/unit/b.test.js', 'tests/test_a.py']);
     const bound = repo({ 'GATES.md': gate('A', 'node --test test/', 'ok', '  DEPENDS: test/**\n'), ...files });
     expect(JSON.parse(bound.run(['--json']).stdout).gates[0].result.request).toMatchObject({ unboundScripts: [], unboundNotJudged: null });
-    // A folder the CHECK only lists is not run.
-    const listed = repo({ 'GATES.md': gate('A', 'ls test && echo ok', 'ok', ''), ...files });
+    // A folder the CHECK only lists is not run; `make test` names a target, not the folder test/ (round-16 noise).
+    const listed = repo({ 'GATES.md': gate('A', 'ls test && make test && echo ok', 'ok', ''), ...files });
     expect(JSON.parse(listed.run(['--json']).stdout).gates[0].result.request.unboundScripts).toEqual([]);
+    // A pattern that matches a folder given to a runner: the code in it (round-16 H1).
+    const star = repo({ 'GATES.md': gate('A', 'node --test t*', 'ok', ''), ...files });
+    expect(JSON.parse(star.run(['--json']).stdout).gates[0].result.request.unboundScripts).toEqual(['test/a.test.js', 'test/unit/b.test.js', 'tests/test_a.py']);
   });
 
   it('UNBOUND follows links in an absolute path into the repository as it does in a relative one: /repo/dl/../x.sh runs sub/x.sh (round-15 H1)', () => {

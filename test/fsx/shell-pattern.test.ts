@@ -34,6 +34,18 @@ describe('shellPatternMatches', () => {
     expect(shellPatternMatches(root, 'sub', '../test/*.js')).toEqual([]);
   });
 
+  it('lists the folders a pattern matches when asked (a runner given them runs their code), marked by a slash', () => {
+    expect(sorted(shellPatternMatches(root, '.', 't*', true))).toEqual(['t/', 'test/']);
+    expect(shellPatternMatches(root, '.', 't*')).toEqual([]);
+  });
+
+  it('is null for what the shell reads otherwise than this listing: a POSIX class, a zero-padded sequence, an extended pattern (round-16 H1)', () => {
+    expect(shellPatternMatches(root, '.', 'test/[[:alpha:]].test.js')).toBeNull();
+    expect(shellPatternMatches(root, '.', 't/{01..03}.t')).toBeNull();
+    expect(shellPatternMatches(root, '.', 'test/@(a|b).test.js')).toBeNull();
+    expect(sorted(shellPatternMatches(root, '.', 't/{a..b}.t'))).toEqual(['t/a.t', 't/b.t']);
+  });
+
   it('is null past its bounds: a brace list of more than 64 patterns, a walk of more than 20,000 entries', () => {
     expect(shellPatternMatches(root, '.', 't/{a,b,c,d,e,f,g,h,i}{a,b,c,d,e,f,g,h,i}.t')).toBeNull();
     const wide = join(root, 'wide');

@@ -1,7 +1,7 @@
 // The scripts the approval screen names as bound by no DEPENDS (lint/unbound-scripts.ts):
 // the same reading of the CHECK as undeclared-script, judged on the files the oracle binds.
 import { describe, expect, it } from 'vitest';
-import { namedFiles, unboundNotJudged, unboundScripts } from '../../lib/lint/unbound-scripts.js';
+import { unboundNotJudged, unboundScripts } from '../../lib/lint/unbound-scripts.js';
 
 const ROOT = '/repo';
 // Whether a glob can bind a path once written: yes, unless a test says otherwise.
@@ -183,101 +183,6 @@ describe('unboundScripts', () => {
     expect(unboundScripts('sh check.sh', ROOT, '/elsewhere', [], null, none)).toEqual([]);
     // A sibling whose name starts with the root's is outside it too.
     expect(unboundScripts('sh check.sh', ROOT, '/repository', [], null, none)).toEqual([]);
-  });
-});
-
-describe('namedFiles', () => {
-  // The files of a repository, as the caller's isFile would find them on disk.
-  const FILES = new Set(['scripts/serve', 'scripts/ziptest', 'scripts/count', 'scripts/cmp', 'scripts/report.sh', 'scripts/shell', 'scripts/unpack', 'scripts/msg',
-    'tests/check.txt', 'tests/vimrc', 'tests/Check', 'tests/build.ninja', 'tests/setup.js', 'fixtures/a', 'sub/x.sh', 'expected.txt', 'GATES.md', 'path.txt']);
-  const named = (check: string, depends: string[] = [], cwd = ROOT) => namedFiles(check, ROOT, cwd, depends, depends, { isFile: (p) => FILES.has(p) }).files;
-
-  it('names every file of the repository the CHECK mentions: arguments, option values, words in values and quoted command lines, redirections (round-14 H2-H6)', () => {
-    expect(named('git ls-remote --upload-pack=scripts/serve .')).toEqual(['scripts/serve']);
-    expect(named('zip -q -T -TT scripts/ziptest /tmp/x.zip GATES.md')).toEqual(['scripts/ziptest', 'GATES.md']);
-    expect(named('split -n 1 --filter=scripts/count GATES.md')).toEqual(['scripts/count', 'GATES.md']);
-    expect(named('sdiff -s --diff-program=scripts/cmp fixtures/a fixtures/a')).toEqual(['scripts/cmp', 'fixtures/a']);
-    expect(named("sed -n --expression='1e sh scripts/report.sh' GATES.md")).toEqual(['scripts/report.sh', 'GATES.md']);
-    expect(named(`perl -e 'open F, "|-", "sh scripts/report.sh"; close F'`)).toEqual(['scripts/report.sh']);
-    expect(named(`node -e "console.log(1)" -r ./tests/setup.js`)).toEqual(['tests/setup.js']);
-    expect(named('python3 -m doctest -v tests/check.txt; sqlite3 :memory: < tests/check.txt')).toEqual(['tests/check.txt']);
-    expect(named('vim -Nes -u tests/vimrc; java --source 17 tests/Check; ninja -f tests/build.ninja')).toEqual(['tests/vimrc', 'tests/Check', 'tests/build.ninja']);
-    expect(named('make -s SHELL:=scripts/shell test; TAR_OPTIONS=--use-compress-program=scripts/unpack tar -xf f.tar')).toEqual(['scripts/shell', 'scripts/unpack']);
-    expect(named('EDITOR=scripts/msg git commit -q --allow-empty')).toEqual(['scripts/msg']);
-    // From the folder a cd leads to, and through the whole text past where the walk stops.
-    expect(named('cd sub && sh ./x.sh')).toEqual(['sub/x.sh']);
-    expect(named('f() { sh sub/x.sh; }; f')).toEqual(['sub/x.sh']);
-    expect(named(`curl -d @expected.txt http://localhost/x`)).toEqual(['expected.txt']);
-    expect(named(`${ROOT}/scripts/serve`)).toEqual(['scripts/serve']);
-  });
-
-  it('names nothing DEPENDS binds, nothing that is not a file there, and no option, variable or pattern', () => {
-    expect(named('git ls-remote --upload-pack=scripts/serve .', ['scripts/serve'])).toEqual([]);
-    expect(named('sh scripts/*.sh; cat "$F"; ls tests; echo -x; cat ../outside.txt; cat /etc/passwd; cat ~/x')).toEqual([]);
-    expect(named('diff -u expected.txt out.txt')).toEqual(['expected.txt']);
-    // Installed packages are not the repository's code.
-    const installed = new Set(['node_modules/.bin/vitest', 'node_modules/x/cli.js']);
-    expect(namedFiles('./node_modules/.bin/vitest run && node node_modules/x/cli.js', ROOT, ROOT, [], [], { isFile: (p) => installed.has(p) }).files).toEqual([]);
-  });
-
-  it('says where its bounds left text unread: a long word, a long CHECK, more files than it names (a name past them would go unshown)', () => {
-    const all = (p: string) => /^f\d+\.txt$|^x\.sh$/.test(p);
-    const read = (check: string) => namedFiles(check, ROOT, ROOT, [], [], { isFile: all });
-    expect(read('sh x.sh')).toEqual({ files: ['x.sh'], unread: null });
-    expect(read(`sed --expression='${'y'.repeat(5000)} 1e sh x.sh' f0.txt`).unread).toBe('a word longer than 4096 characters');
-    expect(read(`true ${'a '.repeat(40_000)}; sh x.sh`).unread).toBe('a CHECK longer than 65536 characters');
-    const many = Array.from({ length: 300 }, (_, i) => `f${i}.txt`).join(' ');
-    const cut = read(`cat ${many}; sh x.sh`);
-    expect(cut.files).toHaveLength(256);
-    expect(cut.unread).toBe('more than 256 files named');
-    expect(read(`cat ${Array.from({ length: 256 }, (_, i) => `f${i}.txt`).join(' ')}`).unread).toBe(null);
-  });
-
-  it('names what a program reads by itself from its folder: package.json and .npmrc for npm, the makefile, conftest.py, build.ninja, .pdbrc, .perldb (round-15 M2)', () => {
-    const disk = new Set(['package.json', '.npmrc', 'Makefile', 'conftest.py', 'build.ninja', '.pdbrc', '.perldb', 'web/package.json', 'setup.py', 'tsconfig.json']);
-    const files = (check: string) => namedFiles(check, ROOT, ROOT, [], [], { isFile: (p) => disk.has(p) }).files;
-    expect(files('npm test')).toEqual(['package.json', '.npmrc']);
-    expect(files('npm --prefix web run test:unit')).toEqual(['web/package.json']);
-    expect(files('make check')).toEqual(['Makefile']);
-    expect(files('python3 -m pytest -q')).toEqual(['conftest.py']);
-    expect(files('ninja')).toEqual(['build.ninja']);
-    expect(files('ninja -f other.ninja')).toEqual([]);
-    expect(files('python3 -m pdb -c continue t.py </dev/null')).toEqual(['.pdbrc']);
-    expect(files('perl -d t/check.pl')).toEqual(['.perldb']);
-    expect(files('pip install -e .')).toEqual(['setup.py']);
-    expect(files('npx tsc --noEmit')).toEqual(['tsconfig.json']);
-    // Bound: not named.
-    expect(namedFiles('npm test', ROOT, ROOT, ['package.json'], ['{package.json,.npmrc}'], { isFile: (p) => disk.has(p) }).files).toEqual([]);
-  });
-
-  it("names what node loads through the repository's own package.json: a # import, a self-reference, and package.json itself (round-15 H3)", () => {
-    const pkg = { name: 'selfpkg', exports: { '.': './index.js', './setup': { import: './tests/setup.mjs', require: './tests/setup.cjs' }, './helpers/*': './tests/helpers/*.js' }, imports: { '#setup': './tests/pre.mjs' } };
-    const disk = new Set(['package.json', 'index.js', 'tests/setup.mjs', 'tests/setup.cjs', 'tests/helpers/a.js', 'tests/pre.mjs', 't.js']);
-    const files = (check: string, cwd = ROOT) => namedFiles(check, ROOT, cwd, ['t.js'], ['t.js'], { isFile: (p) => disk.has(p), readJson: (p) => (p === 'package.json' ? pkg : undefined) }).files;
-    expect(files('node -r selfpkg/setup t.js')).toEqual(['package.json', 'tests/setup.mjs', 'tests/setup.cjs']);
-    expect(files("node --import '#setup' t.js")).toEqual(['package.json', 'tests/pre.mjs']);
-    expect(files('node --import=selfpkg t.js')).toEqual(['package.json', 'index.js']);
-    expect(files('node --require selfpkg/helpers/a t.js')).toEqual(['package.json', 'tests/helpers/a.js']);
-    // From a folder below, the nearest package.json above it.
-    expect(files('node -r selfpkg/setup ../t.js', `${ROOT}/tests`)).toEqual(['package.json', 'tests/setup.mjs', 'tests/setup.cjs']);
-    // Another package (node_modules) or an unknown entry: nothing of the repository.
-    expect(files('node -r dotenv/config t.js; node -r selfpkg/nothing t.js')).toEqual([]);
-  });
-
-  it('names the files a module name loads: python -m, runpy, pytest -p, pylint --load-plugins, perl -I -M, ruby -I -r (round-14 leftovers)', () => {
-    const modules = new Set(['tests/__init__.py', 'tests/run.py', 'pytest.py', 'tools/__main__.py', 'plug.py', 'lint_a.py', 'lint_b/__init__.py', 'lib/Foo/Bar.pm', 'lib/feat.rb', 'sub/m.py']);
-    const files = (check: string, cwd = ROOT) => namedFiles(check, ROOT, cwd, [], [], { isFile: (p) => modules.has(p) }).files;
-    expect(files('python3 -m tests.run')).toEqual(['tests/__init__.py', 'tests/run.py']);
-    expect(files('python3 -m pytest -q')).toEqual(['pytest.py']);
-    expect(files('python3 -m runpy tools')).toEqual(['tools/__main__.py']);
-    expect(files('python3 -mtools')).toEqual(['tools/__main__.py']);
-    expect(files('pytest -p plug -q; pylint --load-plugins=lint_a,lint_b src')).toEqual(['plug.py', 'lint_a.py', 'lint_b/__init__.py']);
-    expect(files('perl -Ilib -MFoo::Bar -e 1; ruby -I lib -rfeat -e 1')).toEqual(['lib/Foo/Bar.pm', 'lib/feat.rb']);
-    expect(files('perl -Ilib -mFoo::Bar=x -e 1')).toEqual(['lib/Foo/Bar.pm']);
-    // From the command's folder, as Python searches the working folder first.
-    expect(files('cd sub && python3 -m m')).toEqual(['sub/m.py']);
-    // Bound by DEPENDS: not named.
-    expect(namedFiles('python3 -m tests.run', ROOT, ROOT, ['tests/run.py'], ['tests/*.py'], { isFile: (p) => modules.has(p) }).files).toEqual([]);
   });
 });
 

@@ -29,8 +29,8 @@ describe('sanitizeLine', () => {
     expect(sanitizeLine('sec\u200Burity\u00AD audit\uFEFF')).toBe('sec<U+200B>urity<U+00AD> audit<U+FEFF>');
     expect(sanitizeLine('done\u{E0041}\u{E0042}')).toBe('done<U+E0041><U+E0042>');
     expect(sanitizeLine('a\u3164b\u2060c')).toBe('a<U+3164>b<U+2060>c');
-    // Emoji presentation selectors hide nothing and stay.
-    expect(sanitizeLine('\u26A0\uFE0F warn')).toBe('\u26A0\uFE0F warn');
+    // Variation selectors carry a bit each, the blank braille pattern looks like a space (round-16 R1).
+    expect(sanitizeLine('\u26A0\uFE0F warn\uFE0E\u2800')).toBe('\u26A0<U+FE0F> warn<U+FE0E><U+2800>');
   });
 
   it('turns tabs and newlines into spaces', () => {
