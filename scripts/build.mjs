@@ -78,13 +78,15 @@ await build({ ...cjs, entryPoints: ['lib/cli/route.ts'], outfile: `${staging}/ro
 await build({ ...cjs, entryPoints: ['fast-glob'], outfile: `${staging}/fast-glob.cjs`, legalComments: 'linked' });
 // The Stop hook's warm-up reads a stop payload on stdin, as a host sends it.
 const payload = JSON.stringify({ session_id: 'code-cache', transcript_path: '/nonexistent', hook_event_name: 'Stop', stop_hook_active: false });
+const CODE_CACHE_TIMEOUT_MS = 120_000;
 for (const name of Object.keys(FAST_BUILDS)) {
   const file = `${staging}/${name}.cjs`;
   await build({ ...cjs, entryPoints: ['lib/cli/main.ts'], outfile: file, plugins: [stubsFor(name)] });
   if (/\bimport\(/.test(readFileSync(file, 'utf8'))) throw new Error(`dist/${name}.cjs holds a dynamic import(), which its loader (node:vm) cannot serve`);
-  const made = spawnSync(process.execPath, [fileURLToPath(new URL('./code-cache.mjs', import.meta.url)), staging, name], { input: payload, stdio: ['pipe', 'inherit', 'inherit'] });
+  // Bounded: a warm-up that hangs (a broken machine, a mutant of scripts/mutation.mjs) must not hang `npm ci`.
+  const made = spawnSync(process.execPath, [fileURLToPath(new URL('./code-cache.mjs', import.meta.url)), staging, name], { input: payload, stdio: ['pipe', 'inherit', 'inherit'], timeout: CODE_CACHE_TIMEOUT_MS, killSignal: 'SIGKILL' });
   // Without its cache a fast build still works, only slower: an install must not fail for it.
-  if (made.status !== 0) console.warn(`build: making the code cache of ${name}.cjs failed (${made.status ?? made.signal}); it starts slower without one`);
+  if (made.status !== 0) console.warn(`build: making the code cache of ${name}.cjs failed (${made.error?.code === 'ETIMEDOUT' ? `no end within ${CODE_CACHE_TIMEOUT_MS / 1000} s` : (made.status ?? made.signal)}); it starts slower without one`);
 }
 
 const old = `${dist}.old-${process.pid}`;
