@@ -87,10 +87,11 @@ export function cwdOnDisk(root: string, cwd: string): { dir: string } | { missin
   return { dir: rel === '' ? '.' : rel.split(sep).join('/') };
 }
 
-/** Whether a repository path is a regular file now (through links, as a program opening it would find it). */
+/** Whether a repository path is something a program can open as a file now (through links): not a folder. */
 export function isRepositoryFile(root: string, path: string): boolean {
+  // Anything but a folder: a FIFO or a device where a file is read is named too (round-16).
   try {
-    return statSync(`${root}/${path}`).isFile();
+    return !statSync(`${root}/${path}`).isDirectory();
   } catch {
     return false;
   }

@@ -214,7 +214,7 @@ describe('repository text is sanitized and capped', () => {
     expect(text).not.toMatch(/[\u001b\u202e\u2069]/);
   });
 
-  it('a DEPENDS file name with escapes, named by a stale reason, is sanitized', () => {
+  it('a DEPENDS file name with escapes, named by a stale reason, is shown with them visible: never run on the terminal, never dropped to name another file (round-15b F4)', () => {
     const s = hookRepo({
       'GATES.md': '- [ ] A: t\n  CHECK: cat scripts/*.txt\n  EXPECT: one\n  DEPENDS: scripts/*.txt\n',
       'scripts/a.txt': 'one\n',
@@ -222,8 +222,10 @@ describe('repository text is sanitized and capped', () => {
     expect(s.run(['--approve']).code).toBe(0);
     writeFileSync(join(s.repo, `scripts/\u001b]0;title\u0007\u202Eb.txt`), 'two\n');
     const text = expectBlock(s.hook());
-    // The whole OSC sequence (with its title) is stripped, and the override with it.
-    expect(text).toContain('GATES:A (stale: DEPENDS changed: scripts/b.txt (added))');
+    // The OSC sequence and the override are shown as code points: stripped, the name read as another file's.
+    // (The hook's reason escapes `<` as `\<` for the host's Markdown.)
+    expect(text).toContain('GATES:A (stale: DEPENDS changed: scripts/\\<U+001B>]0;title\\<U+0007>\\<U+202E>b.txt (added))');
+    expect(text).not.toMatch(/[\u001b\u0007\u202e]/);
   });
 });
 

@@ -113,6 +113,11 @@ describe('run modes', () => {
     expect(JSON.parse(s.run(['--json']).stdout).gates[0].result.request.unboundScripts).toEqual(['tests/conf.txt']);
     const bound = repo({ 'GATES.md': gate('A', check, 'ok', '  DEPENDS: tests/conf.txt\n'), 'tests/conf.txt': 'x\n' });
     expect(bound.run([]).stdout).not.toContain('UNBOUND');
+    // A FIFO where the CHECK reads a file is named too, not only a regular file (round 16).
+    const fifo = repo({ 'GATES.md': gate('A', 'sqlite3 :memory: < tests/t.sql', 'ok', '') });
+    mkdirSync(join(fifo.repo, 'tests'));
+    execFileSync('mkfifo', [join(fifo.repo, 'tests', 't.sql')]);
+    expect(JSON.parse(fifo.run(['--json']).stdout).gates[0].result.request.unboundScripts).toContain('tests/t.sql');
   });
 
   it('UNBOUND shows every name that fits the field, not five: decoys named first do not push the script out of sight; a bound on the reading is said', () => {
