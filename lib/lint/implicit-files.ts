@@ -21,6 +21,8 @@ export interface ImplicitFiles {
   patterns: string[];
   /** Whether the files' text names more files it reads or runs (a makefile, a configuration). */
   scan: boolean;
+  /** Whether they are build files (make, ninja) whose variables and folders the text does not resolve. */
+  build: boolean;
   /** The scripts of `dir`'s package.json it runs (npm: pre<name>, <name>, post<name>). */
   scripts: string[];
   /** Why what it runs cannot be read from here (`npm test --workspaces`), or null. */
@@ -53,9 +55,15 @@ const READS_BY_ITSELF: Record<string, (args: readonly string[]) => string[]> = {
   task: () => ['Taskfile.yml', 'Taskfile.yaml'],
   deno: () => ['deno.json', 'deno.jsonc'],
   bun: () => ['bunfig.toml', 'package.json'],
+  // npm install, ci, start, stop, pack, version…: lifecycle scripts of package.json (round-17).
+  npm: () => ['package.json', '.npmrc'],
+  pnpm: () => ['package.json', '.npmrc', 'pnpm-workspace.yaml'],
+  yarn: () => ['package.json', '.yarnrc', '.yarnrc.yml'],
+  // prove runs t/*.t with no operand and reads .proverc, which may set --exec (round-17).
+  prove: () => ['.proverc'],
 };
 
-const entry = (dir: string, files: string[], more: Partial<ImplicitFiles> = {}): ImplicitFiles => ({ dir, files, patterns: [], scan: true, scripts: [], unread: null, ...more });
+const entry = (dir: string, files: string[], more: Partial<ImplicitFiles> = {}): ImplicitFiles => ({ dir, files, patterns: [], scan: true, build: false, scripts: [], unread: null, ...more });
 
 /** The value of `-C DIR`, `--directory=DIR` and the like among `args`, or null. */
 function optionValue(args: readonly string[], names: readonly string[]): string | null {
@@ -91,7 +99,7 @@ export function implicitFiles(cmd: SimpleCommand): ImplicitFiles[] {
       // node --test with no file runs the test files it finds; pytest loads every conftest.py.
       const given = runner.args.some((w) => !w.dynamic && !w.value.startsWith('-'));
       const patterns = runner.id === 'node-test' && !given ? NODE_TEST_DEFAULT : runner.id === 'pytest' ? (given ? ['**/conftest.py'] : PYTEST_FOUND) : [];
-      found.push(entry(dir, files, { patterns }));
+      found.push(entry(dir, files, { patterns, build: runner.id === 'make' }));
     }
   }
   const name = programName(words[0]);
@@ -100,7 +108,7 @@ export function implicitFiles(cmd: SimpleCommand): ImplicitFiles[] {
   if (Object.hasOwn(READS_BY_ITSELF, base)) {
     // ninja -C build reads build/build.ninja.
     const dir = base === 'ninja' ? (optionValue(args, ['-C']) ?? '.') : '.';
-    found.push(entry(dir, READS_BY_ITSELF[base]!(args)));
+    found.push(entry(dir, READS_BY_ITSELF[base]!(args), { build: base === 'ninja' }));
   }
   if (base === 'python' || base === 'pypy') {
     const m = args.indexOf('-m');
@@ -110,7 +118,8 @@ export function implicitFiles(cmd: SimpleCommand): ImplicitFiles[] {
     if (module === 'pip') found.push(entry('.', READS_BY_ITSELF.pip!(args.slice(m + 2))));
     if (module === 'unittest') {
       const rest = args.slice(m + 2);
-      const operands = rest.filter((a) => !a.startsWith('-'));
+      // Positional words, without the values of -s, -p and -t (`discover -p 'chk*.py'`: round-17).
+      const operands = rest.filter((a, i) => !a.startsWith('-') && !['-s', '-p', '-t', '--start-directory', '--pattern', '--top-level-directory'].includes(rest[i - 1] ?? ''));
       // Bare, or `discover`: it imports test*.py under the start folder, and the packages from the top down to it.
       if (operands.length === 0 || operands[0] === 'discover') {
         const start = optionValue(rest, ['-s', '--start-directory']) ?? operands[1] ?? '.';
@@ -121,6 +130,8 @@ export function implicitFiles(cmd: SimpleCommand): ImplicitFiles[] {
       }
     }
   }
+  // Bare prove runs t/*.t (-r: below too).
+  if (base === 'prove' && !args.some((a) => a !== '' && !a.startsWith('-'))) found.push(entry('.', [], { patterns: ['t/**/*.t'], scan: false }));
   // perl -d reads .perldb from the working folder.
   if (base === 'perl' && args.some((a) => /^-[A-Za-z]*d/.test(a) && !a.startsWith('--'))) found.push(entry('.', ['.perldb', 'perl5db.pl'], { scan: false }));
   return found.filter((f) => f.files.length > 0 || f.patterns.length > 0 || f.scripts.length > 0 || f.unread !== null);

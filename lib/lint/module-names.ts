@@ -47,7 +47,12 @@ export function moduleFiles(words: readonly string[]): string[] {
         if (target !== undefined) python.push(target);
       }
       if ((w === '-m' || w === '--module') && next === 'unittest') {
-        for (const x of words.slice(i + 2)) if (!x.startsWith('-') && x !== 'discover') python.push(x.replace(/\.py$/, ''));
+        // `tests.test_a.T.test_x`: a class and a method after the module; each prefix may be it.
+        for (const x of words.slice(i + 2)) {
+          if (x.startsWith('-') || x === 'discover') continue;
+          const parts = x.replace(/\.py$/, '').split('.');
+          for (let n = parts.length; n > 0; n--) python.push(parts.slice(0, n).join('.'));
+        }
       }
       i++;
       continue;

@@ -134,7 +134,7 @@ export function namedFiles(
       for (const f of implicit.files) {
         consider(f, dir);
         // A makefile's includes and recipes, a configuration's extends and setup files: named by their text.
-        if (implicit.scan) scanText(dir === '.' ? f : `${dir}/${f}`, nesting);
+        if (implicit.scan) scanText(dir === '.' ? f : `${dir}/${f}`, nesting, implicit.build);
       }
       for (const pattern of implicit.patterns) matchesOf(pattern, dir, false);
       if (implicit.scripts.length > 0) packageScripts(dir, implicit.scripts, nesting);
@@ -147,6 +147,9 @@ export function namedFiles(
       if (dir !== '.') unread ??= `an npm workspace it cannot find (${dir.slice(0, 60)})`;
       return;
     }
+    // `.npmrc` can choose another workspace (`workspace=packages/a`) whose scripts run instead (round-17).
+    const npmrc = readText?.(dir === '.' ? '.npmrc' : `${dir}/.npmrc`);
+    if (npmrc !== undefined && /^\s*workspaces?\s*=/m.test(npmrc)) unread ??= 'a workspace chosen in .npmrc';
     const pkg = jsonOf(file);
     const scripts = isPlainObject(pkg) && Object.hasOwn(pkg, 'scripts') ? pkg.scripts : undefined;
     if (pkg === undefined || (scripts !== undefined && !isPlainObject(scripts))) {
@@ -156,6 +159,8 @@ export function namedFiles(
     for (const name of names) {
       const script = scripts !== undefined && Object.hasOwn(scripts, name) ? scripts[name] : undefined;
       if (typeof script !== 'string') continue;
+      // `node $npm_package_config_e`, `npm run $X`, `run-s t:*`: a script chosen at run time (round-17).
+      if (NPM_SCRIPT_INDIRECTION.test(script)) unread ??= `the npm script ${name.slice(0, 40)}: its variables or the scripts it runs by pattern (read it yourself)`;
       if (nesting >= MAX_NESTING || script.length > MAX_CHECK_SCANNED) unread ??= `an npm script nested or long past reading (${name.slice(0, 40)})`;
       else {
         visit(parseShellList(script), dir, 0, nesting + 1);
@@ -164,7 +169,7 @@ export function namedFiles(
     }
   };
   // A definition file's text, token by token, and a makefile's includes the same way.
-  const scanText = (file: string, nesting: number) => {
+  const scanText = (file: string, nesting: number, build: boolean) => {
     if (scanned.has(file) || !isFile(file)) return;
     scanned.add(file);
     if (++definitions > MAX_DEFINITIONS || nesting >= MAX_NESTING) {
@@ -179,8 +184,12 @@ export function namedFiles(
     const dir = file.includes('/') ? file.slice(0, file.lastIndexOf('/')) : '.';
     for (const token of text.slice(0, MAX_DEFINITION_SCANNED).split(TOKEN_BREAK)) consider(token, dir);
     if (text.length > MAX_DEFINITION_SCANNED) unread ??= `a file longer than it reads (${file.slice(0, 60)})`;
+    // A makefile or a ninja file names files through variables, functions, patterns and other
+    // folders (`$(S)/t.sh`, `$<`, `$(MAKE) -C sub`, `cd sub &&`, `include mk/*.mk`, `subninja`):
+    // read as text, they name nothing; the screen says so (round-17).
+    if (build && BUILD_INDIRECTION.test(text.replace(/\$\$/g, ''))) unread ??= `${file.slice(0, 60)}: its variables, patterns or other folders (read it yourself)`;
     for (const m of text.matchAll(/^[ \t]*-?s?include[ \t]+([^\n#]+)/gm)) {
-      for (const name of m[1]!.trim().split(/\s+/)) if (!/[$*?[]/.test(name)) scanText(dir === '.' ? name : `${dir}/${name}`, nesting + 1);
+      for (const name of m[1]!.trim().split(/\s+/)) if (!/[$*?[]/.test(name)) scanText(dir === '.' ? name : `${dir}/${name}`, nesting + 1, build);
     }
   };
   const visit = (list: ShellList, dir: string, depth: number, nesting: number) =>
@@ -192,6 +201,8 @@ export function namedFiles(
           continue;
         }
         for (const token of w.value.split(TOKEN_BREAK)) consider(token, at);
+        // `test/[[:alpha:]].js`: a POSIX class, which the pattern listing does not read (round-17).
+        if (expand && /\[\[:[a-z]+:\]/.test(w.value)) unread ??= `a pattern with a character class (${w.value.slice(0, 40)})`;
         // `node --test test/*.test.js`, `prove t/{a,b}.t`: what the pattern matches now (round-15 H2);
         // given to a runner, the folders it matches run too (`node --test t*`: round-16 H1).
         if (expand) for (const pattern of w.value.split(PATTERN_BREAK)) matchesOf(pattern, at, folderRunner);
@@ -281,6 +292,10 @@ const MAX_NAMED_FILES = 256;
 const MAX_PATTERNS = 64;
 const MAX_WORD_SCANNED = 4096;
 const MAX_CHECK_SCANNED = 65_536;
+/** What a build file names that its text alone does not say. */
+const BUILD_INDIRECTION = /\$[({A-Za-z_<@^?*%]|(?:^|[\s;&|(])cd\s|(?:^|\s)-C\s*\S|^[ \t]*-?s?include[ \t]+[^\n]*[*?[]|^\s*subninja\s|^\s*vpath\s/m;
+/** What an npm script runs that its text alone does not say. */
+const NPM_SCRIPT_INDIRECTION = /\$|\b(?:run-s|run-p|npm-run-all|concurrently|turbo|nx|lerna|wireit)\b|[*?]/;
 /** Definition files read (makefiles and their includes, configurations), how deep scripts and includes nest, and how much of each is read. */
 const MAX_DEFINITIONS = 32;
 const MAX_NESTING = 4;

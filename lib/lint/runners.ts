@@ -173,6 +173,9 @@ function makeCall(name: string, args: readonly Word[]): RunnerCall {
     } else if (v === '-C' || v === '--directory') {
       subdir = next && !next.dynamic ? next.value : null;
       i++;
+    } else if (/^-C./.test(v)) {
+      // make -Csub (round-17).
+      subdir = w.dynamic ? null : v.slice(2);
     } else if (v.startsWith('--directory=')) {
       subdir = v.slice('--directory='.length);
     } else if (MAKE_VALUED.has(v)) {

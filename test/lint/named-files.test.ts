@@ -58,7 +58,7 @@ describe('namedFiles', () => {
     const disk = new Set(['package.json', '.npmrc', 'Makefile', 'conftest.py', 'build.ninja', '.pdbrc', '.perldb', 'web/package.json', 'setup.py', 'tsconfig.json']);
     const files = (check: string) => namedFiles(check, ROOT, ROOT, [], [], { isFile: (p) => disk.has(p) }).files;
     expect(files('npm test')).toEqual(['package.json', '.npmrc']);
-    expect(files('npm --prefix web run test:unit')).toEqual(['web/package.json']);
+    expect(files('npm --prefix web run test:unit').sort()).toEqual(['.npmrc', 'package.json', 'web/package.json']);
     expect(files('make check')).toEqual(['Makefile']);
     expect(files('python3 -m pytest -q')).toEqual(['conftest.py']);
     expect(files('ninja')).toEqual(['build.ninja']);
@@ -153,5 +153,42 @@ describe('namedFiles: what runners run through their own files (round 16)', () =
     expect(read('node -r pkg/setup t.js', { 'package.json': '{not json', 't.js': '' }, ['t.js'])).toEqual({ files: ['package.json'], unread: 'a package.json it cannot read (package.json)' });
     const pkg = JSON.stringify({ name: 'pkg', exports: { './setup': './s.js' } });
     expect(read(`node -e 'require("pkg/setup")'`, { 'package.json': pkg, 's.js': '' }).files).toEqual(['package.json', 's.js']);
+  });
+});
+
+describe('namedFiles: where runner files name what their text does not say (round 17)', () => {
+  const disk = (files: Record<string, string>) => ({
+    isFile: (p: string) => Object.hasOwn(files, p),
+    readText: (p: string) => (Object.hasOwn(files, p) ? files[p] : undefined),
+    expand: (pattern: string, dir: string) => {
+      const prefix = dir === '.' ? '' : `${dir}/`;
+      return Object.keys(files).filter((f) => f.startsWith(prefix) && globMatches(pattern, f.slice(prefix.length))).map((f) => f.slice(prefix.length));
+    },
+  });
+  const read = (check: string, files: Record<string, string>, depends: string[] = []) => namedFiles(check, ROOT, ROOT, depends, depends, disk(files));
+
+  it('a makefile with variables, other folders or patterns, and a ninja file with variables, stop the reading', () => {
+    expect(read('make test', { Makefile: 'S = scripts\ntest:\n\tsh $(S)/t.sh\n' }, ['Makefile']).unread).toBe('Makefile: its variables, patterns or other folders (read it yourself)');
+    expect(read('make test', { Makefile: 'test:\n\tcd sub && sh t.sh\n' }, ['Makefile']).unread).toBe('Makefile: its variables, patterns or other folders (read it yourself)');
+    expect(read('make -Csub test', { 'sub/Makefile': 'test:\n\tsh t.sh\n', 'sub/t.sh': '' }).files).toEqual(['sub/Makefile', 'sub/t.sh']);
+    expect(read('ninja', { 'build.ninja': 'rule r\n  command = sh $in\n' }).unread).toBe('build.ninja: its variables, patterns or other folders (read it yourself)');
+    // `$$` is a literal dollar in make: no stop.
+    expect(read('make test', { Makefile: 'test:\n\tsh t.sh && echo $$HOME\n', 't.sh': '' }, ['Makefile'])).toEqual({ files: ['t.sh'], unread: null });
+  });
+
+  it('an npm script with variables or a runner of scripts by pattern, and a workspace chosen in .npmrc, stop the reading', () => {
+    const pkg = (test: string) => JSON.stringify({ scripts: { test } });
+    expect(read('npm test', { 'package.json': pkg('node $npm_package_config_e') }, ['package.json']).unread).toBe('the npm script test: its variables or the scripts it runs by pattern (read it yourself)');
+    expect(read('npm test', { 'package.json': pkg('run-s t:*') }, ['package.json']).unread).toBe('the npm script test: its variables or the scripts it runs by pattern (read it yourself)');
+    expect(read('npm test', { 'package.json': pkg('node t.js'), '.npmrc': 'workspace=packages/a\n' }, ['package.json', '.npmrc']).unread).toBe('a workspace chosen in .npmrc');
+    expect(read('npm install', { 'package.json': pkg('node t.js') }).files).toEqual(['package.json']);
+  });
+
+  it('unittest: discovery options are not its start folder, a test id names its module; bare prove runs t/ and reads .proverc; a POSIX class stops', () => {
+    const files = { 'chk_a.py': '', 'tests/__init__.py': '', 'tests/test_a.py': '', 't/a.t': '', '.proverc': '' };
+    expect(read("python3 -m unittest discover -p 'chk*.py'", files).files).toContain('chk_a.py');
+    expect(read('python3 -m unittest tests.test_a.T.test_x', files).files.sort()).toEqual(['tests/__init__.py', 'tests/test_a.py']);
+    expect(read('prove', files).files.sort()).toEqual(['.proverc', 't/a.t']);
+    expect(read('node --test test/[[:alpha:]].test.js', files).unread).toBe('a pattern with a character class (test/[[:alpha:]].test.js)');
   });
 });
