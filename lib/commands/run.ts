@@ -13,7 +13,7 @@ import { BatchWriter, type WriteOutcome } from '../evidence/batch-writer.js';
 import { ReceiptStore } from '../evidence/receipt-store.js';
 import { lockTimeoutFromEnv } from '../fsx/lock.js';
 import { writableTree } from '../fsx/repo-root.js';
-import { globCanBindLater, isRepositoryDirectory, isRepositoryFile, physicalRepositoryPath, readRepositoryText } from '../fsx/physical-path.js';
+import { globCanBindLater, isRepositoryDirectory, isRepositoryNonFolder, physicalRepositoryPath, readRepositoryText } from '../fsx/physical-path.js';
 import { shellPatternMatches } from '../fsx/shell-pattern.js';
 import { publishRunMarker } from '../fsx/run-marker.js';
 import { HistoryLog } from '../history/log.js';
@@ -176,7 +176,7 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
     const resolve = (path: string, dir: string) => physicalRepositoryPath(ws.root.path, path, dir, scripts.lexicalPath);
     const runs = scripts.unboundScripts(f.check, ws.root.path, f.cwd, matched, gate.depends, (p) => globCanBindLater(ws.root.path, p), resolve);
     const named = naming.namedFiles(f.check, ws.root.path, f.cwd, matched, gate.depends, {
-      isFile: (p) => isRepositoryFile(ws.root.path, p),
+      isFile: (p) => isRepositoryNonFolder(ws.root.path, p),
       resolve,
       expand: (pattern, dir, folders) => shellPatternMatches(ws.root.path, dir, pattern, folders),
       readText: (p) => readRepositoryText(ws.root.path, p),

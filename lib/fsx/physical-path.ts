@@ -88,7 +88,7 @@ export function cwdOnDisk(root: string, cwd: string): { dir: string } | { missin
 }
 
 /** Whether a repository path is something a program can open as a file now (through links): not a folder. */
-export function isRepositoryFile(root: string, path: string): boolean {
+export function isRepositoryNonFolder(root: string, path: string): boolean {
   // Anything but a folder: a FIFO or a device where a file is read is named too (round-16).
   try {
     return !statSync(`${root}/${path}`).isDirectory();

@@ -7,6 +7,21 @@ import { namedFiles } from '../../lib/lint/named-files.js';
 
 const ROOT = '/repo';
 
+// A repository as text by path; patterns are matched against it as globs, and a pattern in
+// `unlistable` cannot be listed (the expander's null: past its bound, or a folder it cannot read).
+function textDisk(files: Record<string, string>, unlistable: ReadonlySet<string> = new Set()) {
+  return {
+    isFile: (p: string) => Object.hasOwn(files, p),
+    readText: (p: string) => (Object.hasOwn(files, p) ? files[p] : undefined),
+    expand: (pattern: string, dir: string) => {
+      if (unlistable.has(pattern)) return null;
+      const prefix = dir === '.' ? '' : `${dir}/`;
+      return Object.keys(files).filter((f) => f.startsWith(prefix) && globMatches(pattern, f.slice(prefix.length))).map((f) => f.slice(prefix.length));
+    },
+  };
+}
+const readWith = (check: string, files: Record<string, string>, depends: string[] = []) => namedFiles(check, ROOT, ROOT, depends, depends, textDisk(files));
+
 describe('namedFiles', () => {
   // The files of a repository, as the caller's isFile would find them on disk.
   const FILES = new Set(['scripts/serve', 'scripts/ziptest', 'scripts/count', 'scripts/cmp', 'scripts/report.sh', 'scripts/shell', 'scripts/unpack', 'scripts/msg',
@@ -106,16 +121,7 @@ describe('namedFiles', () => {
 
 
 describe('namedFiles: what runners run through their own files (round 16)', () => {
-  // A repository as text by path; patterns are matched against it as globs.
-  const disk = (files: Record<string, string>) => ({
-    isFile: (p: string) => Object.hasOwn(files, p),
-    readText: (p: string) => (Object.hasOwn(files, p) ? files[p] : undefined),
-    expand: (pattern: string, dir: string) => {
-      const prefix = dir === '.' ? '' : `${dir}/`;
-      return Object.keys(files).filter((f) => f.startsWith(prefix) && globMatches(pattern, f.slice(prefix.length))).map((f) => f.slice(prefix.length));
-    },
-  });
-  const read = (check: string, files: Record<string, string>, depends: string[] = []) => namedFiles(check, ROOT, ROOT, depends, depends, disk(files));
+  const read = readWith;
 
   it('npm: the commands of the script, its pre and post scripts, and the scripts they run in turn (B1, B2)', () => {
     const pkg = JSON.stringify({ scripts: { pretest: 'sh scripts/pre.sh', test: 'node scripts/t.js && npm run lint', posttest: 'sh scripts/post.sh', lint: 'node scripts/lint.js' } });
@@ -157,15 +163,7 @@ describe('namedFiles: what runners run through their own files (round 16)', () =
 });
 
 describe('namedFiles: where runner files name what their text does not say (round 17)', () => {
-  const disk = (files: Record<string, string>) => ({
-    isFile: (p: string) => Object.hasOwn(files, p),
-    readText: (p: string) => (Object.hasOwn(files, p) ? files[p] : undefined),
-    expand: (pattern: string, dir: string) => {
-      const prefix = dir === '.' ? '' : `${dir}/`;
-      return Object.keys(files).filter((f) => f.startsWith(prefix) && globMatches(pattern, f.slice(prefix.length))).map((f) => f.slice(prefix.length));
-    },
-  });
-  const read = (check: string, files: Record<string, string>, depends: string[] = []) => namedFiles(check, ROOT, ROOT, depends, depends, disk(files));
+  const read = readWith;
 
   it('a makefile with variables, other folders or patterns, and a ninja file with variables, stop the reading', () => {
     expect(read('make test', { Makefile: 'S = scripts\ntest:\n\tsh $(S)/t.sh\n' }, ['Makefile']).unread).toBe('Makefile: its variables, patterns or other folders (read it yourself)');
@@ -190,5 +188,42 @@ describe('namedFiles: where runner files name what their text does not say (roun
     expect(read('python3 -m unittest tests.test_a.T.test_x', files).files.sort()).toEqual(['tests/__init__.py', 'tests/test_a.py']);
     expect(read('prove', files).files.sort()).toEqual(['.proverc', 't/a.t']);
     expect(read('node --test test/[[:alpha:]].test.js', files).unread).toBe('a pattern with a character class (test/[[:alpha:]].test.js)');
+  });
+});
+
+describe('namedFiles: every bound on the reading says "not read past" (a name past it would go unshown)', () => {
+  const read = readWith;
+
+  it('a pattern it cannot list, and a folder given to a runner with too many files to list', () => {
+    const files = { 'test/a.test.js': '', 'test/b.test.js': '' };
+    const cut = (check: string, pattern: string) => namedFiles(check, ROOT, ROOT, [], [], textDisk(files, new Set([pattern]))).unread;
+    expect(read('node --test test/*.test.js', files).unread).toBe(null);
+    expect(cut('node --test test/*.test.js', 'test/*.test.js')).toBe('a pattern it cannot list (test/*.test.js)');
+    expect(read('node --test test/', files)).toEqual({ files: ['test/a.test.js', 'test/b.test.js'], unread: null });
+    expect(cut('node --test test/', 'test/**/*')).toBe('a folder with too many files to list (test)');
+  });
+
+  it('npm scripts nested past four, or longer than a CHECK it reads', () => {
+    const chain = { s1: 'npm run s2', s2: 'npm run s3', s3: 'npm run s4', s4: 'npm run s5', s5: 'node t.js' };
+    expect(read('npm run s2', { 'package.json': JSON.stringify({ scripts: chain }), 't.js': '' }, ['package.json'])).toEqual({ files: ['t.js'], unread: null });
+    expect(read('npm run s1', { 'package.json': JSON.stringify({ scripts: chain }), 't.js': '' }, ['package.json']).unread).toBe('an npm script nested or long past reading (s5)');
+    const long = { test: `true ${'a '.repeat(33_000)}; node t.js` };
+    expect(read('npm test', { 'package.json': JSON.stringify({ scripts: long }), 't.js': '' }, ['package.json']).unread).toBe('an npm script nested or long past reading (test)');
+  });
+
+  it('more makefile includes than it reads, nested or many', () => {
+    const nested = { Makefile: 'include a.mk\n', 'a.mk': 'include b.mk\n', 'b.mk': 'include c.mk\n', 'c.mk': 'include d.mk\n', 'd.mk': 't:\n\tsh t.sh\n', 't.sh': '' };
+    expect(read('make t', { ...nested, Makefile: 'include b.mk\n' }, ['Makefile'])).toEqual({ files: ['b.mk', 'c.mk', 'd.mk', 't.sh'], unread: null });
+    expect(read('make t', nested, ['Makefile']).unread).toBe('more definition files than it reads (d.mk)');
+    const many: Record<string, string> = { Makefile: Array.from({ length: 40 }, (_, i) => `include m${i}.mk`).join('\n') };
+    for (let i = 0; i < 40; i++) many[`m${i}.mk`] = '';
+    expect(read('make t', many, ['Makefile']).unread).toBe('more definition files than it reads (m31.mk)');
+  });
+
+  it('a definition file it cannot read, or longer than it reads', () => {
+    const disk = { ...textDisk({ 't.sh': '' }), isFile: (p: string) => p === 'Makefile' || p === 't.sh' };
+    expect(namedFiles('make t', ROOT, ROOT, [], [], disk)).toEqual({ files: ['Makefile'], unread: 'a file it cannot read (Makefile)' });
+    const long = `t:\n\tsh t.sh\n${'#'.repeat(262_144)}\n`;
+    expect(read('make t', { Makefile: long, 't.sh': '' }, ['Makefile'])).toEqual({ files: ['t.sh'], unread: 'a file longer than it reads (Makefile)' });
   });
 });
