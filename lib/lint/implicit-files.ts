@@ -90,6 +90,8 @@ export function implicitFiles(cmd: SimpleCommand): ImplicitFiles[] {
       // the script with its pre and post scripts, in the workspace -w names.
       const name = runner.target ?? 'test';
       const scripts = [`pre${name}`, name, `post${name}`];
+      // Without a restart script, npm restart runs stop and then start.
+      if (name === 'restart' && runner.shown.endsWith(' restart')) scripts.push('prestop', 'stop', 'poststop', 'prestart', 'start', 'poststart');
       const config = ['package.json', '.npmrc', '.yarnrc', '.yarnrc.yml', 'pnpm-workspace.yaml'];
       const workspace = optionValue(args, ['-w', '--workspace']);
       const every = args.some((a) => a === '--workspaces' || a === '-ws' || a === '--filter' || a.startsWith('--filter=') || a === '-r' || a === '--recursive');

@@ -44,11 +44,13 @@ export function namedFiles(
   const covered = (p: string) => bound.has(p) || (globs ?? []).some((g) => globMatches(g, p));
   const inRepository = resolve ?? inDirectory;
   const found = new Set<string>();
-  const consider = (token: string, dir: string) => {
+  // `listed`: a name a folder listing found (a pattern's match), read as it is: a file may be
+  // named `z\e[8m.sh` or `-x` (round-18 F1).
+  const consider = (token: string, dir: string, listed = false) => {
     if (unread !== null && found.size >= MAX_NAMED_FILES) return;
-    const t = token.replace(/^@/, '');
+    const t = listed ? token : token.replace(/^@/, '');
     // Not a path: an option, a variable, a pattern, a URL's scheme, a flag's bare word.
-    if (t === '' || t === '.' || t === '..' || t.startsWith('-') || t.startsWith('~') || /[$*?[\]]/.test(t)) return;
+    if (t === '' || t === '.' || t === '..' || (!listed && (t.startsWith('-') || t.startsWith('~') || /[$*?[\]]/.test(t)))) return;
     // Installed packages are not the repository's code (named neither as scripts: lint's runner rules).
     if (/(?:^|\/)node_modules\//.test(t)) return;
     let path: string | null;
@@ -81,16 +83,17 @@ export function namedFiles(
     }
     const matches = expand(relative, from, withFolders);
     if (matches === null) unread ??= `a pattern it cannot list (${relative.slice(0, 40)})`;
-    else for (const m of matches) (m.endsWith('/') ? folderFiles(m, from) : consider(m, from));
+    else for (const m of matches) (m.endsWith('/') ? folderFiles(m, from, true) : consider(m, from, true));
   };
   // The files of code in a folder the CHECK gives a runner (the folder itself cannot be bound).
-  const folderFiles = (token: string, dir: string) => {
+  const folderFiles = (token: string, dir: string, listed = false) => {
     const t = token.replace(/\/+$/, '');
-    if (t === '' || t === '.' || t === '..' || t.startsWith('-') || t.startsWith('~') || /[$*?[\]{}]/.test(t) || t.includes('...')) return;
+    if (t === '' || t === '.' || t === '..' || (!listed && (t.startsWith('-') || t.startsWith('~') || /[$*?[\]{}]/.test(t) || t.includes('...')))) return;
     if (/(?:^|\/)node_modules(?:\/|$)/.test(t) || isAbsolute(t)) return;
-    const matches = expand!(`${t}/**/*`, dir);
+    // A listed folder's name is matched as written: its pattern characters escaped.
+    const matches = expand!(`${listed ? t.replace(/[\\*?[\]{}]/g, '\\$&') : t}/**/*`, dir);
     if (matches === null) unread ??= `a folder with too many files to list (${t.slice(0, 40)})`;
-    else for (const m of matches) if (readsAsCodeFile(m)) consider(m, dir);
+    else for (const m of matches) if (readsAsCodeFile(m.replace(/[*?[\]{}]/g, '_'))) consider(m, dir, true);
   };
   // The package.json nearest above the folder (node's package scope), and what it maps the name to.
   const packageOwn = (specifier: string, dir: string) => {
@@ -114,6 +117,32 @@ export function namedFiles(
       }
       if (at === '.') return;
     }
+  };
+  // Node's resolution of a path: the file, then with .js .json .node (.cjs .mjs for the entry),
+  // then a folder's package.json `main` and its index.
+  const nodeEntry = (path: string, dir: string, depth: number) => {
+    if (isAbsolute(path)) {
+      const inside = absoluteInRepository(root, path);
+      if (inside !== null) nodeEntry(inside, '.', depth);
+      return;
+    }
+    const base = path === '.' || path === './' ? '.' : path.replace(/\/+$/, '');
+    if (base === '' || /[$*?[\]]/.test(base) || /(?:^|\/)node_modules(?:\/|$)/.test(base)) return;
+    const join = (name: string) => (base === '.' ? name : `${base}/${name}`);
+    for (const ext of NODE_EXTENSIONS) consider(`${base}${ext}`, dir);
+    const pkgFile = join('package.json');
+    const inRepo = inRepository(pkgFile, dir);
+    if (inRepo !== null && isFile(inRepo)) {
+      consider(pkgFile, dir);
+      const pkg = jsonOf(inRepo);
+      const main = isPlainObject(pkg) && Object.hasOwn(pkg, 'main') ? pkg.main : undefined;
+      if (pkg === undefined) unread ??= `a package.json it cannot read (${inRepo.slice(0, 60)})`;
+      else if (typeof main === 'string' && main !== '' && depth < 2) {
+        consider(join(main), dir);
+        nodeEntry(join(main), dir, depth + 1);
+      }
+    }
+    for (const index of ['index.js', 'index.json', 'index.node', 'index.cjs', 'index.mjs']) consider(join(index), dir);
   };
   const jsonOf = (file: string): unknown => {
     const text = readText?.(file);
@@ -158,6 +187,8 @@ export function namedFiles(
     }
     for (const name of names) {
       const script = scripts !== undefined && Object.hasOwn(scripts, name) ? scripts[name] : undefined;
+      // Without a start script, `npm start` runs `node server.js` (round-17 A3).
+      if (name === 'start' && script === undefined) consider('server.js', dir);
       if (typeof script !== 'string') continue;
       // `node $npm_package_config_e`, `npm run $X`, `run-s t:*`: a script chosen at run time (round-17).
       if (NPM_SCRIPT_INDIRECTION.test(script)) unread ??= `the npm script ${name.slice(0, 40)}: its variables or the scripts it runs by pattern (read it yourself)`;
@@ -220,6 +251,9 @@ export function namedFiles(
       // `node -r pkg/setup`, `node --import '#setup'`, `node -e 'require("pkg/setup")'`: a
       // module the package.json finds (round-15 H3, round-16 B9).
       if (readText) for (const specifier of nodeModuleSpecifiers(cmd)) packageOwn(specifier, at);
+      // `node .`, `node scripts/t`, `node -r ./setup`: what node loads for a path written
+      // without its extension, or for a folder (round-17 A2).
+      for (const path of nodePaths(cmd)) nodeEntry(path, at, 0);
       // What it reads by itself: `npm test` package.json and its scripts, `make` its makefile.
       runnerFiles(cmd, at, nesting);
       const inner = depth === 0 ? inlineShellWord(cmd) : null;
@@ -277,6 +311,32 @@ function nodeModuleSpecifiers(cmd: SimpleCommand): string[] {
     else for (const m of w.value.matchAll(/\b(?:require|import)\s*\(\s*(['"`])([^'"`]+)\1|\bfrom\s*(['"])([^'"]+)\3/g)) specifiers.push(m[2] ?? m[4]!);
   }
   return specifiers;
+}
+
+/** What node tries after a path as written. */
+const NODE_EXTENSIONS = ['', '.js', '.json', '.node', '.cjs', '.mjs'];
+
+/**
+ * The paths a node command loads that node may complete (`node .`, `node scripts/t`,
+ * `node -r ./setup`): its operands and the relative modules it is given, through its wrappers.
+ */
+function nodePaths(cmd: SimpleCommand): string[] {
+  const words = unwrapped(withoutKeywords(cmd));
+  if (!/^(?:node|nodejs)$/.test(programName(words[0]) ?? '')) return [];
+  const paths: string[] = [];
+  const relative = (v: string) => v === '.' || v === '..' || v.startsWith('./') || v.startsWith('../') || v.startsWith('/');
+  for (let i = 1; i < words.length; i++) {
+    const w = words[i]!;
+    if (w.dynamic) continue;
+    const attached = NODE_MODULE_ATTACHED.exec(w.value);
+    if (attached) {
+      if (relative(attached[1]!)) paths.push(attached[1]!);
+    } else if (NODE_MODULE_OPTION.test(w.value)) {
+      const next = words[++i];
+      if (next && !next.dynamic && relative(next.value)) paths.push(next.value);
+    } else if (!w.value.startsWith('-')) paths.push(w.value);
+  }
+  return paths;
 }
 
 /** Where a word is cut into the tokens that may each be a path. */

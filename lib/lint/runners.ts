@@ -56,6 +56,8 @@ const PM_VALUED = new Set(['--prefix', '-C', '--dir', '--cwd', '--workspace', '-
 const PM_DIRECTORY = new Set(['--prefix', '-C', '--dir', '--cwd']);
 const PM_RUN = new Set(['run', 'run-script', 'rum', 'urn']);
 const PM_TEST = new Set(['test', 't', 'tst']);
+/** Verbs that run the package.json script of their name (`npm start` runs `node server.js` without one). */
+const PM_LIFECYCLE = new Set(['start', 'stop', 'restart']);
 
 const MAKE_VALUED = new Set(['-f', '--file', '--makefile', '-C', '--directory', '-I', '--include-dir', '-j', '--jobs', '-l', '-o', '-W']);
 const TEST_TARGETS = new Set(['test', 'tests', 'check', 'unit', 'unittest', 'test-unit', 'test-all']);
@@ -140,12 +142,13 @@ function packageScript(pm: string, args: readonly Word[]): RunnerCall | null {
   if (!verb || verb.dynamic) return null;
   let script: string | null = null;
   if (PM_TEST.has(verb.value) && pm !== 'bun') script = 'test';
+  else if (PM_LIFECYCLE.has(verb.value)) script = verb.value;
   else if (PM_RUN.has(verb.value)) {
     const named = args.slice(i + 1).find((w) => !w.value.startsWith('-'));
     script = named && !named.dynamic ? named.value : null;
   }
   if (script === null) return null;
-  const shown = script === 'test' && PM_TEST.has(verb.value) ? `${pm} test` : `${pm} run ${script}`;
+  const shown = (script === 'test' && PM_TEST.has(verb.value)) || PM_LIFECYCLE.has(verb.value) ? `${pm} ${verb.value}` : `${pm} run ${script}`;
   return {
     id: 'package-script',
     shown,

@@ -162,6 +162,19 @@ describe('run modes', () => {
     expect(JSON.parse(many.run(['--json']).stdout).gates[0].result.request.unboundNotJudged).toBe('more than 64 shell patterns');
   });
 
+  it('UNBOUND names a match whose name holds a control or pattern character, escaped on the screen (round-18 F1)', () => {
+    const files = { 't/a.sh': 'echo ok\n', 't/z\u001b[8m.sh': 'true\n', 't/n\nl.sh': 'true\n', 'u/x[1]*/c.sh': 'true\n' };
+    const s = repo({ 'GATES.md': gate('A', 'cat t/*.sh | sh && sh u/*/c.sh', 'ok', ''), ...files });
+    expect(JSON.parse(s.run(['--json']).stdout).gates[0].result.request.unboundScripts.sort()).toEqual(['t/*.sh', 't/a.sh', 't/n\nl.sh', 't/z\u001b[8m.sh', 'u/*/c.sh', 'u/x[1]*/c.sh']);
+    const screen = s.run([]).stdout;
+    expect(screen).toContain('t/z<U+001B>[8m.sh');
+    expect(screen).toContain('t/n<U+000A>l.sh');
+    expect(screen).not.toContain('\u001b');
+    // A folder so named, given to a runner: the code in it.
+    const js = repo({ 'GATES.md': gate('A', 'node --test u/*', 'ok', ''), 'u/x[1]*/c.test.js': '' });
+    expect(JSON.parse(js.run(['--json']).stdout).gates[0].result.request.unboundScripts).toEqual(['u/x[1]*/c.test.js']);
+  });
+
   it("UNBOUND names what node loads through the repository's package.json (#imports, its own name), and package.json (round-15 H3)", () => {
     const pkg = JSON.stringify({ name: 'selfpkg', exports: { './setup': './tests/setup.js' }, imports: { '#pre': './tests/pre.mjs' } });
     const s = repo({ 'GATES.md': gate('A', "node -r selfpkg/setup --import '#pre' t.js", 'ok', '  DEPENDS: t.js\n'), 'package.json': pkg, 'tests/setup.js': '', 'tests/pre.mjs': '', 't.js': "console.log('ok')\n" });

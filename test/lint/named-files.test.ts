@@ -191,6 +191,30 @@ describe('namedFiles: where runner files name what their text does not say (roun
   });
 });
 
+describe('namedFiles: what node completes, and what npm runs by default (round 17 A2, A3)', () => {
+  const read = readWith;
+
+  it('node: a path without its extension, a folder by its package.json main or index, a relative -r module', () => {
+    const files = { 'package.json': JSON.stringify({ main: 'scripts/t.js' }), 'scripts/t.js': '', 'lib/index.js': '', 'setup.cjs': '', 'tool/package.json': JSON.stringify({ main: './cli' }), 'tool/cli.mjs': '' };
+    expect(read('node .', files).files).toEqual(['package.json', 'scripts/t.js']);
+    expect(read('node scripts/t', files).files).toEqual(['scripts/t.js']);
+    expect(read('node lib', files).files).toEqual(['lib/index.js']);
+    expect(read('node -r ./setup lib/', files).files.sort()).toEqual(['lib/index.js', 'setup.cjs']);
+    expect(read('node tool', files).files.sort()).toEqual(['tool/cli.mjs', 'tool/package.json']);
+    expect(read('node /repo/scripts/t', files).files).toEqual(['scripts/t.js']);
+    // Bound: nothing to say; not node: no completion.
+    expect(read('node .', files, ['package.json', 'scripts/t.js']).files).toEqual([]);
+    expect(read('cat scripts/t', files).files).toEqual([]);
+    expect(read('node .', { 'package.json': '{oops' }).unread).toBe('a package.json it cannot read (package.json)');
+  });
+
+  it('npm start without a start script runs node server.js; npm restart without a restart script runs stop and start', () => {
+    expect(read('npm start', { 'package.json': '{}', 'server.js': '' }, ['package.json']).files).toEqual(['server.js']);
+    expect(read('npm start', { 'package.json': JSON.stringify({ scripts: { start: 'node app.js' } }), 'server.js': '', 'app.js': '' }, ['package.json']).files).toEqual(['app.js']);
+    expect(read('npm restart', { 'package.json': JSON.stringify({ scripts: { stop: 'sh stop.sh' } }), 'server.js': '', 'stop.sh': '' }, ['package.json']).files.sort()).toEqual(['server.js', 'stop.sh']);
+  });
+});
+
 describe('namedFiles: every bound on the reading says "not read past" (a name past it would go unshown)', () => {
   const read = readWith;
 
