@@ -40,7 +40,11 @@ const PYTEST_FOUND = ['**/conftest.py', '**/test_*.py', '**/*_test.py'];
 /** Programs, and what they read by themselves (beyond runners.ts's test and task runners). */
 const READS_BY_ITSELF: Record<string, (args: readonly string[]) => string[]> = {
   ninja: (args) => (args.some((a) => a === '-f' || a.startsWith('-f')) ? [] : ['build.ninja']),
-  tsc: (args) => (args.some((a) => a === '-p' || a === '--project' || a.startsWith('--project=')) ? [] : ['tsconfig.json']),
+  // `tsc -p .` reads ./tsconfig.json; `-p cfg/x.json` that file (round-17).
+  tsc: (args) => {
+    const project = optionValue(args, ['-p', '--project']);
+    return project === null ? ['tsconfig.json'] : [posix.normalize(project), posix.join(project, 'tsconfig.json')];
+  },
   eslint: () => ESLINT_CONFIGS,
   mocha: () => [...MOCHA_CONFIGS, 'package.json'],
   pip: (args) => (args.includes('install') && args.some((a) => a === '.' || a === './' || a === '-e') ? PYTHON_BUILD : []),

@@ -219,8 +219,36 @@ export function namedFiles(
     // folders (`$(S)/t.sh`, `$<`, `$(MAKE) -C sub`, `cd sub &&`, `include mk/*.mk`, `subninja`):
     // read as text, they name nothing; the screen says so (round-17).
     if (build && BUILD_INDIRECTION.test(text.replace(/\$\$/g, ''))) unread ??= `${file.slice(0, 60)}: its variables, patterns or other folders (read it yourself)`;
-    for (const m of text.matchAll(/^[ \t]*-?s?include[ \t]+([^\n#]+)/gm)) {
-      for (const name of m[1]!.trim().split(/\s+/)) if (!/[$*?[]/.test(name)) scanText(dir === '.' ? name : `${dir}/${name}`, nesting + 1, build);
+    for (const m of text.matchAll(/^[ \t]*(-?)s?include[ \t]+([^\n#]+)/gm)) {
+      for (const name of m[2]!.trim().split(/\s+/)) {
+        if (/[$*?[]/.test(name)) continue;
+        const path = dir === '.' ? name : `${dir}/${name}`;
+        // Not beside the makefile: make looks in its -I folders, which this reading does not (round-17 B8).
+        if (build && m[1] === '' && !isFile(path)) unread ??= `an include it cannot find (${name.slice(0, 60)})`;
+        scanText(path, nesting + 1, build);
+      }
+    }
+    // A configuration's `extends` (tsconfig: `"./base"` is base.json), followed down its chain (round-17).
+    if (file.endsWith('.json')) {
+      for (const m of text.slice(0, MAX_DEFINITION_SCANNED).matchAll(/"extends"\s*:\s*(\[[^\]]*\]|"[^"]*")/g)) {
+        for (const v of m[1]!.matchAll(/"([^"]+)"/g)) {
+          const name = v[1]!;
+          if (!name.startsWith('.')) continue; // a package's, from node_modules
+          for (const candidate of [name, `${name}.json`, `${name}/tsconfig.json`]) {
+            const path = posix.normalize(dir === '.' ? candidate : `${dir}/${candidate}`);
+            if (!isFile(path)) continue;
+            consider(path, '.');
+            scanText(path, nesting + 1, false);
+          }
+        }
+      }
+    }
+    // A makefile's recipes are shell commands: read as a CHECK is (`npm test`, `sh scripts/*.sh`,
+    // `cd sub && sh t.sh`; round-17 B3, B6, B7), a line continued by a backslash joined (B10).
+    if (build && !file.endsWith('.ninja')) {
+      const { recipes, cut } = makeRecipes(text.slice(0, MAX_DEFINITION_SCANNED));
+      if (cut) unread ??= `more recipe lines than it reads (${file.slice(0, 60)})`;
+      for (const recipe of recipes) visit(parseShellList(recipe), dir, 0, nesting + 1);
     }
   };
   const visit = (list: ShellList, dir: string, depth: number, nesting: number) =>
@@ -353,7 +381,27 @@ const MAX_PATTERNS = 64;
 const MAX_WORD_SCANNED = 4096;
 const MAX_CHECK_SCANNED = 65_536;
 /** What a build file names that its text alone does not say. */
-const BUILD_INDIRECTION = /\$[({A-Za-z_<@^?*%]|(?:^|[\s;&|(])cd\s|(?:^|\s)-C\s*\S|^[ \t]*-?s?include[ \t]+[^\n]*[*?[]|^\s*subninja\s|^\s*vpath\s/m;
+const BUILD_INDIRECTION = /\$[({A-Za-z_<@^?*%]|(?:^|[\s;&|(@+-])cd\s|(?:^|\s)-C\s*\S|^[ \t]*-?s?include[ \t]+[^\n]*[*?[]|^\s*subninja\s|^\s*vpath\s/m;
+/**
+ * The recipe lines of a makefile, each as the shell receives it: without the tab and the
+ * `@`, `-` and `+` prefixes, a line continued by a backslash joined as make and the shell
+ * join it (make drops the tab after the newline, the shell the backslash-newline).
+ */
+export function makeRecipes(text: string): { recipes: string[]; cut: boolean } {
+  const recipes: string[] = [];
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    let line = lines[i]!;
+    if (!line.startsWith('\t')) continue;
+    if (recipes.length === MAX_RECIPES) return { recipes, cut: true };
+    while (/(?:^|[^\\])(?:\\\\)*\\$/.test(line) && i + 1 < lines.length) line = `${line}\n${lines[++i]!.replace(/^\t/, '')}`;
+    // The shell drops a backslash-newline (outside single quotes, which a recipe rarely continues).
+    recipes.push(line.replace(/^\t[@+\-\s]*/, '').replace(/\\\n/g, ''));
+  }
+  return { recipes, cut: false };
+}
+const MAX_RECIPES = 512;
+
 /** What an npm script runs that its text alone does not say. */
 const NPM_SCRIPT_INDIRECTION = /\$|\b(?:run-s|run-p|npm-run-all|concurrently|turbo|nx|lerna|wireit)\b|[*?]/;
 /** Definition files read (makefiles and their includes, configurations), how deep scripts and includes nest, and how much of each is read. */

@@ -174,6 +174,29 @@ describe('namedFiles: where runner files name what their text does not say (roun
     expect(read('make test', { Makefile: 'test:\n\tsh t.sh && echo $$HOME\n', 't.sh': '' }, ['Makefile'])).toEqual({ files: ['t.sh'], unread: null });
   });
 
+  it('make: recipes are read as commands (npm, patterns, cd, a line continued), an include it cannot find stops (round-17 B3, B6-B8, B10)', () => {
+    const pkg = JSON.stringify({ scripts: { test: 'node t.js' } });
+    expect(read('make -s test', { Makefile: 'test:\n\t@npm test --silent\n', 'package.json': pkg, 't.js': '' }, ['Makefile']).files.sort()).toEqual(['package.json', 't.js']);
+    expect(read('make test', { Makefile: 'test:\n\t-sh scripts/*.sh\n', 'scripts/t.sh': '' }, ['Makefile']).files).toEqual(['scripts/t.sh']);
+    expect(read('make test', { Makefile: 'test:\n\t@sh scr\\\n\tipts/t.sh\n', 'scripts/t.sh': '' }, ['Makefile']).files).toEqual(['scripts/t.sh']);
+    expect(read('make test', { Makefile: 'test:\n\t@cd sub && sh t.sh\n', 'sub/t.sh': '' }, ['Makefile'])).toEqual({ files: ['sub/t.sh'], unread: 'Makefile: its variables, patterns or other folders (read it yourself)' });
+    expect(read('make -I mk test', { Makefile: 'include rules.mk\n-include optional.mk\n', 'mk/rules.mk': '' }, ['Makefile']).unread).toBe('an include it cannot find (rules.mk)');
+    expect(read('make test', { Makefile: '-include optional.mk\ntest:\n\ttrue\n' }, ['Makefile']).unread).toBe(null);
+    const many = `test:\n${'\ttrue\n'.repeat(512)}\tsh t.sh\n`;
+    expect(read('make test', { Makefile: many, 't.sh': '' }, ['Makefile'])).toEqual({ files: ['t.sh'], unread: 'more recipe lines than it reads (Makefile)' });
+  });
+
+  it('tsc: -p names its project, extends without .json and down the chain, a long chain stops (round 17)', () => {
+    const chain = { 'tsconfig.json': '{"extends": "./cfg/a"}', 'cfg/a.json': '{"extends": ["./b.json"]}', 'cfg/b.json': '{"compilerOptions": {"plugins": [{"name": "./p.js"}]}}', 'cfg/p.js': '' };
+    expect(read('npx tsc -p .', chain).files.sort()).toEqual(['cfg/a.json', 'cfg/b.json', 'cfg/p.js', 'tsconfig.json']);
+    expect(read('tsc --project cfg/b.json', chain).files.sort()).toEqual(['cfg/b.json', 'cfg/p.js']);
+    const long: Record<string, string> = { 'tsconfig.json': '{"extends": "./t1"}' };
+    for (let i = 1; i < 10; i++) long[`t${i}.json`] = `{"extends": "./t${i + 1}"}`;
+    expect(read('tsc', long).unread).toBe('more definition files than it reads (t4.json)');
+    const cycle = { 'tsconfig.json': '{"extends": "./a.json"}', 'a.json': '{"extends": "./tsconfig.json"}' };
+    expect(read('tsc', cycle)).toEqual({ files: ['tsconfig.json', 'a.json'], unread: null });
+  });
+
   it('an npm script with variables or a runner of scripts by pattern, and a workspace chosen in .npmrc, stop the reading', () => {
     const pkg = (test: string) => JSON.stringify({ scripts: { test } });
     expect(read('npm test', { 'package.json': pkg('node $npm_package_config_e') }, ['package.json']).unread).toBe('the npm script test: its variables or the scripts it runs by pattern (read it yourself)');
