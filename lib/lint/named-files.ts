@@ -213,7 +213,26 @@ export function namedFiles(
       return;
     }
     const dir = file.includes('/') ? file.slice(0, file.lastIndexOf('/')) : '.';
-    for (const token of text.slice(0, MAX_DEFINITION_SCANNED).split(TOKEN_BREAK)) consider(token, dir);
+    // A JavaScript tool's configuration names modules as node finds them (`require: test/setup`,
+    // `preset: "./pre"`, jest's `<rootDir>/setup.js`, the configuration's folder unless it sets
+    // another rootDir): completed as node completes them (round-17 jest, mocha).
+    const js = !build && JS_CONFIGURATION.test(file.slice(file.lastIndexOf('/') + 1));
+    let body = text.slice(0, MAX_DEFINITION_SCANNED);
+    if (js) {
+      if (/["']?\brootDir["']?\s*:/.test(body)) unread ??= `${file.slice(0, 60)}: its rootDir (read it yourself)`;
+      body = body.replace(/<rootDir>\/?/g, './');
+    }
+    let completed = 0;
+    for (const token of body.split(TOKEN_BREAK)) {
+      consider(token, dir);
+      if (!js || !token.includes('/') || token.includes('://') || isAbsolute(token)) continue;
+      if (++completed > MAX_COMPLETED) {
+        unread ??= `more module paths than it completes (${file.slice(0, 60)})`;
+        continue;
+      }
+      nodeEntry(token, dir, 0);
+      for (const preset of ['jest-preset.js', 'jest-preset.json', 'jest-preset.cjs', 'jest-preset.mjs']) consider(`${token.replace(/\/+$/, '')}/${preset}`, dir);
+    }
     if (text.length > MAX_DEFINITION_SCANNED) unread ??= `a file longer than it reads (${file.slice(0, 60)})`;
     // A makefile or a ninja file names files through variables, functions, patterns and other
     // folders (`$(S)/t.sh`, `$<`, `$(MAKE) -C sub`, `cd sub &&`, `include mk/*.mk`, `subninja`):
@@ -341,6 +360,10 @@ function nodeModuleSpecifiers(cmd: SimpleCommand): string[] {
   return specifiers;
 }
 
+/** JavaScript tools' configuration files, whose module paths node completes. */
+const JS_CONFIGURATION = /^(?:package\.json|\.mocharc\.[a-z]+|\.eslintrc(?:\.[a-z]+)?|[a-z-]+\.config\.[cm]?[jt]s(?:on)?|jest\.config\.json|vitest\.workspace\.[a-z]+|\.babelrc(?:\.[a-z]+)?|babel\.config\.[a-z]+)$/;
+/** Paths of one configuration completed as node would (each a few stats). */
+const MAX_COMPLETED = 256;
 /** What node tries after a path as written. */
 const NODE_EXTENSIONS = ['', '.js', '.json', '.node', '.cjs', '.mjs'];
 

@@ -231,6 +231,15 @@ describe('namedFiles: what node completes, and what npm runs by default (round 1
     expect(read('node .', { 'package.json': '{oops' }).unread).toBe('a package.json it cannot read (package.json)');
   });
 
+  it("a JavaScript configuration's module paths, completed as node does: jest <rootDir>, presets, mocha's require; a rootDir of its own stops", () => {
+    const jest = { 'jest.config.js': "module.exports = { preset: './pre', setupFiles: ['<rootDir>/test/setup.js'], testEnvironment: './env' };", 'pre/jest-preset.js': '', 'test/setup.js': '', 'env.js': '' };
+    expect(read('npx jest', jest).files.sort()).toEqual(['env.js', 'jest.config.js', 'pre/jest-preset.js', 'test/setup.js']);
+    expect(read('npx jest', { ...jest, 'jest.config.js': "module.exports = { rootDir: '..', setupFiles: ['<rootDir>/x.js'] };" }).unread).toBe('jest.config.js: its rootDir (read it yourself)');
+    expect(read('npx mocha', { '.mocharc.yml': 'require: test/setup\n', 'test/setup.js': '' }).files.sort()).toEqual(['.mocharc.yml', 'test/setup.js']);
+    const many = { '.mocharc.json': JSON.stringify({ spec: Array.from({ length: 300 }, (_, i) => `t/${i}`) }) };
+    expect(read('npx mocha', many).unread).toBe('more module paths than it completes (.mocharc.json)');
+  });
+
   it('npm start without a start script runs node server.js; npm restart without a restart script runs stop and start', () => {
     expect(read('npm start', { 'package.json': '{}', 'server.js': '' }, ['package.json']).files).toEqual(['server.js']);
     expect(read('npm start', { 'package.json': JSON.stringify({ scripts: { start: 'node app.js' } }), 'server.js': '', 'app.js': '' }, ['package.json']).files).toEqual(['app.js']);
