@@ -69,7 +69,9 @@ export function moduleFiles(words: readonly string[]): string[] {
     // Importing a.b.c runs a/__init__.py and a/b/__init__.py first.
     for (let n = 1; n < parts.length; n++) paths.push(`${parts.slice(0, n).join('/')}/__init__.py`);
     const path = parts.join('/');
-    paths.push(`${path}.py`, `${path}/__init__.py`, `${path}/__main__.py`);
+    // An extension module (`run.cpython-312-x86_64-linux-gnu.so`) or a sourceless `run.pyc`
+    // beside it is imported instead of the source: a pattern, listed by the caller.
+    paths.push(`${path}.py`, `${path}/__init__.py`, `${path}/__main__.py`, `${path}.pyc`, `${path}.so`, `${path}.*.so`);
   }
   for (const name of library) {
     if (!MODULE_NAME.test(name)) continue;

@@ -287,7 +287,7 @@ export function namedFiles(
       }
       // Modules given by name: `python3 -m tests.run`, `perl -Ilib -MFoo`, `pytest -p plugin`.
       const literal = cmd.words.map((w) => (w.dynamic ? '' : w.value));
-      for (const path of moduleFiles(literal)) consider(path, at);
+      for (const path of moduleFiles(literal)) (path.includes('*') ? matchesOf(path, at, false) : consider(path, at));
       // `node --test test/`, `python3 -m unittest discover -s tests`, `prove t`: a runner given a
       // folder runs the code in it (round-15 H3 A7).
       if (expand && folderRunner) {

@@ -240,6 +240,11 @@ describe('namedFiles: what node completes, and what npm runs by default (round 1
     expect(read('npx mocha', many).unread).toBe('more module paths than it completes (.mocharc.json)');
   });
 
+  it('python: an extension module or a sourceless .pyc that is imported instead of the source', () => {
+    const files = { 'tests/__init__.py': '', 'tests/run.py': '', 'tests/run.cpython-312-x86_64-linux-gnu.so': '', 'fast.pyc': '' };
+    expect(read('python3 -m tests.run; python3 -m fast', files, ['tests/run.py', 'tests/__init__.py']).files.sort()).toEqual(['fast.pyc', 'tests/run.cpython-312-x86_64-linux-gnu.so']);
+  });
+
   it('npm start without a start script runs node server.js; npm restart without a restart script runs stop and start', () => {
     expect(read('npm start', { 'package.json': '{}', 'server.js': '' }, ['package.json']).files).toEqual(['server.js']);
     expect(read('npm start', { 'package.json': JSON.stringify({ scripts: { start: 'node app.js' } }), 'server.js': '', 'app.js': '' }, ['package.json']).files).toEqual(['app.js']);
