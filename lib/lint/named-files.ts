@@ -170,6 +170,7 @@ export function namedFiles(
     }
   };
   // The commands of package.json's scripts, read as the CHECK is (npm runs them with sh).
+  const scriptsRead = new Set<string>();
   const packageScripts = (dir: string, names: readonly string[], nesting: number) => {
     const file = dir === '.' ? 'package.json' : `${dir}/package.json`;
     if (!isFile(file)) {
@@ -186,6 +187,10 @@ export function namedFiles(
       return;
     }
     for (const name of names) {
+      // Each script once: a script that many others run (or a cycle) is read the first time.
+      const key = `${dir}\u0000${name}`;
+      if (scriptsRead.has(key)) continue;
+      scriptsRead.add(key);
       const script = scripts !== undefined && Object.hasOwn(scripts, name) ? scripts[name] : undefined;
       // Without a start script, `npm start` runs `node server.js` (round-17 A3).
       if (name === 'start' && script === undefined) consider('server.js', dir);
@@ -429,5 +434,5 @@ const MAX_RECIPES = 512;
 const NPM_SCRIPT_INDIRECTION = /\$|\b(?:run-s|run-p|npm-run-all|concurrently|turbo|nx|lerna|wireit)\b|[*?]/;
 /** Definition files read (makefiles and their includes, configurations), how deep scripts and includes nest, and how much of each is read. */
 const MAX_DEFINITIONS = 32;
-const MAX_NESTING = 4;
+const MAX_NESTING = 8;
 const MAX_DEFINITION_SCANNED = 262_144;

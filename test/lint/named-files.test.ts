@@ -191,8 +191,8 @@ describe('namedFiles: where runner files name what their text does not say (roun
     expect(read('npx tsc -p .', chain).files.sort()).toEqual(['cfg/a.json', 'cfg/b.json', 'cfg/p.js', 'tsconfig.json']);
     expect(read('tsc --project cfg/b.json', chain).files.sort()).toEqual(['cfg/b.json', 'cfg/p.js']);
     const long: Record<string, string> = { 'tsconfig.json': '{"extends": "./t1"}' };
-    for (let i = 1; i < 10; i++) long[`t${i}.json`] = `{"extends": "./t${i + 1}"}`;
-    expect(read('tsc', long).unread).toBe('more definition files than it reads (t4.json)');
+    for (let i = 1; i < 12; i++) long[`t${i}.json`] = `{"extends": "./t${i + 1}"}`;
+    expect(read('tsc', long).unread).toBe('more definition files than it reads (t8.json)');
     const cycle = { 'tsconfig.json': '{"extends": "./a.json"}', 'a.json': '{"extends": "./tsconfig.json"}' };
     expect(read('tsc', cycle)).toEqual({ files: ['tsconfig.json', 'a.json'], unread: null });
   });
@@ -264,18 +264,28 @@ describe('namedFiles: every bound on the reading says "not read past" (a name pa
     expect(cut('node --test test/', 'test/**/*')).toBe('a folder with too many files to list (test)');
   });
 
-  it('npm scripts nested past four, or longer than a CHECK it reads', () => {
-    const chain = { s1: 'npm run s2', s2: 'npm run s3', s3: 'npm run s4', s4: 'npm run s5', s5: 'node t.js' };
+  it('npm scripts nested past eight, or longer than a CHECK it reads; a script run by many is read once', () => {
+    const chain: Record<string, string> = { s9: 'node t.js' };
+    for (let i = 1; i < 9; i++) chain[`s${i}`] = `npm run s${i + 1}`;
     expect(read('npm run s2', { 'package.json': JSON.stringify({ scripts: chain }), 't.js': '' }, ['package.json'])).toEqual({ files: ['t.js'], unread: null });
-    expect(read('npm run s1', { 'package.json': JSON.stringify({ scripts: chain }), 't.js': '' }, ['package.json']).unread).toBe('an npm script nested or long past reading (s5)');
+    expect(read('npm run s1', { 'package.json': JSON.stringify({ scripts: chain }), 't.js': '' }, ['package.json']).unread).toBe('an npm script nested or long past reading (s9)');
+    // Each script runs the next one three times: 3^7 readings of package.json without the memo.
+    const fan: Record<string, string> = { f7: 'node t.js' };
+    for (let i = 0; i < 7; i++) fan[`f${i}`] = Array.from({ length: 3 }, () => `npm run f${i + 1}`).join(' && ');
+    const disk = textDisk({ 'package.json': JSON.stringify({ scripts: fan }), 't.js': '' });
+    let reads = 0;
+    const counted = { ...disk, readText: (p: string) => (p === 'package.json' && reads++, disk.readText(p)) };
+    expect(namedFiles('npm run f0', ROOT, ROOT, ['package.json'], ['package.json'], counted)).toEqual({ files: ['t.js'], unread: null });
+    expect(reads).toBeLessThan(64);
     const long = { test: `true ${'a '.repeat(33_000)}; node t.js` };
     expect(read('npm test', { 'package.json': JSON.stringify({ scripts: long }), 't.js': '' }, ['package.json']).unread).toBe('an npm script nested or long past reading (test)');
   });
 
   it('more makefile includes than it reads, nested or many', () => {
-    const nested = { Makefile: 'include a.mk\n', 'a.mk': 'include b.mk\n', 'b.mk': 'include c.mk\n', 'c.mk': 'include d.mk\n', 'd.mk': 't:\n\tsh t.sh\n', 't.sh': '' };
-    expect(read('make t', { ...nested, Makefile: 'include b.mk\n' }, ['Makefile'])).toEqual({ files: ['b.mk', 'c.mk', 'd.mk', 't.sh'], unread: null });
-    expect(read('make t', nested, ['Makefile']).unread).toBe('more definition files than it reads (d.mk)');
+    const nested: Record<string, string> = { Makefile: 'include m1.mk\n', 'm8.mk': 't:\n\tsh t.sh\n', 't.sh': '' };
+    for (let i = 1; i < 8; i++) nested[`m${i}.mk`] = `include m${i + 1}.mk\n`;
+    expect(read('make t', { ...nested, Makefile: 'include m2.mk\n' }, ['Makefile']).unread).toBe(null);
+    expect(read('make t', nested, ['Makefile']).unread).toBe('more definition files than it reads (m8.mk)');
     const many: Record<string, string> = { Makefile: Array.from({ length: 40 }, (_, i) => `include m${i}.mk`).join('\n') };
     for (let i = 0; i < 40; i++) many[`m${i}.mk`] = '';
     expect(read('make t', many, ['Makefile']).unread).toBe('more definition files than it reads (m31.mk)');
