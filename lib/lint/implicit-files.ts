@@ -136,6 +136,11 @@ export function implicitFiles(cmd: SimpleCommand): ImplicitFiles[] {
       }
     }
   }
+  // eslint --rulesdir loads every rule module in the folder (round-17).
+  if (base === 'eslint') {
+    const rules = optionValue(args, ['--rulesdir']);
+    if (rules !== null) found.push(entry(rules, [], { patterns: ['**/*.{js,cjs,mjs}'], scan: false }));
+  }
   // Bare prove runs t/*.t (-r: below too).
   if (base === 'prove' && !args.some((a) => a !== '' && !a.startsWith('-'))) found.push(entry('.', [], { patterns: ['t/**/*.t'], scan: false }));
   // perl -d reads .perldb from the working folder.

@@ -165,7 +165,8 @@ export function namedFiles(
         // A makefile's includes and recipes, a configuration's extends and setup files: named by their text.
         if (implicit.scan) scanText(dir === '.' ? f : `${dir}/${f}`, nesting, implicit.build);
       }
-      for (const pattern of implicit.patterns) matchesOf(pattern, dir, false);
+      // Patterns are listed inside the repository only (`--rulesdir ../x` is not its code).
+      if (!isAbsolute(dir) && dir !== '..' && !dir.startsWith('../')) for (const pattern of implicit.patterns) matchesOf(pattern, dir, false);
       if (implicit.scripts.length > 0) packageScripts(dir, implicit.scripts, nesting);
     }
   };

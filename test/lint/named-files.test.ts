@@ -245,6 +245,10 @@ describe('namedFiles: what node completes, and what npm runs by default (round 1
     expect(read('python3 -m tests.run; python3 -m fast', files, ['tests/run.py', 'tests/__init__.py']).files.sort()).toEqual(['fast.pyc', 'tests/run.cpython-312-x86_64-linux-gnu.so']);
   });
 
+  it('eslint --rulesdir: the rule modules in the folder', () => {
+    expect(read('npx eslint --rulesdir tools/rules src', { 'tools/rules/a.js': '', 'tools/rules/deep/b.cjs': '', 'tools/rules/README.md': '' }).files.sort()).toEqual(['tools/rules/a.js', 'tools/rules/deep/b.cjs']);
+  });
+
   it('npm start without a start script runs node server.js; npm restart without a restart script runs stop and start', () => {
     expect(read('npm start', { 'package.json': '{}', 'server.js': '' }, ['package.json']).files).toEqual(['server.js']);
     expect(read('npm start', { 'package.json': JSON.stringify({ scripts: { start: 'node app.js' } }), 'server.js': '', 'app.js': '' }, ['package.json']).files).toEqual(['app.js']);
