@@ -169,7 +169,7 @@ export async function attemptGate(e: Entry, ctx: RunContext, bindings: BoundFile
   return {
     result: { ...base, status: 'pass' },
     output,
-    write: { gateId: e.gate.id, oracle, edit: { id: e.gate.id, checked: true, evidence } },
+    write: { gateId: e.gate.id, oracle, edit: { id: e.gate.id, checked: true, evidence }, claim: measured.title },
     record: { ...proof, status: 'pass', match, receipt, ...measured },
     event,
   };

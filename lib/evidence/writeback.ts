@@ -13,17 +13,21 @@ import { removeFile } from '../fsx/create.js';
 import { verifyDirectoryChain, type DirectoryChain } from '../fsx/dir-chain.js';
 import { acquireLock, isProcessAlive } from '../fsx/lock.js';
 import { safeReadFile } from '../fsx/safe-read.js';
+import { gateClaim } from '../ledger/claim.js';
 import { formatLedger, type GateEdit } from '../ledger/format.js';
 import { parseLedger } from '../ledger/parse.js';
 import type { Gate, Ledger } from '../ledger/types.js';
 import type { Oracle } from '../oracle/oracle.js';
 import { decodeLedger, MAX_LEDGER_BYTES } from '../workspace/load.js';
+import { titleDigest } from './receipt.js';
 
 export interface PendingWrite {
   gateId: string;
   /** The oracle the result was produced under. */
   oracle: Oracle;
   edit: GateEdit;
+  /** For a pass: the digest of the gate's claim (its title and prose) when it ran (evidence/receipt.ts titleDigest). */
+  claim?: string;
 }
 
 export interface StaleResult {
@@ -91,6 +95,11 @@ export async function writeResults(ledgerPath: string, writes: readonly PendingW
       }
       if (changes.length > 0) {
         outcome.stale.push({ gateId: w.gateId, reason: `its oracle changed while it ran (${changes.join(', ')})` });
+        continue;
+      }
+      // A pass proves the claim as it read when the run started, not one written while it ran (round-19 F6).
+      if (w.claim !== undefined && w.claim !== titleDigest(gateClaim(parsed.ledger.lines, gate))) {
+        outcome.stale.push({ gateId: w.gateId, reason: 'the title or the text in its item changed while it ran: the pass proved the claim as it read when it started' });
         continue;
       }
       const newer = context.superseded?.(w.gateId) ?? null;

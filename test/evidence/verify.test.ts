@@ -330,6 +330,23 @@ describe('verification states', () => {
     expect(s.run([]).code).toBe(1);
   });
 
+  // Found by an attack (round-19 F6): the pass was ticked under a claim written while it ran.
+  it('a pass is not written under a title changed while it ran', async () => {
+    const ledger = ['- [ ] G: unit tests pass', '  CHECK: sleep 2; echo ok', '  EXPECT: ok', ''].join('\n');
+    const s = repo({ 'GATES.md': ledger });
+    expect(s.run(['--approve']).code).toBe(0);
+    writeFileSync(join(s.repo, 'GATES.md'), ledger);
+    const run = startCli(['--reverify'], { cwd: s.repo, env: s.env });
+    await new Promise((r) => setTimeout(r, 800));
+    writeFileSync(join(s.repo, 'GATES.md'), ledger.replace('unit tests pass', 'unit tests pass, security audit done'));
+    const done = await run.done;
+    expect(done.stdout).toMatch(/^STALE GATES:G: the title or the text in its item changed while it ran/m);
+    expect(done.code).toBe(1);
+    expect(readFileSync(join(s.repo, 'GATES.md'), 'utf8')).toMatch(/^- \[ \] G: unit tests pass, security audit done$/m);
+    // Unchanged, the same run ticks it.
+    expect(s.run(['--reverify']).code).toBe(0);
+  });
+
   it('a DEPENDS file whose name holds an escape is named with it shown, never as the file whose name it imitates (round-15b F4)', () => {
     const s = repo({ 'GATES.md': '- [ ] G: t\n  CHECK: sh scripts/a.sh\n  EXPECT: ok\n  DEPENDS: scripts/*\n', 'scripts/a.sh': 'echo ok\n' });
     expect(s.run(['--approve']).code).toBe(0);
