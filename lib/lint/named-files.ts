@@ -44,6 +44,7 @@ export function namedFiles(
   const covered = (p: string) => bound.has(p) || (globs ?? []).some((g) => globMatches(g, p));
   const inRepository = resolve ?? inDirectory;
   const found = new Set<string>();
+  const considered = new Set<string>();
   // `listed`: a name a folder listing found (a pattern's match), read as it is: a file may be
   // named `z\e[8m.sh` or `-x` (round-18 F1).
   const consider = (token: string, dir: string, listed = false) => {
@@ -51,6 +52,10 @@ export function namedFiles(
     const t = listed ? token : token.replace(/^@/, '');
     // Not a path: an option, a variable, a pattern, a URL's scheme, a flag's bare word.
     if (t === '' || t === '.' || t === '..' || (!listed && (t.startsWith('-') || t.startsWith('~') || /[$*?[\]]/.test(t)))) return;
+    // Each word once per folder: a text that repeats one word 50,000 times costs one lookup (round-19 F5).
+    const seenKey = `${dir}\u0000${t}`;
+    if (considered.has(seenKey)) return;
+    considered.add(seenKey);
     // Installed packages are not the repository's code (named neither as scripts: lint's runner rules).
     if (/(?:^|\/)node_modules\//.test(t)) return;
     let path: string | null;
@@ -420,16 +425,26 @@ export function makeRecipes(text: string): { recipes: string[]; cut: boolean } {
   const recipes: string[] = [];
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
-    let line = lines[i]!;
-    if (!line.startsWith('\t')) continue;
+    const first = lines[i]!;
+    if (!first.startsWith('\t')) continue;
     if (recipes.length === MAX_RECIPES) return { recipes, cut: true };
-    while (/(?:^|[^\\])(?:\\\\)*\\$/.test(line) && i + 1 < lines.length) line = `${line}\n${lines[++i]!.replace(/^\t/, '')}`;
+    // Whether a physical line ends in an odd number of backslashes is read off that line alone
+    // (testing the joined line each time was quadratic: round-19 F5).
+    const parts = [first];
+    for (let last = first; continued(last) && i + 1 < lines.length; ) parts.push((last = lines[++i]!.replace(/^\t/, '')));
+    const line = parts.join('\n');
     // The shell drops a backslash-newline (outside single quotes, which a recipe rarely continues).
     recipes.push(line.replace(/^\t[@+\-\s]*/, '').replace(/\\\n/g, ''));
   }
   return { recipes, cut: false };
 }
 const MAX_RECIPES = 512;
+/** Whether a line ends in an odd number of backslashes (counted, not matched: no backtracking). */
+function continued(line: string): boolean {
+  let n = 0;
+  while (n < line.length && line.charCodeAt(line.length - 1 - n) === 92) n++;
+  return n % 2 === 1;
+}
 
 /** What an npm script runs that its text alone does not say. */
 const NPM_SCRIPT_INDIRECTION = /\$|\b(?:run-s|run-p|npm-run-all|concurrently|turbo|nx|lerna|wireit)\b|[*?]/;

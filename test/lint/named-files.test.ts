@@ -186,6 +186,14 @@ describe('namedFiles: where runner files name what their text does not say (roun
     expect(read('make test', { Makefile: many, 't.sh': '' }, ['Makefile'])).toEqual({ files: ['t.sh'], unread: 'more recipe lines than it reads (Makefile)' });
   });
 
+  it('a makefile of 20,000 continued recipe lines is read in one pass, each word looked up once (round-19 F5)', () => {
+    const disk = textDisk({ Makefile: `test:\n\t@echo ${'x \\\n'.repeat(20_000)}\t; sh t.sh\n`, 't.sh': '' });
+    let lookups = 0;
+    const counted = { ...disk, isFile: (p: string) => (lookups++, disk.isFile(p)) };
+    expect(namedFiles('make test', ROOT, ROOT, ['Makefile'], ['Makefile'], counted)).toEqual({ files: ['t.sh'], unread: null });
+    expect(lookups).toBeLessThan(100);
+  });
+
   it('tsc: -p names its project, extends without .json and down the chain, a long chain stops (round 17)', () => {
     const chain = { 'tsconfig.json': '{"extends": "./cfg/a"}', 'cfg/a.json': '{"extends": ["./b.json"]}', 'cfg/b.json': '{"compilerOptions": {"plugins": [{"name": "./p.js"}]}}', 'cfg/p.js': '' };
     expect(read('npx tsc -p .', chain).files.sort()).toEqual(['cfg/a.json', 'cfg/b.json', 'cfg/p.js', 'tsconfig.json']);
