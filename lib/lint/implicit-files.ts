@@ -9,8 +9,9 @@
 // (named-files.ts). Pure.
 import { posix } from 'node:path';
 import { programName, unwrapped, withoutKeywords } from './commands.js';
-import { RUNNER_INFO, runnerOf } from './runners.js';
+import { MAX_MAKE_DIRECTORIES, RUNNER_INFO, runnerOf } from './runners.js';
 import type { SimpleCommand } from './shell-list.js';
+import type { Word } from './shell-words.js';
 
 export interface ImplicitFiles {
   /** The folder they are read from, relative to the command's ('.' for its own). */
@@ -42,6 +43,11 @@ const READS_BY_ITSELF: Record<string, (args: readonly string[]) => string[]> = {
   ninja: (args) => (args.some((a) => a === '-f' || a.startsWith('-f')) ? [] : ['build.ninja']),
   // `tsc -p .` reads ./tsconfig.json; `-p cfg/x.json` that file (round-17).
   tsc: (args) => {
+    // `tsc -b a b` builds the projects given (the folder's tsconfig.json without one: round-19 T2).
+    if (args.includes('-b') || args.includes('--build')) {
+      const projects = args.filter((a) => a !== '' && !a.startsWith('-'));
+      return (projects.length > 0 ? projects : ['.']).flatMap((p) => [posix.normalize(p), posix.join(p, 'tsconfig.json')]);
+    }
     const project = optionValue(args, ['-p', '--project']);
     return project === null ? ['tsconfig.json'] : [posix.normalize(project), posix.join(project, 'tsconfig.json')];
   },
@@ -105,7 +111,7 @@ export function implicitFiles(cmd: SimpleCommand): ImplicitFiles[] {
       // node --test with no file runs the test files it finds; pytest loads every conftest.py.
       const given = runner.args.some((w) => !w.dynamic && !w.value.startsWith('-'));
       const patterns = runner.id === 'node-test' && !given ? NODE_TEST_DEFAULT : runner.id === 'pytest' ? (given ? ['**/conftest.py'] : PYTEST_FOUND) : [];
-      found.push(entry(dir, files, { patterns, build: runner.id === 'make' }));
+      found.push(entry(dir, files, { patterns, build: runner.id === 'make', unread: runner.id === 'make' ? makeUnread(runner.args) : null }));
     }
   }
   const name = programName(words[0]);
@@ -146,6 +152,20 @@ export function implicitFiles(cmd: SimpleCommand): ImplicitFiles[] {
   // perl -d reads .perldb from the working folder.
   if (base === 'perl' && args.some((a) => /^-[A-Za-z]*d/.test(a) && !a.startsWith('--'))) found.push(entry('.', ['.perldb', 'perl5db.pl'], { scan: false }));
   return found.filter((f) => f.files.length > 0 || f.patterns.length > 0 || f.scripts.length > 0 || f.unread !== null);
+}
+
+/** What make is told that this reading does not follow: its include folders, a folder set at run time. */
+function makeUnread(args: readonly Word[]): string | null {
+  let directories = 0;
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i]!;
+    // `-include rules.mk` may come from any -I folder (round-19 M1).
+    if (/^(?:-I|--include-dir)(?:=|$)|^-I./.test(w.value)) return 'make -I: the include folders it searches';
+    const dirOption = w.value === '-C' || w.value === '--directory';
+    if ((dirOption && args[i + 1]?.dynamic) || (w.dynamic && /^(?:-C|--directory=)/.test(w.value))) return 'make -C to a folder set at run time';
+    if ((dirOption || /^(?:-C.|--directory=)/.test(w.value)) && ++directories > MAX_MAKE_DIRECTORIES) return `make -C more than ${MAX_MAKE_DIRECTORIES} times`;
+  }
+  return null;
 }
 
 /** The folders from `top` down to `start` (both included), when `start` lies under `top`. */

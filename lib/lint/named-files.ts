@@ -49,7 +49,8 @@ export function namedFiles(
   // named `z\e[8m.sh` or `-x` (round-18 F1).
   const consider = (token: string, dir: string, listed = false) => {
     if (unread !== null && found.size >= MAX_NAMED_FILES) return;
-    const t = listed ? token : token.replace(/^@/, '');
+    // A listed name starting with `~` is a folder of that name, not the shell's home.
+    const t = listed ? (token.startsWith('~') ? `./${token}` : token) : token.replace(/^@/, '');
     // Not a path: an option, a variable, a pattern, a URL's scheme, a flag's bare word.
     if (t === '' || t === '.' || t === '..' || (!listed && (t.startsWith('-') || t.startsWith('~') || /[$*?[\]]/.test(t)))) return;
     // Each word once per folder: a text that repeats one word 50,000 times costs one lookup (round-19 F5).
@@ -125,16 +126,18 @@ export function namedFiles(
   };
   // Node's resolution of a path: the file, then with .js .json .node (.cjs .mjs for the entry),
   // then a folder's package.json `main` and its index.
-  const nodeEntry = (path: string, dir: string, depth: number) => {
+  // `literal`: a path from package.json's `main`, a file name as it is (`*.js`, `~/t.js`, an
+  // escape: round-19 N1-N3), not a word of the shell.
+  const nodeEntry = (path: string, dir: string, depth: number, literal = false) => {
     if (isAbsolute(path)) {
       const inside = absoluteInRepository(root, path);
-      if (inside !== null) nodeEntry(inside, '.', depth);
+      if (inside !== null) nodeEntry(inside, '.', depth, literal);
       return;
     }
     const base = path === '.' || path === './' ? '.' : path.replace(/\/+$/, '');
-    if (base === '' || /[$*?[\]]/.test(base) || /(?:^|\/)node_modules(?:\/|$)/.test(base)) return;
+    if (base === '' || (!literal && /[$*?[\]]/.test(base)) || /(?:^|\/)node_modules(?:\/|$)/.test(base)) return;
     const join = (name: string) => (base === '.' ? name : `${base}/${name}`);
-    for (const ext of NODE_EXTENSIONS) consider(`${base}${ext}`, dir);
+    for (const ext of NODE_EXTENSIONS) consider(`${base}${ext}`, dir, literal);
     const pkgFile = join('package.json');
     const inRepo = inRepository(pkgFile, dir);
     if (inRepo !== null && isFile(inRepo)) {
@@ -143,11 +146,10 @@ export function namedFiles(
       const main = isPlainObject(pkg) && Object.hasOwn(pkg, 'main') ? pkg.main : undefined;
       if (pkg === undefined) unread ??= `a package.json it cannot read (${inRepo.slice(0, 60)})`;
       else if (typeof main === 'string' && main !== '' && depth < 2) {
-        consider(join(main), dir);
-        nodeEntry(join(main), dir, depth + 1);
+        nodeEntry(join(main), dir, depth + 1, true);
       }
     }
-    for (const index of ['index.js', 'index.json', 'index.node', 'index.cjs', 'index.mjs']) consider(join(index), dir);
+    for (const index of ['index.js', 'index.json', 'index.node', 'index.cjs', 'index.mjs']) consider(join(index), dir, literal);
   };
   const jsonOf = (file: string): unknown => {
     const text = readText?.(file);
@@ -168,7 +170,7 @@ export function namedFiles(
       for (const f of implicit.files) {
         consider(f, dir);
         // A makefile's includes and recipes, a configuration's extends and setup files: named by their text.
-        if (implicit.scan) scanText(dir === '.' ? f : `${dir}/${f}`, nesting, implicit.build);
+        if (implicit.scan) scanText(dir === '.' ? f : `${dir}/${f}`, nesting, implicit.build, implicit.build ? dir : undefined);
       }
       // Patterns are listed inside the repository only (`--rulesdir ../x` is not its code).
       if (!isAbsolute(dir) && dir !== '..' && !dir.startsWith('../')) for (const pattern of implicit.patterns) matchesOf(pattern, dir, false);
@@ -199,7 +201,8 @@ export function namedFiles(
       scriptsRead.add(key);
       const script = scripts !== undefined && Object.hasOwn(scripts, name) ? scripts[name] : undefined;
       // Without a start script, `npm start` runs `node server.js` (round-17 A3).
-      if (name === 'start' && script === undefined) consider('server.js', dir);
+      // So does an empty or non-string one (npm tests it for truth: round-19 P1).
+      if (name === 'start' && (typeof script !== 'string' || script === '')) consider('server.js', dir);
       if (typeof script !== 'string') continue;
       // `node $npm_package_config_e`, `npm run $X`, `run-s t:*`: a script chosen at run time (round-17).
       if (NPM_SCRIPT_INDIRECTION.test(script)) unread ??= `the npm script ${name.slice(0, 40)}: its variables or the scripts it runs by pattern (read it yourself)`;
@@ -211,7 +214,9 @@ export function namedFiles(
     }
   };
   // A definition file's text, token by token, and a makefile's includes the same way.
-  const scanText = (file: string, nesting: number, build: boolean) => {
+  // `workdir`: where a build file's names lead, make's folder (`make -f sub/Makefile` includes
+  // ./rules.mk: round-19 M2); a configuration's are relative to its own folder.
+  const scanText = (file: string, nesting: number, build: boolean, workdir?: string) => {
     if (scanned.has(file) || !isFile(file)) return;
     scanned.add(file);
     if (++definitions > MAX_DEFINITIONS || nesting >= MAX_NESTING) {
@@ -223,7 +228,7 @@ export function namedFiles(
       unread ??= `a file it cannot read (${file.slice(0, 60)})`;
       return;
     }
-    const dir = file.includes('/') ? file.slice(0, file.lastIndexOf('/')) : '.';
+    const dir = workdir ?? (file.includes('/') ? file.slice(0, file.lastIndexOf('/')) : '.');
     // A JavaScript tool's configuration names modules as node finds them (`require: test/setup`,
     // `preset: "./pre"`, jest's `<rootDir>/setup.js`, the configuration's folder unless it sets
     // another rootDir): completed as node completes them (round-17 jest, mocha).
@@ -255,15 +260,18 @@ export function namedFiles(
         const path = dir === '.' ? name : `${dir}/${name}`;
         // Not beside the makefile: make looks in its -I folders, which this reading does not (round-17 B8).
         if (build && m[1] === '' && !isFile(path)) unread ??= `an include it cannot find (${name.slice(0, 60)})`;
-        scanText(path, nesting + 1, build);
+        scanText(path, nesting + 1, build, workdir);
       }
     }
     // A configuration's `extends` (tsconfig: `"./base"` is base.json), followed down its chain (round-17).
+    // And a project's `references` (`tsc -b`), read the same way; JSON escapes decoded first
+    // (`"ext\u0065nds"`: round-19 T1, T2).
     if (file.endsWith('.json')) {
-      for (const m of text.slice(0, MAX_DEFINITION_SCANNED).matchAll(/"extends"\s*:\s*(\[[^\]]*\]|"[^"]*")/g)) {
-        for (const v of m[1]!.matchAll(/"([^"]+)"/g)) {
+      const json = decodeJsonEscapes(text.slice(0, MAX_DEFINITION_SCANNED));
+      for (const m of json.matchAll(/"(extends|path)"\s*:\s*(\[[^\]]*\]|"[^"]*")/g)) {
+        for (const v of m[2]!.matchAll(/"([^"]+)"/g)) {
           const name = v[1]!;
-          if (!name.startsWith('.')) continue; // a package's, from node_modules
+          if (!name.startsWith('.') && m[1] === 'extends') continue; // a package's, from node_modules
           for (const candidate of [name, `${name}.json`, `${name}/tsconfig.json`]) {
             const path = posix.normalize(dir === '.' ? candidate : `${dir}/${candidate}`);
             if (!isFile(path)) continue;
@@ -290,6 +298,8 @@ export function namedFiles(
           continue;
         }
         for (const token of w.value.split(TOKEN_BREAK)) consider(token, at);
+        // `sh "t x.sh"`, `sh ./t\ x.sh`: one word, one name (round-19 M4).
+        if (!w.dynamic && /\s/.test(w.value)) consider(w.value, at);
         // `test/[[:alpha:]].js`: a POSIX class, which the pattern listing does not read (round-17).
         if (expand && /\[\[:[a-z]+:\]/.test(w.value)) unread ??= `a pattern with a character class (${w.value.slice(0, 40)})`;
         // `node --test test/*.test.js`, `prove t/{a,b}.t`: what the pattern matches now (round-15 H2);
@@ -369,6 +379,16 @@ function nodeModuleSpecifiers(cmd: SimpleCommand): string[] {
     else for (const m of w.value.matchAll(/\b(?:require|import)\s*\(\s*(['"`])([^'"`]+)\1|\bfrom\s*(['"])([^'"]+)\3/g)) specifiers.push(m[2] ?? m[4]!);
   }
   return specifiers;
+}
+
+/** JSON text with its `\\uXXXX` escapes written as the characters they stand for (other escapes kept). */
+function decodeJsonEscapes(text: string): string {
+  if (!text.includes('\\u')) return text;
+  return text.replace(/\\u([0-9a-fA-F]{4})/g, (_, hex: string) => {
+    const ch = String.fromCharCode(parseInt(hex, 16));
+    // A quote or a backslash stays escaped: decoded, it would end the string early.
+    return ch === '"' || ch === '\\' ? `\\${ch}` : ch;
+  });
 }
 
 /** JavaScript tools' configuration files, whose module paths node completes. */

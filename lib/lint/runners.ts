@@ -160,6 +160,14 @@ function packageScript(pm: string, args: readonly Word[]): RunnerCall | null {
   };
 }
 
+/** Each -C of make is relative to the one before (`make -C a -C b` runs in a/b: round-19 M3). */
+function into(subdir: string | null, dir: string): string {
+  // Past MAX_MAKE_DIRECTORIES the path stops growing (implicit-files.ts says the reading stopped).
+  if (subdir !== null && subdir.split('/').length > MAX_MAKE_DIRECTORIES) return subdir;
+  return subdir === null || dir.startsWith('/') ? dir : `${subdir}/${dir}`;
+}
+export const MAX_MAKE_DIRECTORIES = 32;
+
 function makeCall(name: string, args: readonly Word[]): RunnerCall {
   const definitions: string[] = [];
   let subdir: string | null = null;
@@ -174,13 +182,13 @@ function makeCall(name: string, args: readonly Word[]): RunnerCall {
     } else if (/^--(?:file|makefile)=/.test(v)) {
       definitions.push(v.slice(v.indexOf('=') + 1));
     } else if (v === '-C' || v === '--directory') {
-      subdir = next && !next.dynamic ? next.value : null;
+      subdir = next && !next.dynamic ? into(subdir, next.value) : null;
       i++;
     } else if (/^-C./.test(v)) {
       // make -Csub (round-17).
-      subdir = w.dynamic ? null : v.slice(2);
+      subdir = w.dynamic ? null : into(subdir, v.slice(2));
     } else if (v.startsWith('--directory=')) {
-      subdir = v.slice('--directory='.length);
+      subdir = w.dynamic ? null : into(subdir, v.slice('--directory='.length));
     } else if (MAKE_VALUED.has(v)) {
       i++;
     } else if (!v.startsWith('-') && !/^[A-Za-z_][A-Za-z0-9_]*=/.test(v) && target === null && !w.dynamic) {

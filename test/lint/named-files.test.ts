@@ -180,10 +180,17 @@ describe('namedFiles: where runner files name what their text does not say (roun
     expect(read('make test', { Makefile: 'test:\n\t-sh scripts/*.sh\n', 'scripts/t.sh': '' }, ['Makefile']).files).toEqual(['scripts/t.sh']);
     expect(read('make test', { Makefile: 'test:\n\t@sh scr\\\n\tipts/t.sh\n', 'scripts/t.sh': '' }, ['Makefile']).files).toEqual(['scripts/t.sh']);
     expect(read('make test', { Makefile: 'test:\n\t@cd sub && sh t.sh\n', 'sub/t.sh': '' }, ['Makefile'])).toEqual({ files: ['sub/t.sh'], unread: 'Makefile: its variables, patterns or other folders (read it yourself)' });
-    expect(read('make -I mk test', { Makefile: 'include rules.mk\n-include optional.mk\n', 'mk/rules.mk': '' }, ['Makefile']).unread).toBe('an include it cannot find (rules.mk)');
+    expect(read('make test', { Makefile: 'include rules.mk\n-include optional.mk\n', 'mk/rules.mk': '' }, ['Makefile']).unread).toBe('an include it cannot find (rules.mk)');
     expect(read('make test', { Makefile: '-include optional.mk\ntest:\n\ttrue\n' }, ['Makefile']).unread).toBe(null);
     const many = `test:\n${'\ttrue\n'.repeat(512)}\tsh t.sh\n`;
     expect(read('make test', { Makefile: many, 't.sh': '' }, ['Makefile'])).toEqual({ files: ['t.sh'], unread: 'more recipe lines than it reads (Makefile)' });
+  });
+
+  it('tsc: a JSON escape in a key or a value, and the references tsc -b builds (round-19 T1, T2)', () => {
+    expect(read('tsc', { 'tsconfig.json': '{"ext\\u0065nds": "./b\\u0061se"}', 'base.json': '' }).files.sort()).toEqual(['base.json', 'tsconfig.json']);
+    const refs = { 'tsconfig.json': '{"references": [{"path": "./sub"}]}', 'sub/tsconfig.json': '', 'other/tsconfig.json': '' };
+    expect(read('tsc -b', refs).files.sort()).toEqual(['sub/tsconfig.json', 'tsconfig.json']);
+    expect(read('npx tsc --build other', refs).files).toEqual(['other/tsconfig.json']);
   });
 
   it('a makefile of 20,000 continued recipe lines is read in one pass, each word looked up once (round-19 F5)', () => {
@@ -192,6 +199,27 @@ describe('namedFiles: where runner files name what their text does not say (roun
     const counted = { ...disk, isFile: (p: string) => (lookups++, disk.isFile(p)) };
     expect(namedFiles('make test', ROOT, ROOT, ['Makefile'], ['Makefile'], counted)).toEqual({ files: ['t.sh'], unread: null });
     expect(lookups).toBeLessThan(100);
+  });
+
+  it('make: includes and recipes from the folder make runs in, -C relative to the one before, -I and a run-time -C stop, a name with blanks (round-19 M1-M4)', () => {
+    const files = { 'sub/Makefile': 'include rules.mk\ntest:\n\tsh t.sh\n', 'rules.mk': '', 'sub/rules.mk': '', 't.sh': '', 'sub/t.sh': '' };
+    expect(read('make -f sub/Makefile test', files, ['sub/Makefile', 'sub/rules.mk', 'sub/t.sh']).files.sort()).toEqual(['rules.mk', 't.sh']);
+    expect(read('make -C a -C b test', { 'a/b/Makefile': '', 'b/Makefile': '' }).files).toEqual(['a/b/Makefile']);
+    // An include's includes too: from make's folder, not the including file's.
+    expect(read('make test', { Makefile: 'include mk/a.mk\n', 'mk/a.mk': 'include b.mk\n', 'b.mk': '', 'mk/b.mk': '' }, ['Makefile', 'mk/a.mk', 'mk/b.mk']).files).toEqual(['b.mk']);
+    expect(read('make -I mk test', { Makefile: '-include rules.mk\n', 'mk/rules.mk': '' }, ['Makefile']).unread).toBe('make -I: the include folders it searches');
+    expect(read('make --include-dir=mk test', { Makefile: '', 'mk/rules.mk': '' }, ['Makefile']).unread).toBe('make -I: the include folders it searches');
+    expect(read('make -C "$D" test', { Makefile: '' }).unread).toBe('make -C to a folder set at run time');
+    expect(read('make test', { Makefile: 'test:\n\tsh "t x.sh"\n\tsh ./u\\ y.sh\n', 't x.sh': '', 'u y.sh': '' }, ['Makefile']).files.sort()).toEqual(['t x.sh', 'u y.sh']);
+  });
+
+  it("node: package.json's main is a file name as written (pattern characters, ~, an escape); npm start's script empty or not a string runs server.js (round-19 N1-N3, P1)", () => {
+    for (const main of ['*.js', '~/t.js', 't\u001b[8m.js', '$HOME.js']) {
+      expect(read('node .', { 'package.json': JSON.stringify({ main }), [main]: '' }, ['package.json']).files).toEqual([main]);
+    }
+    for (const start of ['', null, false, 0, {}, []]) {
+      expect(read('npm start', { 'package.json': JSON.stringify({ scripts: { start } }), 'server.js': '' }, ['package.json']).files).toEqual(['server.js']);
+    }
   });
 
   it('tsc: -p names its project, extends without .json and down the chain, a long chain stops (round 17)', () => {
