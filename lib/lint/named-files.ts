@@ -8,7 +8,9 @@ import { globMatches } from './glob.js';
 import { implicitFiles } from './implicit-files.js';
 import { inlineShellWord } from './inline-shell.js';
 import { moduleFiles } from './module-names.js';
-import { mayBePackageOwn, NODE_MODULE_ATTACHED, NODE_MODULE_OPTION, packageTargets } from './package-specifiers.js';
+import { BUILD_INDIRECTION, makeRecipes } from './makefile-text.js';
+import { mayBePackageOwn, packageTargets } from './package-specifiers.js';
+import { decodeJsonEscapes, JS_CONFIGURATION, MAX_COMPLETED, NODE_EXTENSIONS, nodeModuleSpecifiers, nodePaths } from './node-paths.js';
 import { programName, unwrapped, withoutKeywords } from './commands.js';
 import { absoluteInRepository, isLexicallyInside, repositoryDir } from './repository-paths.js';
 import { runnerOf } from './runners.js';
@@ -364,63 +366,6 @@ function runsFolders(cmd: SimpleCommand): boolean {
   return runner !== null || FOLDER_RUNNERS.test(programName(words[0]) ?? '');
 }
 
-/** The modules a node command is given to load by name (`-r x`, `--import=x`), through its wrappers. */
-function nodeModuleSpecifiers(cmd: SimpleCommand): string[] {
-  const words = unwrapped(withoutKeywords(cmd));
-  if (!/^(?:node|nodejs)$/.test(programName(words[0]) ?? '')) return [];
-  const specifiers: string[] = [];
-  for (let i = 1; i < words.length; i++) {
-    const w = words[i]!;
-    if (w.dynamic) continue;
-    const attached = NODE_MODULE_ATTACHED.exec(w.value);
-    if (attached) specifiers.push(attached[1]!);
-    else if (NODE_MODULE_OPTION.test(w.value) && words[i + 1] && !words[i + 1]!.dynamic) specifiers.push(words[++i]!.value);
-    // Inline code: require('x'), import('x'), import … from 'x'.
-    else for (const m of w.value.matchAll(/\b(?:require|import)\s*\(\s*(['"`])([^'"`]+)\1|\bfrom\s*(['"])([^'"]+)\3/g)) specifiers.push(m[2] ?? m[4]!);
-  }
-  return specifiers;
-}
-
-/** JSON text with its `\\uXXXX` escapes written as the characters they stand for (other escapes kept). */
-function decodeJsonEscapes(text: string): string {
-  if (!text.includes('\\u')) return text;
-  return text.replace(/\\u([0-9a-fA-F]{4})/g, (_, hex: string) => {
-    const ch = String.fromCharCode(parseInt(hex, 16));
-    // A quote or a backslash stays escaped: decoded, it would end the string early.
-    return ch === '"' || ch === '\\' ? `\\${ch}` : ch;
-  });
-}
-
-/** JavaScript tools' configuration files, whose module paths node completes. */
-const JS_CONFIGURATION = /^(?:package\.json|\.mocharc\.[a-z]+|\.eslintrc(?:\.[a-z]+)?|[a-z-]+\.config\.[cm]?[jt]s(?:on)?|jest\.config\.json|vitest\.workspace\.[a-z]+|\.babelrc(?:\.[a-z]+)?|babel\.config\.[a-z]+)$/;
-/** Paths of one configuration completed as node would (each a few stats). */
-const MAX_COMPLETED = 256;
-/** What node tries after a path as written. */
-const NODE_EXTENSIONS = ['', '.js', '.json', '.node', '.cjs', '.mjs'];
-
-/**
- * The paths a node command loads that node may complete (`node .`, `node scripts/t`,
- * `node -r ./setup`): its operands and the relative modules it is given, through its wrappers.
- */
-function nodePaths(cmd: SimpleCommand): string[] {
-  const words = unwrapped(withoutKeywords(cmd));
-  if (!/^(?:node|nodejs)$/.test(programName(words[0]) ?? '')) return [];
-  const paths: string[] = [];
-  const relative = (v: string) => v === '.' || v === '..' || v.startsWith('./') || v.startsWith('../') || v.startsWith('/');
-  for (let i = 1; i < words.length; i++) {
-    const w = words[i]!;
-    if (w.dynamic) continue;
-    const attached = NODE_MODULE_ATTACHED.exec(w.value);
-    if (attached) {
-      if (relative(attached[1]!)) paths.push(attached[1]!);
-    } else if (NODE_MODULE_OPTION.test(w.value)) {
-      const next = words[++i];
-      if (next && !next.dynamic && relative(next.value)) paths.push(next.value);
-    } else if (!w.value.startsWith('-')) paths.push(w.value);
-  }
-  return paths;
-}
-
 /** Where a word is cut into the tokens that may each be a path. */
 const TOKEN_BREAK = /[\s'"`=:,;|&()<>{}]+/;
 /** The same for shell patterns, which keep their braces and commas (`t/{a,b}.t`). */
@@ -434,38 +379,6 @@ const MAX_NAMED_FILES = 256;
 const MAX_PATTERNS = 64;
 const MAX_WORD_SCANNED = 4096;
 const MAX_CHECK_SCANNED = 65_536;
-/** What a build file names that its text alone does not say. */
-const BUILD_INDIRECTION = /\$[({A-Za-z_<@^?*%]|(?:^|[\s;&|(@+-])cd\s|(?:^|\s)-C\s*\S|^[ \t]*-?s?include[ \t]+[^\n]*[*?[]|^\s*subninja\s|^\s*vpath\s/m;
-/**
- * The recipe lines of a makefile, each as the shell receives it: without the tab and the
- * `@`, `-` and `+` prefixes, a line continued by a backslash joined as make and the shell
- * join it (make drops the tab after the newline, the shell the backslash-newline).
- */
-export function makeRecipes(text: string): { recipes: string[]; cut: boolean } {
-  const recipes: string[] = [];
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const first = lines[i]!;
-    if (!first.startsWith('\t')) continue;
-    if (recipes.length === MAX_RECIPES) return { recipes, cut: true };
-    // Whether a physical line ends in an odd number of backslashes is read off that line alone
-    // (testing the joined line each time was quadratic: round-19 F5).
-    const parts = [first];
-    for (let last = first; continued(last) && i + 1 < lines.length; ) parts.push((last = lines[++i]!.replace(/^\t/, '')));
-    const line = parts.join('\n');
-    // The shell drops a backslash-newline (outside single quotes, which a recipe rarely continues).
-    recipes.push(line.replace(/^\t[@+\-\s]*/, '').replace(/\\\n/g, ''));
-  }
-  return { recipes, cut: false };
-}
-const MAX_RECIPES = 512;
-/** Whether a line ends in an odd number of backslashes (counted, not matched: no backtracking). */
-function continued(line: string): boolean {
-  let n = 0;
-  while (n < line.length && line.charCodeAt(line.length - 1 - n) === 92) n++;
-  return n % 2 === 1;
-}
-
 /** What an npm script runs that its text alone does not say. */
 const NPM_SCRIPT_INDIRECTION = /\$|\b(?:run-s|run-p|npm-run-all|concurrently|turbo|nx|lerna|wireit)\b|[*?]/;
 /** Definition files read (makefiles and their includes, configurations), how deep scripts and includes nest, and how much of each is read. */
