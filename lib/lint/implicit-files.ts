@@ -9,9 +9,9 @@
 // (named-files.ts). Pure.
 import { posix } from 'node:path';
 import { programName, unwrapped, withoutKeywords } from './commands.js';
-import { MAX_MAKE_DIRECTORIES, RUNNER_INFO, runnerOf } from './runners.js';
+import { makeOptions } from './make-options.js';
+import { RUNNER_INFO, runnerOf } from './runners.js';
 import type { SimpleCommand } from './shell-list.js';
-import type { Word } from './shell-words.js';
 
 export interface ImplicitFiles {
   /** The folder they are read from, relative to the command's ('.' for its own). */
@@ -111,7 +111,7 @@ export function implicitFiles(cmd: SimpleCommand): ImplicitFiles[] {
       // node --test with no file runs the test files it finds; pytest loads every conftest.py.
       const given = runner.args.some((w) => !w.dynamic && !w.value.startsWith('-'));
       const patterns = runner.id === 'node-test' && !given ? NODE_TEST_DEFAULT : runner.id === 'pytest' ? (given ? ['**/conftest.py'] : PYTEST_FOUND) : [];
-      found.push(entry(dir, files, { patterns, build: runner.id === 'make', unread: runner.id === 'make' ? makeUnread(runner.args) : null }));
+      found.push(entry(dir, files, { patterns, build: runner.id === 'make', unread: runner.id === 'make' ? makeOptions(runner.args).unread : null }));
     }
   }
   const name = programName(words[0]);
@@ -152,20 +152,6 @@ export function implicitFiles(cmd: SimpleCommand): ImplicitFiles[] {
   // perl -d reads .perldb from the working folder.
   if (base === 'perl' && args.some((a) => /^-[A-Za-z]*d/.test(a) && !a.startsWith('--'))) found.push(entry('.', ['.perldb', 'perl5db.pl'], { scan: false }));
   return found.filter((f) => f.files.length > 0 || f.patterns.length > 0 || f.scripts.length > 0 || f.unread !== null);
-}
-
-/** What make is told that this reading does not follow: its include folders, a folder set at run time. */
-function makeUnread(args: readonly Word[]): string | null {
-  let directories = 0;
-  for (let i = 0; i < args.length; i++) {
-    const w = args[i]!;
-    // `-include rules.mk` may come from any -I folder (round-19 M1).
-    if (/^(?:-I|--include-dir)(?:=|$)|^-I./.test(w.value)) return 'make -I: the include folders it searches';
-    const dirOption = w.value === '-C' || w.value === '--directory';
-    if ((dirOption && args[i + 1]?.dynamic) || (w.dynamic && /^(?:-C|--directory=)/.test(w.value))) return 'make -C to a folder set at run time';
-    if ((dirOption || /^(?:-C.|--directory=)/.test(w.value)) && ++directories > MAX_MAKE_DIRECTORIES) return `make -C more than ${MAX_MAKE_DIRECTORIES} times`;
-  }
-  return null;
 }
 
 /** The folders from `top` down to `start` (both included), when `start` lies under `top`. */

@@ -2,6 +2,7 @@
 // what it reads. Pure: the rules decide with this what a gate's approval and evidence bind.
 import { programName, unwrapped, withoutKeywords } from './commands.js';
 import type { SimpleCommand } from './shell-list.js';
+import { makeOptions } from './make-options.js';
 import type { Word } from './shell-words.js';
 
 export type RunnerId = 'node-test' | 'vitest' | 'jest' | 'pytest' | 'go-test' | 'cargo-test' | 'package-script' | 'make';
@@ -59,7 +60,6 @@ const PM_TEST = new Set(['test', 't', 'tst']);
 /** Verbs that run the package.json script of their name (`npm start` runs `node server.js` without one). */
 const PM_LIFECYCLE = new Set(['start', 'stop', 'restart']);
 
-const MAKE_VALUED = new Set(['-f', '--file', '--makefile', '-C', '--directory', '-I', '--include-dir', '-j', '--jobs', '-l', '-o', '-W']);
 const TEST_TARGETS = new Set(['test', 'tests', 'check', 'unit', 'unittest', 'test-unit', 'test-all']);
 
 /** The runner a command invokes, seen through wrappers (npx, env, timeout) and `if`/`then`. */
@@ -160,41 +160,8 @@ function packageScript(pm: string, args: readonly Word[]): RunnerCall | null {
   };
 }
 
-/** Each -C of make is relative to the one before (`make -C a -C b` runs in a/b: round-19 M3). */
-function into(subdir: string | null, dir: string): string {
-  // Past MAX_MAKE_DIRECTORIES the path stops growing (implicit-files.ts says the reading stopped).
-  if (subdir !== null && subdir.split('/').length > MAX_MAKE_DIRECTORIES) return subdir;
-  return subdir === null || dir.startsWith('/') ? dir : `${subdir}/${dir}`;
-}
-export const MAX_MAKE_DIRECTORIES = 32;
-
 function makeCall(name: string, args: readonly Word[]): RunnerCall {
-  const definitions: string[] = [];
-  let subdir: string | null = null;
-  let target: string | null = null;
-  for (let i = 0; i < args.length; i++) {
-    const w = args[i]!;
-    const v = w.value;
-    const next = args[i + 1];
-    if (v === '-f' || v === '--file' || v === '--makefile') {
-      if (next && !next.dynamic) definitions.push(next.value);
-      i++;
-    } else if (/^--(?:file|makefile)=/.test(v)) {
-      definitions.push(v.slice(v.indexOf('=') + 1));
-    } else if (v === '-C' || v === '--directory') {
-      subdir = next && !next.dynamic ? into(subdir, next.value) : null;
-      i++;
-    } else if (/^-C./.test(v)) {
-      // make -Csub (round-17).
-      subdir = w.dynamic ? null : into(subdir, v.slice(2));
-    } else if (v.startsWith('--directory=')) {
-      subdir = w.dynamic ? null : into(subdir, v.slice('--directory='.length));
-    } else if (MAKE_VALUED.has(v)) {
-      i++;
-    } else if (!v.startsWith('-') && !/^[A-Za-z_][A-Za-z0-9_]*=/.test(v) && target === null && !w.dynamic) {
-      target = v;
-    }
-  }
+  const { definitions, subdir, target } = makeOptions(args);
   const shown = target === null ? name : `${name} ${target}`;
   return { id: 'make', shown, args, target, definitions, subdir, runsTests: target !== null && TEST_TARGETS.has(target) };
 }
