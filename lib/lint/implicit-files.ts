@@ -48,7 +48,8 @@ const READS_BY_ITSELF: Record<string, (args: readonly string[]) => string[]> = {
       const projects = args.filter((a) => a !== '' && !a.startsWith('-'));
       return (projects.length > 0 ? projects : ['.']).flatMap((p) => [posix.normalize(p), posix.join(p, 'tsconfig.json')]);
     }
-    const project = optionValue(args, ['-p', '--project']);
+    // tsc reads a backslash as a folder separator (`tsc -p sub\\tsconfig.json`: round-20 G4).
+    const project = optionValue(args, ['-p', '--project'])?.replace(/\\/g, '/') ?? null;
     return project === null ? ['tsconfig.json'] : [posix.normalize(project), posix.join(project, 'tsconfig.json')];
   },
   eslint: () => ESLINT_CONFIGS,

@@ -148,13 +148,27 @@ export function namedFiles(
       const main = isPlainObject(pkg) && Object.hasOwn(pkg, 'main') ? pkg.main : undefined;
       if (pkg === undefined) unread ??= `a package.json it cannot read (${inRepo.slice(0, 60)})`;
       else if (typeof main === 'string' && main !== '' && depth < 2) {
-        nodeEntry(join(main), dir, depth + 1, true);
+        // Node resolves `main` as text (`./lib/../t.js` is t.js, with or without lib/: round-20 G3).
+        nodeEntry(posix.normalize(join(main)), dir, depth + 1, true);
       }
     }
     for (const index of ['index.js', 'index.json', 'index.node', 'index.cjs', 'index.mjs']) consider(join(index), dir, literal);
   };
+  // Each file read and parsed once: a CHECK that runs `npm test` 25,000 times reads package.json once (round-20 G5).
+  const texts = new Map<string, string | undefined>();
+  const textOf = (file: string): string | undefined => {
+    if (!texts.has(file)) texts.set(file, readText?.(file));
+    return texts.get(file);
+  };
+  const parsedJson = new Map<string, unknown>();
   const jsonOf = (file: string): unknown => {
-    const text = readText?.(file);
+    if (parsedJson.has(file)) return parsedJson.get(file);
+    const value = parseJson(file);
+    parsedJson.set(file, value);
+    return value;
+  };
+  const parseJson = (file: string): unknown => {
+    const text = textOf(file);
     if (text === undefined) return undefined;
     try {
       return JSON.parse(text);
@@ -188,7 +202,7 @@ export function namedFiles(
       return;
     }
     // `.npmrc` can choose another workspace (`workspace=packages/a`) whose scripts run instead (round-17).
-    const npmrc = readText?.(dir === '.' ? '.npmrc' : `${dir}/.npmrc`);
+    const npmrc = textOf(dir === '.' ? '.npmrc' : `${dir}/.npmrc`);
     if (npmrc !== undefined && /^\s*workspaces?\s*=/m.test(npmrc)) unread ??= 'a workspace chosen in .npmrc';
     const pkg = jsonOf(file);
     const scripts = isPlainObject(pkg) && Object.hasOwn(pkg, 'scripts') ? pkg.scripts : undefined;
@@ -225,7 +239,7 @@ export function namedFiles(
       unread ??= `more definition files than it reads (${file.slice(0, 60)})`;
       return;
     }
-    const text = readText?.(file);
+    const text = textOf(file);
     if (text === undefined) {
       unread ??= `a file it cannot read (${file.slice(0, 60)})`;
       return;
@@ -255,7 +269,9 @@ export function namedFiles(
     // A makefile or a ninja file names files through variables, functions, patterns and other
     // folders (`$(S)/t.sh`, `$<`, `$(MAKE) -C sub`, `cd sub &&`, `include mk/*.mk`, `subninja`):
     // read as text, they name nothing; the screen says so (round-17).
-    if (build && BUILD_INDIRECTION.test(text.replace(/\$\$/g, ''))) unread ??= `${file.slice(0, 60)}: its variables, patterns or other folders (read it yourself)`;
+    // `$$` is the shell's `$` in a recipe (`sh "$$PWD/t.sh"` runs the repository's t.sh): it
+    // stops the reading as a variable does in a CHECK (round-20 G2).
+    if (build && BUILD_INDIRECTION.test(text)) unread ??= `${file.slice(0, 60)}: its variables, patterns or other folders (read it yourself)`;
     for (const m of text.matchAll(/^[ \t]*(-?)s?include[ \t]+([^\n#]+)/gm)) {
       for (const name of m[2]!.trim().split(/\s+/)) {
         if (/[$*?[]/.test(name)) continue;
@@ -272,7 +288,8 @@ export function namedFiles(
       const json = decodeJsonEscapes(text.slice(0, MAX_DEFINITION_SCANNED));
       for (const m of json.matchAll(/"(extends|path)"\s*:\s*(\[[^\]]*\]|"[^"]*")/g)) {
         for (const v of m[2]!.matchAll(/"([^"]+)"/g)) {
-          const name = v[1]!;
+          // tsc reads a backslash as a folder separator (`"sub\\base"`: round-20 G4).
+          const name = v[1]!.replace(/\\/g, '/');
           if (!name.startsWith('.') && m[1] === 'extends') continue; // a package's, from node_modules
           for (const candidate of [name, `${name}.json`, `${name}/tsconfig.json`]) {
             const path = posix.normalize(dir === '.' ? candidate : `${dir}/${candidate}`);

@@ -48,13 +48,15 @@ export function nodePaths(cmd: SimpleCommand): string[] {
   return paths;
 }
 
-/** JSON text with its `\\uXXXX` escapes written as the characters they stand for (other escapes kept). */
+/** JSON text with its `\\uXXXX`, `\\/` and `\\\\` escapes written as the characters they stand for (a quote kept escaped, the rest kept). */
 export function decodeJsonEscapes(text: string): string {
-  if (!text.includes('\\u')) return text;
-  return text.replace(/\\u([0-9a-fA-F]{4})/g, (_, hex: string) => {
-    const ch = String.fromCharCode(parseInt(hex, 16));
-    // A quote or a backslash stays escaped: decoded, it would end the string early.
-    return ch === '"' || ch === '\\' ? `\\${ch}` : ch;
+  if (!text.includes('\\')) return text;
+  return text.replace(/\\(?:u([0-9a-fA-F]{4})|(.))/g, (whole, hex: string | undefined, ch: string | undefined) => {
+    const c = hex !== undefined ? String.fromCharCode(parseInt(hex, 16)) : ch!;
+    // A quote stays escaped: decoded, it would end the string early. `\/` is `/` (round-20 G4).
+    if (c === '"') return '\\"';
+    if (hex === undefined && ch !== '/' && ch !== '\\') return whole;
+    return c;
   });
 }
 

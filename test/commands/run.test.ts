@@ -175,6 +175,11 @@ describe('run modes', () => {
     expect(JSON.parse(js.run(['--json']).stdout).gates[0].result.request.unboundScripts).toEqual(['u/x[1]*/c.test.js']);
   });
 
+  it("UNBOUND resolves package.json's main as node does, as text: ./lib/../t.js is t.js with no lib/ on disk (round-20 G3)", () => {
+    const s = repo({ 'GATES.md': gate('A', 'node .', 'ok', '  DEPENDS: package.json\n'), 'package.json': JSON.stringify({ main: './lib/../t.js' }), 't.js': "console.log('ok')\n" });
+    expect(JSON.parse(s.run(['--json']).stdout).gates[0].result.request.unboundScripts).toEqual(['t.js']);
+  });
+
   it("UNBOUND names what node loads through the repository's package.json (#imports, its own name), and package.json (round-15 H3)", () => {
     const pkg = JSON.stringify({ name: 'selfpkg', exports: { './setup': './tests/setup.js' }, imports: { '#pre': './tests/pre.mjs' } });
     const s = repo({ 'GATES.md': gate('A', "node -r selfpkg/setup --import '#pre' t.js", 'ok', '  DEPENDS: t.js\n'), 'package.json': pkg, 'tests/setup.js': '', 'tests/pre.mjs': '', 't.js': "console.log('ok')\n" });

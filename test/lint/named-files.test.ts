@@ -170,8 +170,11 @@ describe('namedFiles: where runner files name what their text does not say (roun
     expect(read('make test', { Makefile: 'test:\n\tcd sub && sh t.sh\n' }, ['Makefile']).unread).toBe('Makefile: its variables, patterns or other folders (read it yourself)');
     expect(read('make -Csub test', { 'sub/Makefile': 'test:\n\tsh t.sh\n', 'sub/t.sh': '' }).files).toEqual(['sub/Makefile', 'sub/t.sh']);
     expect(read('ninja', { 'build.ninja': 'rule r\n  command = sh $in\n' }).unread).toBe('build.ninja: its variables, patterns or other folders (read it yourself)');
-    // `$$` is a literal dollar in make: no stop.
-    expect(read('make test', { Makefile: 'test:\n\tsh t.sh && echo $$HOME\n', 't.sh': '' }, ['Makefile'])).toEqual({ files: ['t.sh'], unread: null });
+    // `$$` is the shell's `$`: a shell variable stops the reading as in a CHECK (round-20 G2); `$$$$` (the pid) does not.
+    for (const recipe of ['sh "$$PWD/t.sh"', 'sh "$$(pwd)/t.sh"', 'sh $${PWD}/t.sh', "sh 't$$x.sh'"]) {
+      expect(read('make test', { Makefile: `test:\n\t${recipe}\n`, 't.sh': '' }, ['Makefile']).unread, recipe).toBe('Makefile: its variables, patterns or other folders (read it yourself)');
+    }
+    expect(read('make test', { Makefile: 'test:\n\tsh t.sh && echo $$$$\n', 't.sh': '' }, ['Makefile'])).toEqual({ files: ['t.sh'], unread: null });
   });
 
   it('make: recipes are read as commands (npm, patterns, cd, a line continued), an include it cannot find stops (round-17 B3, B6-B8, B10)', () => {
@@ -191,6 +194,22 @@ describe('namedFiles: where runner files name what their text does not say (roun
     const refs = { 'tsconfig.json': '{"references": [{"path": "./sub"}]}', 'sub/tsconfig.json': '', 'other/tsconfig.json': '' };
     expect(read('tsc -b', refs).files.sort()).toEqual(['sub/tsconfig.json', 'tsconfig.json']);
     expect(read('npx tsc --build other', refs).files).toEqual(['other/tsconfig.json']);
+  });
+
+  it("package.json's main resolved as text (a missing folder before ..); tsconfig \\/ escapes and backslashes as separators (round-20 G3, G4)", () => {
+    expect(read('node .', { 'package.json': JSON.stringify({ main: './lib/../t.js' }), 't.js': '' }, ['package.json']).files).toEqual(['t.js']);
+    expect(read('tsc', { 'tsconfig.json': '{"extends": "./cfg\\/base"}', 'cfg/base.json': '' }).files.sort()).toEqual(['cfg/base.json', 'tsconfig.json']);
+    expect(read('tsc', { 'tsconfig.json': '{"extends": "./cfg\\\\base"}', 'cfg/base.json': '' }).files.sort()).toEqual(['cfg/base.json', 'tsconfig.json']);
+    expect(read('tsc -b', { 'tsconfig.json': '{"references": [{"path": ".\\/sub"}, {"path": "other\\\\"}]}', 'sub/tsconfig.json': '', 'other/tsconfig.json': '' }).files.sort()).toEqual(['other/tsconfig.json', 'sub/tsconfig.json', 'tsconfig.json']);
+    expect(read('tsc -p sub\\\\tsconfig.json', { 'sub/tsconfig.json': '' }).files).toEqual(['sub/tsconfig.json']);
+  });
+
+  it('each file read and parsed once however often the CHECK runs its runner (round-20 G5)', () => {
+    const disk = textDisk({ 'package.json': JSON.stringify({ scripts: { test: 'node t.js' } }), 't.js': '' });
+    let reads = 0;
+    const counted = { ...disk, readText: (p: string) => (reads++, disk.readText(p)) };
+    expect(namedFiles('npm test; '.repeat(2000), ROOT, ROOT, ['package.json'], ['package.json'], counted)).toEqual({ files: ['t.js'], unread: null });
+    expect(reads).toBeLessThan(10);
   });
 
   it('a makefile of 20,000 continued recipe lines is read in one pass, each word looked up once (round-19 F5)', () => {
