@@ -95,7 +95,9 @@ export function implicitFiles(cmd: SimpleCommand): ImplicitFiles[] {
   const args = words.slice(1).map((w) => (w.dynamic ? '' : w.value));
   if (runner !== null) {
     const dir = runner.subdir === null ? '.' : posix.normalize(runner.subdir);
-    const files = [...RUNNER_INFO[runner.id].definitions, ...runner.definitions];
+    // make -f FILE reads FILE, not also the default makefiles (round-20 G6).
+    const defaults = runner.id === 'make' && runner.definitions.length > 0 ? [] : RUNNER_INFO[runner.id].definitions;
+    const files = [...defaults, ...runner.definitions];
     if (runner.id === 'package-script') {
       // npm reads .npmrc beside package.json (it can set the shell of every script), and runs
       // the script with its pre and post scripts, in the workspace -w names.

@@ -64,10 +64,19 @@ export function makeOptions(args: readonly Word[]): MakeOptions {
     }
   };
   const SHORT_LONG: Record<string, string> = { C: 'directory', f: 'file', I: 'include-dir', o: 'old-file', W: 'what-if', E: 'eval' };
+  // After `--` every word is a target or an assignment (`make -- -C sub` makes a target `-C`).
+  let options = true;
   for (let i = 0; i < args.length; i++) {
     const w = args[i]!;
     const v = w.value;
-    if (v === '--') continue;
+    if (options && v === '--') {
+      options = false;
+      continue;
+    }
+    if (!options) {
+      if (!w.dynamic && !/^[A-Za-z_][A-Za-z0-9_.]*[:+?!]?=/.test(v) && out.target === null) out.target = v;
+      continue;
+    }
     if (v.startsWith('--')) {
       const eq = v.indexOf('=');
       const option = longOption(eq === -1 ? v.slice(2) : v.slice(2, eq));

@@ -8,6 +8,7 @@ import { isBoundVariable } from '../oracle/bound-env.js';
 import { programName, unwrapped, withoutKeywords } from './commands.js';
 import type { ShellList, SimpleCommand } from './shell-list.js';
 import type { Word } from './shell-words.js';
+import { makeOptions } from './make-options.js';
 
 interface Interpreter {
   /** Options after which there is no script file (inline code, a module). */
@@ -635,9 +636,18 @@ function scriptSource(command: SimpleCommand, previous: SimpleCommand | null): {
   }
   const source = scriptArgument(words.slice(1), spec);
   if (source === null) return null;
-  if (source.kind === 'file') return { paths: source.paths.map((p) => realFile(p, cmd, previous)), runs: source.runs };
+  if (source.kind === 'file') {
+    const paths = name === 'make' || name === 'gmake' ? makeFiles(words.slice(1), source.paths) : source.paths;
+    return { paths: paths.map((p) => realFile(p, cmd, previous)), runs: source.runs };
+  }
   const file = stdinFile(cmd) ?? catFile(previous);
   return file === null ? null : { paths: [file], runs: source.runs };
+}
+
+/** make reads its -f files from the folder -C leads to, whatever their order (`make -C sub -f ../x.mk` reads x.mk: round-20 G6). */
+function makeFiles(args: readonly Word[], written: readonly string[]): string[] {
+  const { subdir } = makeOptions(args);
+  return subdir === null ? [...written] : written.map((p) => (p.startsWith('/') ? p : posix.join(subdir, p)));
 }
 
 /**

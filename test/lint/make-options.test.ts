@@ -22,6 +22,11 @@ describe('makeOptions', () => {
     expect(options('--fil=y.mk --makefile z.mk')).toMatchObject({ definitions: ['y.mk', 'z.mk'] });
   });
 
+  it('after --, every word is a target or an assignment (make -- -C sub: a target -C)', () => {
+    expect(options('-s -- -C sub -f x.mk test')).toMatchObject({ subdir: null, definitions: [], target: '-C' });
+    expect(options('-- X=1 test')).toMatchObject({ target: 'test' });
+  });
+
   it('says what it cannot follow: include folders in any spelling, a folder set at run time, --eval, too many -C', () => {
     for (const line of ['-I mk', '-Imk', '-sI mk', '-sImk', '--include-dir=mk', '--include=mk', '--inc mk']) expect(options(line).unread, line).toBe('make -I: the include folders it searches');
     for (const line of ['-C "$D"', '-C"$D"', '--directory="$D"', '-sC "$D"']) expect(options(line).unread, line).toBe('make -C to a folder set at run time');

@@ -224,6 +224,9 @@ describe('namedFiles: where runner files name what their text does not say (roun
     const files = { 'sub/Makefile': 'include rules.mk\ntest:\n\tsh t.sh\n', 'rules.mk': '', 'sub/rules.mk': '', 't.sh': '', 'sub/t.sh': '' };
     expect(read('make -f sub/Makefile test', files, ['sub/Makefile', 'sub/rules.mk', 'sub/t.sh']).files.sort()).toEqual(['rules.mk', 't.sh']);
     expect(read('make -C a -C b test', { 'a/b/Makefile': '', 'b/Makefile': '' }).files).toEqual(['a/b/Makefile']);
+    // make -f FILE reads FILE only, from the folder -C leads to; after `--`, `-C sub` are targets (round-20 G6).
+    expect(read('make -C sub -f ../x.mk test', { 'x.mk': '', 'sub/Makefile': '', Makefile: '' }, ['x.mk']).files).toEqual([]);
+    expect(read('make -s -- -C sub test', { 'sub/Makefile': '', Makefile: '' }).files).toEqual(['Makefile']);
     // An include's includes too: from make's folder, not the including file's.
     expect(read('make test', { Makefile: 'include mk/a.mk\n', 'mk/a.mk': 'include b.mk\n', 'b.mk': '', 'mk/b.mk': '' }, ['Makefile', 'mk/a.mk', 'mk/b.mk']).files).toEqual(['b.mk']);
     expect(read('make -I mk test', { Makefile: '-include rules.mk\n', 'mk/rules.mk': '' }, ['Makefile']).unread).toBe('make -I: the include folders it searches');

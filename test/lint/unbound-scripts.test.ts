@@ -133,6 +133,8 @@ describe('unboundScripts', () => {
     expect(named('python3 -m pytest -q tests')).toEqual([]);
     expect(named('make -s -f scripts/x.mk; make -j 4 --file=y.mk all')).toEqual(['scripts/x.mk', 'y.mk']);
     expect(named('make test')).toEqual([]);
+    // -f is read from the folder -C leads to, whatever the order (round-20 G6).
+    expect(named('make -C sub -f ../x.mk test; make -f y.mk -C a -C b test')).toEqual(['x.mk', 'a/b/y.mk']);
     expect(named('tclsh scripts/x.sh; php -f x.php; php y.php')).toEqual(['scripts/x.sh', 'x.php', 'y.php']);
   });
 
