@@ -12,6 +12,7 @@ import { lockTimeoutFromEnv } from '../fsx/lock.js';
 import { storeLocations } from '../store/locations.js';
 import { sanitizeLine } from '../text/sanitize.js';
 import { forgetLedgers, memoryPath, readLedgerMemory } from './ledger-memory.js';
+import { forgetRepositoryRoots, readRepositoryRoots } from './repository-roots.js';
 
 interface ForgetOptions {
   root?: string;
@@ -29,11 +30,17 @@ export async function hookForgetCommand(args: string[], io: Io): Promise<number>
   if (parsed.args.length > 0) throw new UsageError(`unexpected argument ${sanitizeLine(parsed.args[0]!, 80)}`, "see 'gate-check hook forget --help'");
   const root = resolveRoot(parsed.options.root, io.cwd).path;
   const locations = storeLocations(io.env);
-  const remembered = readLedgerMemory(locations, root);
-  if (remembered === null) {
+  // This root's memory, and that of each remembered root below it (a package removed with its folder: round-21 F1).
+  const below = readRepositoryRoots(locations, root);
+  const memories = [root, ...below].flatMap((r) => {
+    const open = readLedgerMemory(locations, r);
+    return open === null ? [] : [{ root: r, open: r === root ? open : open.map((l) => `${r.slice(root.length + 1)}/${l}`) }];
+  });
+  if (memories.length === 0 && below.length === 0) {
     io.stdout(`the Stop hook remembers no ledgers of ${sanitizeLine(root, 400)}; nothing changed\n`);
     return 0;
   }
+  const remembered = memories.flatMap((m) => m.open);
   const list = remembered.length === 0 ? '(none with open gates)' : remembered.map((l) => sanitizeLine(l, 200)).join(', ');
   if (!io.interactive()) {
     throw new UsageError(
@@ -47,7 +54,9 @@ export async function hookForgetCommand(args: string[], io: Io): Promise<number>
     io.stdout('nothing changed\n');
     return 1;
   }
-  await forgetLedgers(locations, root, lockTimeoutFromEnv(io.env));
+  const lockMs = lockTimeoutFromEnv(io.env);
+  for (const m of memories) await forgetLedgers(locations, m.root, lockMs);
+  await forgetRepositoryRoots(locations, root, lockMs);
   io.stdout(`forgot the ledgers of ${sanitizeLine(root, 400)}\n`);
   return 0;
 }

@@ -32,6 +32,7 @@ import { Deadline, hookDeadlineMs } from './deadline.js';
 import { hasLedgerMarker, sessionRoots, startDirectories, startDirectory, type SessionRoots } from './find-root.js';
 import { HOOK_LEDGER_BYTES, loadHookLedgers, scopeOf } from './hook-ledgers.js';
 import { readLedgerMemory, writeLedgerMemory } from './ledger-memory.js';
+import { readRepositoryRoots, rememberRepositoryRoots } from './repository-roots.js';
 import { readBinding } from './scope-binding.js';
 import { extendBaseline, readBaseline, type Baseline } from './session-baseline.js';
 import { resetStopState, updateStopState } from './stop-state.js';
@@ -185,7 +186,7 @@ function restoreExample(display: string): string {
   return command === null ? '' : ` (for example ${markdownCode(command)})`;
 }
 
-function goneVerdict(held: readonly Held[]): Verdict | null {
+function goneVerdict(held: readonly Held[], primary: string): Verdict | null {
   const gone: string[] = [];
   let where = '';
   for (const h of held) {
@@ -194,7 +195,8 @@ function goneVerdict(held: readonly Held[]): Verdict | null {
     for (const display of h.remembered) {
       if (!present.has(display)) {
         gone.push(h.prefix === null ? display : `${h.prefix}/${display}`);
-        where ||= h.root;
+        // A root below the primary one is forgotten from there (its folder may be gone too).
+        where ||= h.prefix !== null && !h.prefix.startsWith('/') ? primary : h.root;
       }
     }
   }
@@ -356,7 +358,7 @@ interface Context {
 }
 
 async function verdictFor(gathered: Gathered, io: Io, locations: StoreLocations, ctx: Context): Promise<Verdict> {
-  const gone = goneVerdict(gathered.held);
+  const gone = goneVerdict(gathered.held, gathered.primary);
   if (gone !== null) return gone;
   const { verifyBy, lockTimeoutMs, bound } = ctx;
   const lockMs = () => Math.min(lockTimeoutMs, verifyBy.remaining() + 100);
@@ -468,7 +470,9 @@ async function verdictFor(gathered: Gathered, io: Io, locations: StoreLocations,
       }
     }
     openLedgers.set(h, open);
-    if (open.size > 0 && perRoot.filter((r) => r.h.ws !== null).length > 1) tally.roots.push(h.root);
+    // Named with --root when the session holds more than one root, or this one is not the
+    // repository's top level (a plain run there would not find this ledger).
+    if (open.size > 0 && (perRoot.filter((r) => r.h.ws !== null).length > 1 || h.root !== gathered.primary)) tally.roots.push(h.root);
   }
 
   // Remember the ledgers that have open gates (on an incomplete pass: every ledger, and what was
@@ -558,12 +562,33 @@ async function decide(request: StopRequest, host: HostAdapter, io: Io, deadline:
     if (bound === null) return { kind: 'allow', message: null };
     found = { gitTop: bound.root, candidates: [bound.root] };
   }
+  // The roots below the top level whose ledgers held a session before, wherever this one stands (round-21 F1).
+  let knownRoots: string[] = [];
+  if (bound === null && found.gitTop !== null) {
+    try {
+      knownRoots = readRepositoryRoots(locations, found.gitTop);
+    } catch (e) {
+      const verdict = errorVerdict(e, '');
+      if (verdict === null) throw e;
+      return counted(verdict, found.gitTop, counter, pending, locations, lockMs());
+    }
+    const missing = knownRoots.filter((r) => !found.candidates.includes(r));
+    if (missing.length > 0) found = { ...found, candidates: [...found.candidates, ...missing] };
+  }
   let gathered: Gathered;
   try {
     gathered = await gather(found, event.sessionId, bound, io, locations, verifyBy.check);
   } catch (e) {
     if (!(e instanceof DeadlineError)) throw e;
     gathered = { primary: found.gitTop ?? found.candidates[0]!, held: [], unreadable: incompleteVerdict([], e.message) };
+  }
+  if (bound === null && found.gitTop !== null) {
+    try {
+      await rememberRepositoryRoots(locations, found.gitTop, knownRoots, gathered.held.filter((h) => h.ws !== null).map((h) => h.root), lockMs());
+    } catch (e) {
+      // A busy list only delays when a root joins it (the next stop adds it); it hides nothing now.
+      if (!(e instanceof LockTimeoutError)) throw e;
+    }
   }
   let verdict: Verdict;
   try {

@@ -71,10 +71,41 @@ describe('nothing planted in the session directory moves the root', () => {
   });
 
   it('a subdirectory with ledgers of its own holds the session too, next to the repository top level', () => {
-    const s = hookRepo({ 'GATES.md': MET, 'pkg/GATES.md': '- [ ] P: package work\n' }, { git: true });
+    const s = hookRepo({ 'GATES.md': MET, 'pkg/GATES.md': '- [ ] P: package work\n  CHECK: node --test\n  EXPECT: /^# pass [1-9]/m\n' }, { git: true });
     expect(expectBlock(s.hook(join(s.repo, 'pkg')))).toContain('1 gate is not met: pkg/GATES:P (unchecked).');
-    // From the top level, the package's ledger is not the repository's (as for `gate-check` run there).
-    expect(s.hook()).toEqual({ kind: 'allow' });
+    // From the top level, or a sibling folder, the package's ledger is not found by looking up;
+    // once it held a session, the repository remembers it (round-21 F1: the stop was let through).
+    for (const [cwd, session] of [[s.repo, 'session-1'], [join(s.repo, 'web'), 'session-1'], [s.repo, 'session-2']] as const) {
+      mkdirSync(join(s.repo, 'web'), { recursive: true });
+      const reason = expectBlock(s.hook(cwd, session));
+      expect(reason).toContain('1 gate is not met: pkg/GATES:P (unchecked).');
+      // A plain run at the top level would not find it: the next step names its root.
+      expect(reason).toContain(`--root ${s.repo}/pkg`);
+    }
+    // Met (here made a person's gate, in a new session, whose baseline it does not weaken): let through from anywhere.
+    writeFileSync(join(s.repo, 'pkg', 'GATES.md'), '- [x] P: package work\n  EVIDENCE: reviewed by Ada\n');
+    expect(s.hook(s.repo, 'session-3')).toEqual({ kind: 'allow' });
+    // A package never seen by a stop is not searched for from the top level (as for `gate-check` run there).
+    const t = hookRepo({ 'GATES.md': MET, 'pkg/GATES.md': '- [ ] P: package work\n' }, { git: true });
+    expect(t.hook()).toEqual({ kind: 'allow' });
+  });
+
+  it('the remembered roots: in the private store, only directories below the top level; an invalid list blocks', () => {
+    const s = hookRepo({ 'pkg/GATES.md': '- [ ] P: package work\n  CHECK: node --test\n  EXPECT: /^# pass [1-9]/m\n' }, { git: true });
+    expectBlock(s.hook(join(s.repo, 'pkg')));
+    // The only root with ledgers, but not the top level: a plain run there would not find it.
+    expect(expectBlock(s.hook())).toMatch(new RegExp(`Next: run \`[^\`]* --root ${s.repo}/pkg\`: it re-runs`));
+    const [file] = readdirSync(s.hooksDir).filter((f) => f.startsWith('roots-'));
+    expect(file).toMatch(/^roots-[0-9a-f]{16}\.json$/);
+    expect(JSON.parse(readFileSync(join(s.hooksDir, file!), 'utf8'))).toEqual({ root: s.repo, roots: [`${s.repo}/pkg`] });
+    // A ledger removed from a remembered root blocks from the top level too.
+    rmSync(join(s.repo, 'pkg', 'GATES.md'));
+    expect(expectBlock(s.hook())).toMatch(/GATES\.md.*(gone|missing|removed)/);
+    const bad = [JSON.stringify({ root: s.repo, roots: ['/elsewhere'] }), JSON.stringify({ root: s.repo, roots: [`${s.repo}/../x`] }), JSON.stringify({ root: s.repo, roots: [s.repo] }), JSON.stringify({ root: s.repo, roots: [], x: 1 }), '[]'];
+    for (const text of bad) {
+      writeFileSync(join(s.hooksDir, file!), text, { mode: 0o600 });
+      expect(expectBlock(s.hook()), text).toMatch(/^gate-check: cannot read the gates \(.*roots-[0-9a-f]{16}\.json: invalid memory of the repository's ledger roots\); fix this before stopping\.$/);
+    }
   });
 
   it('with open gates in two roots, the next steps name each root (a plain run from the package sees only its ledger)', () => {
@@ -279,6 +310,20 @@ describe('gate-check hook forget', () => {
     // In this session the ledger's gate was removed: that a person approves apart (`hook accept`,
     // stop-weakening.test.ts). A new session starts from the tree without that ledger.
     expect(expectBlock(s.hook())).toMatch(/^gate-check: 1 gate is not met: GATES:A \(weakened since the session began: removed: a person must approve\)/);
+    expect(s.hook(s.repo, 'next-session')).toEqual({ kind: 'allow' });
+  });
+
+  it.skipIf(!HAS_SCRIPT || !HAS_GIT)('a package removed with its folder: the block names the top level, where "y" forgets it', () => {
+    const s = hookRepo({ 'pkg/GATES.md': OPEN }, { git: true });
+    expectBlock(s.hook(join(s.repo, 'pkg')));
+    rmSync(join(s.repo, 'pkg'), { recursive: true });
+    const reason = expectBlock(s.hook());
+    expect(reason).toMatch(/^gate-check: pkg\/GATES\.md had open gates when the Stop hook last looked, and it is gone/);
+    expect(reason).toContain(`they run \`gate-check hook forget\` in ${s.repo}.`);
+    const yes = spawnSync('script', ['-qec', `'${process.execPath}' '${BIN}' hook forget`, '/dev/null'], { cwd: s.repo, env: cleanEnv({ HOME: s.home }), input: 'y\n', encoding: 'utf8', timeout: 20_000 });
+    expect(yes.stdout).toMatch(/had open gates: pkg\/GATES\.md\./);
+    expect(yes.stdout).toMatch(/forgot the ledgers of /);
+    expect(readdirSync(s.hooksDir).filter((f) => f.startsWith('roots-') || f.startsWith('ledgers-'))).toEqual([]);
     expect(s.hook(s.repo, 'next-session')).toEqual({ kind: 'allow' });
   });
 });
