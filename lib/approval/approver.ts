@@ -6,7 +6,10 @@
 // from script), a session that began after a live run began: every check gets a new session
 // from its run, and a process can leave it only for a newer one. Parallel jobs a runner
 // started stay in the runner's older session, and may approve; so may a person's terminal
-// that was open before the run.
+// that was open before the run. Any other process of an older session needs a controlling
+// terminal: a check can have a long-lived process of the user run a command for it (a
+// terminal multiplexer's server, `tmux run-shell`; an editor's server), in that process's
+// own older session, with no terminal (round-21 F4).
 // A check can hide /proc from itself (a PID namespace with its own /proc, a file system
 // mounted over it): the run's marker in the approvals directory, kept fresh by its
 // heartbeat, still tells it that a run is under way, and it is dated by the clock.
@@ -14,7 +17,7 @@
 // (lib/fsx/run-marker.ts).
 import { RunSetupError } from '../errors.js';
 import { freshRunMarkers, type RunMarker } from '../fsx/run-marker.js';
-import { ancestorRun, hasControllingTerminal, hasProcFs, isVisibleRun, liveRuns, pidNamespace, sessionStart, sessionStartMs } from '../run/process-tree.js';
+import { ancestorRun, hasControllingTerminal, hasProcFs, isVisibleRun, liveRuns, pidNamespace, sessionId, sessionStart, sessionStartMs, type LiveRun } from '../run/process-tree.js';
 import { storeLocations } from '../store/locations.js';
 import { sanitizeLine } from '../text/sanitize.js';
 
@@ -30,8 +33,10 @@ export interface ProcessProbe {
   ancestorRun: () => number | null;
   /** Start time of this process's session (null: its leader is gone). */
   sessionStart: () => number | null;
+  /** This process's session id (null: unknown). */
+  session: () => number | null;
   /** Live gate-check runs of this user, in any repository. */
-  liveRuns: () => { pid: number; start: number | null }[];
+  liveRuns: () => LiveRun[];
   terminal: () => boolean;
   /** This process's PID namespace (0: unknown). */
   namespace: () => number;
@@ -50,6 +55,7 @@ export function systemProbe(env: NodeJS.ProcessEnv): ProcessProbe {
     procFs: hasProcFs,
     ancestorRun,
     sessionStart,
+    session: sessionId,
     liveRuns,
     terminal: hasControllingTerminal,
     namespace: pidNamespace,
@@ -98,6 +104,12 @@ export function approvalRefusal(env: NodeJS.ProcessEnv, probe: ProcessProbe): st
     if (run) {
       return `--approve refused: gate-check (PID ${run.pid}) is running checks, and this process runs in a session that began after that run did, as everything a check starts does (a check must never approve checks); approve from a terminal opened before that run began, or once it has ended`;
     }
+    // An older session: the run's own (a parallel job beside it), or a person's terminal.
+    if (!probe.terminal()) {
+      const own = probe.session();
+      const other = probe.liveRuns().find((r) => own === null || r.session === null || r.session !== own);
+      if (other) return noTerminalRefusal(`gate-check (PID ${other.pid}) is running checks`);
+    }
   }
   // Runs that /proc shows were judged exactly above; the marker of one it does not show
   // (another namespace, /proc hidden, its entry covered by a mount, or a run that crashed)
@@ -113,12 +125,19 @@ export function approvalRefusal(env: NodeJS.ProcessEnv, probe: ProcessProbe): st
     // A marker dated after now was renamed by hand: it cannot date the run.
     const now = probe.now();
     const run = unseen.find((m) => since === null || since >= m.start - CLOCK_SLACK_MS || m.start > now + CLOCK_SLACK_MS);
+    const where = (m: RunMarker) => (namespace === 0 ? 'in a PID namespace this process cannot see' : m.namespace !== namespace ? 'in another PID namespace' : 'not shown by /proc');
     if (run) {
-      const where = namespace === 0 ? 'in a PID namespace this process cannot see' : run.namespace !== namespace ? 'in another PID namespace' : 'not shown by /proc';
-      return `--approve refused: a gate-check run (PID ${run.pid} ${where}) is running checks, and this process ${since === null ? 'cannot tell when its session began' : 'runs in a session that began after that run did'} (a check must never approve checks); approve from a terminal opened before that run began, or once it has ended`;
+      return `--approve refused: a gate-check run (PID ${run.pid} ${where(run)}) is running checks, and this process ${since === null ? 'cannot tell when its session began' : 'runs in a session that began after that run did'} (a check must never approve checks); approve from a terminal opened before that run began, or once it has ended`;
     }
+    // Its session cannot be compared with this one: an older session needs a terminal.
+    const first = unseen[0];
+    if (first !== undefined && !probe.terminal()) return noTerminalRefusal(`a gate-check run (PID ${first.pid} ${where(first)}) is running checks`);
   }
   return null;
+}
+
+function noTerminalRefusal(what: string): string {
+  return `--approve refused: ${what}, and this process has no terminal and runs outside that run's session: a check can have a long-lived process of yours (a terminal multiplexer's server, an editor's) run a command for it, so approval needs a terminal while a run is under way (a check must never approve checks); approve from a terminal, or once that run has ended`;
 }
 
 /** Throws (exit 2) unless this process may approve. */

@@ -108,15 +108,35 @@ export function ancestorRun(): number | null {
   return null;
 }
 
+/** The session id of a process (field 6 of stat), or null when /proc does not say. */
+export function sessionIdOf(pid: number | 'self'): number | null {
+  const f = statFields(pid);
+  const sid = f ? Number(f[3]) : NaN;
+  return Number.isInteger(sid) && sid >= 0 ? sid : null;
+}
+
+/** This process's session id, or null. */
+export function sessionId(): number | null {
+  return sessionIdOf('self');
+}
+
 /** Whether /proc shows `pid` as a live gate-check run of this user. */
 export function isVisibleRun(pid: number): boolean {
   return runKeyOf(pid, myUid()) !== null;
 }
 
+export interface LiveRun {
+  pid: number;
+  /** Start time in clock ticks since boot, or null when it is gone. */
+  start: number | null;
+  /** Its session id, or null when /proc does not say. */
+  session: number | null;
+}
+
 /** Every live gate-check run of this user (any repository), except this process. */
-export function liveRuns(): { pid: number; start: number | null }[] {
+export function liveRuns(): LiveRun[] {
   const uid = myUid();
-  const out: { pid: number; start: number | null }[] = [];
+  const out: LiveRun[] = [];
   let names: string[];
   try {
     names = readdirSync('/proc');
@@ -128,7 +148,7 @@ export function liveRuns(): { pid: number; start: number | null }[] {
     if (c < 48 || c > 57) continue;
     const pid = Number(name);
     if (pid === process.pid) continue;
-    if (runKeyOf(pid, uid) !== null) out.push({ pid, start: startTime(pid) });
+    if (runKeyOf(pid, uid) !== null) out.push({ pid, start: startTime(pid), session: sessionIdOf(pid) });
   }
   return out;
 }

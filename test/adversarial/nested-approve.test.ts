@@ -1,7 +1,7 @@
 // A check never approves checks (issue 8 §4): an approved check that runs a nested
 // `gate-check --approve` must not approve or run anything, whatever it does to its
 // environment or its place in the process tree.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -90,6 +90,35 @@ describe('a nested --approve inside a check is refused', () => {
     expect(nestedCode).toBe('2');
   });
 
+  // Round-21 F4: a process of the user that began before the run, in a session of its own
+  // without a terminal, and runs commands on request (a tmux server's run-shell): the check
+  // hands it the approval. Here a shell started by setsid before the run, reading one
+  // command from a FIFO.
+  it('through a long-lived process of the user started before the run (a multiplexer server)', async () => {
+    const s = sandbox();
+    writeFiles(s.repo, {
+      'GATES.md': ['- [ ] G1: hands a command to the server', '  CHECK: sh nested.sh; echo one-ok', '  EXPECT: one-ok', ''].join('\n'),
+      'gates/other.md': ['- [ ] X1: nobody approved this', '  CHECK: touch pwned; echo x-ok', '  EXPECT: x-ok', ''].join('\n'),
+      'nested.sh': [`printf '%s\\n' 'env -u GATE_CHECK_ACTIVE_CHECK "${NODE}" "${BIN}" --approve gates/other.md < /dev/null > nested.out 2>&1; echo $? > nested.code' > server.fifo`, WAIT_FOR_DONE, ''].join('\n'),
+    });
+    expect(spawnSync('mkfifo', [join(s.repo, 'server.fifo')]).status).toBe(0);
+    const server = spawn('setsid', ['sh', '-c', 'read -r cmd < server.fifo && eval "$cmd"'], { cwd: s.repo, env: s.env, stdio: 'ignore' });
+    const ended = new Promise((res) => server.on('exit', res));
+    try {
+      await new Promise((r) => setTimeout(r, 1_100));
+      const plain = JSON.parse(runCli(['--json'], { cwd: s.repo, env: s.env }).stdout);
+      const g1 = plain.gates.find((g: { qualified: string }) => g.qualified === 'GATES:G1');
+      const r = runCli(['--approve', `GATES:G1@${g1.result.signature.slice(0, 32)}`], { cwd: s.repo, env: s.env, timeoutMs: 30_000 });
+      expect(r.stdout + r.stderr).toMatch(/^PASS GATES:G1/m);
+      await ended;
+      expect(existsSync(join(s.repo, 'pwned'))).toBe(false);
+      expect(readFileSync(join(s.repo, 'nested.code'), 'utf8').trim()).toBe('2');
+      expect(readFileSync(join(s.repo, 'nested.out'), 'utf8')).toMatch(/--approve refused: gate-check \(PID \d+\) is running checks, and this process has no terminal/);
+    } finally {
+      server.kill('SIGKILL');
+    }
+  });
+
   it('the refusal leaves the approval store without a record for the nested gate', () => {
     const { s } = attempt('env -u GATE_CHECK_ACTIVE_CHECK @GC@ --approve gates/other.md > nested.out 2>&1; echo $? > nested.code');
     const list = runCli(['approvals', 'list', 'gates/other.md'], { cwd: s.repo, env: s.env });
@@ -145,6 +174,7 @@ describe('the decision', () => {
     procFs: () => true,
     ancestorRun: () => null,
     sessionStart: () => 100,
+    session: () => 5,
     liveRuns: () => [],
     terminal: () => true,
     namespace: () => 4026531836,
@@ -174,6 +204,9 @@ describe('the decision', () => {
     // A marker dated after now was renamed by hand: it cannot date its run (found by an attack).
     expect(approvalRefusal({}, probe({ runMarkers: marker(4026532000, 1_102_001) }))).toMatch(/PID 9 in another PID namespace/);
     expect(approvalRefusal({}, probe({ runMarkers: marker(4026532000, 1_102_000) }))).toBeNull();
+    // An older session than an unseen run's cannot be compared with the run's session: it needs a terminal (round-21 F4).
+    expect(approvalRefusal({}, probe({ terminal: () => false, runMarkers: marker(4026532000, 1_002_001) }))).toMatch(/PID 9 in another PID namespace\) is running checks, and this process has no terminal/);
+    expect(approvalRefusal({}, probe({ terminal: () => false, runMarkers: marker(4026531836, 900_000) }))).toBeNull();
     // A store that cannot be read (made unreadable by a check, found by an attack): whether a run is under way cannot be told.
     expect(approvalRefusal({}, probe({ runMarkers: () => null }))).toMatch(/--approve refused: the private store cannot be read/);
   });
@@ -181,7 +214,7 @@ describe('the decision', () => {
   it('refuses on the marker, an ancestor run, or a session newer than a live run; allows otherwise', () => {
     expect(approvalRefusal({ GATE_CHECK_ACTIVE_CHECK: 'GATES:G1' }, probe({}))).toMatch(/inside a running check/);
     expect(approvalRefusal({}, probe({ ancestorRun: () => 42 }))).toMatch(/PID 42/);
-    const run = (start: number | null) => () => [{ pid: 7, start }];
+    const run = (start: number | null, session: number | null = 5) => () => [{ pid: 7, start, session }];
     // A session newer than the run (what a check and everything it starts have): refused.
     expect(approvalRefusal({}, probe({ terminal: () => false, liveRuns: run(50) }))).toMatch(/PID 7\) is running checks/);
     expect(approvalRefusal({}, probe({ terminal: () => false, sessionStart: () => null, liveRuns: run(50) }))).toMatch(/PID 7/);
@@ -192,6 +225,14 @@ describe('the decision', () => {
     expect(approvalRefusal({}, probe({ terminal: () => true, liveRuns: run(50) }))).toMatch(/PID 7\) is running checks, and this process runs in a session that began after/);
     expect(approvalRefusal({}, probe({ terminal: () => true, liveRuns: run(150) }))).toBeNull();
     expect(approvalRefusal({}, probe({ terminal: () => false }))).toBeNull();
+    // An older session that is not the run's, without a terminal: a long-lived process of the
+    // user that a check had run a command (tmux run-shell: round-21 F4): refused; with a terminal, a person's.
+    expect(approvalRefusal({}, probe({ terminal: () => false, liveRuns: run(150, 6) }))).toMatch(/PID 7\) is running checks, and this process has no terminal and runs outside that run's session/);
+    expect(approvalRefusal({}, probe({ terminal: () => false, liveRuns: run(150, null) }))).toMatch(/has no terminal/);
+    expect(approvalRefusal({}, probe({ terminal: () => false, session: () => null, liveRuns: run(150) }))).toMatch(/has no terminal/);
+    // Two sessions /proc does not show are not the same session.
+    expect(approvalRefusal({}, probe({ terminal: () => false, session: () => null, liveRuns: run(150, null) }))).toMatch(/has no terminal/);
+    expect(approvalRefusal({}, probe({ terminal: () => true, liveRuns: run(150, 6) }))).toBeNull();
     expect(approvalRefusal({ CLAUDECODE: '1' }, probe({ terminal: () => true }))).toBeNull();
     expect(approvalRefusal({ CLAUDECODE: '1' }, probe({ terminal: () => false }))).toMatch(/CLAUDECODE/);
   });

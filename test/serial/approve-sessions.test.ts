@@ -7,38 +7,47 @@ import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, wr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, sandbox, startCli, writeFiles } from '../helpers/cli.js';
+import { BIN, sandbox, writeFiles } from '../helpers/cli.js';
 
 const NODE = process.execPath;
 
 describe('sessions whose leader is gone', () => {
   // A runner whose session leader has exited (or lives outside the PID namespace, as in a
-  // container) still began before the run: its oldest shell in the session tells.
-  it('a runner whose session leader is gone may still approve in parallel; a daemon started after the run may not', async () => {
+  // container) still began before the run: its oldest shell in the session tells. Its
+  // parallel jobs share the run's session and may approve; a process of another session
+  // without a terminal may not, whether it began after the run (a daemon a check started)
+  // or before it (a multiplexer's server a check had run a command: round-21 F4).
+  it('a runner whose session leader is gone may still approve beside its run; a daemon, older or newer, may not', async () => {
     const s = sandbox();
     writeFiles(s.repo, {
       'GATES.md': '- [ ] A: slow\n  CHECK: sleep 3; echo ok\n  EXPECT: ok\n',
       'gates/b.md': '- [ ] B: t\n  CHECK: echo ok\n  EXPECT: ok\n',
       'gates/c.md': '- [ ] C: t\n  CHECK: echo ok\n  EXPECT: ok\n',
+      'gates/d.md': '- [ ] D: t\n  CHECK: echo ok\n  EXPECT: ok\n',
     });
     const approve = (ledger: string, tag: string) =>
       `while [ ! -f go ]; do sleep 0.05; done; "${NODE}" "${BIN}" --approve ${ledger} > ${tag}.out 2>&1; echo $? > ${tag}.code`;
-    // The runner: a shell in a session whose leader exits at once, started before the run.
-    spawnSync('setsid', ['sh', '-c', `sh -c '${approve('gates/b.md', 'runner')}' </dev/null >/dev/null 2>&1 & exit 0`], { cwd: s.repo, env: s.env });
+    const detached = (script: string) => spawnSync('setsid', ['sh', '-c', `sh -c '${script}' </dev/null >/dev/null 2>&1 & exit 0`], { cwd: s.repo, env: s.env });
+    // A server of another session, started before the run.
+    detached(approve('gates/d.md', 'server'));
     await new Promise((r) => setTimeout(r, 300));
-    const slow = startCli(['--approve', 'GATES.md'], { cwd: s.repo, env: s.env });
-    await new Promise((r) => setTimeout(r, 700));
+    // The runner: a shell in a session whose leader exits at once; it starts the run, and a parallel job that approves.
+    writeFiles(s.repo, { 'runner.sh': `"${NODE}" "${BIN}" --approve GATES.md > slow.out 2>&1; echo $? > slow.code\n` });
+    detached(`sh runner.sh & ${approve('gates/b.md', 'runner')}`);
+    await new Promise((r) => setTimeout(r, 1_000));
     // The daemon: the same shape, started after the run began.
-    spawnSync('setsid', ['sh', '-c', `sh -c '${approve('gates/c.md', 'daemon')}' </dev/null >/dev/null 2>&1 & exit 0`], { cwd: s.repo, env: s.env });
+    detached(approve('gates/c.md', 'daemon'));
     await new Promise((r) => setTimeout(r, 300));
     writeFiles(s.repo, { go: '' });
     const read = (f: string) => (existsSync(join(s.repo, f)) ? readFileSync(join(s.repo, f), 'utf8') : '');
-    for (let i = 0; i < 200 && !(read('runner.code') && read('daemon.code')); i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 200 && !(read('runner.code') && read('daemon.code') && read('server.code') && read('slow.code')); i++) await new Promise((r) => setTimeout(r, 50));
     expect(read('runner.out')).not.toMatch(/refused/);
     expect(read('runner.code').trim()).toBe('0');
-    expect(read('daemon.out')).toMatch(/--approve refused: gate-check \(PID \d+\) is running checks/);
+    expect(read('daemon.out')).toMatch(/--approve refused: gate-check \(PID \d+\) is running checks, and this process runs in a session that began after/);
     expect(read('daemon.code').trim()).toBe('2');
-    expect((await slow.done).code).toBe(0);
+    expect(read('server.out')).toMatch(/--approve refused: gate-check \(PID \d+\) is running checks, and this process has no terminal and runs outside that run's session/);
+    expect(read('server.code').trim()).toBe('2');
+    expect(read('slow.code').trim()).toBe('0');
   });
 
   // Only this user's runs count: another user's check cannot be this user's agent.
