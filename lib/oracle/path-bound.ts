@@ -6,7 +6,7 @@
 // bound by its link text, plus its target's contents when the target lies inside the
 // repository. I/O through fsx primitives; bounded.
 import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
-import { delimiter, isAbsolute, join, relative, resolve } from 'node:path';
+import { basename, delimiter, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { RunSetupError } from '../errors.js';
 import { isInside } from '../fsx/discover.js';
 import { writableTree } from '../fsx/repo-root.js';
@@ -54,13 +54,16 @@ export function inRepoPathEntries(path: string | null, ledgerRoot: string, cwd: 
     let real: string;
     try {
       real = realpathSync.native(lexical);
-      if (!statSync(real).isDirectory()) {
-        if (lexicallyOutside && !isInside(root, real)) outside.add(key);
+      if (!statSync(real).isDirectory()) throw new Error('not a directory');
+    } catch {
+      // A missing entry finds nothing now; one inside the repository is bound as empty, so an
+      // executable made there later (node_modules/.bin before `npm ci`) is a change (round-21 F3).
+      const later = realOfMissing(lexical);
+      if (later === null || !isInside(root, later)) {
+        if (lexicallyOutside) outside.add(key);
         continue;
       }
-    } catch {
-      if (lexicallyOutside) outside.add(key);
-      continue; // a missing entry finds nothing
+      real = later;
     }
     if (!isInside(root, real)) {
       if (lexicallyOutside) outside.add(key);
@@ -71,6 +74,23 @@ export function inRepoPathEntries(path: string | null, ledgerRoot: string, cwd: 
     out.push({ entry, inRepo: toPosix(relative(root, real)) || '.' });
   }
   return out;
+}
+
+/** Where a path that does not exist (or is not a directory) would be: its deepest existing folder, resolved, and the rest as written. */
+function realOfMissing(lexical: string): string | null {
+  const rest: string[] = [];
+  for (let dir = lexical, i = 0; i < 64; i++) {
+    try {
+      const real = realpathSync.native(dir);
+      return rest.length === 0 ? real : join(real, ...rest.reverse());
+    } catch {
+      const up = dirname(dir);
+      if (up === dir) return null;
+      rest.push(basename(dir));
+      dir = up;
+    }
+  }
+  return null;
 }
 
 function isExecutable(mode: number): boolean {
@@ -88,6 +108,9 @@ export function boundExecutables(entries: readonly InRepoPathEntry[], ledgerRoot
     try {
       names = readdirSync(dir);
     } catch (e) {
+      // Not there (yet), or not a folder: it holds no executable now (inRepoPathEntries).
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') continue;
       throw new RunSetupError(`PATH entry ${entry || '(empty: the working directory)'} of ${label} cannot be listed: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
     }
     for (const name of names) {

@@ -19,6 +19,23 @@ function dependsNames(depends: readonly (readonly [string, string])[]): string {
   return depends.map((d) => d[0]).join(', ');
 }
 
+/**
+ * The repository executables PATH binds, those the CHECK names by a word first (`node` found
+ * in node_modules/.bin before /usr/bin runs that file, not node: round-21 F5). Any word of the
+ * CHECK counts, so a name is marked even where an earlier PATH entry would win: it only adds.
+ */
+function pathBoundNames(check: string, bound: readonly (readonly [string, string])[]): string {
+  const words = new Set(check.split(/[\s;&|()<>`"'=]+/));
+  const named: string[] = [];
+  const rest: string[] = [];
+  for (const [path] of bound) {
+    const name = path.slice(path.lastIndexOf('/') + 1);
+    if (words.has(name)) named.push(`${path} (the CHECK's "${name}" may run it)`);
+    else rest.push(path);
+  }
+  return [...named, ...rest].join(', ');
+}
+
 function field(label: string, value: string, cap: number, what: string): string[] {
   const shown = displayed(value);
   const runs = shown.runs;
@@ -45,6 +62,8 @@ export function fieldsCut(r: ApprovalRequest): string[] {
   for (const [name, value] of f.env ?? []) if (!shownInFull(`${name}=${value}`, FIELD_DISPLAY_CAP)) cut.push(`ENV ${name}`);
   // A list cut short could hide that a script is not among the files bound.
   if (f.depends && !shownInFull(dependsNames(f.depends), DEPENDS_DISPLAY_CAP)) cut.push('DEPENDS list');
+  // So could a list of the repository's PATH executables cut short (round-21 F5).
+  if (f.pathBound && !shownInFull(pathBoundNames(f.check, f.pathBound), FIELD_DISPLAY_CAP)) cut.push('list of PATH executables in the repository');
   cut.push(...r.dependsNotShown);
   return cut;
 }
@@ -113,8 +132,9 @@ export function approvalRequestText(r: ApprovalRequest, columns = SCREEN_COLUMNS
   }
   if (f.pathBound) {
     const n = f.pathBound.length;
-    lines.push(
-      `  PATH    leads into the repository: ${n} executable${n === 1 ? '' : 's'} there ${n === 1 ? 'is' : 'are'} bound into this approval${n > 0 ? `: ${sanitizeLine(f.pathBound.map((d) => d[0]).join(', '), FIELD_DISPLAY_CAP)}` : ''} (read ${n === 1 ? 'it' : 'them'} too)`,
+    if (n === 0) lines.push('  PATH    leads into the repository, to folders with no executable now: one made there later needs a new approval');
+    else lines.push(
+      `  PATH    leads into the repository: ${n} executable${n === 1 ? '' : 's'} there ${n === 1 ? 'is' : 'are'} bound into this approval: ${sanitizeLine(pathBoundNames(f.check, f.pathBound), FIELD_DISPLAY_CAP)} (read ${n === 1 ? 'it' : 'them'} too)`,
     );
   }
   const unbound = r.unboundScripts;

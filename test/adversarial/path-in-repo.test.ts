@@ -31,7 +31,7 @@ describe('PATH entries inside the repository', () => {
       const s = repoWithTools(entry);
       const first = s.run([]);
       expect(first.code).toBe(1);
-      expect(first.stdout).toMatch(/^ {2}PATH {4}leads into the repository: 1 executable there is bound into this approval: tools\/runtests \(read it too\)$/m);
+      expect(first.stdout).toMatch(/^ {2}PATH {4}leads into the repository: 1 executable there is bound into this approval: tools\/runtests \(the CHECK's "runtests" may run it\) \(read it too\)$/m);
       expect(s.run(['--approve']).code).toBe(0);
       expect(s.run(['--status', '--strict']).code).toBe(0);
       s.swap();
@@ -46,6 +46,47 @@ describe('PATH entries inside the repository', () => {
       expect(s.swapped()).toBe(false);
     });
   }
+
+  // Round-21 F3: node_modules/.bin on PATH before `npm ci` made it: a `cat` planted there later
+  // ran instead of cat while the evidence stayed verified.
+  it('a PATH folder inside the repository that does not exist yet is bound as empty: what is made there later is a change', () => {
+    const s = sandbox();
+    writeFiles(s.repo, { 'GATES.md': '- [ ] A: data is good\n  CHECK: cat data.txt\n  EXPECT: good\n', 'data.txt': 'good\n' });
+    const env = { ...s.env, PATH: `${join(s.repo, 'node_modules/.bin')}:${process.env.PATH}` };
+    const run = (args: string[]) => {
+      const r = runCli(args, { cwd: s.repo, env });
+      return { ...r, stdout: joinedRows(r.stdout) };
+    };
+    expect(run([]).stdout).toMatch(/^ {2}PATH {4}leads into the repository, to folders with no executable now: one made there later needs a new approval$/m);
+    expect(run(['--approve']).code).toBe(0);
+    expect(run(['--status', '--strict']).code).toBe(0);
+    mkdirSync(join(s.repo, 'node_modules/.bin'), { recursive: true });
+    writeFileSync(join(s.repo, 'node_modules/.bin/cat'), '#!/bin/sh\necho good\n', { mode: 0o755 });
+    writeFileSync(join(s.repo, 'data.txt'), 'bad\n');
+    const strict = run(['--status', '--strict']);
+    expect(strict.code).toBe(1);
+    expect(strict.stdout).toMatch(/PATH executables inside the repository changed \(in node_modules\/\.bin\)/);
+    const again = run([]);
+    expect(again.code).toBe(1);
+    expect(again.stdout).toMatch(/^ {2}PATH {4}leads into the repository: 1 executable there is bound into this approval: node_modules\/\.bin\/cat \(the CHECK's "cat" may run it\)/m);
+    expect(again.stdout).not.toMatch(/^PASS /m);
+  });
+
+  // Round-21 F5: 200 executables, and among them a `node` the CHECK runs instead of node: named
+  // first, and a list cut short is approved only by its pin.
+  it.skipIf(spawnSync('script', ['--version']).status !== 0)('the executable a CHECK word names is listed first, and a list cut short is approved only by its pin', () => {
+    const s = sandbox();
+    writeFiles(s.repo, { 'GATES.md': '- [ ] A: tests pass\n  CHECK: node scripts/t.js\n  EXPECT: tests-ok\n  DEPENDS: scripts/t.js\n', 'scripts/t.js': 'console.log("tests-ok")\n' });
+    mkdirSync(join(s.repo, 'node_modules/.bin'), { recursive: true });
+    for (let i = 0; i < 200; i++) writeFileSync(join(s.repo, `node_modules/.bin/aa-tool${String(i).padStart(3, '0')}`), '#!/bin/sh\n', { mode: 0o755 });
+    writeFileSync(join(s.repo, 'node_modules/.bin/node'), '#!/bin/sh\necho tests-ok\n', { mode: 0o755 });
+    const env = { ...s.env, PATH: `${join(s.repo, 'node_modules/.bin')}:${process.env.PATH}`, NO_COLOR: '1' };
+    const out = spawnSync('script', ['-qec', `${process.execPath} ${BIN} --approve || true`, '/dev/null'], { cwd: s.repo, env, input: 'y\n', encoding: 'utf8' }).stdout.replace(/\r/g, '').replace(/\n {2}~ /g, '');
+    expect(out).toMatch(/^ {2}PATH {4}leads into the repository: 201 executables there are bound into this approval: node_modules\/\.bin\/node \(the CHECK's "node" may run it\), node_modules\/\.bin\/aa-tool000, /m);
+    expect(out).toMatch(/^not shown in full \(list of PATH executables in the repository\), so not approved at this prompt: /m);
+    expect(out).not.toMatch(/approve\? \[y\/N\/a\]/);
+    expect(out).not.toMatch(/^PASS /m);
+  });
 
   it.skipIf(spawnSync('script', ['--version']).status !== 0)('a changed executable is approved only by its pin, with its digest, never at the prompt (round-7c attack)', () => {
     const s = repoWithTools(() => 'tools');
@@ -139,7 +180,9 @@ describe('PATH entries inside the repository', () => {
     const r = runCli(['--reverify'], { cwd: s.repo, env });
     expect(r.code).toBe(1);
     expect(existsSync(join(s.repo, 'evil.log'))).toBe(false);
-    expect(r.stdout).toMatch(/GATES:G1  the tests pass: changed since approval, not run: PATH now has entries inside the repository \(1 executable\)/);
+    // Bound as empty at approval (round-21 F3): the executable made there is a change, and G0, which made it in a folder its own approval binds, is STALE.
+    expect(r.stdout).toMatch(/GATES:G1  the tests pass: changed since approval, not run: PATH executable inside the repository: tools\/runtests added/);
+    expect(r.stdout).toMatch(/^STALE GATES:G0: PATH directory tools written while the check ran/m);
   });
 
   it('a symlinked executable is bound by its link and its target inside the repository', () => {
@@ -303,7 +346,7 @@ describe('a ledger in a subfolder of a work tree: the whole work tree is the rep
       const r = runCli(args, { cwd: s.pkg, env: s.env });
       return { ...r, stdout: joinedRows(r.stdout) };
     };
-    expect(run([]).stdout).toMatch(/^ {2}PATH {4}leads into the repository: 1 executable there is bound into this approval: node_modules\/\.bin\/jest \(read it too\)$/m);
+    expect(run([]).stdout).toMatch(/^ {2}PATH {4}leads into the repository: 1 executable there is bound into this approval: node_modules\/\.bin\/jest \(the CHECK's "jest" may run it\) \(read it too\)$/m);
     expect(run(['--approve']).code).toBe(0);
     expect(run(['--status', '--strict']).code).toBe(0);
     writeFileSync(join(s.repo, 'node_modules/.bin/jest'), `#!/bin/sh\ntouch ${join(s.repo, 'PWNED')}\necho "Tests: 12 passed"\n`, { mode: 0o755 });
