@@ -70,6 +70,13 @@ export function unwrapped(cmd: SimpleCommand): Word[] {
       }
       return words;
     }
+    // `bundle exec rspec`, `poetry run pytest`, `pipenv run pytest`: the command after them (round-21 F2).
+    const runs = name === 'bundle' ? 'exec' : name === 'poetry' || name === 'pipenv' ? 'run' : null;
+    if (runs !== null) {
+      if (words[1]?.value !== runs || words[1].dynamic) return words;
+      words = words.slice(2);
+      continue;
+    }
     if (!spec) return words;
     let i = 1;
     let positionalSkipped = !spec.skipFirstPositional;

@@ -72,6 +72,18 @@ const READS_BY_ITSELF: Record<string, (args: readonly string[]) => string[]> = {
   yarn: () => ['package.json', '.yarnrc', '.yarnrc.yml'],
   // prove runs t/*.t with no operand and reads .proverc, which may set --exec (round-17).
   prove: () => ['.proverc'],
+  // Task runners whose tasks are commands in a file of the repository (round-21 F2).
+  composer: () => ['composer.json'],
+  pdm: () => ['pyproject.toml', 'pdm.toml'],
+  poe: () => ['pyproject.toml', 'poe_tasks.toml', 'poe_tasks.yaml', 'poe_tasks.json'],
+  hatch: () => ['pyproject.toml', 'hatch.toml'],
+  invoke: () => ['tasks.py', 'tasks/__init__.py', 'invoke.yaml', 'invoke.yml', 'invoke.json', 'invoke.py'],
+  inv: () => READS_BY_ITSELF.invoke!([]),
+  'pre-commit': () => ['.pre-commit-config.yaml', '.pre-commit-config.yml'],
+  mise: () => ['mise.toml', '.mise.toml', 'mise.local.toml', '.mise.local.toml', '.config/mise.toml', '.config/mise/config.toml'],
+  lefthook: () => ['lefthook.yml', 'lefthook.yaml', '.lefthook.yml', '.lefthook.yaml', 'lefthook-local.yml', '.lefthook-local.yml', 'lefthook.json', 'lefthook.toml'],
+  // rspec reads .rspec (its options: --require spec_helper loads spec/spec_helper.rb).
+  rspec: () => ['.rspec', '.rspec-local', 'spec/spec_helper.rb', 'spec/rails_helper.rb'],
 };
 
 const entry = (dir: string, files: string[], more: Partial<ImplicitFiles> = {}): ImplicitFiles => ({ dir, files, patterns: [], scan: true, build: false, scripts: [], unread: null, ...more });

@@ -131,6 +131,33 @@ describe('namedFiles: what runners run through their own files (round 16)', () =
     expect(read('npm test', files, ['package.json', 'scripts/*']).files).toEqual([]);
   });
 
+  it('task runners whose tasks are commands in a repository file: the file, and what its text names (round-21 F2)', () => {
+    const task = 'test = "sh scripts/t.sh"\n';
+    const cases: Array<[string, string]> = [
+      ['composer test', 'composer.json'],
+      ['pdm run test', 'pyproject.toml'],
+      ['poe test', 'poe_tasks.toml'],
+      ['hatch run test', 'hatch.toml'],
+      ['invoke test', 'tasks.py'],
+      ['inv test', 'invoke.yaml'],
+      ['pre-commit run --all-files', '.pre-commit-config.yaml'],
+      ['mise run test', '.mise.toml'],
+      ['lefthook run pre-push', 'lefthook.yml'],
+      ['rspec', '.rspec'],
+      ['bundle exec rspec', '.rspec'],
+      ['rspec', 'spec/spec_helper.rb'],
+      ['poetry run rspec', '.rspec'],
+    ];
+    for (const [check, file] of cases) {
+      // spec/spec_helper.rb names files from its own folder.
+      const script = file.startsWith('spec/') ? 'spec/scripts/t.sh' : 'scripts/t.sh';
+      expect(read(check, { [file]: task, [script]: '' }).files.sort(), check).toEqual([file, script].sort());
+    }
+    // `bundle install` runs nothing of the Gemfile's tasks; `poetry show rspec` runs no rspec.
+    expect(read('bundle install', { '.rspec': task, 'scripts/t.sh': '' }).files).toEqual([]);
+    expect(read('poetry show rspec', { '.rspec': task, 'scripts/t.sh': '' }).files).toEqual([]);
+  });
+
   it('npm: the workspace -w names, and a stop where it cannot be read (B3)', () => {
     const files = { 'package.json': '{}', 'packages/a/package.json': JSON.stringify({ scripts: { test: 'node t.js' } }), 'packages/a/t.js': '' };
     expect(read('npm test -w packages/a', files, ['package.json']).files.sort()).toEqual(['packages/a/package.json', 'packages/a/t.js']);
