@@ -11,7 +11,7 @@
 // stop through (with a note) while the host says background work will wake the session.
 import { currentInvocation } from '../cli/invocation.js';
 import { isPrintableWord, shellCommand, shellQuote } from '../text/shell-quote.js';
-import { isAbsolute, relative } from 'node:path';
+import { dirname, isAbsolute, relative } from 'node:path';
 import { realpathSync } from 'node:fs';
 import type { Io } from '../cli/io.js';
 import { readOnlyContext, verifyMetGates, type GateEntry } from '../commands/verification.js';
@@ -562,17 +562,30 @@ async function decide(request: StopRequest, host: HostAdapter, io: Io, deadline:
     if (bound === null) return { kind: 'allow', message: null };
     found = { gitTop: bound.root, candidates: [bound.root] };
   }
-  // The roots below the top level whose ledgers held a session before, wherever this one stands (round-21 F1).
+  // The roots below the top level whose ledgers held a session before, wherever this one stands
+  // (round-21 F1), read for every directory on the way up, not only the top level found now: a
+  // `.git` made unreadable for a moment must not hide them (round-22 F1).
   let knownRoots: string[] = [];
-  if (bound === null && found.gitTop !== null) {
+  if (bound === null) {
+    const remembered: string[] = [];
+    // Every directory above each candidate: a nested `.git` planted below a broken one must not hide it either.
+    const above = new Set<string>();
+    for (const c of found.candidates) for (let d = c; !above.has(d); d = dirname(d)) above.add(d);
+    const store = canonical(locations.base);
     try {
-      knownRoots = readRepositoryRoots(locations, found.gitTop);
+      for (const dir of above) {
+        // As in gather(): a directory that holds the private store is not a repository.
+        if (dir !== found.gitTop && isInside(dir, store)) continue;
+        const roots = readRepositoryRoots(locations, dir);
+        if (dir === found.gitTop) knownRoots = roots;
+        remembered.push(...roots);
+      }
     } catch (e) {
       const verdict = errorVerdict(e, '');
       if (verdict === null) throw e;
-      return counted(verdict, found.gitTop, counter, pending, locations, lockMs());
+      return counted(verdict, found.gitTop ?? found.candidates[0]!, counter, pending, locations, lockMs());
     }
-    const missing = knownRoots.filter((r) => !found.candidates.includes(r));
+    const missing = [...new Set(remembered)].filter((r) => !found.candidates.includes(r));
     if (missing.length > 0) found = { ...found, candidates: [...found.candidates, ...missing] };
   }
   let gathered: Gathered;

@@ -80,11 +80,24 @@ const READS_BY_ITSELF: Record<string, (args: readonly string[]) => string[]> = {
   invoke: () => ['tasks.py', 'tasks/__init__.py', 'invoke.yaml', 'invoke.yml', 'invoke.json', 'invoke.py'],
   inv: () => READS_BY_ITSELF.invoke!([]),
   'pre-commit': () => ['.pre-commit-config.yaml', '.pre-commit-config.yml'],
-  mise: () => ['mise.toml', '.mise.toml', 'mise.local.toml', '.mise.local.toml', '.config/mise.toml', '.config/mise/config.toml'],
+  // mise also runs file tasks: `mise run test:unit` runs mise-tasks/test/unit (round-22 F2).
+  mise: (args) => ['mise.toml', '.mise.toml', 'mise.local.toml', '.mise.local.toml', '.config/mise.toml', '.config/mise/config.toml', ...miseTaskFiles(args)],
   lefthook: () => ['lefthook.yml', 'lefthook.yaml', '.lefthook.yml', '.lefthook.yaml', 'lefthook-local.yml', '.lefthook-local.yml', 'lefthook.json', 'lefthook.toml'],
   // rspec reads .rspec (its options: --require spec_helper loads spec/spec_helper.rb).
   rspec: () => ['.rspec', '.rspec-local', 'spec/spec_helper.rb', 'spec/rails_helper.rb'],
 };
+
+const MISE_TASK_DIRS = ['mise-tasks', '.mise-tasks', '.mise/tasks', 'mise/tasks', '.config/mise/tasks'];
+
+/** The files a `mise run TASK` (or `mise r TASK`) may run as a file task. */
+function miseTaskFiles(args: readonly string[]): string[] {
+  const words = args.filter((a) => a !== '' && !a.startsWith('-'));
+  const at = words[0] === 'tasks' ? 1 : 0;
+  if (words[at] !== 'run' && words[at] !== 'r') return [];
+  const task = words[at + 1];
+  if (task === undefined || task.includes('..')) return [];
+  return MISE_TASK_DIRS.map((d) => `${d}/${task.replace(/:/g, '/')}`);
+}
 
 const entry = (dir: string, files: string[], more: Partial<ImplicitFiles> = {}): ImplicitFiles => ({ dir, files, patterns: [], scan: true, build: false, scripts: [], unread: null, ...more });
 

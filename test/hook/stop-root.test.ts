@@ -98,6 +98,16 @@ describe('nothing planted in the session directory moves the root', () => {
     const [file] = readdirSync(s.hooksDir).filter((f) => f.startsWith('roots-'));
     expect(file).toMatch(/^roots-[0-9a-f]{16}\.json$/);
     expect(JSON.parse(readFileSync(join(s.hooksDir, file!), 'utf8'))).toEqual({ root: s.repo, roots: [`${s.repo}/pkg`] });
+    // A `.git` made unreadable for a moment (HEAD garbled), or a valid one planted in a sibling
+    // folder, does not hide the remembered roots (round-22 F1: the stop was let through).
+    const head = readFileSync(join(s.repo, '.git', 'HEAD'), 'utf8');
+    writeFileSync(join(s.repo, '.git', 'HEAD'), 'garbage\n');
+    expect(expectBlock(s.hook())).toMatch(/^gate-check: 1 gate is not met: (pkg\/)?GATES:P \(unchecked\)\./);
+    mkdirSync(join(s.repo, 'web'));
+    plantGitDir(join(s.repo, 'web'));
+    expect(expectBlock(s.hook(join(s.repo, 'web')))).toContain('GATES:P (unchecked)');
+    writeFileSync(join(s.repo, '.git', 'HEAD'), head);
+    rmSync(join(s.repo, 'web'), { recursive: true });
     // A ledger removed from a remembered root blocks from the top level too.
     rmSync(join(s.repo, 'pkg', 'GATES.md'));
     expect(expectBlock(s.hook())).toMatch(/GATES\.md.*(gone|missing|removed)/);

@@ -153,6 +153,10 @@ describe('namedFiles: what runners run through their own files (round 16)', () =
       const script = file.startsWith('spec/') ? 'spec/scripts/t.sh' : 'scripts/t.sh';
       expect(read(check, { [file]: task, [script]: '' }).files.sort(), check).toEqual([file, script].sort());
     }
+    // mise's file tasks (round-22 F2).
+    expect(read('mise run test:unit', { 'mise-tasks/test/unit': '', '.mise/tasks/lint': '' }).files).toEqual(['mise-tasks/test/unit']);
+    expect(read('mise r lint', { '.mise/tasks/lint': '' }).files).toEqual(['.mise/tasks/lint']);
+    expect(read('mise tasks run lint', { '.config/mise/tasks/lint': '' }).files).toEqual(['.config/mise/tasks/lint']);
     // `bundle install` runs nothing of the Gemfile's tasks; `poetry show rspec` runs no rspec.
     expect(read('bundle install', { '.rspec': task, 'scripts/t.sh': '' }).files).toEqual([]);
     expect(read('poetry show rspec', { '.rspec': task, 'scripts/t.sh': '' }).files).toEqual([]);
