@@ -141,10 +141,11 @@ function canonical(path: string): string {
  */
 function sessionCandidates(event: StopEvent, io: Io): SessionRoots {
   const project = event.projectDir;
-  if (project !== null && isAbsolute(project) && !project.includes('\0') && lstatOrNull(project)?.isDirectory()) {
-    return sessionRoots(canonical(project));
-  }
-  const all = event.cwds.flatMap((cwd) => startDirectories(cwd, io.cwd).map(sessionRoots));
+  // The project directory as the file system resolves it and as written, as the session's
+  // directory is (startDirectories): a repository renamed and linked back under its old name
+  // must not leave its memory and baseline behind (round-23 F1).
+  const starts = project !== null && isAbsolute(project) && !project.includes('\0') && lstatOrNull(project)?.isDirectory() ? [project] : event.cwds;
+  const all = starts.flatMap((cwd) => startDirectories(cwd, io.cwd).map(sessionRoots));
   if (all.length === 1) return all[0]!;
   const candidates: string[] = [];
   for (const r of all) for (const c of r.candidates) if (!candidates.includes(c)) candidates.push(c);

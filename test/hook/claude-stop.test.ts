@@ -2,7 +2,7 @@
 // Code Stop-hook JSON), in sandbox repositories with a private HOME: when it blocks, when it
 // allows, when it releases, what counts as progress, and where its state lives.
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, lstatSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, lstatSync, openSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { invocationWords } from '../../lib/cli/invocation.js';
@@ -366,6 +366,20 @@ describe('where the hook looks, and blocks that must not hold forever', () => {
     expect(expectBlock(outcome(claude))).toMatch(/GATES:A \(unchecked\)/);
     const gemini = runCli(['hook', 'stop', '--host', 'gemini'], { cwd: app, env: { ...s.env, GEMINI_PROJECT_DIR: app }, input: JSON.stringify({ hook_event_name: 'AfterAgent', session_id: 'pkg', cwd: app, stop_hook_active: false }) });
     expect(JSON.parse(gemini.stdout)).toMatchObject({ decision: 'deny' });
+  });
+
+  // Round-23 F1: between two stops the agent renamed the repository, linked it back under its
+  // old name, and made its open gate a met manual one; the project directory, resolved, led to
+  // a path with no baseline, and the stop was let through.
+  it('$CLAUDE_PROJECT_DIR through a link to the renamed repository: the baseline under the name as written still holds', () => {
+    const s = hookRepo({ 'pkg/GATES.md': '- [ ] P1: open work\n  CHECK: node --test\n  EXPECT: /^# pass [1-9]/m\n', '.git/HEAD': 'ref: refs/heads/main\n', '.git/objects/x': '', '.git/refs/x': '' });
+    const pkg = join(s.repo, 'pkg');
+    const stop = () => outcome(runCli(['hook', 'claude-stop'], { cwd: s.home, env: { ...s.env, CLAUDE_PROJECT_DIR: pkg }, input: stopInput(pkg, 'moved') }));
+    expect(expectBlock(stop())).toMatch(/GATES:P1 \(unchecked\)/);
+    renameSync(s.repo, `${s.repo}-moved`);
+    symlinkSync(`${s.repo}-moved`, s.repo);
+    writeFileSync(join(pkg, 'GATES.md'), '- [x] P1: open work\n  EVIDENCE: reviewed by Ada\n');
+    expect(expectBlock(stop())).toMatch(/GATES:P1 \(weakened since the session began/);
   });
 
   it('a nested repository is its own top level, but does not hide the ledger around it (see stop-root.test.ts)', () => {
