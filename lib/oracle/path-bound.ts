@@ -3,8 +3,9 @@
 // repository that the CHECK text does not show: swapping tools/runtests after approval would
 // run something nobody reviewed. So every executable in those directories is bound into the
 // oracle, as DEPENDS files are: [path inside the repository, SHA-256], sorted. A symlink is
-// bound by its link text, plus its target's contents when the target lies inside the
-// repository. I/O through fsx primitives; bounded.
+// bound by its link text and its target: by the target's bytes inside the repository, by
+// its identity outside (outsideDigest); so is a file a linked folder reaches outside.
+// I/O through fsx primitives; bounded.
 import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { basename, delimiter, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { RunSetupError } from '../errors.js';
@@ -59,19 +60,22 @@ export function inRepoPathEntries(path: string | null, ledgerRoot: string, cwd: 
       // A missing entry finds nothing now; one inside the repository is bound as empty, so an
       // executable made there later (node_modules/.bin before `npm ci`) is a change (round-21 F3).
       const later = realOfMissing(lexical);
-      if (later === null || !isInside(root, later)) {
-        if (lexicallyOutside) outside.add(key);
+      if (lexicallyOutside && (later === null || !isInside(root, later))) {
+        outside.add(key);
         continue;
       }
-      real = later;
+      real = later ?? lexical;
     }
-    if (!isInside(root, real)) {
-      if (lexicallyOutside) outside.add(key);
+    // An entry written inside the repository is the repository's, wherever a link there leads
+    // (a committed `tools` linked to a folder outside, and retargeted later: round-23 F2b, F2c):
+    // it is bound by the path as written, which every later look follows again.
+    if (lexicallyOutside && !isInside(root, real)) {
+      outside.add(key);
       continue;
     }
     if (seen.has(real)) continue;
     seen.add(real);
-    out.push({ entry, inRepo: toPosix(relative(root, real)) || '.' });
+    out.push({ entry, inRepo: toPosix(relative(root, lexicallyOutside ? real : lexical)) || '.' });
   }
   return out;
 }
@@ -93,6 +97,25 @@ function realOfMissing(lexical: string): string | null {
   return null;
 }
 
+/** Whether `dir` (inside the repository as written) resolves inside it; a missing one does. */
+function realDirInside(root: string, dir: string): boolean {
+  try {
+    return isInside(root, realpathSync.native(dir));
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * A file outside the repository that a PATH entry of the repository reaches, bound by its
+ * identity rather than its bytes (a venv's python links to a 6 MB interpreter, hashed before
+ * every check otherwise): any write to it changes its ctime, which no process can set back.
+ */
+function outsideDigest(path: string): string {
+  const st = statSync(path, { bigint: true });
+  return sha256Hex(`outside\u0000${path}\u0000${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`);
+}
+
 function isExecutable(mode: number): boolean {
   return (mode & 0o111) !== 0;
 }
@@ -104,6 +127,8 @@ export function boundExecutables(entries: readonly InRepoPathEntry[], ledgerRoot
   const bound = new Map<string, string>();
   for (const { entry, inRepo } of entries) {
     const dir = join(root, inRepo);
+    // A folder that a link leads out of the repository: its files are bound by identity (outsideDigest).
+    const dirInside = realDirInside(root, dir);
     let names: string[];
     try {
       names = readdirSync(dir);
@@ -130,18 +155,19 @@ export function boundExecutables(entries: readonly InRepoPathEntry[], ledgerRoot
         } catch {
           continue;
         }
-        let content = '';
+        let content: string;
         try {
           const real = realpathSync.native(abs);
           const tst = statSync(real);
           if (!tst.isFile() || !isExecutable(tst.mode)) continue;
-          if (isInside(root, real)) content = sha256File(real, `PATH executable ${rel}`);
+          // Outside the repository too: a link to /tmp/x runs what /tmp/x holds now (round-23 F2).
+          content = isInside(root, real) ? sha256File(real, `PATH executable ${rel}`) : outsideDigest(real);
         } catch {
           continue; // a dangling link runs nothing
         }
         digest = sha256Hex(`link\u0000${target}\u0000${content}`);
       } else if (st.isFile() && isExecutable(st.mode)) {
-        digest = sha256File(abs, `PATH executable ${rel}`);
+        digest = dirInside ? sha256File(abs, `PATH executable ${rel}`) : outsideDigest(abs);
       }
       if (digest === null) continue;
       bound.set(rel, digest);

@@ -5,7 +5,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { BIN, joinedRows, runCli, sandbox, writeFiles } from '../helpers/cli.js';
+import { BIN, joinedRows, runCli, sandbox, tempDir, writeFiles } from '../helpers/cli.js';
 
 const LEDGER = '- [ ] G1: the tests pass\n  CHECK: runtests\n  EXPECT: tests passed\n';
 
@@ -46,6 +46,48 @@ describe('PATH entries inside the repository', () => {
       expect(s.swapped()).toBe(false);
     });
   }
+
+  // Round-23 F2: what the repository's PATH reaches outside it, through a link to a file or a
+  // folder linked out, ran edited while --status --strict said ALL MET; a link retargeted
+  // inside the repository too (F2c).
+  it('a link out of the repository (an executable, or the PATH folder itself) is bound by what it reaches; a retargeted folder link is a change', () => {
+    const outside = tempDir();
+    writeFileSync(join(outside, 'runtests'), '#!/bin/sh\necho tests passed\n', { mode: 0o755 });
+    mkdirSync(join(outside, 'bin'));
+    writeFileSync(join(outside, 'bin', 'runtests'), '#!/bin/sh\necho tests passed\n', { mode: 0o755 });
+    const cases: Array<[string, (repo: string) => void, (repo: string) => void]> = [
+      ['an executable linked to a file outside', (repo) => (mkdirSync(join(repo, 'tools')), symlinkSync(join(outside, 'runtests'), join(repo, 'tools', 'runtests'))), () => writeFileSync(join(outside, 'runtests'), '#!/bin/sh\necho tests passed; echo edited\n')],
+      ['the PATH folder linked to a folder outside', (repo) => symlinkSync(join(outside, 'bin'), join(repo, 'tools')), () => writeFileSync(join(outside, 'bin', 'runtests'), '#!/bin/sh\necho tests passed; echo edited\n')],
+      [
+        'the PATH folder link retargeted inside the repository',
+        (repo) => symlinkSync(join(outside, 'bin'), join(repo, 'tools')),
+        (repo) => {
+          writeFiles(repo, { 'evil/runtests': '#!/bin/sh\necho tests passed\n' });
+          chmodSync(join(repo, 'evil/runtests'), 0o755);
+          rmSync(join(repo, 'tools'));
+          symlinkSync('evil', join(repo, 'tools'));
+        },
+      ],
+    ];
+    for (const [name, make, change] of cases) {
+      const s = sandbox();
+      writeFiles(s.repo, { 'GATES.md': LEDGER });
+      make(s.repo);
+      const env = { ...s.env, PATH: `tools:${process.env.PATH}` };
+      const first = runCli([], { cwd: s.repo, env });
+      expect(joinedRows(first.stdout), name).toMatch(/^ {2}PATH {4}leads into the repository: 1 executable there is bound into this approval: tools\/runtests /m);
+      expect(runCli(['--approve'], { cwd: s.repo, env }).code, name).toBe(0);
+      expect(runCli(['--status', '--strict'], { cwd: s.repo, env }).code, name).toBe(0);
+      change(s.repo);
+      const strict = runCli(['--status', '--strict'], { cwd: s.repo, env });
+      expect(strict.code, name).toBe(1);
+      expect(strict.stdout, name).toMatch(/PATH executables inside the repository changed \(in tools\)/);
+      expect(runCli(['--reverify'], { cwd: s.repo, env }).stdout, name).not.toMatch(/^PASS /m);
+      // Restored for the next case.
+      writeFileSync(join(outside, 'runtests'), '#!/bin/sh\necho tests passed\n');
+      writeFileSync(join(outside, 'bin', 'runtests'), '#!/bin/sh\necho tests passed\n');
+    }
+  });
 
   // Round-21 F3: node_modules/.bin on PATH before `npm ci` made it: a `cat` planted there later
   // ran instead of cat while the evidence stayed verified.
