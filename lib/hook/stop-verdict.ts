@@ -12,7 +12,7 @@
 import { currentInvocation } from '../cli/invocation.js';
 import { isPrintableWord, shellCommand, shellQuote } from '../text/shell-quote.js';
 import { dirname, isAbsolute, relative } from 'node:path';
-import { realpathSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import type { Io } from '../cli/io.js';
 import { readOnlyContext, verifyMetGates, type GateEntry } from '../commands/verification.js';
 import { mayHaveDispatchState } from '../dispatch/location.js';
@@ -20,7 +20,6 @@ import type { DispatchState } from '../dispatch/state.js';
 import { DeadlineError, GateCheckError, LockTimeoutError, ParseError } from '../errors.js';
 import { isInside, resolveRoot } from '../fsx/discover.js';
 import { lockTimeoutFromEnv } from '../fsx/lock.js';
-import { lstatOrNull } from '../fsx/safe-read.js';
 import { sha256Hex } from '../oracle/oracle.js';
 import { gateReport, strictlyMet, type GateReport } from '../report/model.js';
 import { loadStatCache, saveStatCache } from '../store/stat-cache-file.js';
@@ -139,12 +138,23 @@ function canonical(path: string): string {
  * session started in a package of a monorepo is held by the repository's ledgers too, as
  * `--status --strict` there would be); else from each of the session's directories.
  */
+/** Whether `path` is a directory, through links. */
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 function sessionCandidates(event: StopEvent, io: Io): SessionRoots {
   const project = event.projectDir;
   // The project directory as the file system resolves it and as written, as the session's
   // directory is (startDirectories): a repository renamed and linked back under its old name
   // must not leave its memory and baseline behind (round-23 F1).
-  const starts = project !== null && isAbsolute(project) && !project.includes('\0') && lstatOrNull(project)?.isDirectory() ? [project] : event.cwds;
+  // A link to the repository is a project directory too (round-24 F4: a link without a trailing
+  // slash fell back to the cwd); the cwd is searched as well: checking more only adds gates (F6).
+  const starts = project !== null && isAbsolute(project) && !project.includes('\0') && isDirectory(project) ? [project, ...event.cwds] : event.cwds;
   const all = starts.flatMap((cwd) => startDirectories(cwd, io.cwd).map(sessionRoots));
   if (all.length === 1) return all[0]!;
   const candidates: string[] = [];

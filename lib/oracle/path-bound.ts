@@ -8,6 +8,7 @@
 // I/O through fsx primitives; bounded.
 import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { basename, delimiter, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { builtinModule } from '../builtin-module.js';
 import { RunSetupError } from '../errors.js';
 import { isInside } from '../fsx/discover.js';
 import { writableTree } from '../fsx/repo-root.js';
@@ -47,8 +48,7 @@ export function inRepoPathEntries(path: string | null, ledgerRoot: string, cwd: 
   const root = writableTree(ledgerRoot);
   const out: InRepoPathEntry[] = [];
   const seen = new Set<string>();
-  for (const entry of path.split(delimiter)) {
-    const lexical = entry === '' ? cwd : isAbsolute(entry) ? entry : resolve(cwd, entry);
+  for (const { written: entry, dir: lexical } of path.split(delimiter).flatMap((e) => entryDirs(e, cwd))) {
     const key = `${root}\0${lexical}`;
     if (outside.has(key)) continue;
     const lexicallyOutside = !isInside(root, lexical);
@@ -78,6 +78,60 @@ export function inRepoPathEntries(path: string | null, ledgerRoot: string, cwd: 
     out.push({ entry, inRepo: toPosix(relative(root, lexicallyOutside ? real : lexical)) || '.' });
   }
   return out;
+}
+
+/**
+ * The folders a PATH entry may name for the check's shell, as absolute paths read as text:
+ * the entry itself, and, where shells differ or the path depends on the process, each reading
+ * (round-24): bash expands a leading `~` in PATH and dash does not, so both; `/proc/self/cwd`
+ * is the check's folder and `/proc/self/root` is `/`. What cannot be judged from here is
+ * refused: another process's `/proc` entry, `~user`, and a `..` after a link (the shell goes
+ * up from the link's target, text from the link).
+ */
+function entryDirs(entry: string, cwd: string): { written: string; dir: string }[] {
+  const refuse = (why: string) => {
+    throw new RunSetupError(`PATH entry ${entry.slice(0, 200)} ${why}, so what it leads to cannot be bound into an approval`, 'write the entry as a plain absolute path, or remove it from PATH');
+  };
+  const raw = entry === '' ? cwd : isAbsolute(entry) ? entry : `${cwd}/${entry}`;
+  const dirs = [raw];
+  if (entry === '~' || entry.startsWith('~/')) dirs.push(`${homeDirectory()}${entry.slice(1)}`);
+  else if (entry.startsWith('~')) refuse('names a user\'s home folder (~user) that some shells expand');
+  const out: { written: string; dir: string }[] = [];
+  for (const d of dirs) {
+    const proc = /^\/proc\/(?:self|thread-self)\/(cwd|root)(?=\/|$)/.exec(d);
+    let dir = proc === null ? d : proc[1] === 'cwd' ? cwd + d.slice(proc[0].length) : d.slice(proc[0].length) || '/';
+    if (/^\/proc(?:\/|$)/.test(resolve(dir))) refuse('lies in /proc, where each process sees its own');
+    if (dir.split('/').includes('..') && linkBeforeParent(dir)) refuse('goes up (..) from a symbolic link');
+    dir = resolve(dir);
+    out.push({ written: entry, dir });
+  }
+  return out;
+}
+
+/** Whether a folder named before a later `..` in `path` is a symbolic link (then `..` leaves its target, not the link's folder). */
+function linkBeforeParent(path: string): boolean {
+  const parts = path.split('/');
+  const lastUp = parts.lastIndexOf('..');
+  let prefix = '';
+  for (let i = 0; i < lastUp; i++) {
+    const p = parts[i]!;
+    if (p === '' || p === '.') continue;
+    if (p === '..') {
+      prefix = dirname(prefix || '/');
+      continue;
+    }
+    prefix = `${prefix}/${p}`;
+    try {
+      if (lstatSync(prefix).isSymbolicLink()) return true;
+    } catch {
+      return false; // nothing there: the rest cannot lead anywhere yet
+    }
+  }
+  return false;
+}
+
+function homeDirectory(): string {
+  return process.env.HOME || builtinModule<typeof import('node:os')>('node:os').homedir();
 }
 
 /** Where a path that does not exist (or is not a directory) would be: its deepest existing folder, resolved, and the rest as written. */

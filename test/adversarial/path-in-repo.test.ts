@@ -89,6 +89,40 @@ describe('PATH entries inside the repository', () => {
     }
   });
 
+  // Round 24: PATH spellings the check's shell reads otherwise than text does.
+  it("~/… (bash expands it) and /proc/self/cwd/… (the check's folder) are bound where the shell finds them", () => {
+    for (const entry of ['~/../repo/tools', '/proc/self/cwd/tools']) {
+      const s = sandbox();
+      writeFiles(s.repo, { 'GATES.md': LEDGER.replace('CHECK: runtests', 'CHECK: bash -c runtests'), 'tools/runtests': '#!/bin/sh\necho tests passed\n' });
+      chmodSync(join(s.repo, 'tools/runtests'), 0o755);
+      // The sandbox's HOME is beside the repository: ~/../repo is the repository.
+      const env = { ...s.env, PATH: `${entry}:${process.env.PATH}` };
+      const first = runCli([], { cwd: s.repo, env });
+      expect(joinedRows(first.stdout), entry).toMatch(/^ {2}PATH {4}leads into the repository: 1 executable there is bound into this approval: tools\/runtests /m);
+      expect(runCli(['--approve'], { cwd: s.repo, env }).code, entry).toBe(0);
+      writeFileSync(join(s.repo, 'tools/runtests'), '#!/bin/sh\necho tests passed; echo edited\n');
+      expect(runCli(['--status', '--strict'], { cwd: s.repo, env }).code, entry).toBe(1);
+    }
+  });
+
+  it('an entry that goes up (..) from a link, lies elsewhere in /proc, or names ~user is refused (exit 2), nothing runs', () => {
+    const outside = tempDir();
+    mkdirSync(join(outside, 'deep'));
+    for (const [entry, why] of [
+      ['lnk/../bin', /goes up \(\.\.\) from a symbolic link/],
+      ['/proc/1/cwd', /lies in \/proc/],
+      ['~nobody/bin', /names a user's home folder/],
+    ] as const) {
+      const s = sandbox();
+      writeFiles(s.repo, { 'GATES.md': LEDGER.replace('CHECK: runtests', 'CHECK: touch ran; echo tests passed') });
+      symlinkSync(join(outside, 'deep'), join(s.repo, 'lnk'));
+      const r = runCli(['--approve'], { cwd: s.repo, env: { ...s.env, PATH: `${entry}:${process.env.PATH}` } });
+      expect(r.code, entry).toBe(2);
+      expect(r.stderr, entry).toMatch(why);
+      expect(existsSync(join(s.repo, 'ran')), entry).toBe(false);
+    }
+  });
+
   // Round-21 F3: node_modules/.bin on PATH before `npm ci` made it: a `cat` planted there later
   // ran instead of cat while the evidence stayed verified.
   it('a PATH folder inside the repository that does not exist yet is bound as empty: what is made there later is a change', () => {

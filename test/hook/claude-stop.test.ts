@@ -382,6 +382,19 @@ describe('where the hook looks, and blocks that must not hold forever', () => {
     expect(expectBlock(stop())).toMatch(/GATES:P1 \(weakened since the session began/);
   });
 
+  // Round 24 F4, F6: a project directory that is a link (no trailing slash) fell back to the
+  // cwd the agent chose; and with a project directory set, the cwd was not looked at.
+  it('$CLAUDE_PROJECT_DIR that is a link to the repository holds; the cwd is searched too', () => {
+    const s = hookRepo({ 'GATES.md': '- [ ] A: open\n' });
+    const link = join(tempDir(), 'proj');
+    symlinkSync(s.repo, link);
+    const elsewhere = tempDir();
+    const viaLink = runCli(['hook', 'claude-stop'], { cwd: elsewhere, env: { ...s.env, CLAUDE_PROJECT_DIR: link }, input: stopInput(elsewhere, 'link') });
+    expect(expectBlock(outcome(viaLink))).toMatch(/GATES:A \(unchecked\)/);
+    const cwdToo = runCli(['hook', 'claude-stop'], { cwd: elsewhere, env: { ...s.env, CLAUDE_PROJECT_DIR: elsewhere }, input: stopInput(s.repo, 'cwd') });
+    expect(expectBlock(outcome(cwdToo))).toMatch(/GATES:A \(unchecked\)/);
+  });
+
   it('a nested repository is its own top level, but does not hide the ledger around it (see stop-root.test.ts)', () => {
     const s = hookRepo({ 'GATES.md': '- [ ] A: open\n', 'inner/.git/HEAD': 'ref: refs/heads/main\n', 'inner/.git/objects/x': '', 'inner/.git/refs/x': '' });
     expect(expectBlock(s.hook({ cwd: join(s.repo, 'inner') }))).toContain(`${s.repo}/GATES:A (unchecked)`);
