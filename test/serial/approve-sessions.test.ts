@@ -33,7 +33,9 @@ describe('sessions whose leader is gone', () => {
     await new Promise((r) => setTimeout(r, 300));
     // The runner: a shell in a session whose leader exits at once; it starts the run, and a parallel job that approves.
     writeFiles(s.repo, { 'runner.sh': `"${NODE}" "${BIN}" --approve GATES.md > slow.out 2>&1; echo $? > slow.code\n` });
-    detached(`sh runner.sh & ${approve('gates/b.md', 'runner')}`);
+    // The run starts a little after the runner (a session is dated in 10 ms clock ticks: a run
+    // started in the runner's own tick would date the runner as no older than the run).
+    detached(`(sleep 0.3; sh runner.sh) & ${approve('gates/b.md', 'runner')}`);
     await new Promise((r) => setTimeout(r, 1_000));
     // The daemon: the same shape, started after the run began.
     detached(approve('gates/c.md', 'daemon'));
