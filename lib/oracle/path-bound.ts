@@ -48,7 +48,7 @@ export function inRepoPathEntries(path: string | null, ledgerRoot: string, cwd: 
   const root = writableTree(ledgerRoot);
   const out: InRepoPathEntry[] = [];
   const seen = new Set<string>();
-  for (const { written: entry, dir: lexical } of path.split(delimiter).flatMap((e) => entryDirs(e, cwd))) {
+  for (const { written: entry, dir: lexical } of path.split(delimiter).flatMap((e) => entryDirs(e, cwd, root))) {
     const key = `${root}\0${lexical}`;
     if (outside.has(key)) continue;
     const lexicallyOutside = !isInside(root, lexical);
@@ -84,11 +84,13 @@ export function inRepoPathEntries(path: string | null, ledgerRoot: string, cwd: 
  * The folders a PATH entry may name for the check's shell, as absolute paths read as text:
  * the entry itself, and, where shells differ or the path depends on the process, each reading
  * (round-24): bash expands a leading `~` in PATH and dash does not, so both; `/proc/self/cwd`
- * is the check's folder and `/proc/self/root` is `/`. What cannot be judged from here is
- * refused: another process's `/proc` entry, `~user`, and a `..` after a link (the shell goes
- * up from the link's target, text from the link).
+ * is the check's folder and `/proc/self/root` is `/`. A `..` after a link goes up from the
+ * link's target, as the kernel does: such an entry is taken where that walk ends when the walk
+ * never touches the repository (`/opt/sdk/current/../bin`), and refused when it does (the text
+ * and the walk lead to different folders, one of them the repository's). Also refused, as
+ * what they lead to cannot be judged from here: another process's `/proc` entry and `~user`.
  */
-function entryDirs(entry: string, cwd: string): { written: string; dir: string }[] {
+function entryDirs(entry: string, cwd: string, root: string): { written: string; dir: string }[] {
   const refuse = (why: string) => {
     throw new RunSetupError(`PATH entry ${entry.slice(0, 200)} ${why}, so what it leads to cannot be bound into an approval`, 'write the entry as a plain absolute path, or remove it from PATH');
   };
@@ -101,7 +103,11 @@ function entryDirs(entry: string, cwd: string): { written: string; dir: string }
     const proc = /^\/proc\/(?:self|thread-self)\/(cwd|root)(?=\/|$)/.exec(d);
     let dir = proc === null ? d : proc[1] === 'cwd' ? cwd + d.slice(proc[0].length) : d.slice(proc[0].length) || '/';
     if (/^\/proc(?:\/|$)/.test(resolve(dir))) refuse('lies in /proc, where each process sees its own');
-    if (dir.split('/').includes('..') && linkBeforeParent(dir)) refuse('goes up (..) from a symbolic link');
+    if (dir.split('/').includes('..') && linkBeforeParent(dir)) {
+      const walked = walkOutside(dir, root);
+      if (walked === null || isInside(root, resolve(dir))) refuse('goes up (..) from a symbolic link into or out of the repository');
+      dir = walked!;
+    }
     dir = resolve(dir);
     out.push({ written: entry, dir });
   }
@@ -128,6 +134,29 @@ function linkBeforeParent(path: string): boolean {
     }
   }
   return false;
+}
+
+/**
+ * Where the kernel takes `path` (a `..` leaves a link's target), walked one name at a time: the
+ * folder it ends in, or null when any step of the walk lies in the repository. A step that does
+ * not exist ends the walk there: the shell finds nothing through it, and making it later is a
+ * write outside the repository.
+ */
+function walkOutside(path: string, root: string): string | null {
+  let at = '/';
+  for (const name of path.split('/')) {
+    if (name === '' || name === '.') continue;
+    if (name === '..') at = dirname(at);
+    else {
+      try {
+        at = realpathSync.native(join(at, name));
+      } catch {
+        return isInside(root, join(at, name)) ? null : join(at, name);
+      }
+    }
+    if (isInside(root, at)) return null;
+  }
+  return at;
 }
 
 function homeDirectory(): string {

@@ -110,17 +110,39 @@ describe('PATH entries inside the repository', () => {
     mkdirSync(join(outside, 'deep'));
     for (const [entry, why] of [
       ['lnk/../bin', /goes up \(\.\.\) from a symbolic link/],
+      [`${outside}/torepo/../bin`, /goes up \(\.\.\) from a symbolic link/],
+      [`${outside}/torepo/../../away`, /goes up \(\.\.\) from a symbolic link/],
+      // Through the repository and out again, to the sandbox's home beside it: refused too.
+      [`${outside}/torepo/../../../home`, /goes up \(\.\.\) from a symbolic link/],
       ['/proc/1/cwd', /lies in \/proc/],
       ['~nobody/bin', /names a user's home folder/],
     ] as const) {
       const s = sandbox();
-      writeFiles(s.repo, { 'GATES.md': LEDGER.replace('CHECK: runtests', 'CHECK: touch ran; echo tests passed') });
+      writeFiles(s.repo, { 'GATES.md': LEDGER.replace('CHECK: runtests', 'CHECK: touch ran; echo tests passed'), 'sub/x/.keep': '' });
       symlinkSync(join(outside, 'deep'), join(s.repo, 'lnk'));
+      rmSync(join(outside, 'torepo'), { force: true });
+      symlinkSync(join(s.repo, 'sub/x'), join(outside, 'torepo'));
       const r = runCli(['--approve'], { cwd: s.repo, env: { ...s.env, PATH: `${entry}:${process.env.PATH}` } });
       expect(r.code, entry).toBe(2);
       expect(r.stderr, entry).toMatch(why);
       expect(existsSync(join(s.repo, 'ran')), entry).toBe(false);
     }
+  });
+
+  it('an entry outside the repository that goes up from a link outside it is taken where the kernel takes it: no refusal', () => {
+    const outside = tempDir();
+    mkdirSync(join(outside, 'sdk/v2'), { recursive: true });
+    mkdirSync(join(outside, 'sdk/bin'));
+    writeFileSync(join(outside, 'sdk/bin/runtests'), '#!/bin/sh\necho tests passed\n', { mode: 0o755 });
+    symlinkSync(join(outside, 'sdk/v2'), join(outside, 'current'));
+    const s = sandbox();
+    writeFiles(s.repo, { 'GATES.md': LEDGER });
+    // The text says <outside>/bin (no runtests there); the kernel goes up from sdk/v2 to sdk/bin.
+    const env = { ...s.env, PATH: `${outside}/current/../bin:${process.env.PATH}` };
+    const r = runCli(['--approve'], { cwd: s.repo, env });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^PASS /m);
   });
 
   // Round-21 F3: node_modules/.bin on PATH before `npm ci` made it: a `cat` planted there later
