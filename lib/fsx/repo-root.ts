@@ -62,12 +62,22 @@ export function isGitTopLevel(dir: string): boolean {
   return isGitDirectory(resolve(dir, m[1]!));
 }
 
-/** Does `dir` hold ledgers (or something in their place that loading refuses)? */
+/**
+ * Does `dir` hold ledgers (or something in their place that loading refuses)? A folder that
+ * cannot be looked into (`chmod 000` by its owner) may: it counts, so that loading it fails
+ * and says why, rather than passing for a folder without ledgers (round-25 F2).
+ */
 export function hasLedgerMarker(dir: string): boolean {
-  if (lstatQuiet(join(dir, 'GATES.md')) !== null) return true;
-  for (const name of ['gates', '.gate-check']) {
-    const st = lstatQuiet(join(dir, name));
-    if (st !== null && (st.isDirectory() || st.isSymbolicLink())) return true;
+  for (const name of ['GATES.md', 'gates', '.gate-check']) {
+    let st: Stats;
+    try {
+      st = lstatSync(join(dir, name));
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') continue;
+      return true;
+    }
+    if (name === 'GATES.md' || st.isDirectory() || st.isSymbolicLink()) return true;
   }
   return false;
 }

@@ -12,7 +12,7 @@
 import { currentInvocation } from '../cli/invocation.js';
 import { isPrintableWord, shellCommand, shellQuote } from '../text/shell-quote.js';
 import { dirname, isAbsolute, relative } from 'node:path';
-import { realpathSync, statSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import type { Io } from '../cli/io.js';
 import { readOnlyContext, verifyMetGates, type GateEntry } from '../commands/verification.js';
 import { mayHaveDispatchState } from '../dispatch/location.js';
@@ -134,19 +134,10 @@ function canonical(path: string): string {
 }
 
 /**
- * What find-root.ts finds from the project directory the host names, when it is one (a
- * session started in a package of a monorepo is held by the repository's ledgers too, as
- * `--status --strict` there would be); else from each of the session's directories.
+ * What find-root.ts finds from the project directory the host names (a session started in a
+ * package of a monorepo is held by the repository's ledgers too, as `--status --strict` there
+ * would be) and from each of the session's directories.
  */
-/** Whether `path` is a directory, through links. */
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
 function sessionCandidates(event: StopEvent, io: Io): SessionRoots {
   const project = event.projectDir;
   // The project directory as the file system resolves it and as written, as the session's
@@ -154,7 +145,9 @@ function sessionCandidates(event: StopEvent, io: Io): SessionRoots {
   // must not leave its memory and baseline behind (round-23 F1).
   // A link to the repository is a project directory too (round-24 F4: a link without a trailing
   // slash fell back to the cwd); the cwd is searched as well: checking more only adds gates (F6).
-  const starts = project !== null && isAbsolute(project) && !project.includes('\0') && isDirectory(project) ? [project, ...event.cwds] : event.cwds;
+  // A project directory that is gone is searched as written too: its memory says what it held
+  // (round-25 F1: moved away, with the cwd elsewhere, the stop was let through).
+  const starts = project !== null && isAbsolute(project) && !project.includes('\0') ? [project, ...event.cwds] : event.cwds;
   const all = starts.flatMap((cwd) => startDirectories(cwd, io.cwd).map(sessionRoots));
   if (all.length === 1) return all[0]!;
   const candidates: string[] = [];
@@ -436,36 +429,56 @@ async function verdictFor(gathered: Gathered, io: Io, locations: StoreLocations,
   const tally: Tally = { gates: [], waves: [], handoff: [], weakenedIn: null, roots: [], runnable: 0, manual: [], fingerprint: [] };
   const reports: GateReport[] = [];
   const openLedgers = new Map<Held, Set<string>>();
+  // One repository reached under two names (a project directory that is a link, and its
+  // target) is held by both, for their memories and baselines, but each gate counts once, in
+  // its worst reading (weakened under one name's baseline, open, handed off, met).
+  const manyRoots = new Set(perRoot.flatMap(({ h }) => (h.ws === null ? [] : [canonical(h.ws.root.path)]))).size > 1;
+  const chosen = new Map<string, { rank: number; h: Held; e: GateEntry; w: Weakening | undefined }>();
+  const realRoots = new Map<Held, string>();
   for (const { h, entries } of perRoot) {
+    const realRoot = h.ws === null ? h.root : canonical(h.ws.root.path);
+    realRoots.set(h, realRoot);
     const rootReports = entries.map((e) => e.report);
     disambiguate(rootReports);
     if (h.prefix !== null) for (const g of rootReports) g.qualified = `${h.prefix}/${g.qualified}`;
     const weak = weakenedOf.get(h);
     const open = new Set<string>();
-    entries.forEach((e) => {
+    for (const e of entries) {
       const g = e.report;
-      reports.push(g);
-      const w = weak?.present.get(gateKey(e.loaded.location.display, e.gate.id));
-      if (w !== undefined) {
-        tally.gates.push(`${g.qualified} (weakened since the session began: ${describeWeakening(w)}: a person must approve)`);
-        // Open, as far as progress goes: weakening a gate is no step towards done.
-        tally.fingerprint.push(`${g.qualified}=open`);
-        tally.weakenedIn ??= h.root;
-        open.add(e.loaded.location.display);
-      } else if (g.state === 'abandoned') {
-        tally.handoff.push(g.qualified);
-        tally.fingerprint.push(`${g.qualified}=abandoned`);
-      } else if (strictlyMet(g)) {
-        tally.fingerprint.push(`${g.qualified}=met`);
-      } else {
-        tally.gates.push(`${g.qualified} (${openLabel(g)})`);
-        tally.fingerprint.push(`${g.qualified}=open`);
-        open.add(e.loaded.location.display);
-        if (e.gate.kind === 'manual') tally.manual.push(g.qualified);
-        else tally.runnable += 1;
-      }
-    });
-    for (const w of weak?.removed ?? []) {
+      const key = gateKey(e.loaded.location.display, e.gate.id);
+      const w = weak?.present.get(key);
+      const isOpen = w !== undefined || (g.state !== 'abandoned' && !strictlyMet(g));
+      if (isOpen) open.add(e.loaded.location.display);
+      const rank = w !== undefined ? 3 : isOpen ? 2 : g.state === 'abandoned' ? 1 : 0;
+      const was = chosen.get(`${realRoot}\0${key}`);
+      if (was === undefined || rank > was.rank) chosen.set(`${realRoot}\0${key}`, { rank, h, e, w });
+    }
+    openLedgers.set(h, open);
+  }
+  for (const { h, e, w } of chosen.values()) {
+    const g = e.report;
+    reports.push(g);
+    if (w !== undefined) {
+      tally.gates.push(`${g.qualified} (weakened since the session began: ${describeWeakening(w)}: a person must approve)`);
+      // Open, as far as progress goes: weakening a gate is no step towards done.
+      tally.fingerprint.push(`${g.qualified}=open`);
+      tally.weakenedIn ??= h.root;
+    } else if (g.state === 'abandoned') {
+      tally.handoff.push(g.qualified);
+      tally.fingerprint.push(`${g.qualified}=abandoned`);
+    } else if (strictlyMet(g)) {
+      tally.fingerprint.push(`${g.qualified}=met`);
+    } else {
+      tally.gates.push(`${g.qualified} (${openLabel(g)})`);
+      tally.fingerprint.push(`${g.qualified}=open`);
+      if (e.gate.kind === 'manual') tally.manual.push(g.qualified);
+      else tally.runnable += 1;
+    }
+  }
+  const rootsNamed = new Set<string>();
+  const primaryReal = canonical(gathered.primary);
+  for (const { h } of perRoot) {
+    for (const w of weakenedOf.get(h)?.removed ?? []) {
       const name = withPrefix(h.prefix, `${ledgerStem(w.baseFile)}:${w.id}`);
       tally.gates.push(`${name} (weakened since the session began: removed: a person must approve)`);
       tally.fingerprint.push(`${name}=open`);
@@ -480,10 +493,13 @@ async function verdictFor(gathered: Gathered, io: Io, locations: StoreLocations,
         for (const item of wavesFingerprint(state)) tally.fingerprint.push(withPrefix(h.prefix, item));
       }
     }
-    openLedgers.set(h, open);
     // Named with --root when the session holds more than one root, or this one is not the
-    // repository's top level (a plain run there would not find this ledger).
-    if (open.size > 0 && (perRoot.filter((r) => r.h.ws !== null).length > 1 || h.root !== gathered.primary)) tally.roots.push(h.root);
+    // repository's top level (a plain run there would not find this ledger); once per repository.
+    const realRoot = realRoots.get(h)!;
+    if ((openLedgers.get(h)?.size ?? 0) > 0 && (manyRoots || realRoot !== primaryReal) && !rootsNamed.has(realRoot)) {
+      rootsNamed.add(realRoot);
+      tally.roots.push(h.root);
+    }
   }
 
   // Remember the ledgers that have open gates (on an incomplete pass: every ledger, and what was

@@ -2,7 +2,7 @@
 // Code Stop-hook JSON), in sandbox repositories with a private HOME: when it blocks, when it
 // allows, when it releases, what counts as progress, and where its state lives.
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, lstatSync, openSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, lstatSync, openSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { invocationWords } from '../../lib/cli/invocation.js';
@@ -393,6 +393,50 @@ describe('where the hook looks, and blocks that must not hold forever', () => {
     expect(expectBlock(outcome(viaLink))).toMatch(/GATES:A \(unchecked\)/);
     const cwdToo = runCli(['hook', 'claude-stop'], { cwd: elsewhere, env: { ...s.env, CLAUDE_PROJECT_DIR: elsewhere }, input: stopInput(s.repo, 'cwd') });
     expect(expectBlock(outcome(cwdToo))).toMatch(/GATES:A \(unchecked\)/);
+  });
+
+  // Round 25 F3: the link and its target were two roots: the one gate was listed twice, with a --root step each.
+  it('a project directory that is a link lists each gate once', () => {
+    const s = hookRepo({ 'GATES.md': '- [ ] A: open\n  CHECK: echo hi\n  EXPECT: hi\n' });
+    const link = join(tempDir(), 'proj');
+    symlinkSync(s.repo, link);
+    const reason = expectBlock(outcome(runCli(['hook', 'claude-stop'], { cwd: s.repo, env: { ...s.env, CLAUDE_PROJECT_DIR: link }, input: stopInput(s.repo, 'once') })));
+    expect(reason).toMatch(/^gate-check: 1 gate is not met: GATES:A \(unchecked\)\. Next: run `[^`]*`: it re-runs/);
+    expect(reason.match(/--root/g) ?? []).toHaveLength(0);
+  });
+
+  // Round 25 F1: the project directory moved away, and the next stop's cwd elsewhere: the
+  // project directory was dropped as "not a directory", with the memory that held it.
+  it('a project directory that is gone is still searched as written: its memory holds the stop, whatever the cwd', () => {
+    const s = hookRepo({ 'GATES.md': '- [ ] A: open\n' });
+    const elsewhere = tempDir();
+    const stop = () => outcome(runCli(['hook', 'claude-stop'], { cwd: elsewhere, env: { ...s.env, CLAUDE_PROJECT_DIR: s.repo }, input: stopInput(elsewhere, 'gone') }));
+    expect(expectBlock(stop())).toMatch(/GATES:A \(unchecked\)/);
+    renameSync(s.repo, `${s.repo}-moved`);
+    expect(expectBlock(stop())).toMatch(/GATES\.md had open gates when the Stop hook last looked, and it is gone/);
+  });
+
+  // Round 25 F2: a project the agent made unreadable (chmod 000, as its owner) before the first
+  // stop read as a folder without ledgers, and the stop was let through.
+  it('a project directory its owner made unreadable blocks: it cannot be read, not "no ledgers"', () => {
+    const s = hookRepo({ 'GATES.md': '- [ ] A: open\n' });
+    const asRoot = process.getuid?.() === 0;
+    const user = 54321;
+    if (asRoot) spawnSync('chown', ['-R', `${user}:${user}`, join(s.repo, '..')]);
+    chmodSync(s.repo, 0o000);
+    try {
+      for (const [host, env, input] of [
+        ['claude', { ...s.env, CLAUDE_PROJECT_DIR: s.repo }, stopInput(s.repo, 'eacces')],
+        ['codex', s.env, JSON.stringify({ hook_event_name: 'Stop', session_id: 'eacces-codex', turn_id: 't', cwd: s.repo, stop_hook_active: false })],
+      ] as const) {
+        const r = spawnSync(process.execPath, [BIN, 'hook', 'stop', '--host', host], { cwd: tempDir(), env, input, encoding: 'utf8', timeout: 20_000, ...(asRoot ? { uid: user, gid: user } : {}) });
+        if (asRoot) spawnSync('chown', ['-R', `${user}:${user}`, join(s.repo, '..')]); // what the hook's tempDir cwd does not need
+        expect(r.status, host).toBe(0);
+        expect(JSON.parse(r.stdout), host).toMatchObject({ decision: 'block', reason: expect.stringMatching(/cannot read the gates \(.*EACCES|permission denied/i) });
+      }
+    } finally {
+      chmodSync(s.repo, 0o755);
+    }
   });
 
   it('a nested repository is its own top level, but does not hide the ledger around it (see stop-root.test.ts)', () => {
