@@ -17,6 +17,7 @@ import { matchExpect } from '../run/expect-match.js';
 import { changedPaths, snapshotWorkingTree } from '../run/git.js';
 import type { ShellInvocation } from '../run/shell.js';
 import { RunningChecks, superviseCheck, type CheckOutcome } from '../run/supervisor.js';
+import { checkEnvironment } from '../oracle/check-path.js';
 import type { GateEntry } from './verification.js';
 
 import { ACTIVE_CHECK_ENV } from '../approval/approver.js';
@@ -87,7 +88,7 @@ export async function attemptGate(e: Entry, ctx: RunContext, bindings: BoundFile
   // When it started, not when it ended: of two runs, the one that started later saw the
   // newer state of the work, whichever finishes first.
   const startedAt = new Date().toISOString();
-  const outcome = await superviseCheck({ shell: ctx.shell.path, args: ctx.shell.args(f.check), cwd: f.cwd, env: ctx.env, timeoutMs: f.timeoutMs, outputCap: f.outputCap }, ctx.running);
+  const outcome = await superviseCheck({ shell: ctx.shell.path, args: ctx.shell.args(f.check), cwd: f.cwd, env: checkEnvironment(ctx.env, f.cwd), timeoutMs: f.timeoutMs, outputCap: f.outputCap }, ctx.running);
   const output = outcome.output.toString('utf8');
   const base: GateResult = {
     status: 'fail',

@@ -3,7 +3,7 @@
 // the same words read as text do not name. The directory is the shell's PWD (kept as text, as
 // `cd` keeps it); realpath(3) then resolves each `..` after the link before it, as the kernel
 // does (Node's JavaScript realpathSync first normalizes `..` away as text). Reads only.
-import { lstatSync, realpathSync, statSync } from 'node:fs';
+import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, posix, relative, resolve, sep } from 'node:path';
 import { safeReadFile } from './safe-read.js';
 
@@ -118,4 +118,46 @@ export function readRepositoryText(root: string, path: string): string | undefin
   } catch {
     return undefined;
   }
+}
+
+/** Where the kernel reads a path per process: the same link text leads to the check's folder for the check and to gate-check's for gate-check. */
+const PER_PROCESS = /^\/(?:proc|dev\/fd|dev\/std(?:in|out|err))(?:\/|$)/;
+
+/**
+ * Whether resolving `path` (absolute) leads through /proc or /dev/fd (`tools ->
+ * /proc/self/cwd/x`, or through a link outside to such a link): gate-check would resolve it in
+ * its own process and the check's shell in its own, to different folders (round-25 F2).
+ * Walked one name at a time, as the kernel does, from the canonical repository `root` when
+ * the path starts there. A name that is not there, or too many links, ends the walk: it leads
+ * nowhere, for the kernel too.
+ */
+export function throughPerProcessLink(root: string, path: string): boolean {
+  const start = path.startsWith(`${root}/`) ? root : '/';
+  const todo = path.slice(start === '/' ? 0 : root.length).split('/').reverse();
+  let at = start;
+  let links = 0;
+  while (todo.length > 0) {
+    const name = todo.pop()!;
+    if (name === '' || name === '.') continue;
+    if (name === '..') {
+      at = dirname(at);
+      continue;
+    }
+    const next = at === '/' ? `/${name}` : `${at}/${name}`;
+    if (PER_PROCESS.test(next)) return true;
+    let text: string;
+    try {
+      if (!lstatSync(next).isSymbolicLink()) {
+        at = next;
+        continue;
+      }
+      text = readlinkSync(next);
+    } catch {
+      return false;
+    }
+    if (++links > 40) return false;
+    if (text.startsWith('/')) at = '/';
+    todo.push(...text.split('/').reverse());
+  }
+  return false;
 }

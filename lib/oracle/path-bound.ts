@@ -11,6 +11,7 @@ import { basename, delimiter, dirname, isAbsolute, join, relative, resolve } fro
 import { builtinModule } from '../builtin-module.js';
 import { RunSetupError } from '../errors.js';
 import { isInside } from '../fsx/discover.js';
+import { throughPerProcessLink } from '../fsx/physical-path.js';
 import { writableTree } from '../fsx/repo-root.js';
 import { sha256File } from '../fsx/hash-file.js';
 import { sha256Hex, type DependsEntry } from './oracle.js';
@@ -51,6 +52,7 @@ export function inRepoPathEntries(path: string | null, ledgerRoot: string, cwd: 
   for (const { written: entry, dir: lexical } of path.split(delimiter).flatMap((e) => entryDirs(e, cwd, root))) {
     const key = `${root}\0${lexical}`;
     if (outside.has(key)) continue;
+    if (throughPerProcessLink(root, lexical)) refusePerProcess(entry);
     const lexicallyOutside = !isInside(root, lexical);
     let real: string;
     try {
@@ -199,6 +201,33 @@ function outsideDigest(path: string): string {
   return sha256Hex(`outside\u0000${path}\u0000${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`);
 }
 
+function refusePerProcess(entry: string, rel?: string): never {
+  throw new RunSetupError(
+    `PATH entry ${entry.slice(0, 200) || '(empty: the working directory)'}${rel === undefined ? '' : ` (at ${rel.slice(0, 200)})`} leads through /proc or /dev/fd, which each process reads as its own: what the check's shell finds there cannot be bound into an approval`,
+    'replace the link with a plain folder or file, or remove the entry from PATH',
+  );
+}
+
+/**
+ * Where a link in a PATH folder leads, or null when it leads nowhere the kernel could run
+ * (missing, a loop, a file on the way). A link the kernel follows but realpath(3) cannot
+ * (a target path longer than PATH_MAX) is refused: it runs, and could not be bound (round-25 F3).
+ */
+function linkTarget(abs: string, rel: string): string | null {
+  try {
+    return realpathSync.native(abs);
+  } catch (e) {
+    const why = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+    try {
+      statSync(abs);
+    } catch (f) {
+      const code = (f as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP') return null;
+    }
+    throw new RunSetupError(`PATH executable ${rel.slice(0, 200)} is a link that cannot be resolved (${why}), so what it runs cannot be bound into an approval`, 'point the link at a shorter path, or remove it');
+  }
+}
+
 function isExecutable(mode: number): boolean {
   return (mode & 0o111) !== 0;
 }
@@ -238,16 +267,14 @@ export function boundExecutables(entries: readonly InRepoPathEntry[], ledgerRoot
         } catch {
           continue;
         }
-        let content: string;
-        try {
-          const real = realpathSync.native(abs);
-          const tst = statSync(real);
-          if (!tst.isFile() || !isExecutable(tst.mode)) continue;
-          // Outside the repository too: a link to /tmp/x runs what /tmp/x holds now (round-23 F2).
-          content = isInside(root, real) ? sha256File(real, `PATH executable ${rel}`) : outsideDigest(real);
-        } catch {
-          continue; // a dangling link runs nothing
-        }
+        if (throughPerProcessLink(root, abs)) refusePerProcess(entry, rel);
+        const real = linkTarget(abs, rel);
+        if (real === null) continue; // a dangling link runs nothing (made to lead somewhere later, it is a change)
+        const tst = statSync(real);
+        if (!tst.isFile() || !isExecutable(tst.mode)) continue;
+        // Outside the repository too: a link to /tmp/x runs what /tmp/x holds now (round-23 F2).
+        // A target that cannot be hashed is refused, as a file there is (round-25 F3).
+        const content = isInside(root, real) ? sha256File(real, `PATH executable ${rel}`) : outsideDigest(real);
         digest = sha256Hex(`link\u0000${target}\u0000${content}`);
       } else if (st.isFile() && isExecutable(st.mode)) {
         digest = dirInside ? sha256File(abs, `PATH executable ${rel}`) : outsideDigest(abs);

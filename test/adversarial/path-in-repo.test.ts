@@ -145,6 +145,90 @@ describe('PATH entries inside the repository', () => {
     expect(r.stdout).toMatch(/^PASS /m);
   });
 
+  // Round 25 F1: a relative entry was bound for the gate's folder, but after a `cd` in the CHECK
+  // the shell searched another folder, which nothing bound.
+  it('an entry relative to the working directory is searched where it was bound, wherever the check moves', () => {
+    for (const entry of ['tools', '', './tools/', '/proc/self/cwd/tools']) {
+      const s = sandbox();
+      writeFiles(s.repo, {
+        'GATES.md': `- [ ] G1: the tests pass\n  CHECK: cd sub && runtests && echo "$PATH"\n  EXPECT: tests passed\n`,
+        'tools/runtests': '#!/bin/sh\necho tests passed\n',
+        'sub/tools/runtests': '#!/bin/sh\necho tests passed; touch unbound-ran\n',
+        'sub/runtests': '#!/bin/sh\necho tests passed; touch unbound-ran\n',
+        'runtests': '#!/bin/sh\necho tests passed\n',
+      });
+      for (const f of ['tools/runtests', 'sub/tools/runtests', 'sub/runtests', 'runtests']) chmodSync(join(s.repo, f), 0o755);
+      const env = { ...s.env, PATH: `${entry}:${process.env.PATH}` };
+      const r = runCli(['--approve'], { cwd: s.repo, env });
+      expect(r.code, `PATH entry "${entry}"`).toBe(0);
+      expect(existsSync(join(s.repo, 'sub/unbound-ran')), `PATH entry "${entry}"`).toBe(false);
+    }
+  });
+
+  // Round 25 F2: a link in the repository into /proc/self/cwd was resolved in gate-check's folder,
+  // and by the check's shell in the gate's CWD: the bound files and the run ones differed.
+  it('a folder or executable that leads through /proc/self (or /dev/fd) is refused, exit 2, nothing runs', () => {
+    for (const [what, make] of [
+      ['the PATH folder', (repo: string) => {
+        renameSync(join(repo, 'tools'), join(repo, '.cache-tools'));
+        symlinkSync('/proc/self/cwd/../../.cache-tools', join(repo, 'tools'));
+      }],
+      ['an executable in it', (repo: string) => {
+        rmSync(join(repo, 'tools/runtests'));
+        symlinkSync('/proc/self/cwd/../../x/runtests', join(repo, 'tools/runtests'));
+      }],
+      ['a link outside that leads into /proc', (repo: string) => {
+        const out = join(tempDir(), 'hop');
+        symlinkSync('/proc/self/cwd/../../x', out);
+        rmSync(join(repo, 'tools/runtests'));
+        symlinkSync(join(out, 'runtests'), join(repo, 'tools/runtests'));
+      }],
+    ] as const) {
+      const s = sandbox();
+      writeFiles(s.repo, {
+        'GATES.md': '- [ ] G1: the tests pass\n  CHECK: runtests\n  EXPECT: tests passed\n  CWD: packages/api\n',
+        'tools/runtests': '#!/bin/sh\necho tests passed\n',
+        'x/runtests': '#!/bin/sh\necho tests passed\n',
+        'packages/api/.keep': '',
+      });
+      for (const f of ['tools/runtests', 'x/runtests']) chmodSync(join(s.repo, f), 0o755);
+      make(s.repo);
+      const r = runCli(['--approve'], { cwd: s.repo, env: { ...s.env, PATH: `${join(s.repo, 'tools')}:${process.env.PATH}` } });
+      expect(r.code, what).toBe(2);
+      expect(r.stderr, what).toMatch(/leads through \/proc or \/dev\/fd, which each process reads as its own/);
+      expect(r.stdout, what).not.toMatch(/^PASS/m);
+    }
+  });
+
+  // Round 25 F3: a link whose resolved path is longer than PATH_MAX was skipped as dangling,
+  // while the kernel follows it.
+  it('a link the kernel follows but realpath cannot resolve (ENAMETOOLONG) is refused, exit 2', () => {
+    const s = sandbox();
+    writeFiles(s.repo, { 'GATES.md': '- [ ] G1: node runs\n  CHECK: node -e "console.log(1)"\n  EXPECT: 1\n' });
+    const long = 'd'.repeat(200);
+    const p1 = Array(10).fill(long).join('/');
+    const p2 = Array(12).fill(long).join('/');
+    // Made by relative paths, as a shell does: the whole path is too long for one system call.
+    const made = spawnSync('/bin/sh', ['-c', 'mkdir -p ".x/$1/$2" && ln -s "$1" .x/s1 && ln -s "$2" ".x/$1/s2" && printf "#!/bin/sh\\necho 1; touch ran\\n" > .x/s1/s2/node && chmod +x .x/s1/s2/node', 'sh', p1, p2], { cwd: s.repo });
+    expect(made.status).toBe(0);
+    mkdirSync(join(s.repo, 'node_modules/.bin'), { recursive: true });
+    symlinkSync('../../.x/s1/s2/node', join(s.repo, 'node_modules/.bin/node'));
+    const r = runCli(['--approve'], { cwd: s.repo, env: { ...s.env, PATH: `${join(s.repo, 'node_modules/.bin')}:${process.env.PATH}` } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/node_modules\/\.bin\/node is a link that cannot be resolved \(ENAMETOOLONG\)/);
+    expect(existsSync(join(s.repo, 'ran'))).toBe(false);
+  });
+
+  it('a dangling link in a PATH folder runs nothing and is no refusal; made to lead to an executable later, it is a change', () => {
+    const s = repoWithTools((repo) => join(repo, 'tools'));
+    symlinkSync('../later/runtests', join(s.repo, 'tools/other'));
+    expect(s.run(['--approve']).code).toBe(0);
+    expect(s.run(['--status', '--strict']).code).toBe(0);
+    writeFiles(s.repo, { 'later/runtests': '#!/bin/sh\necho tests passed\n' });
+    chmodSync(join(s.repo, 'later/runtests'), 0o755);
+    expect(s.run(['--status', '--strict']).code).toBe(1);
+  });
+
   // Round-21 F3: node_modules/.bin on PATH before `npm ci` made it: a `cat` planted there later
   // ran instead of cat while the evidence stayed verified.
   it('a PATH folder inside the repository that does not exist yet is bound as empty: what is made there later is a change', () => {
