@@ -13,7 +13,7 @@ import { definitionDigest } from '../ledger/definition.js';
 import type { Gate } from '../ledger/types.js';
 import { dependsChanges, dependsDigest, type DependsEntry } from '../oracle/oracle.js';
 import type { FileDigests } from '../oracle/file-digests.js';
-import { boundExecutables } from '../oracle/path-bound.js';
+import { boundExecutables, sourcedNames } from '../oracle/path-bound.js';
 import type { LoadedLedger } from '../workspace/load.js';
 import { touchedSince } from '../fsx/file-identity.js';
 import { cwdOnDisk } from '../fsx/physical-path.js';
@@ -75,10 +75,10 @@ async function digestOf(list: Promise<DependsEntry[] | null>): Promise<{ entries
 }
 
 /** Whether the executables in the repository directories the passing run's PATH led into are still what it ran. */
-function boundChange(ctx: VerifyContext, bound: { dirs: string[]; digest: string }, label: string): string | null {
+function boundChange(ctx: VerifyContext, bound: { dirs: string[]; digest: string }, label: string, check: string): string | null {
   let now: DependsEntry[] | null;
   try {
-    now = boundExecutables(bound.dirs.map((d) => ({ entry: d, inRepo: d })), ctx.resolver.root, label);
+    now = boundExecutables(bound.dirs.map((d) => ({ entry: d, inRepo: d })), ctx.resolver.root, label, sourcedNames(check));
   } catch (e) {
     return `PATH executables inside the repository cannot be read: ${(e as Error).message}`;
   }
@@ -116,7 +116,7 @@ export async function verifyMetGate(ctx: VerifyContext, loaded: LoadedLedger, ga
   const later = records.find((r) => r.status === 'fail' && r.def === newest.def && Date.parse(r.time) > passed);
   if (later) return { state: 'stale', reason: `a later run of this gate here failed (started ${later.time}, with other DEPENDS or INPUTS contents): run it again` };
   if (newest.bound) {
-    const changed = boundChange(ctx, newest.bound, label);
+    const changed = boundChange(ctx, newest.bound, label, gate.check ?? '');
     if (changed !== null) return { state: 'stale', reason: changed };
   }
   // The claim as it reads now: a pass proves the title (and the prose under it) it ran under,

@@ -232,8 +232,25 @@ function isExecutable(mode: number): boolean {
   return (mode & 0o111) !== 0;
 }
 
-/** [path relative to the writable tree, digest] of every executable the in-repository PATH entries hold; null when there are none. */
-export function boundExecutables(entries: readonly InRepoPathEntry[], ledgerRoot: string, label: string): DependsEntry[] | null {
+/**
+ * The bare names a CHECK reads with `.` or `source` (`. suite.sh`): the shell finds them
+ * through PATH, executable or not (round-25 F4). Read from the text generously: a name too
+ * many only binds one more file.
+ */
+export function sourcedNames(check: string): string[] {
+  const names = new Set<string>();
+  for (const m of check.matchAll(/(?:^|[\s;&|(){}`])(?:\.|source)\s+(['"]?)([^\s;&|()<>'"`]+)\1/g)) {
+    if (!m[2]!.includes('/')) names.add(m[2]!);
+  }
+  return [...names];
+}
+
+/**
+ * [path relative to the writable tree, digest] of every executable the in-repository PATH
+ * entries hold, and of every file there named in `sourced` (sourcedNames); null when there
+ * are no such entries.
+ */
+export function boundExecutables(entries: readonly InRepoPathEntry[], ledgerRoot: string, label: string, sourced: readonly string[] = []): DependsEntry[] | null {
   if (entries.length === 0) return null;
   const root = writableTree(ledgerRoot);
   const bound = new Map<string, string>();
@@ -271,12 +288,12 @@ export function boundExecutables(entries: readonly InRepoPathEntry[], ledgerRoot
         const real = linkTarget(abs, rel);
         if (real === null) continue; // a dangling link runs nothing (made to lead somewhere later, it is a change)
         const tst = statSync(real);
-        if (!tst.isFile() || !isExecutable(tst.mode)) continue;
+        if (!tst.isFile() || !(isExecutable(tst.mode) || sourced.includes(name))) continue;
         // Outside the repository too: a link to /tmp/x runs what /tmp/x holds now (round-23 F2).
         // A target that cannot be hashed is refused, as a file there is (round-25 F3).
         const content = isInside(root, real) ? sha256File(real, `PATH executable ${rel}`) : outsideDigest(real);
         digest = sha256Hex(`link\u0000${target}\u0000${content}`);
-      } else if (st.isFile() && isExecutable(st.mode)) {
+      } else if (st.isFile() && (isExecutable(st.mode) || sourced.includes(name))) {
         digest = dirInside ? sha256File(abs, `PATH executable ${rel}`) : outsideDigest(abs);
       }
       if (digest === null) continue;

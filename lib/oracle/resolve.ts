@@ -14,7 +14,7 @@ import { isInside } from '../fsx/discover.js';
 import type { Gate } from '../ledger/types.js';
 import type { LoadedLedger } from '../workspace/load.js';
 import { FileDigests, ResolutionPass } from './file-digests.js';
-import { boundExecutables, inRepoPathEntries } from './path-bound.js';
+import { boundExecutables, inRepoPathEntries, sourcedNames } from './path-bound.js';
 import { changedFields, lazyOracle, ORACLE_VERSION, type DependsEntry, type Oracle, type OracleFields } from './oracle.js';
 import type { StatCache } from '../fsx/stat-cache.js';
 
@@ -128,7 +128,7 @@ export class OracleResolver {
       path: s.path,
       depends: await this.depends(gate, label, pass),
     };
-    const bound = boundExecutables(inRepoPathEntries(s.path, s.root, cwd), s.root, label);
+    const bound = boundExecutables(inRepoPathEntries(s.path, s.root, cwd), s.root, label, sourcedNames(gate.check));
     if (bound !== null) fields.pathBound = bound;
     if (s.env !== null) fields.env = s.env;
     return fields;

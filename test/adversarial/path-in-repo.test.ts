@@ -229,6 +229,25 @@ describe('PATH entries inside the repository', () => {
     expect(s.run(['--status', '--strict']).code).toBe(1);
   });
 
+  // Round 25 F4: `. suite.sh` finds a file through PATH that has no execute bit; only
+  // executables were bound, and the screen said the folder held none.
+  it('a file the CHECK reads with . or source by bare name is bound in the PATH folders, executable or not', () => {
+    for (const check of ['. suite.sh', 'source "suite.sh"']) {
+      const s = sandbox();
+      writeFiles(s.repo, { 'GATES.md': `- [ ] G1: the suite passes\n  CHECK: ${check}\n  EXPECT: suite passed\n`, 'bin/suite.sh': 'echo suite passed\n', 'bin/notes.txt': 'x\n' });
+      const env = { ...s.env, PATH: `${join(s.repo, 'bin')}:${process.env.PATH}`, GATE_CHECK_SHELL: '/bin/bash' };
+      const first = runCli([], { cwd: s.repo, env });
+      expect(joinedRows(first.stdout), check).toMatch(/^ {2}PATH {4}leads into the repository: 1 executable there is bound into this approval: bin\/suite\.sh /m);
+      expect(runCli(['--approve'], { cwd: s.repo, env }).code, check).toBe(0);
+      writeFileSync(join(s.repo, 'bin/notes.txt'), 'y\n'); // not read: no change
+      expect(runCli(['--status', '--strict'], { cwd: s.repo, env }).code, check).toBe(0);
+      writeFileSync(join(s.repo, 'bin/suite.sh'), 'touch edited-ran; echo suite passed\n');
+      expect(runCli(['--status', '--strict'], { cwd: s.repo, env }).code, check).toBe(1);
+      expect(runCli([], { cwd: s.repo, env }).stdout, check).not.toMatch(/^PASS/m);
+      expect(existsSync(join(s.repo, 'edited-ran')), check).toBe(false);
+    }
+  });
+
   // Round-21 F3: node_modules/.bin on PATH before `npm ci` made it: a `cat` planted there later
   // ran instead of cat while the evidence stayed verified.
   it('a PATH folder inside the repository that does not exist yet is bound as empty: what is made there later is a change', () => {
