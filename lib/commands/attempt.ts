@@ -7,7 +7,7 @@ import { receiptId, repositoryFolder, titleDigest, type ProvenFields, type RunRe
 import type { PendingWrite } from '../evidence/writeback.js';
 import { failureFingerprint, type AttemptEvent } from '../history/event.js';
 import { definitionDigest } from '../ledger/definition.js';
-import { inRepoPathEntries } from '../oracle/path-bound.js';
+import { homeDirectory, inRepoPathEntries } from '../oracle/path-bound.js';
 import { dependsDigest, shortSignature, type DependsEntry, type Oracle } from '../oracle/oracle.js';
 import { InterruptedError } from '../errors.js';
 import { emptyResult, type GateResult } from '../report/model.js';
@@ -88,7 +88,7 @@ export async function attemptGate(e: Entry, ctx: RunContext, bindings: BoundFile
   // When it started, not when it ended: of two runs, the one that started later saw the
   // newer state of the work, whichever finishes first.
   const startedAt = new Date().toISOString();
-  const outcome = await superviseCheck({ shell: ctx.shell.path, args: ctx.shell.args(f.check), cwd: f.cwd, env: checkEnvironment(ctx.env, f.cwd), timeoutMs: f.timeoutMs, outputCap: f.outputCap }, ctx.running);
+  const outcome = await superviseCheck({ shell: ctx.shell.path, args: ctx.shell.args(f.check), cwd: f.cwd, env: checkEnvironment(ctx.env, f.cwd, homeDirectory), timeoutMs: f.timeoutMs, outputCap: f.outputCap }, ctx.running);
   const output = outcome.output.toString('utf8');
   const base: GateResult = {
     status: 'fail',

@@ -1,26 +1,30 @@
 // The PATH a check's shell is given. An entry whose meaning depends on the working directory
-// (relative, empty, `.`, /proc/self/cwd/…) is made absolute against the check's folder, where
-// the approval bound the executables it holds (path-bound.ts): as written, a `cd` in the CHECK
-// (or in anything it runs) would make the shell search a folder nothing binds (round-25 F1).
-// Pure: the result depends only on the PATH text and the folder, both part of the oracle.
+// (relative, empty, `.`, /proc/self/cwd/…, and `~/…`, which dash reads as relative) is made
+// absolute (in the check's folder; `~/` as HOME), where the approval bound the executables it
+// holds (path-bound.ts): as written, a `cd` in the CHECK (or in anything it runs) would make
+// the shell search a folder nothing binds (round-25 F1, round-26 02). Pure.
 import { delimiter, isAbsolute } from 'node:path';
 import { RunSetupError } from '../errors.js';
 
 const PROCESS_CWD = /^\/proc\/(?:self|thread-self)\/cwd(?=\/|$)/;
 
-/** `path` with every working-directory-relative entry anchored at `cwd` (absolute, canonical). */
-export function pathForCheck(path: string, cwd: string): string {
-  const anchor = (rest: string) => {
-    if (cwd.includes(delimiter)) {
-      throw new RunSetupError(`PATH has an entry relative to the check's folder (${rest === '' ? 'an empty one' : rest.slice(0, 200)}), and that folder's path holds "${delimiter}", so PATH cannot name it`, 'make the PATH entries absolute');
+/** `path` with every working-directory-relative entry anchored at `cwd` (absolute, canonical), `~/` at `home`. */
+export function pathForCheck(path: string, cwd: string, home: string): string {
+  const anchorAt = (dir: string, rest: string) => {
+    if (dir.includes(delimiter)) {
+      throw new RunSetupError(`PATH has an entry relative to a folder (${rest === '' ? 'an empty one' : rest.slice(0, 200)}) whose path holds "${delimiter}", so PATH cannot name it`, 'make the PATH entries absolute');
     }
-    return `${cwd}${rest}`;
+    return `${dir}${rest}`;
   };
+  const anchor = (rest: string) => anchorAt(cwd, rest);
   return path
     .split(delimiter)
     .map((entry) => {
       if (entry === '') return anchor('');
-      // `~/…` is HOME for bash and text for dash (path-bound.ts binds both): not the folder's.
+      // `~/…` is HOME for bash and a folder named ~ for dash (path-bound.ts binds both): it is
+      // given as HOME, one of the two, which no `cd` moves (round-26 02). `~user` is refused
+      // before (path-bound.ts).
+      if (entry === '~' || entry.startsWith('~/')) return anchorAt(home, entry.slice(1));
       if (entry.startsWith('~')) return entry;
       // Joined as text, not normalized: `sub/../bin` goes up from where sub leads, for the
       // kernel and for path-bound.ts alike.
@@ -31,10 +35,10 @@ export function pathForCheck(path: string, cwd: string): string {
     .join(delimiter);
 }
 
-/** The environment a check is spawned with: `env` with its PATH anchored (pathForCheck). */
-export function checkEnvironment(env: NodeJS.ProcessEnv, cwd: string): NodeJS.ProcessEnv {
+/** The environment a check is spawned with: `env` with its PATH anchored (pathForCheck); `home` as path-bound.ts reads `~`. */
+export function checkEnvironment(env: NodeJS.ProcessEnv, cwd: string, home: () => string): NodeJS.ProcessEnv {
   const path = env.PATH;
   if (path === undefined) return env;
-  const anchored = pathForCheck(path, cwd);
+  const anchored = pathForCheck(path, cwd, path.includes('~') ? home() : '');
   return anchored === path ? env : { ...env, PATH: anchored };
 }

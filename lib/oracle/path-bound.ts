@@ -161,7 +161,7 @@ function walkOutside(path: string, root: string): string | null {
   return at;
 }
 
-function homeDirectory(): string {
+export function homeDirectory(): string {
   return process.env.HOME || builtinModule<typeof import('node:os')>('node:os').homedir();
 }
 
@@ -233,13 +233,14 @@ function isExecutable(mode: number): boolean {
 }
 
 /**
- * The bare names a CHECK reads with `.` or `source` (`. suite.sh`): the shell finds them
- * through PATH, executable or not (round-25 F4). Read from the text generously: a name too
+ * The bare names a CHECK reads with `.` or `source` (`. suite.sh`), or gives a shell as its
+ * script (`bash run.sh`: bash looks in PATH when the folder has none): found through PATH,
+ * executable or not (round-25 F4, round-26 01). Read from the text generously: a name too
  * many only binds one more file.
  */
 export function sourcedNames(check: string): string[] {
   const names = new Set<string>();
-  for (const m of check.matchAll(/(?:^|[\s;&|(){}`])(?:\.|source)\s+(['"]?)([^\s;&|()<>'"`]+)\1/g)) {
+  for (const m of check.matchAll(/(?:^|[\s;&|(){}`])(?:\.|source|(?:\S*\/)?(?:ba|da|z|k|mk)?sh(?:\s+[-+]\S*)*)\s+(['"]?)([^\s;&|()<>'"`]+)\1/g)) {
     if (!m[2]!.includes('/')) names.add(m[2]!);
   }
   return [...names];

@@ -165,6 +165,21 @@ describe('PATH entries inside the repository', () => {
     }
   });
 
+  // Round 26 02: dash reads `~/x` in PATH as a folder named ~ in its current folder: after a
+  // `cd`, sub/~/x was searched, which nothing bound.
+  it('a ~/ entry is given to the check as HOME, which no cd moves', () => {
+    const s = sandbox();
+    writeFiles(s.repo, {
+      'GATES.md': '- [ ] G1: the tests pass\n  CHECK: cd sub && runtests\n  EXPECT: tests passed\n',
+      'tools/runtests': '#!/bin/sh\necho tests passed\n',
+      'sub/~/x/runtests': '#!/bin/sh\necho tests passed; touch unbound-ran\n',
+    });
+    for (const f of ['tools/runtests', 'sub/~/x/runtests']) chmodSync(join(s.repo, f), 0o755);
+    const env = { ...s.env, PATH: `~/x:${join(s.repo, 'tools')}:${process.env.PATH}` };
+    expect(runCli(['--approve'], { cwd: s.repo, env }).code).toBe(0);
+    expect(existsSync(join(s.repo, 'sub/unbound-ran'))).toBe(false);
+  });
+
   // Round 25 F2: a link in the repository into /proc/self/cwd was resolved in gate-check's folder,
   // and by the check's shell in the gate's CWD: the bound files and the run ones differed.
   it('a folder or executable that leads through /proc/self (or /dev/fd) is refused, exit 2, nothing runs', () => {
@@ -232,7 +247,7 @@ describe('PATH entries inside the repository', () => {
   // Round 25 F4: `. suite.sh` finds a file through PATH that has no execute bit; only
   // executables were bound, and the screen said the folder held none.
   it('a file the CHECK reads with . or source by bare name is bound in the PATH folders, executable or not', () => {
-    for (const check of ['. suite.sh', 'source "suite.sh"']) {
+    for (const check of ['. suite.sh', 'source "suite.sh"', 'bash -e suite.sh']) {
       const s = sandbox();
       writeFiles(s.repo, { 'GATES.md': `- [ ] G1: the suite passes\n  CHECK: ${check}\n  EXPECT: suite passed\n`, 'bin/suite.sh': 'echo suite passed\n', 'bin/notes.txt': 'x\n' });
       const env = { ...s.env, PATH: `${join(s.repo, 'bin')}:${process.env.PATH}`, GATE_CHECK_SHELL: '/bin/bash' };
