@@ -18,12 +18,24 @@ export interface HashOptions {
   maxBytes?: number | undefined;
   /** Called before every chunk after the first; throws to abandon the hash (a deadline). */
   checkpoint?: (() => void) | undefined;
+  /** Also read the interpreter a `#!` first line names (HashedFile.interpreter). */
+  interpreter?: boolean | undefined;
 }
 
 export interface HashedFile {
   sha256: string;
   /** fstat of the open descriptor before the first read. */
   before: Stats;
+  /** With options.interpreter: the path a `#!` first line names (as written), else null. */
+  interpreter?: string | null;
+}
+
+/** The interpreter path of a `#!` line at the start of `head` (the kernel reads up to 255 bytes of it), or null. */
+function interpreterOf(head: Buffer): string | null {
+  if (head.length < 2 || head[0] !== 0x23 || head[1] !== 0x21) return null;
+  const line = head.subarray(2, Math.min(head.length, 256)).toString('latin1').split('\n')[0]!;
+  const word = /^[ \t]*([^ \t\r]+)/.exec(line);
+  return word === null ? null : word[1]!;
 }
 
 /** A byte count as people read it, for refusal messages. */
@@ -57,6 +69,7 @@ export function sha256FileWithStat(path: string, label = path, options: HashOpti
     if (!before.isFile()) throw new UnsafeFileError(label, 'is not a regular file (refused)');
     if (before.size > max) throw tooLarge(label, before.size, max);
     const first = readSync(fd, buffer, 0, CHUNK, null);
+    const interpreter = options.interpreter ? interpreterOf(buffer.subarray(0, first)) : undefined;
     let total = first;
     let sha256: string;
     // A small file (one short read) is hashed in one shot, without a Hash object.
@@ -75,7 +88,7 @@ export function sha256FileWithStat(path: string, label = path, options: HashOpti
       }
       sha256 = hash.digest('hex');
     }
-    return { sha256, before };
+    return interpreter === undefined ? { sha256, before } : { sha256, before, interpreter };
   } finally {
     closeSync(fd);
   }

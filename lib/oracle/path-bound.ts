@@ -13,7 +13,7 @@ import { RunSetupError } from '../errors.js';
 import { isInside } from '../fsx/discover.js';
 import { throughPerProcessLink } from '../fsx/physical-path.js';
 import { writableTree } from '../fsx/repo-root.js';
-import { sha256File } from '../fsx/hash-file.js';
+import { sha256FileWithStat } from '../fsx/hash-file.js';
 import { sha256Hex, type DependsEntry } from './oracle.js';
 
 /** At most this many executables are bound per gate: beyond it, the PATH entry is refused. */
@@ -80,6 +80,72 @@ export function inRepoPathEntries(path: string | null, ledgerRoot: string, cwd: 
     out.push({ entry, inRepo: toPosix(relative(root, lexicallyOutside ? real : lexical)) || '.' });
   }
   return out;
+}
+
+/** A command the CHECK names by a bare word, found first in a PATH folder outside the repository, that leads into it. */
+export interface OutsideLinkIntoRepository {
+  word: string;
+  /** Where PATH finds it (outside the repository). */
+  found: string;
+  /** The file it leads to, absolute (inside the repository). */
+  real: string;
+}
+
+/** [folder\0word] → what a look found there (null: no executable of that name); per process, like `outside`. */
+const outsideLookups = new Map<string, { found: string; real: string | null; perProcess: boolean } | null>();
+
+/**
+ * The commands the CHECK names by a bare word (read generously, as pathBoundNames does) that
+ * PATH finds first in a folder outside the repository, as a link that leads back into it
+ * (`npm link`: ~/.npm-global/bin/mycli -> <repo>/cli/mycli). That file is repository code the
+ * approval would not bind (round-26 03); the caller refuses it unless DEPENDS binds it. A link
+ * there that leads through /proc is refused here.
+ */
+export function outsideLinksIntoRepository(path: string | null, ledgerRoot: string, cwd: string, check: string): OutsideLinkIntoRepository[] {
+  if (path === null) return [];
+  const root = writableTree(ledgerRoot);
+  const words = [...new Set(check.split(/[\s;&|()<>`"'=$]+/))].filter((w) => /^[A-Za-z0-9_+][A-Za-z0-9._+-]*$/.test(w) && !/^[0-9]+$/.test(w));
+  if (words.length === 0) return [];
+  const dirs = path.split(delimiter).flatMap((e) => entryDirs(e, cwd, root).map((d) => d.dir));
+  const hits: OutsideLinkIntoRepository[] = [];
+  for (const word of words) {
+    for (const dir of dirs) {
+      // The shell looks in each folder in turn; the first executable of that name runs.
+      const inside = isInside(root, dir);
+      const key = `${dir}\0${word}`;
+      let hit = inside ? undefined : outsideLookups.get(key);
+      if (hit === undefined) {
+        hit = lookUp(root, dir, word);
+        if (!inside) outsideLookups.set(key, hit);
+      }
+      if (hit === null) continue;
+      if (!inside) {
+        if (hit.perProcess) throw new RunSetupError(`the CHECK's "${word}" is found in PATH at ${hit.found.slice(0, 200)}, which leads through /proc or /dev/fd, read by each process as its own: what runs cannot be bound into an approval`, 'replace the link with a plain file, or remove its folder from PATH');
+        if (hit.real !== null && isInside(root, hit.real)) hits.push({ word, found: hit.found, real: hit.real });
+      }
+      break;
+    }
+  }
+  return hits;
+}
+
+function lookUp(root: string, dir: string, word: string): { found: string; real: string | null; perProcess: boolean } | null {
+  const found = join(dir, word);
+  let st;
+  try {
+    st = statSync(found);
+  } catch {
+    return null;
+  }
+  if (!st.isFile() || !isExecutable(st.mode)) return null;
+  let real: string | null = null;
+  try {
+    real = realpathSync.native(found);
+  } catch {
+    // Runs, but cannot be resolved (ENAMETOOLONG): taken for one that leads into the repository.
+    real = root;
+  }
+  return { found, real, perProcess: throughPerProcessLink(root, found) };
 }
 
 /**
@@ -201,6 +267,31 @@ function outsideDigest(path: string): string {
   return sha256Hex(`outside\u0000${path}\u0000${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`);
 }
 
+/**
+ * An executable's bytes in the repository, with the interpreter its `#!` line names (round-25
+ * F5): a relative one is found from wherever the process stands that starts the file, so it
+ * is refused; one in the repository (or missing there) is bound too, and so on for an
+ * interpreter that has its own `#!` line, as the kernel allows a few levels. One outside the
+ * repository is the user's, as any program there.
+ */
+function inRepoDigest(root: string, path: string, rel: string, depth = 0): string {
+  const { sha256, interpreter } = sha256FileWithStat(path, depth === 0 ? `PATH executable ${rel}` : `interpreter of PATH executable ${rel}`, { interpreter: true });
+  if (interpreter === null || interpreter === undefined || depth >= 4) return sha256;
+  const refuse = (why: string): never => {
+    throw new RunSetupError(`PATH executable ${rel.slice(0, 200)} names its interpreter ${why} (#!${interpreter.slice(0, 200)}), so what runs cannot be bound into an approval`, 'name the interpreter by a plain absolute path, or through /usr/bin/env');
+  };
+  if (!interpreter.startsWith('/')) refuse('by a relative path, which each process finds from its own folder');
+  if (throughPerProcessLink(root, interpreter)) refuse('through /proc or /dev/fd');
+  let real: string;
+  try {
+    real = realpathSync.native(interpreter);
+  } catch {
+    return isInside(root, interpreter) ? sha256Hex(`interpreter\u0000${sha256}\u0000${interpreter}\u0000missing`) : sha256;
+  }
+  if (!isInside(root, real)) return sha256;
+  return sha256Hex(`interpreter\u0000${sha256}\u0000${interpreter}\u0000${inRepoDigest(root, real, rel, depth + 1)}`);
+}
+
 function refusePerProcess(entry: string, rel?: string): never {
   throw new RunSetupError(
     `PATH entry ${entry.slice(0, 200) || '(empty: the working directory)'}${rel === undefined ? '' : ` (at ${rel.slice(0, 200)})`} leads through /proc or /dev/fd, which each process reads as its own: what the check's shell finds there cannot be bound into an approval`,
@@ -292,10 +383,10 @@ export function boundExecutables(entries: readonly InRepoPathEntry[], ledgerRoot
         if (!tst.isFile() || !(isExecutable(tst.mode) || sourced.includes(name))) continue;
         // Outside the repository too: a link to /tmp/x runs what /tmp/x holds now (round-23 F2).
         // A target that cannot be hashed is refused, as a file there is (round-25 F3).
-        const content = isInside(root, real) ? sha256File(real, `PATH executable ${rel}`) : outsideDigest(real);
+        const content = isInside(root, real) ? inRepoDigest(root, real, rel) : outsideDigest(real);
         digest = sha256Hex(`link\u0000${target}\u0000${content}`);
       } else if (st.isFile() && (isExecutable(st.mode) || sourced.includes(name))) {
-        digest = dirInside ? sha256File(abs, `PATH executable ${rel}`) : outsideDigest(abs);
+        digest = dirInside ? inRepoDigest(root, abs, rel) : outsideDigest(abs);
       }
       if (digest === null) continue;
       bound.set(rel, digest);

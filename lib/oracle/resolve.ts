@@ -8,13 +8,13 @@
 // (oracle.ts). Across passes, a stat cache (fsx/stat-cache.ts), when the caller gives one,
 // skips re-reading files whose device, inode, size, mtime and ctime did not change.
 import { realpathSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { relative, resolve, sep } from 'node:path';
 import { NotRunnableError, NotRunnableYetError } from '../errors.js';
 import { isInside } from '../fsx/discover.js';
 import type { Gate } from '../ledger/types.js';
 import type { LoadedLedger } from '../workspace/load.js';
 import { FileDigests, ResolutionPass } from './file-digests.js';
-import { boundExecutables, inRepoPathEntries, sourcedNames } from './path-bound.js';
+import { boundExecutables, inRepoPathEntries, outsideLinksIntoRepository, sourcedNames } from './path-bound.js';
 import { changedFields, lazyOracle, ORACLE_VERSION, type DependsEntry, type Oracle, type OracleFields } from './oracle.js';
 import type { StatCache } from '../fsx/stat-cache.js';
 
@@ -128,6 +128,13 @@ export class OracleResolver {
       path: s.path,
       depends: await this.depends(gate, label, pass),
     };
+    for (const hit of outsideLinksIntoRepository(s.path, s.root, cwd, gate.check)) {
+      const inRoot = relative(s.root, hit.real).split(sep).join('/');
+      if (fields.depends?.some(([p]) => p === inRoot)) continue;
+      throw new NotRunnableError(
+        `${label}: the CHECK's "${hit.word}" is found in PATH at ${hit.found}, a link into the repository (${inRoot}): that file is not bound into an approval unless DEPENDS lists it`,
+      );
+    }
     const bound = boundExecutables(inRepoPathEntries(s.path, s.root, cwd), s.root, label, sourcedNames(gate.check));
     if (bound !== null) fields.pathBound = bound;
     if (s.env !== null) fields.env = s.env;

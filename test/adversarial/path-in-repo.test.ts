@@ -180,6 +180,61 @@ describe('PATH entries inside the repository', () => {
     expect(existsSync(join(s.repo, 'sub/unbound-ran'))).toBe(false);
   });
 
+  // Round 25 F5: bin/runtests was bound by its bytes, `#!lib/interp`, but the interpreter it
+  // names was not: an edit to it ran under the old approval.
+  it("an executable's #! interpreter in the repository is bound too; a relative one is refused", () => {
+    const s = sandbox();
+    writeFiles(s.repo, {
+      'GATES.md': LEDGER,
+      'tools/runtests': `#!${join(s.repo, 'lib/interp')}\n`,
+      'lib/interp': '#!/bin/sh\necho tests passed\n',
+    });
+    for (const f of ['tools/runtests', 'lib/interp']) chmodSync(join(s.repo, f), 0o755);
+    const env = { ...s.env, PATH: `${join(s.repo, 'tools')}:${process.env.PATH}` };
+    expect(runCli(['--approve'], { cwd: s.repo, env }).code).toBe(0);
+    expect(runCli(['--status', '--strict'], { cwd: s.repo, env }).code).toBe(0);
+    writeFileSync(join(s.repo, 'lib/interp'), '#!/bin/sh\ntouch edited-ran; echo tests passed\n');
+    expect(runCli(['--status', '--strict'], { cwd: s.repo, env }).code).toBe(1);
+    expect(runCli([], { cwd: s.repo, env }).stdout).not.toMatch(/^PASS/m);
+    expect(existsSync(join(s.repo, 'edited-ran'))).toBe(false);
+
+    writeFileSync(join(s.repo, 'tools/runtests'), '#!lib/interp\n');
+    const relative = runCli(['--approve'], { cwd: s.repo, env });
+    expect(relative.code).toBe(2);
+    expect(relative.stderr).toMatch(/tools\/runtests names its interpreter by a relative path/);
+  });
+
+  // Round 26 03: `npm link` puts a link to the repository's CLI in an outside PATH folder; the
+  // CHECK named it by a bare word, and the repository file it reached was bound by nothing.
+  it('a command found in an outside PATH folder as a link into the repository is not runnable unless DEPENDS binds it', () => {
+    const out = tempDir();
+    const s = sandbox();
+    writeFiles(s.repo, {
+      'GATES.md': '- [ ] G1: the cli works\n  CHECK: mycli --selftest\n  EXPECT: selftest ok\n',
+      'cli/mycli': '#!/bin/sh\necho selftest ok\n',
+    });
+    chmodSync(join(s.repo, 'cli/mycli'), 0o755);
+    symlinkSync(join(s.repo, 'cli/mycli'), join(out, 'mycli'));
+    const env = { ...s.env, PATH: `${out}:${process.env.PATH}` };
+    const refused = runCli(['--approve'], { cwd: s.repo, env });
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toMatch(/the CHECK's "mycli" is found in PATH at .*mycli, a link into the repository \(cli\/mycli\): that file is not bound into an approval unless DEPENDS lists it/);
+    expect(refused.stdout).not.toMatch(/^PASS/m);
+    writeFileSync(join(s.repo, 'GATES.md'), '- [ ] G1: the cli works\n  CHECK: mycli --selftest\n  EXPECT: selftest ok\n  DEPENDS: cli/mycli\n');
+    expect(runCli(['--approve'], { cwd: s.repo, env }).code).toBe(0);
+    writeFileSync(join(s.repo, 'cli/mycli'), '#!/bin/sh\ntouch edited-ran; echo selftest ok\n');
+    expect(runCli(['--status', '--strict'], { cwd: s.repo, env }).code).toBe(1);
+    expect(runCli([], { cwd: s.repo, env }).stdout).not.toMatch(/^PASS/m);
+    expect(existsSync(join(s.repo, 'edited-ran'))).toBe(false);
+
+    // Through /proc, what the link reaches depends on the process: refused.
+    const hop = tempDir();
+    symlinkSync('/proc/self/cwd/cli/mycli', join(hop, 'mycli'));
+    const viaProc = runCli(['--approve'], { cwd: s.repo, env: { ...s.env, PATH: `${hop}:${process.env.PATH}` } });
+    expect(viaProc.code).toBe(2);
+    expect(viaProc.stderr).toMatch(/the CHECK's "mycli" is found in PATH at .*, which leads through \/proc or \/dev\/fd/);
+  });
+
   // Round 25 F2: a link in the repository into /proc/self/cwd was resolved in gate-check's folder,
   // and by the check's shell in the gate's CWD: the bound files and the run ones differed.
   it('a folder or executable that leads through /proc/self (or /dev/fd) is refused, exit 2, nothing runs', () => {
