@@ -93,6 +93,8 @@ export interface OutsideLinkIntoRepository {
 
 /** [folder\0word] → what a look found there (null: no executable of that name); per process, like `outside`. */
 const outsideLookups = new Map<string, { found: string; real: string | null; perProcess: boolean } | null>();
+/** Whole answers of outsideLinksIntoRepository for a PATH with no folder in the repository, per process. */
+const outsideAnswers = new Map<string, OutsideLinkIntoRepository[]>();
 
 /**
  * The commands the CHECK names by a bare word (read generously, as pathBoundNames does) that
@@ -104,6 +106,10 @@ const outsideLookups = new Map<string, { found: string; real: string | null; per
 export function outsideLinksIntoRepository(path: string | null, ledgerRoot: string, cwd: string, check: string): OutsideLinkIntoRepository[] {
   if (path === null) return [];
   const root = writableTree(ledgerRoot);
+  // Gates that share a CHECK (and a PATH with no folder in the repository) look once.
+  const whole = `${root}\0${cwd}\0${path}\0${check}`;
+  const known = outsideAnswers.get(whole);
+  if (known !== undefined) return known;
   const words = [...new Set(check.split(/[\s;&|()<>`"'=$]+/))].filter((w) => /^[A-Za-z0-9_+][A-Za-z0-9._+-]*$/.test(w) && !/^[0-9]+$/.test(w));
   if (words.length === 0) return [];
   const dirs = path.split(delimiter).flatMap((e) => entryDirs(e, cwd, root).map((d) => d.dir));
@@ -126,6 +132,7 @@ export function outsideLinksIntoRepository(path: string | null, ledgerRoot: stri
       break;
     }
   }
+  if (!dirs.some((d) => isInside(root, d))) outsideAnswers.set(whole, hits);
   return hits;
 }
 
