@@ -184,7 +184,10 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
     // CDPATH from the environment is bound (bound-env.ts): a `cd NAME` may go where it says.
     const cdpath = (f.env ?? []).some(([name, value]) => name === 'CDPATH' && value !== '');
     // A folder (`node --test test/`) cannot be bound: the files of code in it are named instead (namedFiles).
-    const files = runs.filter((p) => !isRepositoryDirectory(ws.root.path, p));
+    // A script named by bare name and not there but in a bound PATH folder (`. suite.sh` finding
+    // bin/suite.sh) is bound already: the screen names it on the PATH row (round-27 08).
+    const boundBare = new Set((f.pathBound ?? []).map(([p]) => p.slice(p.lastIndexOf('/') + 1)));
+    const files = runs.filter((p) => !isRepositoryDirectory(ws.root.path, p) && !(boundBare.has(p.slice(p.lastIndexOf('/') + 1)) && !isRepositoryNonFolder(ws.root.path, p)));
     return { files: [...new Set([...files, ...named.files])], notJudged: scripts.unboundNotJudged(f.check, ws.root.path, f.cwd, cdpath) ?? named.unread };
   };
   const requestOf = (e: Entry): ApprovalRequest => {

@@ -6,6 +6,7 @@ import { nativeCrypto } from '../oracle/native-crypto.js';
 import { sha256HexOfParts } from '../oracle/sha256.js';
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { UnsafeFileError } from '../errors.js';
+import { execHeader, type ExecHeader } from '../oracle/exec-header.js';
 
 const FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 const CHUNK = 1 << 16;
@@ -18,24 +19,16 @@ export interface HashOptions {
   maxBytes?: number | undefined;
   /** Called before every chunk after the first; throws to abandon the hash (a deadline). */
   checkpoint?: (() => void) | undefined;
-  /** Also read the interpreter a `#!` first line names (HashedFile.interpreter). */
-  interpreter?: boolean | undefined;
+  /** Also read what the kernel reads before running the file (HashedFile.header). */
+  header?: boolean | undefined;
 }
 
 export interface HashedFile {
   sha256: string;
   /** fstat of the open descriptor before the first read. */
   before: Stats;
-  /** With options.interpreter: the path a `#!` first line names (as written), else null. */
-  interpreter?: string | null;
-}
-
-/** The interpreter path of a `#!` line at the start of `head` (the kernel reads up to 255 bytes of it), or null. */
-function interpreterOf(head: Buffer): string | null {
-  if (head.length < 2 || head[0] !== 0x23 || head[1] !== 0x21) return null;
-  const line = head.subarray(2, Math.min(head.length, 256)).toString('latin1').split('\n')[0]!;
-  const word = /^[ \t]*([^ \t\r]+)/.exec(line);
-  return word === null ? null : word[1]!;
+  /** With options.header: its `#!` line or ELF loader (execHeader, from the first 64 KiB), else null. */
+  header?: ExecHeader | null;
 }
 
 /** A byte count as people read it, for refusal messages. */
@@ -69,7 +62,7 @@ export function sha256FileWithStat(path: string, label = path, options: HashOpti
     if (!before.isFile()) throw new UnsafeFileError(label, 'is not a regular file (refused)');
     if (before.size > max) throw tooLarge(label, before.size, max);
     const first = readSync(fd, buffer, 0, CHUNK, null);
-    const interpreter = options.interpreter ? interpreterOf(buffer.subarray(0, first)) : undefined;
+    const header = options.header ? execHeader(buffer.subarray(0, first)) : undefined;
     let total = first;
     let sha256: string;
     // A small file (one short read) is hashed in one shot, without a Hash object.
@@ -88,7 +81,7 @@ export function sha256FileWithStat(path: string, label = path, options: HashOpti
       }
       sha256 = hash.digest('hex');
     }
-    return interpreter === undefined ? { sha256, before } : { sha256, before, interpreter };
+    return header === undefined ? { sha256, before } : { sha256, before, header };
   } finally {
     closeSync(fd);
   }

@@ -24,7 +24,13 @@ export function pathForCheck(path: string, cwd: string, home: string): string {
       // `~/…` is HOME for bash and a folder named ~ for dash (path-bound.ts binds both): it is
       // given as HOME, one of the two, which no `cd` moves (round-26 02). `~user` is refused
       // before (path-bound.ts).
-      if (entry === '~' || entry.startsWith('~/')) return anchorAt(home, entry.slice(1));
+      if (entry === '~' || entry.startsWith('~/')) {
+        // A relative HOME would be searched from wherever a `cd` takes the shell (round-27 10).
+        if (!isAbsolute(home)) {
+          throw new RunSetupError(`PATH has the entry ${entry.slice(0, 200)}, and HOME (${JSON.stringify(home.slice(0, 200))}) is not an absolute path, so where it leads moves with the check's folder`, 'set HOME to an absolute path, or write the PATH entry as one');
+        }
+        return anchorAt(home, entry.slice(1));
+      }
       if (entry.startsWith('~')) return entry;
       // Joined as text, not normalized: `sub/../bin` goes up from where sub leads, for the
       // kernel and for path-bound.ts alike.

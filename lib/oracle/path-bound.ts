@@ -12,8 +12,10 @@ import { builtinModule } from '../builtin-module.js';
 import { RunSetupError } from '../errors.js';
 import { isInside } from '../fsx/discover.js';
 import { throughPerProcessLink } from '../fsx/physical-path.js';
-import { writableTree } from '../fsx/repo-root.js';
+import { hasLedgerMarker, writableTree } from '../fsx/repo-root.js';
 import { sha256FileWithStat } from '../fsx/hash-file.js';
+import { commandWords } from './check-words.js';
+import { headerWords } from './exec-header.js';
 import { sha256Hex, type DependsEntry } from './oracle.js';
 
 /** At most this many executables are bound per gate: beyond it, the PATH entry is refused. */
@@ -110,7 +112,7 @@ export function outsideLinksIntoRepository(path: string | null, ledgerRoot: stri
   const whole = `${root}\0${cwd}\0${path}\0${check}`;
   const known = outsideAnswers.get(whole);
   if (known !== undefined) return known;
-  const words = [...new Set(check.split(/[\s;&|()<>`"'=$]+/))].filter((w) => /^[A-Za-z0-9_+][A-Za-z0-9._+-]*$/.test(w) && !/^[0-9]+$/.test(w));
+  const words = commandWords(check);
   if (words.length === 0) return [];
   const dirs = path.split(delimiter).flatMap((e) => entryDirs(e, cwd, root).map((d) => d.dir));
   const hits: OutsideLinkIntoRepository[] = [];
@@ -171,7 +173,11 @@ function entryDirs(entry: string, cwd: string, root: string): { written: string;
   };
   const raw = entry === '' ? cwd : isAbsolute(entry) ? entry : `${cwd}/${entry}`;
   const dirs = [raw];
-  if (entry === '~' || entry.startsWith('~/')) dirs.push(`${homeDirectory()}${entry.slice(1)}`);
+  if (entry === '~' || entry.startsWith('~/')) {
+    const home = homeDirectory();
+    if (!isAbsolute(home)) refuse('starts at HOME, which is not an absolute path (it would move with the check\'s folder)');
+    dirs.push(`${home}${entry.slice(1)}`);
+  }
   else if (entry.startsWith('~')) refuse('names a user\'s home folder (~user) that some shells expand');
   const out: { written: string; dir: string }[] = [];
   for (const d of dirs) {
@@ -274,29 +280,64 @@ function outsideDigest(path: string): string {
   return sha256Hex(`outside\u0000${path}\u0000${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`);
 }
 
+/** The kernel rewrites a `#!` file at most this many times; one more is ELOOP (fs/exec.c). */
+const MAX_INTERPRETER_CHAIN = 5;
+
 /**
- * An executable's bytes in the repository, with the interpreter its `#!` line names (round-25
- * F5): a relative one is found from wherever the process stands that starts the file, so it
- * is refused; one in the repository (or missing there) is bound too, and so on for an
- * interpreter that has its own `#!` line, as the kernel allows a few levels. One outside the
- * repository is the user's, as any program there.
+ * An executable's bytes in the repository, with every file its start names for the kernel
+ * (exec-header.ts): the `#!` interpreter, each path in the `#!` argument (`#!/bin/sh /repo/lib/a.sh`,
+ * `#!/usr/bin/env -S sh /repo/lib/c.sh`), and an ELF file's loader (round-27 01-07). A relative
+ * one is found from wherever the process stands that starts the file, so it is refused. One
+ * in the repository, or written there and leading out (round-27 05), is bound by where it
+ * leads and what it holds, and an interpreter's own start is read in turn, as deep as the
+ * kernel follows; a deeper chain is refused. One outside the repository is the user's, as
+ * any program there. A bare word (`#!/usr/bin/env python3`) is found through PATH, whose
+ * folders in the repository are bound whole (boundExecutables).
  */
 function inRepoDigest(root: string, path: string, rel: string, depth = 0): string {
-  const { sha256, interpreter } = sha256FileWithStat(path, depth === 0 ? `PATH executable ${rel}` : `interpreter of PATH executable ${rel}`, { interpreter: true });
-  if (interpreter === null || interpreter === undefined || depth >= 4) return sha256;
+  const { sha256, header } = sha256FileWithStat(path, depth === 0 ? `PATH executable ${rel}` : `a file the start of PATH executable ${rel} names`, { header: true });
+  if (header === null || header === undefined) return sha256;
   const refuse = (why: string): never => {
-    throw new RunSetupError(`PATH executable ${rel.slice(0, 200)} names its interpreter ${why} (#!${interpreter.slice(0, 200)}), so what runs cannot be bound into an approval`, 'name the interpreter by a plain absolute path, or through /usr/bin/env');
+    throw new RunSetupError(
+      `PATH executable ${rel.slice(0, 200)} ${why}, so what runs cannot be bound into an approval`,
+      'name interpreters and the files they read by plain absolute paths (or a bare name after /usr/bin/env, found in PATH)',
+    );
   };
-  if (!interpreter.startsWith('/')) refuse('by a relative path, which each process finds from its own folder');
-  if (throughPerProcessLink(root, interpreter)) refuse('through /proc or /dev/fd');
-  let real: string;
-  try {
-    real = realpathSync.native(interpreter);
-  } catch {
-    return isInside(root, interpreter) ? sha256Hex(`interpreter\u0000${sha256}\u0000${interpreter}\u0000missing`) : sha256;
+  if (header.kind === 'elf-unread') return refuse('is an ELF file whose loader (PT_INTERP) cannot be read from its first 64 KiB');
+  if (header.kind === 'script' && depth >= MAX_INTERPRETER_CHAIN) refuse(`starts a chain of #! interpreters deeper than the kernel follows (${MAX_INTERPRETER_CHAIN})`);
+  const shown = (p: string) => JSON.stringify(p.slice(0, 200));
+  const named = header.kind === 'elf' ? [header.interpreter] : [header.interpreter, ...headerWords(header.argument).filter((w) => w.includes('/'))];
+  const parts = [`start\u0000${sha256}`];
+  for (const [i, file] of named.entries()) {
+    const what = header.kind === 'elf' ? 'its loader (ELF PT_INTERP)' : i === 0 ? 'its #! interpreter' : 'a file in its #! line';
+    if (!file.startsWith('/')) refuse(`names ${what} by a relative path (${shown(file)}), which each process finds from its own folder`);
+    if (throughPerProcessLink(root, file)) refuse(`names ${what} through /proc or /dev/fd (${shown(file)})`);
+    const real = namedTarget(file, () => refuse(`names ${what} at a path that cannot be resolved (${shown(file)})`));
+    if (real === null) {
+      // Missing now: one that would be made in the repository is bound as missing, so making it is a change.
+      if (isInside(root, realOfMissing(file) ?? file)) parts.push(`${file}\u0000missing`);
+      continue;
+    }
+    if (!isInside(root, file) && !isInside(root, real)) continue;
+    let content: string;
+    if (!statSync(real).isFile()) content = 'not a file';
+    else if (!isInside(root, real)) content = outsideDigest(real);
+    // The kernel loads an ELF loader without reading a loader of its own.
+    else content = header.kind === 'elf' ? sha256FileWithStat(real, `the loader of PATH executable ${rel}`).sha256 : inRepoDigest(root, real, rel, depth + 1);
+    parts.push(`${file}\u0000${real}\u0000${content}`);
   }
-  if (!isInside(root, real)) return sha256;
-  return sha256Hex(`interpreter\u0000${sha256}\u0000${interpreter}\u0000${inRepoDigest(root, real, rel, depth + 1)}`);
+  return parts.length === 1 ? sha256 : sha256Hex(parts.join('\u0000\u0000'));
+}
+
+/** Where a path named in an executable's start leads: null when the kernel would find nothing there (missing, a loop); `refuse` when it cannot be told. */
+function namedTarget(file: string, refuse: () => never): string | null {
+  try {
+    return realpathSync.native(file);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP') return null;
+    return refuse();
+  }
 }
 
 function refusePerProcess(entry: string, rel?: string): never {
@@ -331,23 +372,14 @@ function isExecutable(mode: number): boolean {
 }
 
 /**
- * The bare names a CHECK reads with `.` or `source` (`. suite.sh`), or gives a shell as its
- * script (`bash run.sh`: bash looks in PATH when the folder has none): found through PATH,
- * executable or not (round-25 F4, round-26 01). Read from the text generously: a name too
- * many only binds one more file.
- */
-export function sourcedNames(check: string): string[] {
-  const names = new Set<string>();
-  for (const m of check.matchAll(/(?:^|[\s;&|(){}`])(?:\.|source|(?:\S*\/)?(?:ba|da|z|k|mk)?sh(?:\s+[-+]\S*)*)\s+(['"]?)([^\s;&|()<>'"`]+)\1/g)) {
-    if (!m[2]!.includes('/')) names.add(m[2]!);
-  }
-  return [...names];
-}
-
-/**
- * [path relative to the writable tree, digest] of every executable the in-repository PATH
- * entries hold, and of every file there named in `sourced` (sourcedNames); null when there
- * are no such entries.
+ * [path relative to the writable tree, digest] of every file a shell could reach through the
+ * in-repository PATH entries; null when there are no such entries. A folder of commands is
+ * bound whole: `. x.sh`, `eval '. x.sh'`, `bash -o errexit x.sh` and every other spelling reach
+ * a file there by PATH, executable or not, and no reading of the CHECK finds them all (round-27
+ * 08). The folder the work lives in (the top of the work tree, or one holding a ledger: what an
+ * empty entry or `.` names) is bound by its executables and the names the CHECK reads by `.`
+ * (`sourced`, sourcedNames): its other files are the work under test, and binding them would
+ * make every edit there a change.
  */
 export function boundExecutables(entries: readonly InRepoPathEntry[], ledgerRoot: string, label: string, sourced: readonly string[] = []): DependsEntry[] | null {
   if (entries.length === 0) return null;
@@ -366,6 +398,8 @@ export function boundExecutables(entries: readonly InRepoPathEntry[], ledgerRoot
       if (code === 'ENOENT' || code === 'ENOTDIR') continue;
       throw new RunSetupError(`PATH entry ${entry || '(empty: the working directory)'} of ${label} cannot be listed: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
     }
+    const whole = inRepo !== '.' && !hasLedgerMarker(dir);
+    const wanted = (name: string, mode: number) => whole || isExecutable(mode) || sourced.includes(name);
     for (const name of names) {
       const rel = inRepo === '.' ? name : `${inRepo}/${name}`;
       const abs = join(dir, name);
@@ -387,23 +421,43 @@ export function boundExecutables(entries: readonly InRepoPathEntry[], ledgerRoot
         const real = linkTarget(abs, rel);
         if (real === null) continue; // a dangling link runs nothing (made to lead somewhere later, it is a change)
         const tst = statSync(real);
-        if (!tst.isFile() || !(isExecutable(tst.mode) || sourced.includes(name))) continue;
+        if (tst.isDirectory()) continue;
+        if (!tst.isFile()) {
+          if (whole) refuseSpecial(entry, rel);
+          continue;
+        }
+        if (!wanted(name, tst.mode)) continue;
         // Outside the repository too: a link to /tmp/x runs what /tmp/x holds now (round-23 F2).
         // A target that cannot be hashed is refused, as a file there is (round-25 F3).
-        const content = isInside(root, real) ? inRepoDigest(root, real, rel) : outsideDigest(real);
+        const content = isInside(root, real) ? fileDigest(root, real, rel, tst.mode) : outsideDigest(real);
         digest = sha256Hex(`link\u0000${target}\u0000${content}`);
-      } else if (st.isFile() && (isExecutable(st.mode) || sourced.includes(name))) {
-        digest = dirInside ? inRepoDigest(root, abs, rel) : outsideDigest(abs);
+      } else if (st.isFile()) {
+        if (wanted(name, st.mode)) digest = dirInside ? fileDigest(root, abs, rel, st.mode) : outsideDigest(abs);
+      } else if (!st.isDirectory() && whole) {
+        refuseSpecial(entry, rel);
       }
       if (digest === null) continue;
       bound.set(rel, digest);
       if (bound.size > MAX_PATH_BOUND) {
         throw new RunSetupError(
-          `PATH of ${label} has more than ${MAX_PATH_BOUND} executables inside the repository (in ${entries.map((e) => e.inRepo).join(', ')}): too many to bind into the approval`,
+          `PATH of ${label} has more than ${MAX_PATH_BOUND} files inside the repository (in ${entries.map((e) => e.inRepo).join(', ')}): too many to bind into the approval`,
           'remove PATH entries that point into the repository, or call the tools there by relative path and list them in DEPENDS',
         );
       }
     }
   }
   return [...bound].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+}
+
+/** An executable is bound with what its start names (inRepoDigest); another file, which only a shell reads, by its bytes. */
+function fileDigest(root: string, path: string, rel: string, mode: number): string {
+  return isExecutable(mode) ? inRepoDigest(root, path, rel) : sha256FileWithStat(path, `PATH file ${rel}`).sha256;
+}
+
+/** A FIFO, socket or device in a PATH folder: `. name` would read whatever it gives then. */
+function refuseSpecial(entry: string, rel: string): never {
+  throw new RunSetupError(
+    `PATH entry ${entry.slice(0, 200) || '(empty: the working directory)'} holds ${rel.slice(0, 200)}, which is not a regular file (a FIFO, socket or device): what a shell reads from it cannot be bound into an approval`,
+    'remove it from the folder, or the folder from PATH',
+  );
 }

@@ -14,7 +14,8 @@ import { isInside } from '../fsx/discover.js';
 import type { Gate } from '../ledger/types.js';
 import type { LoadedLedger } from '../workspace/load.js';
 import { FileDigests, ResolutionPass } from './file-digests.js';
-import { boundExecutables, inRepoPathEntries, outsideLinksIntoRepository, sourcedNames } from './path-bound.js';
+import { sourcedNames } from './check-words.js';
+import { boundExecutables, inRepoPathEntries, outsideLinksIntoRepository } from './path-bound.js';
 import { changedFields, lazyOracle, ORACLE_VERSION, type DependsEntry, type Oracle, type OracleFields } from './oracle.js';
 import type { StatCache } from '../fsx/stat-cache.js';
 

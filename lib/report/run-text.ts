@@ -1,5 +1,6 @@
 // Human output of a run: approval requests, one line per result, failure diagnostics. All
 // text from the repository or from a check passes through the sanitizer here.
+import { commandWords, sourcedNames } from '../oracle/check-words.js';
 import { pinSignature, type Oracle } from '../oracle/oracle.js';
 import { DEFAULT_TIMEOUT_SECONDS } from '../cli/option-table.js';
 import { displayed, reviewLine, SCREEN_COLUMNS, screenRows, screenWidth, shownInFull } from '../text/review-text.js';
@@ -25,7 +26,7 @@ function dependsNames(depends: readonly (readonly [string, string])[]): string {
  * CHECK counts, so a name is marked even where an earlier PATH entry would win: it only adds.
  */
 function pathBoundNames(check: string, bound: readonly (readonly [string, string])[]): string {
-  const words = new Set(check.split(/[\s;&|()<>`"'=]+/));
+  const words = new Set([...check.split(/[\s;&|()<>`"'=]+/), ...commandWords(check), ...sourcedNames(check)]);
   const named: string[] = [];
   const rest: string[] = [];
   for (const [path] of bound) {
@@ -132,9 +133,9 @@ export function approvalRequestText(r: ApprovalRequest, columns = SCREEN_COLUMNS
   }
   if (f.pathBound) {
     const n = f.pathBound.length;
-    if (n === 0) lines.push('  PATH    leads into the repository, to folders with no executable now: one made there later needs a new approval');
+    if (n === 0) lines.push('  PATH    leads into the repository, to folders with no file now: one made there later needs a new approval');
     else lines.push(
-      `  PATH    leads into the repository: ${n} executable${n === 1 ? '' : 's'} there ${n === 1 ? 'is' : 'are'} bound into this approval: ${sanitizeLine(pathBoundNames(f.check, f.pathBound), FIELD_DISPLAY_CAP)} (read ${n === 1 ? 'it' : 'them'} too)`,
+      `  PATH    leads into the repository: ${n} file${n === 1 ? '' : 's'} there ${n === 1 ? 'is' : 'are'} bound into this approval: ${sanitizeLine(pathBoundNames(f.check, f.pathBound), FIELD_DISPLAY_CAP)} (read ${n === 1 ? 'it' : 'them'} too)`,
     );
   }
   const unbound = r.unboundScripts;

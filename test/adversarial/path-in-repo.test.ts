@@ -31,7 +31,7 @@ describe('PATH entries inside the repository', () => {
       const s = repoWithTools(entry);
       const first = s.run([]);
       expect(first.code).toBe(1);
-      expect(first.stdout).toMatch(/^ {2}PATH {4}leads into the repository: 1 executable there is bound into this approval: tools\/runtests \(the CHECK's "runtests" may run it\) \(read it too\)$/m);
+      expect(first.stdout).toMatch(/^ {2}PATH {4}leads into the repository: 1 file there is bound into this approval: tools\/runtests \(the CHECK's "runtests" may run it\) \(read it too\)$/m);
       expect(s.run(['--approve']).code).toBe(0);
       expect(s.run(['--status', '--strict']).code).toBe(0);
       s.swap();
@@ -75,7 +75,7 @@ describe('PATH entries inside the repository', () => {
       make(s.repo);
       const env = { ...s.env, PATH: `tools:${process.env.PATH}` };
       const first = runCli([], { cwd: s.repo, env });
-      expect(joinedRows(first.stdout), name).toMatch(/^ {2}PATH {4}leads into the repository: 1 executable there is bound into this approval: tools\/runtests /m);
+      expect(joinedRows(first.stdout), name).toMatch(/^ {2}PATH {4}leads into the repository: 1 file there is bound into this approval: tools\/runtests /m);
       expect(runCli(['--approve'], { cwd: s.repo, env }).code, name).toBe(0);
       expect(runCli(['--status', '--strict'], { cwd: s.repo, env }).code, name).toBe(0);
       change(s.repo);
@@ -98,7 +98,7 @@ describe('PATH entries inside the repository', () => {
       // The sandbox's HOME is beside the repository: ~/../repo is the repository.
       const env = { ...s.env, PATH: `${entry}:${process.env.PATH}` };
       const first = runCli([], { cwd: s.repo, env });
-      expect(joinedRows(first.stdout), entry).toMatch(/^ {2}PATH {4}leads into the repository: 1 executable there is bound into this approval: tools\/runtests /m);
+      expect(joinedRows(first.stdout), entry).toMatch(/^ {2}PATH {4}leads into the repository: 1 file there is bound into this approval: tools\/runtests /m);
       expect(runCli(['--approve'], { cwd: s.repo, env }).code, entry).toBe(0);
       writeFileSync(join(s.repo, 'tools/runtests'), '#!/bin/sh\necho tests passed; echo edited\n');
       expect(runCli(['--status', '--strict'], { cwd: s.repo, env }).code, entry).toBe(1);
@@ -201,7 +201,7 @@ describe('PATH entries inside the repository', () => {
     writeFileSync(join(s.repo, 'tools/runtests'), '#!lib/interp\n');
     const relative = runCli(['--approve'], { cwd: s.repo, env });
     expect(relative.code).toBe(2);
-    expect(relative.stderr).toMatch(/tools\/runtests names its interpreter by a relative path/);
+    expect(relative.stderr).toMatch(/tools\/runtests names its #! interpreter by a relative path/);
   });
 
   // Round 26 03: `npm link` puts a link to the repository's CLI in an outside PATH folder; the
@@ -299,23 +299,66 @@ describe('PATH entries inside the repository', () => {
     expect(s.run(['--status', '--strict']).code).toBe(1);
   });
 
-  // Round 25 F4: `. suite.sh` finds a file through PATH that has no execute bit; only
-  // executables were bound, and the screen said the folder held none.
-  it('a file the CHECK reads with . or source by bare name is bound in the PATH folders, executable or not', () => {
-    for (const check of ['. suite.sh', 'source "suite.sh"', 'bash -e suite.sh']) {
+  // Round 25 F4, round 27 08: `. suite.sh` finds a file through PATH that has no execute bit,
+  // and no reading of the CHECK finds every spelling: a PATH folder of the repository is bound whole.
+  it('every file in a PATH folder of the repository is bound, executable or not, however the CHECK reaches it', () => {
+    const checks = ['. suite.sh', 'source "suite.sh"', 'bash -e suite.sh', "sh -c '. suite.sh'", 'eval ". suite.sh"', '\\. suite.sh', '"." suite.sh', '. -- suite.sh', '. "suite".sh', 'bash -o errexit suite.sh'];
+    for (const check of checks) {
       const s = sandbox();
       writeFiles(s.repo, { 'GATES.md': `- [ ] G1: the suite passes\n  CHECK: ${check}\n  EXPECT: suite passed\n`, 'bin/suite.sh': 'echo suite passed\n', 'bin/notes.txt': 'x\n' });
       const env = { ...s.env, PATH: `${join(s.repo, 'bin')}:${process.env.PATH}`, GATE_CHECK_SHELL: '/bin/bash' };
       const first = runCli([], { cwd: s.repo, env });
-      expect(joinedRows(first.stdout), check).toMatch(/^ {2}PATH {4}leads into the repository: 1 executable there is bound into this approval: bin\/suite\.sh /m);
+      expect(joinedRows(first.stdout), check).toMatch(/^ {2}PATH {4}leads into the repository: 2 files there are bound into this approval: bin\/suite\.sh \(the CHECK's "suite\.sh" may run it\), bin\/notes\.txt /m);
+      // Bound on the PATH row: not also named as an unbound script at the root.
+      expect(first.stdout, check).not.toMatch(/^ {2}UNBOUND .*suite\.sh/m);
       expect(runCli(['--approve'], { cwd: s.repo, env }).code, check).toBe(0);
-      writeFileSync(join(s.repo, 'bin/notes.txt'), 'y\n'); // not read: no change
       expect(runCli(['--status', '--strict'], { cwd: s.repo, env }).code, check).toBe(0);
       writeFileSync(join(s.repo, 'bin/suite.sh'), 'touch edited-ran; echo suite passed\n');
       expect(runCli(['--status', '--strict'], { cwd: s.repo, env }).code, check).toBe(1);
       expect(runCli([], { cwd: s.repo, env }).stdout, check).not.toMatch(/^PASS/m);
       expect(existsSync(join(s.repo, 'edited-ran')), check).toBe(false);
     }
+  });
+
+  // The folder the work lives in (an empty entry, `.`) is bound by its executables and the
+  // names the CHECK reads by `.`: its other files are the work under test.
+  it('in the folder of the ledger, only executables and the files the CHECK reads by . are bound', () => {
+    for (const check of ['. ./suite.sh', "sh -c '. suite.sh'"]) {
+      const s = sandbox();
+      writeFiles(s.repo, { 'GATES.md': `- [ ] G1: the suite passes\n  CHECK: ${check}\n  EXPECT: suite passed\n`, 'suite.sh': 'echo suite passed\n', 'notes.txt': 'x\n' });
+      const env = { ...s.env, PATH: `.:${process.env.PATH}`, GATE_CHECK_SHELL: '/bin/bash' };
+      expect(runCli(['--approve'], { cwd: s.repo, env }).code, check).toBe(0);
+      writeFileSync(join(s.repo, 'notes.txt'), 'y\n'); // the work: no change
+      expect(runCli(['--status', '--strict'], { cwd: s.repo, env }).code, check).toBe(0);
+      writeFileSync(join(s.repo, 'suite.sh'), 'touch edited-ran; echo suite passed\n');
+      expect(runCli(['--status', '--strict'], { cwd: s.repo, env }).code, check).toBe(check.includes("'") ? 1 : 0);
+    }
+  });
+
+  it('a folder of the work tree is bound whole unless it is the top or holds a ledger', () => {
+    // [PATH entry (relative to the top), ledger folder]: the top without a ledger, a ledger in a subfolder.
+    for (const [entry, ledgerDir, whole] of [['.', 'packages/api', false], ['packages/api', 'packages/api', false], ['packages/lib', 'packages/api', true]] as const) {
+      const s = sandbox();
+      mkdirSync(join(s.repo, '.git'));
+      writeFiles(s.repo, {
+        [`${ledgerDir}/GATES.md`]: '- [ ] G1: the suite passes\n  CHECK: true && echo suite passed\n  EXPECT: suite passed\n',
+        [`${entry}/notes.txt`]: 'x\n',
+      });
+      const env = { ...s.env, PATH: `${join(s.repo, entry)}:${process.env.PATH}` };
+      const cwd = join(s.repo, ledgerDir);
+      expect(runCli(['--approve'], { cwd, env }).code, entry).toBe(0);
+      writeFileSync(join(s.repo, entry, 'notes.txt'), 'y\n');
+      expect(runCli(['--status', '--strict'], { cwd, env }).code, entry).toBe(whole ? 1 : 0);
+    }
+  });
+
+  it('a FIFO in a PATH folder of the repository is refused (exit 2): what . reads from it cannot be bound', () => {
+    const s = sandbox();
+    writeFiles(s.repo, { 'GATES.md': '- [ ] G1: the suite passes\n  CHECK: . suite.sh\n  EXPECT: suite passed\n', 'bin/suite.sh': 'echo suite passed\n' });
+    expect(spawnSync('mkfifo', [join(s.repo, 'bin/pipe')]).status).toBe(0);
+    const r = runCli(['--approve'], { cwd: s.repo, env: { ...s.env, PATH: `${join(s.repo, 'bin')}:${process.env.PATH}` } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/holds bin\/pipe, which is not a regular file/);
   });
 
   // Round-21 F3: node_modules/.bin on PATH before `npm ci` made it: a `cat` planted there later
@@ -328,7 +371,7 @@ describe('PATH entries inside the repository', () => {
       const r = runCli(args, { cwd: s.repo, env });
       return { ...r, stdout: joinedRows(r.stdout) };
     };
-    expect(run([]).stdout).toMatch(/^ {2}PATH {4}leads into the repository, to folders with no executable now: one made there later needs a new approval$/m);
+    expect(run([]).stdout).toMatch(/^ {2}PATH {4}leads into the repository, to folders with no file now: one made there later needs a new approval$/m);
     expect(run(['--approve']).code).toBe(0);
     expect(run(['--status', '--strict']).code).toBe(0);
     mkdirSync(join(s.repo, 'node_modules/.bin'), { recursive: true });
@@ -339,7 +382,7 @@ describe('PATH entries inside the repository', () => {
     expect(strict.stdout).toMatch(/PATH executables inside the repository changed \(in node_modules\/\.bin\)/);
     const again = run([]);
     expect(again.code).toBe(1);
-    expect(again.stdout).toMatch(/^ {2}PATH {4}leads into the repository: 1 executable there is bound into this approval: node_modules\/\.bin\/cat \(the CHECK's "cat" may run it\)/m);
+    expect(again.stdout).toMatch(/^ {2}PATH {4}leads into the repository: 1 file there is bound into this approval: node_modules\/\.bin\/cat \(the CHECK's "cat" may run it\)/m);
     expect(again.stdout).not.toMatch(/^PASS /m);
   });
 
@@ -353,7 +396,7 @@ describe('PATH entries inside the repository', () => {
     writeFileSync(join(s.repo, 'node_modules/.bin/node'), '#!/bin/sh\necho tests-ok\n', { mode: 0o755 });
     const env = { ...s.env, PATH: `${join(s.repo, 'node_modules/.bin')}:${process.env.PATH}`, NO_COLOR: '1' };
     const out = spawnSync('script', ['-qec', `${process.execPath} ${BIN} --approve || true`, '/dev/null'], { cwd: s.repo, env, input: 'y\n', encoding: 'utf8' }).stdout.replace(/\r/g, '').replace(/\n {2}~ /g, '');
-    expect(out).toMatch(/^ {2}PATH {4}leads into the repository: 201 executables there are bound into this approval: node_modules\/\.bin\/node \(the CHECK's "node" may run it\), node_modules\/\.bin\/aa-tool000, /m);
+    expect(out).toMatch(/^ {2}PATH {4}leads into the repository: 201 files there are bound into this approval: node_modules\/\.bin\/node \(the CHECK's "node" may run it\), node_modules\/\.bin\/aa-tool000, /m);
     expect(out).toMatch(/^not shown in full \(list of PATH executables in the repository\), so not approved at this prompt: /m);
     expect(out).not.toMatch(/approve\? \[y\/N\/a\]/);
     expect(out).not.toMatch(/^PASS /m);
@@ -501,7 +544,7 @@ describe('PATH entries inside the repository', () => {
     for (let i = 0; i <= 2000; i++) chmodSync(join(s.repo, `bin/t${i}`), 0o755);
     const r = runCli(['--approve'], { cwd: s.repo, env: { ...s.env, PATH: `bin:${process.env.PATH}` } });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/more than 2000 executables inside the repository \(in bin\)/);
+    expect(r.stderr).toMatch(/more than 2000 files inside the repository \(in bin\)/);
     expect(existsSync(join(s.repo, 'ran'))).toBe(false);
   });
 });
@@ -617,7 +660,7 @@ describe('a ledger in a subfolder of a work tree: the whole work tree is the rep
       const r = runCli(args, { cwd: s.pkg, env: s.env });
       return { ...r, stdout: joinedRows(r.stdout) };
     };
-    expect(run([]).stdout).toMatch(/^ {2}PATH {4}leads into the repository: 1 executable there is bound into this approval: node_modules\/\.bin\/jest \(the CHECK's "jest" may run it\) \(read it too\)$/m);
+    expect(run([]).stdout).toMatch(/^ {2}PATH {4}leads into the repository: 1 file there is bound into this approval: node_modules\/\.bin\/jest \(the CHECK's "jest" may run it\) \(read it too\)$/m);
     expect(run(['--approve']).code).toBe(0);
     expect(run(['--status', '--strict']).code).toBe(0);
     writeFileSync(join(s.repo, 'node_modules/.bin/jest'), `#!/bin/sh\ntouch ${join(s.repo, 'PWNED')}\necho "Tests: 12 passed"\n`, { mode: 0o755 });

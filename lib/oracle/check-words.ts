@@ -1,0 +1,45 @@
+// Words of a CHECK read for what PATH could find with them: a generous reading of shell text,
+// where a word too many costs one more look-up or one more bound file, and a word missed lets
+// repository code run unbound. Pure.
+
+/** A name PATH could find: no slash, not `.`/`..`, not an option, not a number, not over NAME_MAX. */
+function pathName(w: string): boolean {
+  return w !== '' && w !== '.' && w !== '..' && !w.includes('/') && !w.startsWith('-') && !/^[0-9]+$/.test(w) && w.length <= 255;
+}
+
+/**
+ * The words of `check` that the shell could look up as commands: split at blanks and
+ * operators, with quotes and backslashes taken out (`\mycli`, `my""cli`: round-27 09), and also
+ * each part of an assignment or expansion (`X=1 mycli`, `${x:-mycli}`).
+ */
+export function commandWords(check: string): string[] {
+  const words = new Set<string>();
+  for (const token of check.split(/[\s;&|()<>`]+/)) {
+    const plain = token.replace(/\\(.)/gs, '$1').replace(/["']/g, '');
+    for (const w of [plain, ...plain.split(/[=${}]+/), ...plain.split(/[=${}:?+#%-]+/)]) if (pathName(w)) words.add(w);
+  }
+  return [...words];
+}
+
+/**
+ * The bare names a CHECK reads with `.` or `source` (`. suite.sh`), or gives a shell as its
+ * script (`bash run.sh`: bash looks in PATH when the folder has none): found through PATH,
+ * executable or not (round-25 F4, round-26 01). Only the folder the work lives in relies on
+ * this reading (path-bound.ts binds other PATH folders whole). Read generously: a name too
+ * many only binds one more file.
+ */
+export function sourcedNames(check: string): string[] {
+  const names = new Set<string>();
+  // Quotes and backslashes taken out (`sh -c '. x.sh'`, `"." x.sh`, `\. x.sh`: round-27 08): after
+  // `.`, `source` or a shell's name, every later word of the same simple command is a name
+  // (`. -- x.sh`, `bash -o errexit x.sh`).
+  for (const segment of check.split(/[;&|()<>`{}\n]+/)) {
+    let reading = false;
+    for (const token of segment.split(/\s+/)) {
+      const word = token.replace(/\\(.)/gs, '$1').replace(/["']/g, '');
+      if (reading && pathName(word)) names.add(word);
+      if (word === '.' || word === 'source' || /^(?:r?ba|da|z|k|mk)?sh$/.test(word.slice(word.lastIndexOf('/') + 1))) reading = true;
+    }
+  }
+  return [...names];
+}

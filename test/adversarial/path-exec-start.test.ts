@@ -1,0 +1,134 @@
+// What a PATH executable of the repository names at its start for the kernel: the `#!`
+// interpreter, the paths in its `#!` argument, an ELF loader (round-27 01-07). Each is code
+// that runs with the executable and that its bytes do not hold: bound, or refused.
+import { chmodSync, existsSync, mkdirSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { joinedRows, runCli, sandbox, tempDir, writeFiles } from '../helpers/cli.js';
+import { elfWithLoader } from '../helpers/elf.js';
+
+const LEDGER = '- [ ] G1: the tests pass\n  CHECK: runtests\n  EXPECT: tests passed\n';
+
+/** A repository whose tools/runtests (on PATH) starts with `start(repo)`, and `files` beside it. */
+function repo(start: (repo: string) => string | Buffer, files: Record<string, string> = {}) {
+  const s = sandbox();
+  mkdirSync(join(s.repo, 'tools'));
+  mkdirSync(join(s.repo, 'lib'));
+  writeFiles(s.repo, { 'GATES.md': LEDGER, ...files });
+  writeFileSync(join(s.repo, 'tools/runtests'), start(s.repo), { mode: 0o755 });
+  for (const f of Object.keys(files)) chmodSync(join(s.repo, f), 0o755);
+  const env = { ...s.env, PATH: `${join(s.repo, 'tools')}:${process.env.PATH}` };
+  const cli = (args: string[]) => runCli(args, { cwd: s.repo, env });
+  return { ...s, env, cli };
+}
+
+/** Approved, met (status only: nothing runs), then `edit`: the evidence must no longer count. */
+function staleAfter(r: ReturnType<typeof repo>, edit: () => void, what: string) {
+  expect(r.cli(['--approve']).code, what).toBe(0);
+  expect(r.cli(['--status', '--strict']).code, what).toBe(0);
+  edit();
+  expect(r.cli(['--status', '--strict']).code, what).toBe(1);
+  expect(r.cli([]).stdout, what).not.toMatch(/^PASS/m);
+}
+
+const INTERP = '#!/bin/sh\necho tests passed\n';
+
+/** Approved, then `edit`: a run asks for a new approval of tools/runtests and runs nothing (for files that cannot run here). */
+function boundAfter(r: ReturnType<typeof repo>, edit: () => void, what: string) {
+  expect(r.cli(['--approve']).code, what).not.toBe(2);
+  edit();
+  const again = r.cli([]);
+  expect(again.code, what).toBe(1);
+  expect(joinedRows(again.stdout), what).toMatch(/approved before for another oracle: PATH executable inside the repository: tools\/runtests changed/);
+}
+
+describe("a PATH executable's start: what the kernel runs with it is bound or refused", () => {
+  it('a relative path anywhere in the #! line is refused, exit 2 (env ./lib/interp, sh lib/a.sh)', () => {
+    for (const line of ['#!/usr/bin/env ./lib/interp\n', '#!/bin/sh lib/a.sh\n', '#!/usr/bin/env -S sh lib/c.sh\n', '#!/bin/sh --rcfile=lib/a.sh\n']) {
+      const r = repo(() => line, { 'lib/interp': INTERP, 'lib/a.sh': 'echo tests passed\n', 'lib/c.sh': 'echo tests passed\n' });
+      const refused = r.cli(['--approve']);
+      expect(refused.code, line).toBe(2);
+      expect(refused.stderr, line).toMatch(/tools\/runtests names (its #! interpreter|a file in its #! line) by a relative path/);
+    }
+  });
+
+  it('an absolute path into the repository in the #! argument is bound (sh /repo/lib/b.sh, env -S sh /repo/lib/c.sh)', () => {
+    for (const [line, file] of [['#!/bin/sh REPO/lib/b.sh\n', 'lib/b.sh'], ['#!/usr/bin/env -S sh REPO/lib/c.sh\n', 'lib/c.sh']] as const) {
+      const r = repo((dir) => line.replace('REPO', dir), { [file]: 'echo tests passed\n' });
+      staleAfter(r, () => writeFileSync(join(r.repo, file), 'touch edited-ran; echo tests passed\n'), line);
+      expect(existsSync(join(r.repo, 'edited-ran'))).toBe(false);
+    }
+  });
+
+  it('a CR ends no name: the file the kernel runs (lib/interp<CR>) is the one bound, not lib/interp', () => {
+    const r = repo((dir) => `#!${dir}/lib/interp\r\n`, { 'lib/interp\r': INTERP, 'lib/interp': INTERP });
+    staleAfter(r, () => writeFileSync(join(r.repo, 'lib/interp\r'), '#!/bin/sh\ntouch edited-ran; echo tests passed\n'), 'CR');
+  });
+
+  it('a NUL ends the name: the interpreter before it is bound by its bytes', () => {
+    const r = repo((dir) => `#!${dir}/lib/interp\0x\n`, { 'lib/interp': INTERP });
+    staleAfter(r, () => writeFileSync(join(r.repo, 'lib/interp'), '#!/bin/sh\ntouch edited-ran; echo tests passed\n'), 'NUL');
+  });
+
+  it('an interpreter linked from the repository to outside is bound by where the link leads: retargeted, it is a change', () => {
+    const r = repo((dir) => `#!${dir}/lib/link\necho tests passed\n`);
+    symlinkSync('/bin/sh', join(r.repo, 'lib/link'));
+    staleAfter(r, () => (unlinkSync(join(r.repo, 'lib/link')), symlinkSync('/bin/bash', join(r.repo, 'lib/link'))), 'retarget');
+  });
+
+  it('an ELF loader (PT_INTERP) in the repository is bound; a relative one is refused; one past 64 KiB is refused', () => {
+    const abs = repo((dir) => elfWithLoader(`${dir}/lib/ld.so`), { 'lib/ld.so': 'loader v1\n' });
+    boundAfter(abs, () => writeFileSync(join(abs.repo, 'lib/ld.so'), 'loader v2\n'), 'ELF loader');
+
+    const rel = repo(() => elfWithLoader('lib/ld.so'));
+    const refused = rel.cli(['--approve']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/names its loader \(ELF PT_INTERP\) by a relative path/);
+
+    const far = elfWithLoader('/lib64/ld-linux-x86-64.so.2');
+    far.writeBigUInt64LE(70000n, 64 + 8); // the loader's name at offset 70000
+    const unread = repo(() => Buffer.concat([far, Buffer.alloc(80000)]));
+    const r = unread.cli(['--approve']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/whose loader \(PT_INTERP\) cannot be read from its first 64 KiB/);
+  });
+
+  it('a chain of interpreters is bound as deep as the kernel follows it (5 rewrites), and a deeper one is refused', () => {
+    // tools/runtests, then lib/i1 … lib/i<n>: each a #! line naming the next; the last starts with `last`.
+    const chain = (n: number, last: string) => {
+      const r = repo((dir) => `#!${dir}/lib/i1\n`);
+      for (let i = 1; i <= n; i++) writeFileSync(join(r.repo, `lib/i${i}`), i === n ? last : `#!${r.repo}/lib/i${i + 1}\n`, { mode: 0o755 });
+      return r;
+    };
+    const five = chain(5, 'an ELF file, say\n');
+    boundAfter(five, () => writeFileSync(join(five.repo, 'lib/i5'), 'another ELF file\n'), 'depth 5');
+    const six = chain(5, INTERP);
+    const refused = six.cli(['--approve']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/starts a chain of #! interpreters deeper than the kernel follows \(5\)/);
+  });
+});
+
+describe('PATH and HOME', () => {
+  it('a ~/ entry with a relative HOME is refused, exit 2 (it would move with the check)', () => {
+    const r = repo(() => INTERP);
+    const res = runCli(['--approve'], { cwd: r.repo, env: { ...r.env, HOME: '../home', PATH: `~/bin:${process.env.PATH}` } });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(/PATH entry ~\/bin starts at HOME, which is not an absolute path/);
+  });
+});
+
+describe('a command found outside through a link into the repository, however the CHECK spells it', () => {
+  it('\\mycli, my""cli, .mycli, my:cli: not runnable unless DEPENDS binds the file', () => {
+    for (const [check, name] of [['\\mycli', 'mycli'], ['my""cli', 'mycli'], ['.mycli', '.mycli'], ['my:cli', 'my:cli']] as const) {
+      const out = tempDir();
+      const s = sandbox();
+      writeFiles(s.repo, { 'GATES.md': `- [ ] G1: the cli works\n  CHECK: ${check} --selftest\n  EXPECT: selftest ok\n`, 'cli/tool': '#!/bin/sh\necho selftest ok\n' });
+      chmodSync(join(s.repo, 'cli/tool'), 0o755);
+      symlinkSync(join(s.repo, 'cli/tool'), join(out, name));
+      const r = runCli(['--approve'], { cwd: s.repo, env: { ...s.env, PATH: `${out}:${process.env.PATH}` } });
+      expect(r.stdout, check).toMatch(/a link into the repository \(cli\/tool\): that file is not bound into an approval unless DEPENDS lists it/);
+      expect(r.stdout, check).not.toMatch(/^PASS/m);
+    }
+  });
+});

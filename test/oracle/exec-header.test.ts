@@ -1,0 +1,60 @@
+// The kernel's reading of a file's start (lib/oracle/exec-header.ts): `#!` lines split as
+// fs/binfmt_script.c splits them, and an ELF file's loader (PT_INTERP).
+import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { execHeader, headerWords } from '../../lib/oracle/exec-header.js';
+import { elfWithLoader } from '../helpers/elf.js';
+
+const script = (text: string) => execHeader(Buffer.from(text, 'latin1'));
+
+describe('execHeader: a #! line as the kernel splits it', () => {
+  it('the interpreter runs to a blank, tab or NUL; a CR is part of it; the rest is one argument', () => {
+    expect(script('#!/bin/sh\necho\n')).toEqual({ kind: 'script', interpreter: '/bin/sh', argument: '' });
+    expect(script('#! \t/usr/bin/env -S sh lib/c.sh  \t\nx')).toEqual({ kind: 'script', interpreter: '/usr/bin/env', argument: '-S sh lib/c.sh' });
+    expect(script('#!/repo/lib/interp\r\n')).toEqual({ kind: 'script', interpreter: '/repo/lib/interp\r', argument: '' });
+    expect(script('#!/repo/lib/interp\0x\n')).toEqual({ kind: 'script', interpreter: '/repo/lib/interp', argument: '' });
+    expect(script('#!/bin/sh a\0b\n')).toEqual({ kind: 'script', interpreter: '/bin/sh', argument: 'a' });
+    expect(script('#!  \n')).toBeNull();
+    expect(script('#!')).toBeNull();
+    expect(script('echo\n')).toBeNull();
+    // Only the first 256 bytes are read.
+    expect(script(`#!/bin/sh ${'a'.repeat(300)}\n`)).toEqual({ kind: 'script', interpreter: '/bin/sh', argument: 'a'.repeat(256 - 10) });
+  });
+
+  it('the interpreter never holds a blank, tab, NUL or newline, and the argument no NUL or newline (any bytes)', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 320 }), (tail) => {
+        const h = execHeader(Buffer.concat([Buffer.from('#!'), Buffer.from(tail)]));
+        if (h === null) return;
+        expect(h.kind).toBe('script');
+        if (h.kind !== 'script') return;
+        expect(h.interpreter).not.toMatch(/[ \t\0\n]/);
+        expect(h.interpreter.length).toBeGreaterThan(0);
+        expect(h.argument).not.toMatch(/[\0\n]/);
+        expect(h.argument).not.toMatch(/^[ \t]|[ \t]$/);
+      }),
+    );
+  });
+
+  it('headerWords: blanks split, and an option value is a word of its own', () => {
+    expect(headerWords('-S sh  lib/c.sh\t--rc=/repo/x')).toEqual(['-S', 'sh', 'lib/c.sh', '--rc=/repo/x', '/repo/x']);
+  });
+});
+
+describe('execHeader: an ELF loader', () => {
+  it('reads PT_INTERP of 64- and 32-bit files, and of a real one', () => {
+    expect(execHeader(elfWithLoader('/repo/lib/ld.so'))).toEqual({ kind: 'elf', interpreter: '/repo/lib/ld.so' });
+    expect(execHeader(elfWithLoader('lib/ld.so', false))).toEqual({ kind: 'elf', interpreter: 'lib/ld.so' });
+    const real = execHeader(readFileSync('/bin/true').subarray(0, 65536));
+    expect(real?.kind).toBe('elf');
+    expect(real?.kind === 'elf' && real.interpreter).toMatch(/^\/lib.*ld-linux.*\.so/);
+  });
+
+  it('a loader past the bytes given is not judged (the caller refuses it); no PT_INTERP is nothing', () => {
+    const b = elfWithLoader('/x');
+    expect(execHeader(b.subarray(0, 100))).toEqual({ kind: 'elf-unread' });
+    b.writeUInt32LE(1, 64); // PT_LOAD
+    expect(execHeader(b)).toBeNull();
+  });
+});
