@@ -90,3 +90,20 @@ export function sha256FileWithStat(path: string, label = path, options: HashOpti
 export function sha256File(path: string, label = path, options: HashOptions = {}): string {
   return sha256FileWithStat(path, label, options).sha256;
 }
+
+/** The first `bytes` of a regular file (a copy), for execHeader; non-blocking, so a FIFO planted there never waits. */
+export function readHead(path: string, label: string, bytes = CHUNK): Buffer {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (e) {
+    throw new UnsafeFileError(label, `cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+  try {
+    if (!fstatSync(fd).isFile()) throw new UnsafeFileError(label, 'is not a regular file (refused)');
+    const n = readSync(fd, buffer, 0, Math.min(bytes, CHUNK), 0);
+    return Buffer.from(buffer.subarray(0, n));
+  } finally {
+    closeSync(fd);
+  }
+}

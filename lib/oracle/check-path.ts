@@ -29,7 +29,10 @@ export function pathForCheck(path: string, cwd: string, home: string): string {
         if (!isAbsolute(home)) {
           throw new RunSetupError(`PATH has the entry ${entry.slice(0, 200)}, and HOME (${JSON.stringify(home.slice(0, 200))}) is not an absolute path, so where it leads moves with the check's folder`, 'set HOME to an absolute path, or write the PATH entry as one');
         }
-        return anchorAt(home, entry.slice(1));
+        // HOME=/proc/self/cwd is the check's folder too (round-28 06): anchored like the entry it makes.
+        const fromHome = `${home}${entry.slice(1)}`;
+        const proc = PROCESS_CWD.exec(fromHome);
+        return proc === null ? anchorAt(home, entry.slice(1)) : anchor(fromHome.slice(proc[0].length));
       }
       if (entry.startsWith('~')) return entry;
       // Joined as text, not normalized: `sub/../bin` goes up from where sub leads, for the

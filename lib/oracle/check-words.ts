@@ -7,6 +7,43 @@ function pathName(w: string): boolean {
   return w !== '' && w !== '.' && w !== '..' && !w.includes('/') && !w.startsWith('-') && !/^[0-9]+$/.test(w) && w.length <= 255;
 }
 
+/** A word the shell could look up in PATH: options and numbers too (`-zcli`, `123` can be commands: round-28 08). */
+function commandName(w: string): boolean {
+  return w !== '' && w !== '.' && w !== '..' && !w.includes('/') && w.length <= 255;
+}
+
+/**
+ * A word with a pattern character (`mycl[i]`, `myc*`) as a RegExp over names, or null: the
+ * shell expands it against the files of its folder, and a match there may be the name PATH
+ * then finds, so every PATH name it matches counts (round-28 08).
+ */
+export function wordPattern(word: string): RegExp | null {
+  if (!/[*?[]/.test(word)) return null;
+  let re = '';
+  for (let i = 0; i < word.length; i++) {
+    const c = word[i]!;
+    if (c === '*') re += '.*';
+    else if (c === '?') re += '.';
+    else if (c === '[') {
+      const close = word.indexOf(']', i + 2);
+      if (close < 0) {
+        re += '\\[';
+        continue;
+      }
+      let body = word.slice(i + 1, close);
+      const negated = body.startsWith('!') || body.startsWith('^');
+      if (negated) body = body.slice(1);
+      re += `[${negated ? '^' : ''}${body.replace(/[\\\]^]/g, '\\$&')}]`;
+      i = close;
+    } else re += c.replace(/[.+^${}()|\\\]]/g, '\\$&');
+  }
+  try {
+    return new RegExp(`^${re}$`, 's');
+  } catch {
+    return /^/s; // not understood: every name counts
+  }
+}
+
 /**
  * The words of `check` that the shell could look up as commands: split at blanks and
  * operators, with quotes and backslashes taken out (`\mycli`, `my""cli`: round-27 09), and also
@@ -16,7 +53,7 @@ export function commandWords(check: string): string[] {
   const words = new Set<string>();
   for (const token of check.split(/[\s;&|()<>`]+/)) {
     const plain = token.replace(/\\(.)/gs, '$1').replace(/["']/g, '');
-    for (const w of [plain, ...plain.split(/[=${}]+/), ...plain.split(/[=${}:?+#%-]+/)]) if (pathName(w)) words.add(w);
+    for (const w of [plain, ...plain.split(/[=${}]+/), ...plain.split(/[=${}:?+#%-]+/)]) if (commandName(w)) words.add(w);
   }
   return [...words];
 }

@@ -12,20 +12,45 @@ export type ExecHeader =
   /** An ELF executable with a dynamic loader (PT_INTERP). */
   | { kind: 'elf'; interpreter: string }
   /** An ELF whose program headers or loader name lie past the bytes given: not judged. */
-  | { kind: 'elf-unread' };
+  | { kind: 'elf-unread' }
+  /** A name in it is not valid UTF-8: the file system would be asked for other bytes than the kernel's (round-28 02). */
+  | { kind: 'undecodable' };
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The bytes as UTF-8 text, or null when they are not valid UTF-8 (a path made of them could not be named as a string). */
+function decoded(bytes: Buffer): string | null {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    return null;
+  }
+}
 
 const spaceTab = (c: number) => c === 0x20 || c === 0x09;
 
 /**
  * The `#!` line as the kernel splits it: the line ends at the first newline within the first
- * 256 bytes (or there), trailing blanks and tabs are dropped, the interpreter name runs to the
- * first blank, tab or NUL (a CR is part of it), and the rest after blanks is one argument
- * that ends at a NUL. Null when there is no `#!` or nothing follows it.
+ * 256 bytes, or with none there at byte 255 (round-28 01; when no blank, tab or NUL ends the
+ * name before it, the kernel refuses the file and a shell runs it itself); trailing blanks
+ * and tabs are dropped, the interpreter name runs to the first blank, tab or NUL (a CR is
+ * part of it), and the rest after blanks is one argument that ends at a NUL. Null when there
+ * is no `#!` or nothing the kernel would run.
  */
 function scriptHeader(head: Buffer): ExecHeader | null {
   const buf = head.subarray(0, Math.min(head.length, KERNEL_HEAD_BYTES));
   let end = buf.indexOf(0x0a, 2);
-  if (end < 0) end = buf.length;
+  const terminated = (from: number, to: number) => {
+    for (let i = from; i < to; i++) if (spaceTab(buf[i]!) || buf[i] === 0) return true;
+    return false;
+  };
+  if (end < 0) {
+    end = Math.min(buf.length, KERNEL_HEAD_BYTES - 1);
+    let name = 2;
+    while (name < end && spaceTab(buf[name]!)) name++;
+    // A file that ends before the buffer does is read to its end.
+    if (buf.length >= KERNEL_HEAD_BYTES && !terminated(name, end)) return null;
+  }
   while (end > 2 && spaceTab(buf[end - 1]!)) end--;
   let name = 2;
   while (name < end && spaceTab(buf[name]!)) name++;
@@ -34,27 +59,36 @@ function scriptHeader(head: Buffer): ExecHeader | null {
   while (sep < end && !spaceTab(buf[sep]!) && buf[sep] !== 0) sep++;
   // `#!` then a NUL names the empty path, which runs nothing.
   if (sep === name) return null;
-  const interpreter = buf.subarray(name, sep).toString('latin1');
-  let argument = '';
+  const interpreter = decoded(buf.subarray(name, sep));
+  let argument: string | null = '';
   if (sep < end && buf[sep] !== 0) {
     let arg = sep;
     while (arg < end && spaceTab(buf[arg]!)) arg++;
     const nul = buf.indexOf(0, arg);
-    argument = buf.subarray(arg, nul >= 0 && nul < end ? nul : end).toString('latin1');
+    argument = decoded(buf.subarray(arg, nul >= 0 && nul < end ? nul : end));
   }
+  if (interpreter === null || argument === null) return { kind: 'undecodable' };
   return { kind: 'script', interpreter, argument };
 }
 
 const PT_INTERP = 3;
 
-/** PT_INTERP of an ELF file from its first bytes (both classes, both byte orders). */
+/** Machines whose ELF files the kernel loads as 64-bit whatever EI_CLASS says (x86-64, AArch64, LoongArch), and as 32-bit (i386, ARM). */
+const WIDE_MACHINES = new Set([62, 183, 258]);
+const NARROW_MACHINES = new Set([3, 40]);
+
+/**
+ * PT_INTERP of an ELF file from its first bytes. Read as the kernel reads its own struct: in
+ * the host's byte order (little-endian on every host gate-check supports), 64- or 32-bit by
+ * the machine it is for, not by the EI_CLASS byte, which binfmt_elf does not check (round-28 04).
+ */
 function elfHeader(head: Buffer): ExecHeader | null {
   if (head.length < 20) return { kind: 'elf-unread' };
-  const wide = head[4] === 2;
-  const little = head[5] !== 2;
-  const u16 = (o: number) => (little ? head.readUInt16LE(o) : head.readUInt16BE(o));
-  const u32 = (o: number) => (little ? head.readUInt32LE(o) : head.readUInt32BE(o));
-  const word = (o: number) => (wide ? Number(little ? head.readBigUInt64LE(o) : head.readBigUInt64BE(o)) : u32(o));
+  const machine = head.readUInt16LE(18);
+  const wide = WIDE_MACHINES.has(machine) || (!NARROW_MACHINES.has(machine) && head[4] === 2);
+  const u16 = (o: number) => head.readUInt16LE(o);
+  const u32 = (o: number) => head.readUInt32LE(o);
+  const word = (o: number) => (wide ? Number(head.readBigUInt64LE(o)) : u32(o));
   const headerSize = wide ? 64 : 52;
   if (head.length < headerSize) return { kind: 'elf-unread' };
   const phoff = word(wide ? 0x20 : 0x1c);
@@ -71,7 +105,8 @@ function elfHeader(head: Buffer): ExecHeader | null {
     if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(size) || offset + size > head.length) return { kind: 'elf-unread' };
     const raw = head.subarray(offset, offset + size);
     const nul = raw.indexOf(0);
-    return { kind: 'elf', interpreter: raw.subarray(0, nul < 0 ? raw.length : nul).toString('latin1') };
+    const interpreter = decoded(raw.subarray(0, nul < 0 ? raw.length : nul));
+    return interpreter === null ? { kind: 'undecodable' } : { kind: 'elf', interpreter };
   }
   return null;
 }

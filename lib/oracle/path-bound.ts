@@ -13,9 +13,9 @@ import { RunSetupError } from '../errors.js';
 import { isInside } from '../fsx/discover.js';
 import { throughPerProcessLink } from '../fsx/physical-path.js';
 import { hasLedgerMarker, writableTree } from '../fsx/repo-root.js';
-import { sha256FileWithStat } from '../fsx/hash-file.js';
-import { commandWords } from './check-words.js';
-import { headerWords } from './exec-header.js';
+import { readHead, sha256FileWithStat } from '../fsx/hash-file.js';
+import { commandWords, wordPattern } from './check-words.js';
+import { execHeader, headerWords, type ExecHeader } from './exec-header.js';
 import { sha256Hex, type DependsEntry } from './oracle.js';
 
 /** At most this many executables are bound per gate: beyond it, the PATH entry is refused. */
@@ -112,9 +112,13 @@ export function outsideLinksIntoRepository(path: string | null, ledgerRoot: stri
   const whole = `${root}\0${cwd}\0${path}\0${check}`;
   const known = outsideAnswers.get(whole);
   if (known !== undefined) return known;
-  const words = commandWords(check);
-  if (words.length === 0) return [];
   const dirs = path.split(delimiter).flatMap((e) => entryDirs(e, cwd, root).map((d) => d.dir));
+  const words = new Set(commandWords(check));
+  for (const w of [...words]) {
+    const pattern = wordPattern(w);
+    if (pattern !== null) for (const dir of dirs) for (const name of listing(root, dir)) if (pattern.test(name)) words.add(name);
+  }
+  if (words.size === 0) return [];
   const hits: OutsideLinkIntoRepository[] = [];
   for (const word of words) {
     for (const dir of dirs) {
@@ -136,6 +140,23 @@ export function outsideLinksIntoRepository(path: string | null, ledgerRoot: stri
   }
   if (!dirs.some((d) => isInside(root, d))) outsideAnswers.set(whole, hits);
   return hits;
+}
+
+/** The names in outside PATH folders, per process (read only for a CHECK word with a pattern character). */
+const listings = new Map<string, string[]>();
+
+function listing(root: string, dir: string): string[] {
+  const inside = isInside(root, dir);
+  let names = inside ? undefined : listings.get(dir);
+  if (names === undefined) {
+    try {
+      names = readdirSync(dir);
+    } catch {
+      names = [];
+    }
+    if (!inside) listings.set(dir, names);
+  }
+  return names;
 }
 
 function lookUp(root: string, dir: string, word: string): { found: string; real: string | null; perProcess: boolean } | null {
@@ -285,18 +306,53 @@ const MAX_INTERPRETER_CHAIN = 5;
 
 /**
  * An executable's bytes in the repository, with every file its start names for the kernel
- * (exec-header.ts): the `#!` interpreter, each path in the `#!` argument (`#!/bin/sh /repo/lib/a.sh`,
- * `#!/usr/bin/env -S sh /repo/lib/c.sh`), and an ELF file's loader (round-27 01-07). A relative
- * one is found from wherever the process stands that starts the file, so it is refused. One
- * in the repository, or written there and leading out (round-27 05), is bound by where it
- * leads and what it holds, and an interpreter's own start is read in turn, as deep as the
- * kernel follows; a deeper chain is refused. One outside the repository is the user's, as
- * any program there. A bare word (`#!/usr/bin/env python3`) is found through PATH, whose
- * folders in the repository are bound whole (boundExecutables).
+ * (startParts).
  */
 function inRepoDigest(root: string, path: string, rel: string, depth = 0): string {
   const { sha256, header } = sha256FileWithStat(path, depth === 0 ? `PATH executable ${rel}` : `a file the start of PATH executable ${rel} names`, { header: true });
-  if (header === null || header === undefined) return sha256;
+  const parts = startParts(root, header ?? null, rel, depth);
+  return parts.length === 0 ? sha256 : sha256Hex([`start\u0000${sha256}`, ...parts].join('\u0000\u0000'));
+}
+
+/**
+ * Interpreters named outside the repository whose own chain names nothing in it (`#!/bin/sh`,
+ * `#!/usr/bin/env node`): per process, as `outside` is; 500 scripts in node_modules/.bin name the same one.
+ */
+const outsideQuiet = new Set<string>();
+
+/** What an outside file's start names (execHeader), per process, as `outside` keeps what is outside. */
+const outsideHeads = new Map<string, ExecHeader | null>();
+
+/**
+ * An executable outside the repository that its PATH reaches (a link in a bound folder, a
+ * folder linked out) or that a start names: by its identity, and by what its own start names
+ * in the repository (round-28 11: an outside script whose #! line names lib/interp).
+ */
+function outsideExecutableDigest(root: string, path: string, rel: string, depth = 0): string {
+  const identity = outsideDigest(path);
+  let header = outsideHeads.get(identity);
+  if (header === undefined) {
+    header = execHeader(readHead(path, `a file PATH executable ${rel} reaches outside the repository`));
+    outsideHeads.set(identity, header);
+  }
+  const parts = startParts(root, header, rel, depth);
+  return parts.length === 0 ? identity : sha256Hex([identity, ...parts].join('\u0000\u0000'));
+}
+
+/**
+ * Every file the start of an executable names for the kernel (exec-header.ts), as
+ * [named path, where it leads, digest] parts: the `#!` interpreter, each path in the `#!`
+ * argument (`#!/bin/sh /repo/lib/a.sh`, `#!/usr/bin/env -S sh /repo/lib/c.sh`), and an ELF
+ * file's loader (round-27 01-07). A relative one is found from wherever the process stands
+ * that starts the file, so it is refused; so is one that is not valid UTF-8. One in the
+ * repository, or written there and leading out (round-27 05), is bound by where it leads and
+ * what it holds; one outside by nothing unless its own start names one in the repository.
+ * An interpreter's start is read in turn, as deep as the kernel follows; a deeper chain is
+ * refused. A bare word (`#!/usr/bin/env python3`) is found through PATH, whose folders in the
+ * repository are bound whole (boundExecutables).
+ */
+function startParts(root: string, header: ExecHeader | null, rel: string, depth: number): string[] {
+  if (header === null) return [];
   const refuse = (why: string): never => {
     throw new RunSetupError(
       `PATH executable ${rel.slice(0, 200)} ${why}, so what runs cannot be bound into an approval`,
@@ -304,10 +360,11 @@ function inRepoDigest(root: string, path: string, rel: string, depth = 0): strin
     );
   };
   if (header.kind === 'elf-unread') return refuse('is an ELF file whose loader (PT_INTERP) cannot be read from its first 64 KiB');
+  if (header.kind === 'undecodable') return refuse('names a file at its start by a path that is not valid UTF-8');
   if (header.kind === 'script' && depth >= MAX_INTERPRETER_CHAIN) refuse(`starts a chain of #! interpreters deeper than the kernel follows (${MAX_INTERPRETER_CHAIN})`);
   const shown = (p: string) => JSON.stringify(p.slice(0, 200));
   const named = header.kind === 'elf' ? [header.interpreter] : [header.interpreter, ...headerWords(header.argument).filter((w) => w.includes('/'))];
-  const parts = [`start\u0000${sha256}`];
+  const parts: string[] = [];
   for (const [i, file] of named.entries()) {
     const what = header.kind === 'elf' ? 'its loader (ELF PT_INTERP)' : i === 0 ? 'its #! interpreter' : 'a file in its #! line';
     if (!file.startsWith('/')) refuse(`names ${what} by a relative path (${shown(file)}), which each process finds from its own folder`);
@@ -318,15 +375,24 @@ function inRepoDigest(root: string, path: string, rel: string, depth = 0): strin
       if (isInside(root, realOfMissing(file) ?? file)) parts.push(`${file}\u0000missing`);
       continue;
     }
-    if (!isInside(root, file) && !isInside(root, real)) continue;
+    const quiet = `${root}\u0000${file}`;
+    if (outsideQuiet.has(quiet)) continue;
+    const isFile = statSync(real).isFile();
+    if (!isInside(root, file) && !isInside(root, real)) {
+      // The kernel loads an ELF loader without reading a loader of its own.
+      if (!isFile || header.kind === 'elf') continue;
+      const outside = outsideExecutableDigest(root, real, rel, depth + 1);
+      if (outside !== outsideDigest(real)) parts.push(`${file}\u0000${real}\u0000${outside}`);
+      else outsideQuiet.add(quiet);
+      continue;
+    }
     let content: string;
-    if (!statSync(real).isFile()) content = 'not a file';
-    else if (!isInside(root, real)) content = outsideDigest(real);
-    // The kernel loads an ELF loader without reading a loader of its own.
-    else content = header.kind === 'elf' ? sha256FileWithStat(real, `the loader of PATH executable ${rel}`).sha256 : inRepoDigest(root, real, rel, depth + 1);
+    if (!isFile) content = 'not a file';
+    else if (header.kind === 'elf') content = isInside(root, real) ? sha256FileWithStat(real, `the loader of PATH executable ${rel}`).sha256 : outsideDigest(real);
+    else content = isInside(root, real) ? inRepoDigest(root, real, rel, depth + 1) : outsideExecutableDigest(root, real, rel, depth + 1);
     parts.push(`${file}\u0000${real}\u0000${content}`);
   }
-  return parts.length === 1 ? sha256 : sha256Hex(parts.join('\u0000\u0000'));
+  return parts;
 }
 
 /** Where a path named in an executable's start leads: null when the kernel would find nothing there (missing, a loop); `refuse` when it cannot be told. */
@@ -391,8 +457,9 @@ export function boundExecutables(entries: readonly InRepoPathEntry[], ledgerRoot
     const dirInside = realDirInside(root, dir);
     let names: string[];
     try {
-      names = readdirSync(dir);
+      names = readdirSync(dir, { encoding: 'buffer' }).map((raw) => fileName(raw, entry));
     } catch (e) {
+      if (e instanceof RunSetupError) throw e;
       // Not there (yet), or not a folder: it holds no executable now (inRepoPathEntries).
       const code = (e as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR') continue;
@@ -406,8 +473,9 @@ export function boundExecutables(entries: readonly InRepoPathEntry[], ledgerRoot
       let st;
       try {
         st = lstatSync(abs);
-      } catch {
-        continue;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') continue; // gone since the listing
+        throw new RunSetupError(`PATH file ${rel.slice(0, 200)} of ${label} cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
       }
       let digest: string | null = null;
       if (st.isSymbolicLink()) {
@@ -429,10 +497,10 @@ export function boundExecutables(entries: readonly InRepoPathEntry[], ledgerRoot
         if (!wanted(name, tst.mode)) continue;
         // Outside the repository too: a link to /tmp/x runs what /tmp/x holds now (round-23 F2).
         // A target that cannot be hashed is refused, as a file there is (round-25 F3).
-        const content = isInside(root, real) ? fileDigest(root, real, rel, tst.mode) : outsideDigest(real);
+        const content = isInside(root, real) ? fileDigest(root, real, rel, tst.mode) : isExecutable(tst.mode) ? outsideExecutableDigest(root, real, rel) : outsideDigest(real);
         digest = sha256Hex(`link\u0000${target}\u0000${content}`);
       } else if (st.isFile()) {
-        if (wanted(name, st.mode)) digest = dirInside ? fileDigest(root, abs, rel, st.mode) : outsideDigest(abs);
+        if (wanted(name, st.mode)) digest = dirInside ? fileDigest(root, abs, rel, st.mode) : isExecutable(st.mode) ? outsideExecutableDigest(root, abs, rel) : outsideDigest(abs);
       } else if (!st.isDirectory() && whole) {
         refuseSpecial(entry, rel);
       }
@@ -447,6 +515,20 @@ export function boundExecutables(entries: readonly InRepoPathEntry[], ledgerRoot
     }
   }
   return [...bound].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+}
+
+const utf8Names = new TextDecoder('utf-8', { fatal: true });
+
+/** A name listed in a PATH folder as text; one that is not valid UTF-8 could not be opened by that text, so it is refused (round-28 03). */
+function fileName(raw: Buffer, entry: string): string {
+  try {
+    return utf8Names.decode(raw);
+  } catch {
+    throw new RunSetupError(
+      `PATH entry ${entry.slice(0, 200) || '(empty: the working directory)'} holds a file whose name is not valid UTF-8 (${JSON.stringify(raw.toString('latin1').slice(0, 200))}): it cannot be bound into an approval`,
+      'rename it, or remove the folder from PATH',
+    );
+  }
 }
 
 /** An executable is bound with what its start names (inRepoDigest); another file, which only a shell reads, by its bytes. */

@@ -119,8 +119,8 @@ describe('PATH and HOME', () => {
 });
 
 describe('a command found outside through a link into the repository, however the CHECK spells it', () => {
-  it('\\mycli, my""cli, .mycli, my:cli: not runnable unless DEPENDS binds the file', () => {
-    for (const [check, name] of [['\\mycli', 'mycli'], ['my""cli', 'mycli'], ['.mycli', '.mycli'], ['my:cli', 'my:cli']] as const) {
+  it('\\mycli, my""cli, .mycli, my:cli, -zcli, 123, mycl[i]: not runnable unless DEPENDS binds the file', () => {
+    for (const [check, name] of [['\\mycli', 'mycli'], ['my""cli', 'mycli'], ['.mycli', '.mycli'], ['my:cli', 'my:cli'], ['-zcli', '-zcli'], ['123', '123'], ['mycl[i]', 'mycli']] as const) {
       const out = tempDir();
       const s = sandbox();
       writeFiles(s.repo, { 'GATES.md': `- [ ] G1: the cli works\n  CHECK: ${check} --selftest\n  EXPECT: selftest ok\n`, 'cli/tool': '#!/bin/sh\necho selftest ok\n' });
@@ -130,5 +130,41 @@ describe('a command found outside through a link into the repository, however th
       expect(r.stdout, check).toMatch(/a link into the repository \(cli\/tool\): that file is not bound into an approval unless DEPENDS lists it/);
       expect(r.stdout, check).not.toMatch(/^PASS/m);
     }
+  });
+});
+
+describe('round 28: what the kernel reads, read as it reads it', () => {
+  it('with no newline in the first 256 bytes, the #! argument ends before byte 255: the file the kernel runs is bound', () => {
+    const r = repo((dir) => {
+      const path = `${dir}/lib/a.sh`;
+      return `#!/bin/sh${' '.repeat(256 - 9 - path.length)}${path}`;
+    }, { 'lib/a.s': 'echo tests passed\n', 'lib/a.sh': 'echo tests passed\n' });
+    staleAfter(r, () => writeFileSync(join(r.repo, 'lib/a.s'), 'touch edited-ran; echo tests passed\n'), 'truncated');
+  });
+
+  it('a path at the start that is not valid UTF-8, or a file name in a bound folder that is not, is refused (exit 2)', () => {
+    const interp = repo((dir) => Buffer.concat([Buffer.from(`#!${dir}/lib/interp`), Buffer.from([0xe9]), Buffer.from('\n')]));
+    const r1 = interp.cli(['--approve']);
+    expect(r1.code).toBe(2);
+    expect(r1.stderr).toMatch(/names a file at its start by a path that is not valid UTF-8/);
+
+    const named = repo(() => INTERP);
+    writeFileSync(Buffer.from(`${named.repo}/tools/run\xff`, 'latin1'), INTERP, { mode: 0o755 });
+    const r2 = named.cli(['--approve']);
+    expect(r2.code).toBe(2);
+    expect(r2.stderr).toMatch(/holds a file whose name is not valid UTF-8/);
+  });
+
+  it("an executable a bound folder reaches outside the repository is bound by what its own #! names inside it", () => {
+    const out = tempDir();
+    const r = repo(() => INTERP, { 'lib/interp': INTERP });
+    writeFileSync(join(out, 'runtests'), `#!${r.repo}/lib/interp\n`, { mode: 0o755 });
+    unlinkSync(join(r.repo, 'tools/runtests'));
+    symlinkSync(join(out, 'runtests'), join(r.repo, 'tools/runtests'));
+    staleAfter(r, () => writeFileSync(join(r.repo, 'lib/interp'), '#!/bin/sh\ntouch edited-ran; echo tests passed\n'), 'outside #!');
+    // And through an outside interpreter that names one inside (a chain).
+    const r2 = repo(() => `#!${join(out, 'middle')}\n`, { 'lib/interp': INTERP });
+    writeFileSync(join(out, 'middle'), `#!${r2.repo}/lib/interp\n`, { mode: 0o755 });
+    staleAfter(r2, () => writeFileSync(join(r2.repo, 'lib/interp'), '#!/bin/sh\ntouch edited-ran; echo tests passed\n'), 'outside chain');
   });
 });

@@ -11,6 +11,7 @@ export function elfWithLoader(loader: string, wide = true): Buffer {
   b[5] = 1;
   b[6] = 1;
   b.writeUInt16LE(2, 16);
+  b.writeUInt16LE(wide ? 62 : 3, 18); // x86-64, i386
   if (wide) {
     b.writeBigUInt64LE(64n, 0x20);
     b.writeUInt16LE(phSize, 0x36);

@@ -12,6 +12,8 @@ describe('pathForCheck', () => {
     expect(() => pathForCheck('~/bin:/usr/bin', '/repo', '../h')).toThrow(/HOME \("\.\.\/h"\) is not an absolute path/);
     expect(() => pathForCheck('tools', '/re:po', '/home/u')).toThrow(/whose path holds ":"/);
     expect(() => pathForCheck('~/bin', '/repo', '/ho:me')).toThrow(/whose path holds ":"/);
+    // HOME through /proc/self/cwd is the folder, as such an entry is (round-28 06).
+    expect(pathForCheck('~/bin', '/repo', '/proc/self/cwd')).toBe('/repo/bin');
     // No ~ entry: HOME is not read.
     expect(pathForCheck('/usr/bin', '/repo', '../h')).toBe('/usr/bin');
   });

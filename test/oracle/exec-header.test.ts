@@ -18,15 +18,20 @@ describe('execHeader: a #! line as the kernel splits it', () => {
     expect(script('#!  \n')).toBeNull();
     expect(script('#!')).toBeNull();
     expect(script('echo\n')).toBeNull();
-    // Only the first 256 bytes are read.
-    expect(script(`#!/bin/sh ${'a'.repeat(300)}\n`)).toEqual({ kind: 'script', interpreter: '/bin/sh', argument: 'a'.repeat(256 - 10) });
+    // With no newline in the first 256 bytes, the line ends before byte 255 (round-28 01).
+    expect(script(`#!/bin/sh ${'a'.repeat(300)}\n`)).toEqual({ kind: 'script', interpreter: '/bin/sh', argument: 'a'.repeat(255 - 10) });
+    // A newline at byte 255 still ends it there.
+    expect(script(`#!/bin/sh ${'a'.repeat(245)}\n`)).toEqual({ kind: 'script', interpreter: '/bin/sh', argument: 'a'.repeat(245) });
+    // No blank, tab or NUL ends the name before byte 255: the kernel refuses the file (a shell then reads it).
+    expect(script(`#!/${'a'.repeat(300)}`)).toBeNull();
+    expect(script('#!/bin/sh')).toEqual({ kind: 'script', interpreter: '/bin/sh', argument: '' });
   });
 
   it('the interpreter never holds a blank, tab, NUL or newline, and the argument no NUL or newline (any bytes)', () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 320 }), (tail) => {
         const h = execHeader(Buffer.concat([Buffer.from('#!'), Buffer.from(tail)]));
-        if (h === null) return;
+        if (h === null || h.kind === 'undecodable') return;
         expect(h.kind).toBe('script');
         if (h.kind !== 'script') return;
         expect(h.interpreter).not.toMatch(/[ \t\0\n]/);
@@ -49,6 +54,19 @@ describe('execHeader: an ELF loader', () => {
     const real = execHeader(readFileSync('/bin/true').subarray(0, 65536));
     expect(real?.kind).toBe('elf');
     expect(real?.kind === 'elf' && real.interpreter).toMatch(/^\/lib.*ld-linux.*\.so/);
+  });
+
+  it('the class comes from the machine, as the kernel reads it: an x86-64 file marked 32-bit is read as 64-bit (round-28 04)', () => {
+    const b = elfWithLoader('/repo/lib/ld.so');
+    b[4] = 1;
+    expect(execHeader(b)).toEqual({ kind: 'elf', interpreter: '/repo/lib/ld.so' });
+  });
+
+  it('a name that is not valid UTF-8 is undecodable (round-28 02)', () => {
+    expect(execHeader(Buffer.concat([Buffer.from('#!/repo/lib/interp'), Buffer.from([0xe9]), Buffer.from('\n')]))).toEqual({ kind: 'undecodable' });
+    expect(execHeader(Buffer.concat([Buffer.from('#!/bin/sh /repo/a'), Buffer.from([0xe9]), Buffer.from('.sh\n')]))).toEqual({ kind: 'undecodable' });
+    expect(execHeader(elfWithLoader('/repo/ld\u00e9'.replace('\u00e9', '\xe9')))).toEqual({ kind: 'undecodable' });
+    expect(script('#!/usr/bin/caf\u00c3\u00a9\n')).toEqual({ kind: 'script', interpreter: '/usr/bin/caf\u00e9', argument: '' });
   });
 
   it('a loader past the bytes given is not judged (the caller refuses it); no PT_INTERP is nothing', () => {
