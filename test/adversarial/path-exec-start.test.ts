@@ -70,6 +70,11 @@ describe("a PATH executable's start: what the kernel runs with it is bound or re
     staleAfter(r, () => writeFileSync(join(r.repo, 'lib/interp'), '#!/bin/sh\ntouch edited-ran; echo tests passed\n'), 'NUL');
   });
 
+  it('an interpreter named in the repository but missing is bound as missing: making it is a change', () => {
+    const r = repo((dir) => `#!${dir}/lib/interp\n`);
+    boundAfter(r, () => writeFileSync(join(r.repo, 'lib/interp'), INTERP, { mode: 0o755 }), 'missing');
+  });
+
   it('an interpreter linked from the repository to outside is bound by where the link leads: retargeted, it is a change', () => {
     const r = repo((dir) => `#!${dir}/lib/link\necho tests passed\n`);
     symlinkSync('/bin/sh', join(r.repo, 'lib/link'));
