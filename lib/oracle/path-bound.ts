@@ -368,6 +368,8 @@ function startParts(root: string, header: ExecHeader | null, rel: string, depth:
   for (const [i, file] of named.entries()) {
     const what = header.kind === 'elf' ? 'its loader (ELF PT_INTERP)' : i === 0 ? 'its #! interpreter' : 'a file in its #! line';
     if (!file.startsWith('/')) refuse(`names ${what} by a relative path (${shown(file)}), which each process finds from its own folder`);
+    const quiet = `${root}\u0000${file}`;
+    if (outsideQuiet.has(quiet)) continue;
     if (throughPerProcessLink(root, file)) refuse(`names ${what} through /proc or /dev/fd (${shown(file)})`);
     const real = namedTarget(file, () => refuse(`names ${what} at a path that cannot be resolved (${shown(file)})`));
     if (real === null) {
@@ -375,8 +377,6 @@ function startParts(root: string, header: ExecHeader | null, rel: string, depth:
       if (isInside(root, realOfMissing(file) ?? file)) parts.push(`${file}\u0000missing`);
       continue;
     }
-    const quiet = `${root}\u0000${file}`;
-    if (outsideQuiet.has(quiet)) continue;
     const isFile = statSync(real).isFile();
     if (!isInside(root, file) && !isInside(root, real)) {
       // The kernel loads an ELF loader without reading a loader of its own.
