@@ -18,6 +18,7 @@ import { boundExecutables } from '../oracle/path-bound.js';
 import type { LoadedLedger } from '../workspace/load.js';
 import { touchedSince } from '../fsx/file-identity.js';
 import { cwdOnDisk } from '../fsx/physical-path.js';
+import { resolve as resolvePath } from 'node:path';
 import { parseEvidence } from './line.js';
 import { visibleNonAscii } from '../text/sanitize.js';
 import { newestOf, titleDigest, type RunRecord } from './receipt.js';
@@ -76,10 +77,10 @@ async function digestOf(list: Promise<DependsEntry[] | null>): Promise<{ entries
 }
 
 /** Whether the executables in the repository directories the passing run's PATH led into are still what it ran. */
-function boundChange(ctx: VerifyContext, bound: { dirs: string[]; digest: string }, label: string, check: string): string | null {
+function boundChange(ctx: VerifyContext, bound: { dirs: string[]; digest: string }, label: string, check: string, workDir: string | null): string | null {
   let now: DependsEntry[] | null;
   try {
-    now = boundExecutables(bound.dirs.map((d) => ({ entry: d, inRepo: d })), ctx.resolver.root, label, sourcedNames(check));
+    now = boundExecutables(bound.dirs.map((d) => ({ entry: d, inRepo: d })), ctx.resolver.root, label, sourcedNames(check), workDir);
   } catch (e) {
     return `PATH executables inside the repository cannot be read: ${(e as Error).message}`;
   }
@@ -117,7 +118,9 @@ export async function verifyMetGate(ctx: VerifyContext, loaded: LoadedLedger, ga
   const later = records.find((r) => r.status === 'fail' && r.def === newest.def && Date.parse(r.time) > passed);
   if (later) return { state: 'stale', reason: `a later run of this gate here failed (started ${later.time}, with other DEPENDS or INPUTS contents): run it again` };
   if (newest.bound) {
-    const changed = boundChange(ctx, newest.bound, label, gate.check ?? '');
+    // The folder the passing run's check started in (repository-relative; the root for older receipts).
+    const workDir = newest.cwd === null ? null : resolvePath(ctx.resolver.root, newest.cwd ?? '.');
+    const changed = boundChange(ctx, newest.bound, label, gate.check ?? '', workDir);
     if (changed !== null) return { state: 'stale', reason: changed };
   }
   // The claim as it reads now: a pass proves the title (and the prose under it) it ran under,

@@ -58,6 +58,16 @@ export function commandWords(check: string): string[] {
   return [...words];
 }
 
+/** The words of `check` written as absolute paths (quotes and backslashes taken out), which run a file by its path. */
+export function absoluteWords(check: string): string[] {
+  const words = new Set<string>();
+  for (const token of check.split(/[\s;&|()<>`]+/)) {
+    const plain = token.replace(/\\(.)/gs, '$1').replace(/["']/g, '');
+    for (const w of [plain, ...plain.split('=').slice(1)]) if (w.startsWith('/') && w.length <= 4096) words.add(w);
+  }
+  return [...words];
+}
+
 /**
  * The bare names a CHECK reads with `.` or `source` (`. suite.sh`), or gives a shell as its
  * script (`bash run.sh`: bash looks in PATH when the folder has none): found through PATH,

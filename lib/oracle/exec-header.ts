@@ -30,52 +30,62 @@ function decoded(bytes: Buffer): string | null {
 const spaceTab = (c: number) => c === 0x20 || c === 0x09;
 
 /**
- * The `#!` line as the kernel splits it: the line ends at the first newline within the first
- * 256 bytes, or with none there at byte 255 (round-28 01; when no blank, tab or NUL ends the
- * name before it, the kernel refuses the file and a shell runs it itself); trailing blanks
- * and tabs are dropped, the interpreter name runs to the first blank, tab or NUL (a CR is
- * part of it), and the rest after blanks is one argument that ends at a NUL. Null when there
- * is no `#!` or nothing the kernel would run.
+ * The `#!` line as fs/binfmt_script.c splits it, step by step on the same zero-filled 256-byte
+ * buffer (round-28 01, round-29 01/02): the line ends at the first newline before any NUL, or,
+ * with none, at byte 255 when a blank, tab or NUL ends the name by then (else the kernel
+ * refuses the file and a shell runs it itself); blanks and tabs before that end are dropped;
+ * the interpreter name runs to a blank, a tab or a NUL (a CR is part of it); the rest after
+ * blanks is one argument, up to a NUL. Null when the kernel would not run it as a script.
  */
 function scriptHeader(head: Buffer): ExecHeader | null {
-  const buf = head.subarray(0, Math.min(head.length, KERNEL_HEAD_BYTES));
-  let end = buf.indexOf(0x0a, 2);
-  const terminated = (from: number, to: number) => {
-    for (let i = from; i < to; i++) if (spaceTab(buf[i]!) || buf[i] === 0) return true;
-    return false;
+  const buf = Buffer.alloc(KERNEL_HEAD_BYTES);
+  head.copy(buf, 0, 0, Math.min(head.length, KERNEL_HEAD_BYTES));
+  const last = KERNEL_HEAD_BYTES - 1;
+  // next_non_spacetab and next_terminator: `first` to `last` inclusive, -1 for none.
+  const nonSpaceTab = (first: number, to: number) => {
+    for (let i = first; i <= to; i++) if (!spaceTab(buf[i]!)) return i;
+    return -1;
   };
+  const terminator = (first: number, to: number) => {
+    for (let i = first; i <= to; i++) if (spaceTab(buf[i]!) || buf[i] === 0) return i;
+    return -1;
+  };
+  // strnchr stops at a NUL.
+  let end = -1;
+  for (let i = 0; i < KERNEL_HEAD_BYTES && buf[i] !== 0; i++) {
+    if (buf[i] === 0x0a) {
+      end = i;
+      break;
+    }
+  }
   if (end < 0) {
-    end = Math.min(buf.length, KERNEL_HEAD_BYTES - 1);
-    let name = 2;
-    while (name < end && spaceTab(buf[name]!)) name++;
-    // A file that ends before the buffer does is read to its end.
-    if (buf.length >= KERNEL_HEAD_BYTES && !terminated(name, end)) return null;
+    const first = nonSpaceTab(2, last);
+    if (first < 0 || terminator(first, last) < 0) return null;
+    end = last;
   }
-  while (end > 2 && spaceTab(buf[end - 1]!)) end--;
-  let name = 2;
-  while (name < end && spaceTab(buf[name]!)) name++;
-  if (name >= end) return null;
-  let sep = name;
-  while (sep < end && !spaceTab(buf[sep]!) && buf[sep] !== 0) sep++;
+  while (end > 0 && spaceTab(buf[end - 1]!)) end--;
+  const name = nonSpaceTab(2, end);
+  if (name < 0 || name === end) return null;
+  const sep = terminator(name, end);
+  let arg = -1;
+  if (sep >= 0 && buf[sep] !== 0) arg = nonSpaceTab(sep, end);
+  buf[end] = 0;
+  if (arg >= 0) buf[sep] = 0;
+  const cString = (from: number) => buf.subarray(from, buf.indexOf(0, from));
+  const nameBytes = cString(name);
   // `#!` then a NUL names the empty path, which runs nothing.
-  if (sep === name) return null;
-  const interpreter = decoded(buf.subarray(name, sep));
-  let argument: string | null = '';
-  if (sep < end && buf[sep] !== 0) {
-    let arg = sep;
-    while (arg < end && spaceTab(buf[arg]!)) arg++;
-    const nul = buf.indexOf(0, arg);
-    argument = decoded(buf.subarray(arg, nul >= 0 && nul < end ? nul : end));
-  }
+  if (nameBytes.length === 0) return null;
+  const interpreter = decoded(nameBytes);
+  const argument = arg >= 0 ? decoded(cString(arg)) : '';
   if (interpreter === null || argument === null) return { kind: 'undecodable' };
   return { kind: 'script', interpreter, argument };
 }
 
 const PT_INTERP = 3;
 
-/** Machines whose ELF files the kernel loads as 64-bit whatever EI_CLASS says (x86-64, AArch64, LoongArch), and as 32-bit (i386, ARM). */
+/** Machines whose ELF files the kernel loads as 64-bit whatever EI_CLASS says (x86-64, AArch64, LoongArch), and as 32-bit (i386, i486: round-29 03, ARM). */
 const WIDE_MACHINES = new Set([62, 183, 258]);
-const NARROW_MACHINES = new Set([3, 40]);
+const NARROW_MACHINES = new Set([3, 6, 40]);
 
 /**
  * PT_INTERP of an ELF file from its first bytes. Read as the kernel reads its own struct: in

@@ -12,9 +12,9 @@ import { builtinModule } from '../builtin-module.js';
 import { RunSetupError } from '../errors.js';
 import { isInside } from '../fsx/discover.js';
 import { throughPerProcessLink } from '../fsx/physical-path.js';
-import { hasLedgerMarker, writableTree } from '../fsx/repo-root.js';
+import { writableTree } from '../fsx/repo-root.js';
 import { readHead, sha256FileWithStat } from '../fsx/hash-file.js';
-import { commandWords, wordPattern } from './check-words.js';
+import { absoluteWords, commandWords, wordPattern } from './check-words.js';
 import { execHeader, headerWords, type ExecHeader } from './exec-header.js';
 import { sha256Hex, type DependsEntry } from './oracle.js';
 
@@ -118,8 +118,16 @@ export function outsideLinksIntoRepository(path: string | null, ledgerRoot: stri
     const pattern = wordPattern(w);
     if (pattern !== null) for (const dir of dirs) for (const name of listing(root, dir)) if (pattern.test(name)) words.add(name);
   }
-  if (words.size === 0) return [];
   const hits: OutsideLinkIntoRepository[] = [];
+  // An executable the CHECK names by an absolute path outside the repository that leads into
+  // it (`$HOME/.npm-global/bin/mycli`): the same repository file, by another name (round-29 06).
+  for (const word of absoluteWords(check)) {
+    if (isInside(root, word)) continue;
+    const hit = lookUp(root, dirname(word), basename(word));
+    if (hit === null) continue;
+    if (hit.perProcess) throw new RunSetupError(`the CHECK's "${word.slice(0, 200)}" leads through /proc or /dev/fd, read by each process as its own: what runs cannot be bound into an approval`, 'name the file by a plain path');
+    if (hit.real !== null && isInside(root, hit.real)) hits.push({ word, found: hit.found, real: hit.real });
+  }
   for (const word of words) {
     for (const dir of dirs) {
       // The shell looks in each folder in turn; the first executable of that name runs.
@@ -320,6 +328,16 @@ function inRepoDigest(root: string, path: string, rel: string, depth = 0): strin
  */
 const outsideQuiet = new Set<string>();
 
+/** `root`, the path, and the identity of the file it leads to now; null when it leads nowhere. */
+function quietKey(root: string, file: string): string | null {
+  try {
+    const st = statSync(file, { bigint: true });
+    return `${root}\u0000${file}\u0000${st.dev}:${st.ino}:${st.ctimeNs}`;
+  } catch {
+    return null;
+  }
+}
+
 /** What an outside file's start names (execHeader), per process, as `outside` keeps what is outside. */
 const outsideHeads = new Map<string, ExecHeader | null>();
 
@@ -363,13 +381,15 @@ function startParts(root: string, header: ExecHeader | null, rel: string, depth:
   if (header.kind === 'undecodable') return refuse('names a file at its start by a path that is not valid UTF-8');
   if (header.kind === 'script' && depth >= MAX_INTERPRETER_CHAIN) refuse(`starts a chain of #! interpreters deeper than the kernel follows (${MAX_INTERPRETER_CHAIN})`);
   const shown = (p: string) => JSON.stringify(p.slice(0, 200));
-  const named = header.kind === 'elf' ? [header.interpreter] : [header.interpreter, ...headerWords(header.argument).filter((w) => w.includes('/'))];
+  // The kernel gives the argument whole (`#!/bin/sh /repo/lib/a.sh x` runs the file "a.sh x": round-29 02); env -S splits it.
+  const named = header.kind === 'elf' ? [header.interpreter] : [...new Set([header.interpreter, ...(header.argument.startsWith('/') ? [header.argument] : []), ...headerWords(header.argument).filter((w) => w.includes('/'))])];
   const parts: string[] = [];
   for (const [i, file] of named.entries()) {
     const what = header.kind === 'elf' ? 'its loader (ELF PT_INTERP)' : i === 0 ? 'its #! interpreter' : 'a file in its #! line';
     if (!file.startsWith('/')) refuse(`names ${what} by a relative path (${shown(file)}), which each process finds from its own folder`);
-    const quiet = `${root}\u0000${file}`;
-    if (outsideQuiet.has(quiet)) continue;
+    // Keyed by what the path leads to now: a link retargeted into the repository by an earlier gate's check is judged again (round-29 04).
+    const quiet = quietKey(root, file);
+    if (quiet !== null && outsideQuiet.has(quiet)) continue;
     if (throughPerProcessLink(root, file)) refuse(`names ${what} through /proc or /dev/fd (${shown(file)})`);
     const real = namedTarget(file, () => refuse(`names ${what} at a path that cannot be resolved (${shown(file)})`));
     if (real === null) {
@@ -383,7 +403,7 @@ function startParts(root: string, header: ExecHeader | null, rel: string, depth:
       if (!isFile || header.kind === 'elf') continue;
       const outside = outsideExecutableDigest(root, real, rel, depth + 1);
       if (outside !== outsideDigest(real)) parts.push(`${file}\u0000${real}\u0000${outside}`);
-      else outsideQuiet.add(quiet);
+      else if (quiet !== null) outsideQuiet.add(quiet);
       continue;
     }
     let content: string;
@@ -442,12 +462,13 @@ function isExecutable(mode: number): boolean {
  * in-repository PATH entries; null when there are no such entries. A folder of commands is
  * bound whole: `. x.sh`, `eval '. x.sh'`, `bash -o errexit x.sh` and every other spelling reach
  * a file there by PATH, executable or not, and no reading of the CHECK finds them all (round-27
- * 08). The folder the work lives in (the top of the work tree, or one holding a ledger: what an
- * empty entry or `.` names) is bound by its executables and the names the CHECK reads by `.`
- * (`sourced`, sourcedNames): its other files are the work under test, and binding them would
- * make every edit there a change.
+ * 08). The folder the work lives in (the top of the work tree, or `workDir`, the check's own
+ * folder: what an empty entry or `.` names) is bound by its executables and the names the CHECK
+ * reads by `.` (`sourced`, sourcedNames): its other files are the work under test, and binding
+ * them would make every edit there a change. No file in a folder decides this (a planted
+ * `gates/` made tools/ look like a ledger's folder: round-29 05).
  */
-export function boundExecutables(entries: readonly InRepoPathEntry[], ledgerRoot: string, label: string, sourced: readonly string[] = []): DependsEntry[] | null {
+export function boundExecutables(entries: readonly InRepoPathEntry[], ledgerRoot: string, label: string, sourced: readonly string[] = [], workDir: string | null = null): DependsEntry[] | null {
   if (entries.length === 0) return null;
   const root = writableTree(ledgerRoot);
   const bound = new Map<string, string>();
@@ -465,7 +486,7 @@ export function boundExecutables(entries: readonly InRepoPathEntry[], ledgerRoot
       if (code === 'ENOENT' || code === 'ENOTDIR') continue;
       throw new RunSetupError(`PATH entry ${entry || '(empty: the working directory)'} of ${label} cannot be listed: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
     }
-    const whole = inRepo !== '.' && !hasLedgerMarker(dir);
+    const whole = inRepo !== '.' && dir !== workDir;
     const wanted = (name: string, mode: number) => whole || isExecutable(mode) || sourced.includes(name);
     for (const name of names) {
       const rel = inRepo === '.' ? name : `${inRepo}/${name}`;

@@ -132,11 +132,10 @@ export class OracleResolver {
     for (const hit of outsideLinksIntoRepository(s.path, s.root, cwd, gate.check)) {
       const inRoot = relative(s.root, hit.real).split(sep).join('/');
       if (fields.depends?.some(([p]) => p === inRoot)) continue;
-      throw new NotRunnableError(
-        `${label}: the CHECK's "${hit.word}" is found in PATH at ${hit.found}, a link into the repository (${inRoot}): that file is not bound into an approval unless DEPENDS lists it`,
-      );
+      const where = hit.found === hit.word ? 'leads into the repository' : `is found in PATH at ${hit.found}, a link into the repository`;
+      throw new NotRunnableError(`${label}: the CHECK's "${hit.word}" ${where} (${inRoot}): that file is not bound into an approval unless DEPENDS lists it`);
     }
-    const bound = boundExecutables(inRepoPathEntries(s.path, s.root, cwd), s.root, label, sourcedNames(gate.check));
+    const bound = boundExecutables(inRepoPathEntries(s.path, s.root, cwd), s.root, label, sourcedNames(gate.check), cwd);
     if (bound !== null) fields.pathBound = bound;
     if (s.env !== null) fields.env = s.env;
     return fields;

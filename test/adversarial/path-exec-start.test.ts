@@ -173,3 +173,51 @@ describe('round 28: what the kernel reads, read as it reads it', () => {
     staleAfter(r2, () => writeFileSync(join(r2.repo, 'lib/interp'), '#!/bin/sh\ntouch edited-ran; echo tests passed\n'), 'outside chain');
   });
 });
+
+describe('round 29: the kernel, read to the byte; caches keyed by what a path leads to', () => {
+  it('a blank at byte 255 ends the interpreter name: that interpreter is bound', () => {
+    const r = repo((dir) => {
+      const path = `${dir}/lib/interp`;
+      return `#!${'/'.repeat(253 - path.length)}${path} xyz\necho never\n`;
+    }, { 'lib/interp': INTERP });
+    staleAfter(r, () => writeFileSync(join(r.repo, 'lib/interp'), '#!/bin/sh\ntouch edited-ran; echo tests passed\n'), 'byte 255');
+  });
+
+  it('the #! argument is one string for the kernel: "lib/a.sh x" is bound, not the decoy lib/a.sh', () => {
+    const r = repo((dir) => `#!/bin/sh ${dir}/lib/a.sh x\n`, { 'lib/a.sh x': 'echo tests passed\n', 'lib/a.sh': 'echo decoy\n' });
+    staleAfter(r, () => writeFileSync(join(r.repo, 'lib/a.sh x'), 'touch edited-ran; echo tests passed\n'), 'whole argument');
+  });
+
+  it("an outside interpreter retargeted into the repository by an earlier gate's check is judged again before the next gate", () => {
+    const out = tempDir();
+    writeFileSync(join(out, 'real'), '#!/bin/sh\necho tests passed\n', { mode: 0o755 });
+    symlinkSync(join(out, 'real'), join(out, 'interp'));
+    const s = sandbox();
+    writeFiles(s.repo, {
+      'GATES.md': `- [ ] A: relinks\n  CHECK: ln -sf ${s.repo}/lib/interp2 ${out}/interp && echo a-ok\n  EXPECT: a-ok\n\n- [ ] B: the tests pass\n  CHECK: runtests\n  EXPECT: tests passed\n`,
+      'tools/runtests': `#!${out}/interp\n`,
+      'lib/interp2': '#!/bin/sh\ntouch unbound-ran; echo tests passed\n',
+    });
+    for (const f of ['tools/runtests', 'lib/interp2']) chmodSync(join(s.repo, f), 0o755);
+    const env = { ...s.env, PATH: `${join(s.repo, 'tools')}:${process.env.PATH}` };
+    // Both approved with the link leading outside; A runs first and relinks before B starts.
+    const approve = runCli(['--approve'], { cwd: s.repo, env });
+    expect(approve.stdout).not.toMatch(/^PASS\s+GATES:B/m);
+    unlinkSync(join(out, 'interp'));
+    symlinkSync(join(out, 'real'), join(out, 'interp'));
+    const run = runCli([], { cwd: s.repo, env });
+    expect(run.stdout).not.toMatch(/^PASS\s+GATES:B/m);
+    expect(existsSync(join(s.repo, 'unbound-ran'))).toBe(false);
+  });
+
+  it('an executable the CHECK names by an absolute path outside that leads into the repository is not runnable unless DEPENDS binds it', () => {
+    const out = tempDir();
+    const s = sandbox();
+    writeFiles(s.repo, { 'GATES.md': `- [ ] G1: the cli works\n  CHECK: ${out}/mycli --selftest\n  EXPECT: selftest ok\n`, 'cli/mycli': '#!/bin/sh\necho selftest ok\n' });
+    chmodSync(join(s.repo, 'cli/mycli'), 0o755);
+    symlinkSync(join(s.repo, 'cli/mycli'), join(out, 'mycli'));
+    const r = runCli(['--approve'], { cwd: s.repo, env: s.env });
+    expect(r.stdout).toMatch(/the CHECK's "[^"]*\/mycli" leads into the repository \(cli\/mycli\): that file is not bound/);
+    expect(r.stdout).not.toMatch(/^PASS/m);
+  });
+});

@@ -335,15 +335,17 @@ describe('PATH entries inside the repository', () => {
     }
   });
 
-  it('a folder of the work tree is bound whole unless it is the top or holds a ledger', () => {
-    // [PATH entry (relative to the top), ledger folder]: the top without a ledger, a ledger in a subfolder.
-    for (const [entry, ledgerDir, whole] of [['.', 'packages/api', false], ['packages/api', 'packages/api', false], ['packages/lib', 'packages/api', true]] as const) {
+  it("a folder of the work tree is bound whole unless it is the top or the check's folder; a planted gates/ changes nothing", () => {
+    // [PATH entry (relative to the top), ledger folder (the check's folder)]: the top, the check's
+    // folder, another folder, and one made to look like a ledger's (round-29 05).
+    for (const [entry, ledgerDir, whole] of [['.', 'packages/api', false], ['packages/api', 'packages/api', false], ['packages/lib', 'packages/api', true], ['tools', 'packages/api', true]] as const) {
       const s = sandbox();
       mkdirSync(join(s.repo, '.git'));
       writeFiles(s.repo, {
         [`${ledgerDir}/GATES.md`]: '- [ ] G1: the suite passes\n  CHECK: true && echo suite passed\n  EXPECT: suite passed\n',
         [`${entry}/notes.txt`]: 'x\n',
       });
+      if (entry === 'tools') mkdirSync(join(s.repo, 'tools/gates'));
       const env = { ...s.env, PATH: `${join(s.repo, entry)}:${process.env.PATH}` };
       const cwd = join(s.repo, ledgerDir);
       expect(runCli(['--approve'], { cwd, env }).code, entry).toBe(0);

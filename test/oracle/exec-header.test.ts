@@ -25,6 +25,13 @@ describe('execHeader: a #! line as the kernel splits it', () => {
     // No blank, tab or NUL ends the name before byte 255: the kernel refuses the file (a shell then reads it).
     expect(script(`#!/${'a'.repeat(300)}`)).toBeNull();
     expect(script('#!/bin/sh')).toEqual({ kind: 'script', interpreter: '/bin/sh', argument: '' });
+    // A blank at byte 255 ends the name (round-29 01).
+    const long = `/${'a'.repeat(252)}`;
+    expect(script(`#!${long} xyz`)).toEqual({ kind: 'script', interpreter: long, argument: '' });
+    // A short file with no newline keeps a trailing blank in its argument (the buffer is zero-filled: round-29 02).
+    expect(script('#!/bin/sh /r/b.sh ')).toEqual({ kind: 'script', interpreter: '/bin/sh', argument: '/r/b.sh ' });
+    // A newline after a NUL is not seen: the line ends at byte 255.
+    expect(script('#!/bin/sh a\0b\nc')).toEqual({ kind: 'script', interpreter: '/bin/sh', argument: 'a' });
   });
 
   it('the interpreter never holds a blank, tab, NUL or newline, and the argument no NUL or newline (any bytes)', () => {
@@ -56,10 +63,14 @@ describe('execHeader: an ELF loader', () => {
     expect(real?.kind === 'elf' && real.interpreter).toMatch(/^\/lib.*ld-linux.*\.so/);
   });
 
-  it('the class comes from the machine, as the kernel reads it: an x86-64 file marked 32-bit is read as 64-bit (round-28 04)', () => {
+  it('the class comes from the machine, as the kernel reads it: an x86-64 file marked 32-bit is read as 64-bit (round-28 04), an i486 one marked 64-bit as 32-bit (round-29 03)', () => {
     const b = elfWithLoader('/repo/lib/ld.so');
     b[4] = 1;
     expect(execHeader(b)).toEqual({ kind: 'elf', interpreter: '/repo/lib/ld.so' });
+    const i486 = elfWithLoader('/repo/lib/ld.so', false);
+    i486.writeUInt16LE(6, 18);
+    i486[4] = 2;
+    expect(execHeader(i486)).toEqual({ kind: 'elf', interpreter: '/repo/lib/ld.so' });
   });
 
   it('a name that is not valid UTF-8 is undecodable (round-28 02)', () => {
