@@ -122,7 +122,8 @@ export function outsideLinksIntoRepository(path: string | null, ledgerRoot: stri
   // An executable the CHECK names by an absolute path outside the repository that leads into
   // it (`$HOME/.npm-global/bin/mycli`): the same repository file, by another name (round-29 06).
   for (const word of absoluteWords(check)) {
-    if (isInside(root, word)) continue;
+    // A path into the repository through a linked folder (/home/u/proj when /home/u leads to /data/u) names the repository's own file, as the reader sees.
+    if (isInside(root, word) || isInside(root, realOfMissing(dirname(word)) ?? dirname(word))) continue;
     const hit = lookUp(root, dirname(word), basename(word));
     if (hit === null) continue;
     if (hit.perProcess) throw new RunSetupError(`the CHECK's "${word.slice(0, 200)}" leads through /proc or /dev/fd, read by each process as its own: what runs cannot be bound into an approval`, 'name the file by a plain path');

@@ -219,5 +219,11 @@ describe('round 29: the kernel, read to the byte; caches keyed by what a path le
     const r = runCli(['--approve'], { cwd: s.repo, env: s.env });
     expect(r.stdout).toMatch(/the CHECK's "[^"]*\/mycli" leads into the repository \(cli\/mycli\): that file is not bound/);
     expect(r.stdout).not.toMatch(/^PASS/m);
+    // The repository's own path through a linked folder is no link into it: it runs as approved.
+    const alias = join(tempDir(), 'alias');
+    symlinkSync(s.repo, alias);
+    writeFileSync(join(s.repo, 'GATES.md'), `- [ ] G1: the cli works\n  CHECK: ${alias}/cli/mycli --selftest\n  EXPECT: selftest ok\n`);
+    const own = runCli(['--approve'], { cwd: s.repo, env: s.env });
+    expect(own.stdout).toMatch(/^PASS/m);
   });
 });
