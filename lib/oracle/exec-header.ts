@@ -27,6 +27,8 @@ function decoded(bytes: Buffer): string | null {
   }
 }
 
+const kernelBuffer = Buffer.alloc(KERNEL_HEAD_BYTES);
+
 const spaceTab = (c: number) => c === 0x20 || c === 0x09;
 
 /**
@@ -38,7 +40,8 @@ const spaceTab = (c: number) => c === 0x20 || c === 0x09;
  * blanks is one argument, up to a NUL. Null when the kernel would not run it as a script.
  */
 function scriptHeader(head: Buffer): ExecHeader | null {
-  const buf = Buffer.alloc(KERNEL_HEAD_BYTES);
+  // One zero-filled buffer for every call (reads are synchronous): thousands of node_modules/.bin scripts each allocated one.
+  const buf = kernelBuffer.fill(0);
   head.copy(buf, 0, 0, Math.min(head.length, KERNEL_HEAD_BYTES));
   const last = KERNEL_HEAD_BYTES - 1;
   // next_non_spacetab and next_terminator: `first` to `last` inclusive, -1 for none.

@@ -325,18 +325,15 @@ function inRepoDigest(root: string, path: string, rel: string, depth = 0): strin
 
 /**
  * Interpreters named outside the repository whose own chain names nothing in it (`#!/bin/sh`,
- * `#!/usr/bin/env node`): per process, as `outside` is; 500 scripts in node_modules/.bin name the same one.
+ * `#!/usr/bin/env node`): 500 scripts in node_modules/.bin name the same one. Kept until a
+ * check has run (forgetOutsideInterpreters): a check may relink one into the repository before
+ * the next gate starts (round-29 04).
  */
 const outsideQuiet = new Set<string>();
 
-/** `root`, the path, and the identity of the file it leads to now; null when it leads nowhere. */
-function quietKey(root: string, file: string): string | null {
-  try {
-    const st = statSync(file, { bigint: true });
-    return `${root}\u0000${file}\u0000${st.dev}:${st.ino}:${st.ctimeNs}`;
-  } catch {
-    return null;
-  }
+/** Judge outside interpreters again: called for each resolution after the first, which may follow a check that ran. */
+export function forgetOutsideInterpreters(): void {
+  outsideQuiet.clear();
 }
 
 /** What an outside file's start names (execHeader), per process, as `outside` keeps what is outside. */
@@ -388,9 +385,8 @@ function startParts(root: string, header: ExecHeader | null, rel: string, depth:
   for (const [i, file] of named.entries()) {
     const what = header.kind === 'elf' ? 'its loader (ELF PT_INTERP)' : i === 0 ? 'its #! interpreter' : 'a file in its #! line';
     if (!file.startsWith('/')) refuse(`names ${what} by a relative path (${shown(file)}), which each process finds from its own folder`);
-    // Keyed by what the path leads to now: a link retargeted into the repository by an earlier gate's check is judged again (round-29 04).
-    const quiet = quietKey(root, file);
-    if (quiet !== null && outsideQuiet.has(quiet)) continue;
+    const quiet = `${root}\u0000${file}`;
+    if (outsideQuiet.has(quiet)) continue;
     if (throughPerProcessLink(root, file)) refuse(`names ${what} through /proc or /dev/fd (${shown(file)})`);
     const real = namedTarget(file, () => refuse(`names ${what} at a path that cannot be resolved (${shown(file)})`));
     if (real === null) {
@@ -404,7 +400,7 @@ function startParts(root: string, header: ExecHeader | null, rel: string, depth:
       if (!isFile || header.kind === 'elf') continue;
       const outside = outsideExecutableDigest(root, real, rel, depth + 1);
       if (outside !== outsideDigest(real)) parts.push(`${file}\u0000${real}\u0000${outside}`);
-      else if (quiet !== null) outsideQuiet.add(quiet);
+      else outsideQuiet.add(quiet);
       continue;
     }
     let content: string;

@@ -15,7 +15,7 @@ import type { Gate } from '../ledger/types.js';
 import type { LoadedLedger } from '../workspace/load.js';
 import { FileDigests, ResolutionPass } from './file-digests.js';
 import { sourcedNames } from './check-words.js';
-import { boundExecutables, inRepoPathEntries, outsideLinksIntoRepository } from './path-bound.js';
+import { boundExecutables, forgetOutsideInterpreters, inRepoPathEntries, outsideLinksIntoRepository } from './path-bound.js';
 import { changedFields, lazyOracle, ORACLE_VERSION, type DependsEntry, type Oracle, type OracleFields } from './oracle.js';
 import type { StatCache } from '../fsx/stat-cache.js';
 
@@ -113,6 +113,11 @@ export class OracleResolver {
     }
     const s = this.settings;
     const label = `${loaded.stem}:${gate.id}`;
+    // A later pass may follow a check that ran (before a spawn, after a run): outside interpreters are judged again.
+    if (pass !== this.initial && !this.forgotten.has(pass)) {
+      forgetOutsideInterpreters();
+      this.forgotten.add(pass);
+    }
     const cwd = this.resolveCwd(loaded, gate, pass);
     const fields: OracleFields = {
       v: ORACLE_VERSION,
@@ -142,6 +147,7 @@ export class OracleResolver {
   }
 
   private readonly resolved = new WeakMap<Gate, Oracle>();
+  private readonly forgotten = new WeakSet<ResolutionPass>();
 
   /** The gate's oracle as the run started (memoized per parsed gate). */
   async resolve(loaded: LoadedLedger, gate: Gate): Promise<Oracle> {
