@@ -227,3 +227,21 @@ describe('round 29: the kernel, read to the byte; caches keyed by what a path le
     expect(own.stdout).toMatch(/^PASS/m);
   });
 });
+
+describe('refusals through /proc, where each process reads its own', () => {
+  it('an interpreter named through /proc/self, and an absolute CHECK path to a link through it, are refused (exit 2)', () => {
+    const r = repo(() => '#!/proc/self/cwd/lib/interp\n', { 'lib/interp': INTERP });
+    const viaProc = r.cli(['--approve']);
+    expect(viaProc.code).toBe(2);
+    expect(viaProc.stderr).toMatch(/names its #! interpreter through \/proc or \/dev\/fd/);
+
+    const out = tempDir();
+    const s = sandbox();
+    writeFiles(s.repo, { 'GATES.md': `- [ ] G1: the cli works\n  CHECK: ${out}/mycli --selftest\n  EXPECT: selftest ok\n`, 'cli/mycli': '#!/bin/sh\necho selftest ok\n' });
+    chmodSync(join(s.repo, 'cli/mycli'), 0o755);
+    symlinkSync('/proc/self/cwd/cli/mycli', join(out, 'mycli'));
+    const word = runCli(['--approve'], { cwd: s.repo, env: s.env });
+    expect(word.code).toBe(2);
+    expect(word.stderr).toMatch(/leads through \/proc or \/dev\/fd/);
+  });
+});
