@@ -1,4 +1,4 @@
-// Typed failures. Each carries no exit code itself: cli/exit-codes.ts maps them in one place.
+// Typed failures. Each carries no exit code itself: program/exit-codes.ts maps them in one place.
 
 export interface Diagnostic {
   /** Path as shown to the user (relative to the root where possible). */

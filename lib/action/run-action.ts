@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { lstatSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Io } from '../cli/io.js';
+import type { Io } from '../program/io.js';
 import { main } from '../cli/main.js';
 import { UnsafeFileError, UsageError } from '../errors.js';
 import { reportTargetGuard } from '../commands/report-targets.js';

@@ -12,10 +12,11 @@ import { colouringWriter } from '../text/colour.js';
 import { sanitizeBlock, sanitizeLine } from '../text/sanitize.js';
 import { legacyCommandGuard, parsesLogCommands } from '../text/workflow-commands.js';
 import { interrupt, interruptedBy, installSignalHandlers, onInterrupt } from '../run/interrupts.js';
-import { EXIT, exitCodeFor } from './exit-codes.js';
-import { processIo, releaseDeadTerminal, type Io } from './io.js';
+import { EXIT, exitCodeFor } from '../program/exit-codes.js';
+import { processIo, releaseDeadTerminal, type Io } from '../program/io.js';
 import { refuseMistakenWords } from './mistaken-words.js';
-import { parseCommandLine, type RunOptions } from './options.js';
+import type { RunOptions } from '../program/run-options.js';
+import { parseCommandLine } from './options.js';
 import { statusCommand } from '../commands/status.js';
 
 const MAX_ERRORS_SHOWN = 100;

@@ -5,7 +5,7 @@ import { lstatOrNull } from '../fsx/safe-read.js';
 import { OPTION_BY_FLAG } from './option-table.js';
 import { resolve } from 'node:path';
 import { shellCommand } from '../text/shell-quote.js';
-import { currentInvocation } from './invocation.js';
+import { currentInvocation } from '../program/invocation.js';
 
 
 const ALSO = new Map([

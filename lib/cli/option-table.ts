@@ -1,6 +1,8 @@
 // The one definition of the root command line: every option, its kind and its help. The fast
 // parser on the hot path (fast-args.ts) and commander (commander-args.ts: help, errors,
 // suggestions) are both driven by this table, so they cannot disagree about what exists.
+import { DEFAULT_JOBS, DEFAULT_TIMEOUT_SECONDS } from '../program/run-options.js';
+
 export type OptionKind = 'flag' | 'value' | 'optional';
 
 export interface OptionSpec {
@@ -12,8 +14,6 @@ export interface OptionSpec {
   help: string;
 }
 
-export const DEFAULT_JOBS = 1;
-export const DEFAULT_TIMEOUT_SECONDS = 120;
 
 export const OPTIONS: readonly OptionSpec[] = [
   { flag: '--status', kind: 'flag', help: 'report only: never execute, approve, lock or write anything' },

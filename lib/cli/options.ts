@@ -3,55 +3,17 @@
 // conflicting or malformed option) is one UsageError.
 import { UsageError } from '../errors.js';
 import { fastParse } from './fast-args.js';
-import { DEFAULT_JOBS, DEFAULT_TIMEOUT_SECONDS, SUBCOMMANDS, type RawArgs } from './option-table.js';
+import { DEFAULT_JOBS, DEFAULT_TIMEOUT_SECONDS, type ApprovalPin, type RunOptions, type Shard } from '../program/run-options.js';
+import { SUBCOMMANDS, type RawArgs } from './option-table.js';
 
 declare const __VERSION__: string;
 export const VERSION = typeof __VERSION__ === 'string' ? __VERSION__ : '0.0.0-dev';
-
-export interface ApprovalPin {
-  /** As typed: a qualified (STEM:ID) or plain gate id. */
-  id: string;
-  /** Lower-case hex, 32 to 64 digits: a prefix of the oracle signature that was displayed. */
-  prefix: string;
-}
-
-export interface Shard {
-  index: number;
-  count: number;
-}
-
-export interface RunOptions {
-  status: boolean;
-  approve: boolean;
-  pins: ApprovalPin[];
-  reverify: boolean;
-  onlyStale: boolean;
-  strict: boolean;
-  jobs: number;
-  timeoutSeconds: number;
-  shell: string | undefined;
-  cwd: string | undefined;
-  root: string | undefined;
-  scope: string | undefined;
-  json: boolean;
-  junit: string | undefined;
-  shard: Shard | undefined;
-  failFast: boolean;
-  assertClean: boolean;
-  /** --list-scopes, --claim, --release: actions of their own, not a run or a report. */
-  listScopes: boolean;
-  claim: boolean;
-  release: boolean;
-  leaf: string | undefined;
-  files: string[];
-}
 
 export type ParsedCommandLine =
   | { kind: 'done'; output: string }
   | { kind: 'run'; options: RunOptions }
   | { kind: 'subcommand'; name: string; args: string[] };
 
-export { DEFAULT_JOBS, DEFAULT_TIMEOUT_SECONDS, SUBCOMMANDS };
 const PIN = /^([A-Za-z0-9][A-Za-z0-9._:-]*)@([0-9a-fA-F]{32,64})$/;
 const PIN_LIKE = /^[A-Za-z0-9][A-Za-z0-9._:-]*@/;
 // A scope's gate as a root run names it (task-7/work:T1): approved within that scope.

@@ -8,7 +8,7 @@ import { hookCommand } from '../commands/hook.js';
 import { initCommand } from '../commands/init.js';
 import { lintCommand } from '../commands/lint.js';
 import { mergeCommand } from '../commands/merge.js';
-import type { Io } from './io.js';
+import type { Io } from '../program/io.js';
 
 export async function runSubcommand(name: string, args: string[], io: Io): Promise<number> {
   switch (name) {

@@ -4,9 +4,9 @@
 // never creates the store; an unsafe store is exit 2, exactly as in a run. This module
 // parses the command line; each subcommand lives in approvals/.
 import type { Command } from 'commander';
-import type { Io } from '../cli/io.js';
-import { DEFAULT_TIMEOUT_SECONDS } from '../cli/options.js';
-import { parseSubcommand, subcommandProgram } from '../cli/subcommand-program.js';
+import type { Io } from '../program/io.js';
+import { DEFAULT_TIMEOUT_SECONDS } from '../program/run-options.js';
+import { parseSubcommand, subcommandProgram } from '../program/subcommand-program.js';
 import { UsageError } from '../errors.js';
 import { APPROVALS_SCHEMA, listApprovals, type ListOptions } from './approvals/list.js';
 import { pruneApprovals } from './approvals/prune.js';

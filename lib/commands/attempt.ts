@@ -18,7 +18,7 @@ import { changedPaths, snapshotWorkingTree } from '../run/git.js';
 import type { ShellInvocation } from '../run/shell.js';
 import { RunningChecks, superviseCheck, type CheckOutcome } from '../run/supervisor.js';
 import { checkEnvironment } from '../oracle/check-path.js';
-import type { GateEntry } from './verification.js';
+import type { GateEntry } from '../evidence/verify-met.js';
 
 import { ACTIVE_CHECK_ENV } from '../approval/approver.js';
 import { changedSince } from '../fsx/file-identity.js';

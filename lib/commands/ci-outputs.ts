@@ -2,7 +2,7 @@
 // annotations and the step summary. Neither target may be a ledger or lie in the private
 // store (report-targets.ts); the step summary must be a regular file.
 import { resolve } from 'node:path';
-import type { Io } from '../cli/io.js';
+import type { Io } from '../program/io.js';
 import { appendNoFollow } from '../fsx/append-file.js';
 import { atomicWriteFile } from '../fsx/atomic-write.js';
 import { githubAnnotations, githubStepSummary } from '../report/github.js';

@@ -1,8 +1,8 @@
 // --claim and --release (issue 12 §2): a lease on the OWNS: globs of one ledger of a scope, so
 // that parallel agents do not change the same paths. A claim that overlaps a live lease is
 // refused with every conflict named (exit 3); a release never reads the scope's ledgers.
-import type { Io } from '../cli/io.js';
-import type { RunOptions } from '../cli/options.js';
+import type { Io } from '../program/io.js';
+import type { RunOptions } from '../program/run-options.js';
 import { UsageError } from '../errors.js';
 import { resolveRoot } from '../fsx/discover.js';
 import { lockTimeoutFromEnv } from '../fsx/lock.js';

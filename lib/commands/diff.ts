@@ -6,13 +6,13 @@
 // CHECK, approves nothing, writes nothing but the step summary on GitHub Actions (a report
 // target like any other: never a ledger, never in the private store).
 import { resolve } from 'node:path';
-import type { Io } from '../cli/io.js';
-import { parseSubcommand, subcommandProgram } from '../cli/subcommand-program.js';
+import type { Io } from '../program/io.js';
+import { parseSubcommand, subcommandProgram } from '../program/subcommand-program.js';
 import { DiscoveryError, ParseError, UsageError, type Diagnostic } from '../errors.js';
 import { appendNoFollow } from '../fsx/append-file.js';
 import { compareLedgers } from '../ledger/compare.js';
 import { diffAnnotations, diffErrorReport, diffReport, diffStepSummary, renderDiffJson, renderDiffText, type DiffReport } from '../report/diff.js';
-import { exitCodeFor } from '../cli/exit-codes.js';
+import { exitCodeFor } from '../program/exit-codes.js';
 import { findUnsafeChar } from '../text/sanitize.js';
 import { loadRevisionLedgers } from '../workspace/revision-ledgers.js';
 import { loadTreeLedgers } from '../workspace/tree-ledgers.js';

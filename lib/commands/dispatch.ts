@@ -5,8 +5,8 @@
 // complete, the scope's verdict is unmet (--status, runs, the Stop hook).
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import type { Io } from '../cli/io.js';
-import { parseSubcommand, subcommandProgram } from '../cli/subcommand-program.js';
+import type { Io } from '../program/io.js';
+import { parseSubcommand, subcommandProgram } from '../program/subcommand-program.js';
 import { UsageError } from '../errors.js';
 import { resolveRoot } from '../fsx/discover.js';
 import { lockTimeoutFromEnv } from '../fsx/lock.js';

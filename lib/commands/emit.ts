@@ -1,6 +1,6 @@
 // Where a finished report goes: stdout (text or --json); then, only when asked for, the CI
 // outputs (loaded lazily: the status path stays lean).
-import type { Io } from '../cli/io.js';
+import type { Io } from '../program/io.js';
 import { renderJson } from '../report/json.js';
 import type { Report } from '../report/model.js';
 

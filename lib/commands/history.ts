@@ -1,8 +1,8 @@
 // gate-check history [ID]: the recent attempts of each gate from the audit log, labelled
 // flaky (passed and failed under the same oracle and INPUTS) or stuck (the same failure again and
 // again). Labels inform; they never change pass or fail. Reads only; creates nothing.
-import type { Io } from '../cli/io.js';
-import { parseSubcommand, subcommandProgram } from '../cli/subcommand-program.js';
+import type { Io } from '../program/io.js';
+import { parseSubcommand, subcommandProgram } from '../program/subcommand-program.js';
 import { UsageError } from '../errors.js';
 import { resolveRoot } from '../fsx/discover.js';
 import { labelHistory, STUCK_AFTER, type AttemptEvent, type GateHistory } from '../history/event.js';

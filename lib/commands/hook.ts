@@ -1,5 +1,5 @@
 // gate-check hook stop | claude-stop | bind | accept | install | uninstall | doctor | config-change | forget
-import type { Io } from '../cli/io.js';
+import type { Io } from '../program/io.js';
 import { UsageError } from '../errors.js';
 import { hookAcceptCommand } from '../hook/accept-command.js';
 import { hookBindCommand } from '../hook/bind-command.js';

@@ -2,15 +2,15 @@
 // declares in DEPENDS, and a manual gate, with comments explaining each field), plus that
 // script. Refuses to overwrite anything, or to write through a link; writes both or neither.
 import { join } from 'node:path';
-import type { Io } from '../cli/io.js';
-import { parseSubcommand, subcommandProgram } from '../cli/subcommand-program.js';
+import type { Io } from '../program/io.js';
+import { parseSubcommand, subcommandProgram } from '../program/subcommand-program.js';
 import { UnsafeFileError } from '../errors.js';
 import { createNewFile, makeDirectory, removeFile } from '../fsx/create.js';
 import { resolveRoot } from '../fsx/discover.js';
 import { lstatOrNull } from '../fsx/safe-read.js';
 import { sanitizeLine } from '../text/sanitize.js';
 import { shellCommand } from '../text/shell-quote.js';
-import { currentInvocation } from '../cli/invocation.js';
+import { currentInvocation } from '../program/invocation.js';
 
 export const STARTER_SCRIPT = 'scripts/check-gates-example.mjs';
 

@@ -1,7 +1,7 @@
 // gate-check lint: gate-quality findings. It reads ledgers and lists the files DEPENDS globs
 // match; it never executes a CHECK, approves, locks or writes anything.
-import type { Io } from '../cli/io.js';
-import { parseSubcommand, subcommandProgram } from '../cli/subcommand-program.js';
+import type { Io } from '../program/io.js';
+import { parseSubcommand, subcommandProgram } from '../program/subcommand-program.js';
 import { GateCheckError, ParseError, type Diagnostic } from '../errors.js';
 import type { Expect } from '../ledger/expect.js';
 import type { Gate } from '../ledger/types.js';

@@ -3,8 +3,8 @@
 // ledgers are read from the checkout the merge runs in (as --status would find them): they,
 // not the reports, say which gates exist, what each is, and which shard owns it.
 import { resolve } from 'node:path';
-import type { Io } from '../cli/io.js';
-import { parseSubcommand, subcommandProgram } from '../cli/subcommand-program.js';
+import type { Io } from '../program/io.js';
+import { parseSubcommand, subcommandProgram } from '../program/subcommand-program.js';
 import { UnsafeFileError, UsageError } from '../errors.js';
 import { safeReadFile } from '../fsx/safe-read.js';
 import { mergeReports, type LedgerTruth } from '../report/merge.js';

@@ -5,9 +5,9 @@
 import { relative, sep } from 'node:path';
 import { assertMayApprove } from '../approval/approver.js';
 import { ApprovalStore } from '../approval/store.js';
-import type { Io } from '../cli/io.js';
-import type { RunOptions } from '../cli/options.js';
-import { currentInvocation } from '../cli/invocation.js';
+import type { Io } from '../program/io.js';
+import type { RunOptions } from '../program/run-options.js';
+import { currentInvocation } from '../program/invocation.js';
 import { NotRunnableError, RunSetupError, UsageError } from '../errors.js';
 import { BatchWriter, type WriteOutcome } from '../evidence/batch-writer.js';
 import { ReceiptStore } from '../evidence/receipt-store.js';
@@ -44,7 +44,7 @@ import { emitReport } from './emit.js';
 import { preflight, type PreflightContext } from './preflight.js';
 import { otherScopesNote, treeVerdict } from './scopes.js';
 import { runSettings } from './settings.js';
-import { verifyMetGates } from './verification.js';
+import { verifyMetGates } from '../evidence/verify-met.js';
 import { repositoryFolder } from '../evidence/receipt.js';
 
 

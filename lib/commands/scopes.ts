@@ -8,15 +8,15 @@
 // says, --status --strict and plain runs by evidence verified here, and the commands whose
 // verdict is a re-run (--reverify, merge) not at all: a runnable gate that this command did
 // not run is unmet there, since hand-written evidence would otherwise pass a CI re-run.
-import type { Io } from '../cli/io.js';
+import type { Io } from '../program/io.js';
 import { dispatchScopes, loadDispatchState } from '../dispatch/store.js';
 import { waveReports, wavesVerdictOf, type WaveReport } from '../dispatch/verdict.js';
 import { listScopes, resolveRoot, type Root } from '../fsx/discover.js';
 import { gateReport, strictlyMet, summarize, type GateReport, type ScopeReport, type TreeVerdict } from '../report/model.js';
 import { storeLocations } from '../store/locations.js';
 import { loadWorkspace, selectLedgers, type Workspace } from '../workspace/load.js';
-import { readOnlyContext, verifyMetGates, type GateEntry } from './verification.js';
-import type { RunOptions } from '../cli/options.js';
+import { readOnlyContext, verifyMetGates, type GateEntry } from '../evidence/verify-met.js';
+import type { RunOptions } from '../program/run-options.js';
 import { terminalSafeJson, sanitizeLine } from '../text/sanitize.js';
 
 /** How the other scopes' gates count: as the ledger says, by evidence verified here, or only when manual (a re-run's verdict). */

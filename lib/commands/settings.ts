@@ -4,7 +4,7 @@
 import { repositoryFolder } from '../evidence/receipt.js';
 import { realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Io } from '../cli/io.js';
+import type { Io } from '../program/io.js';
 import { RunSetupError } from '../errors.js';
 import { normalizePath } from '../oracle/oracle.js';
 import { boundEnvironment } from '../oracle/bound-env.js';

@@ -1,8 +1,8 @@
 // --status: parse and report. Never executes, approves, locks, writes or creates anything.
 // Met gates have their evidence verified (receipts, DEPENDS, recorded environment): reading
 // files and the private store is not executing.
-import type { Io } from '../cli/io.js';
-import type { RunOptions } from '../cli/options.js';
+import type { Io } from '../program/io.js';
+import type { RunOptions } from '../program/run-options.js';
 import { mayHaveDispatchState } from '../dispatch/location.js';
 import { gateReport, ledgerRevisions, NO_TREE, outcomeExitCode, REPORT_SCHEMA, summarize, treeMet, type Report, type TreeVerdict } from '../report/model.js';
 import { renderStatusText } from '../report/text.js';

@@ -8,8 +8,8 @@
 // environment announces a coding agent and there is no terminal of its own): the agent's tool
 // calls cannot clear the block with a plain command (defence in depth: a process running as
 // the user can always edit the store by hand).
-import type { Io } from '../cli/io.js';
-import { parseSubcommand, subcommandProgram } from '../cli/subcommand-program.js';
+import type { Io } from '../program/io.js';
+import { parseSubcommand, subcommandProgram } from '../program/subcommand-program.js';
 import { approvalRefusal, systemProbe } from '../approval/approver.js';
 import { UsageError } from '../errors.js';
 import { resolveRoot } from '../fsx/discover.js';

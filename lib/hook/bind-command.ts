@@ -4,8 +4,8 @@
 // which starts sub-agents, binds each one's id (the agent_id its host gives it, or the session
 // id of a session of its own) to the scope it works in. Routing only, not authentication.
 import { join } from 'node:path';
-import type { Io } from '../cli/io.js';
-import { parseSubcommand, subcommandProgram } from '../cli/subcommand-program.js';
+import type { Io } from '../program/io.js';
+import { parseSubcommand, subcommandProgram } from '../program/subcommand-program.js';
 import { dispatchDirPath } from '../dispatch/location.js';
 import { UsageError } from '../errors.js';
 import { checkScopeId, resolveRoot } from '../fsx/discover.js';

@@ -9,7 +9,7 @@
 // the answer), so it does not look at them.
 import { realpathSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
-import type { Io } from '../cli/io.js';
+import type { Io } from '../program/io.js';
 import { readStdin } from './read-stdin.js';
 import { isPlainObject } from '../json/hostile.js';
 import { sanitizeLine } from '../text/sanitize.js';

@@ -4,8 +4,8 @@
 // cannot run or does not run, a hook that runs twice, a timeout not longer than the hook's
 // deadline, a settings file it cannot read, no hook installed at all), 2 on a usage error.
 import { isAbsolute } from 'node:path';
-import type { Io } from '../cli/io.js';
-import { parseSubcommand, subcommandProgram } from '../cli/subcommand-program.js';
+import type { Io } from '../program/io.js';
+import { parseSubcommand, subcommandProgram } from '../program/subcommand-program.js';
 import { UsageError } from '../errors.js';
 import { resolveRoot } from '../fsx/discover.js';
 import { sanitizeLine } from '../text/sanitize.js';

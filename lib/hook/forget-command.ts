@@ -4,8 +4,8 @@
 // person who retired a ledger with open gates on purpose. It asks on a terminal and refuses
 // without one: the agent's tool calls have no terminal, so it cannot clear the block with a
 // plain command (defense in depth; a same-user process can always remove the file by hand).
-import type { Io } from '../cli/io.js';
-import { parseSubcommand, subcommandProgram } from '../cli/subcommand-program.js';
+import type { Io } from '../program/io.js';
+import { parseSubcommand, subcommandProgram } from '../program/subcommand-program.js';
 import { UsageError } from '../errors.js';
 import { resolveRoot } from '../fsx/discover.js';
 import { lockTimeoutFromEnv } from '../fsx/lock.js';

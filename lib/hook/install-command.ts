@@ -13,8 +13,8 @@
 // shares with another host) is refused.
 import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
-import type { Io } from '../cli/io.js';
-import { parseSubcommand, subcommandProgram } from '../cli/subcommand-program.js';
+import type { Io } from '../program/io.js';
+import { parseSubcommand, subcommandProgram } from '../program/subcommand-program.js';
 import { UnsafeFileError, UsageError } from '../errors.js';
 import { atomicWriteFile } from '../fsx/atomic-write.js';
 import { removeFile } from '../fsx/create.js';

@@ -9,7 +9,7 @@
 //
 // `--tag TEXT` is accepted and ignored: an installer that writes the exec form (`args: [...]`,
 // no shell, so no `# marker` comment) can mark its entry with it.
-import type { Io } from '../cli/io.js';
+import type { Io } from '../program/io.js';
 import { readStdin } from './read-stdin.js';
 import { sanitizeLine } from '../text/sanitize.js';
 import { HOST_NAMES, hostByName } from './hosts.js';

@@ -9,12 +9,12 @@
 // and on any unexpected error. Never execute a CHECK, approve, or write the ledger. After
 // MAX_NO_PROGRESS consecutive blocks without semantic progress, release, saying so; let the
 // stop through (with a note) while the host says background work will wake the session.
-import { currentInvocation } from '../cli/invocation.js';
+import { currentInvocation } from '../program/invocation.js';
 import { isPrintableWord, shellCommand, shellQuote } from '../text/shell-quote.js';
 import { dirname, isAbsolute, relative } from 'node:path';
 import { realpathSync } from 'node:fs';
-import type { Io } from '../cli/io.js';
-import { readOnlyContext, verifyMetGates, type GateEntry } from '../commands/verification.js';
+import type { Io } from '../program/io.js';
+import { readOnlyContext, verifyMetGates, type GateEntry } from '../evidence/verify-met.js';
 import { mayHaveDispatchState } from '../dispatch/location.js';
 import type { DispatchState } from '../dispatch/state.js';
 import { DeadlineError, GateCheckError, LockTimeoutError, ParseError } from '../errors.js';

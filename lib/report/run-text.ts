@@ -2,7 +2,7 @@
 // text from the repository or from a check passes through the sanitizer here.
 import { commandWords, sourcedNames } from '../oracle/check-words.js';
 import { pinSignature, type Oracle } from '../oracle/oracle.js';
-import { DEFAULT_TIMEOUT_SECONDS } from '../cli/option-table.js';
+import { DEFAULT_TIMEOUT_SECONDS } from '../program/run-options.js';
 import { displayed, reviewLine, SCREEN_COLUMNS, screenRows, screenWidth, shownInFull } from '../text/review-text.js';
 import { sanitizeBlock, sanitizeLine, visibleNonAscii } from '../text/sanitize.js';
 import { shellCommand } from '../text/shell-quote.js';
@@ -184,7 +184,7 @@ export function diagnosticLines(output: string, overflowed = false): string[] {
 
 /** What of a run's command line decides which gates a pin names and which oracle it must match. */
 export interface SuggestionOptions {
-  /** How gate-check was started (lib/cli/invocation.ts): the suggestion starts it the same way. */
+  /** How gate-check was started (lib/program/invocation.ts): the suggestion starts it the same way. */
   invocation: readonly string[];
   root: string | undefined;
   scope: string | undefined;

@@ -10,7 +10,7 @@ import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSyn
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { githubStepSummary } from '../../lib/report/github.js';
-import { invocationWords } from '../../lib/cli/invocation.js';
+import { invocationWords } from '../../lib/program/invocation.js';
 import { sanitizeLine } from '../../lib/text/sanitize.js';
 import { shellCommand } from '../../lib/text/shell-quote.js';
 import { escapeLegacyCommands } from '../../lib/text/workflow-commands.js';
@@ -65,7 +65,7 @@ describe('suggested commands: pasting one runs gate-check and nothing else', () 
     expect(first.code).toBe(1);
     const rows = first.stdout.split('\n');
     const command = rows[rows.findIndex((l) => l.endsWith('approve exactly those:')) + 1]!.slice(2);
-    // It starts gate-check as this run was started (lib/cli/invocation.ts): here, node and the bin.
+    // It starts gate-check as this run was started (lib/program/invocation.ts): here, node and the bin.
     const start = shellCommand(invocationWords(s.env, BIN, process.execPath))!;
     expect(command.startsWith(`${start} `)).toBe(true);
     expect(command.slice(start.length)).toMatch(/^ --approve GATES:A@[0-9a-f]{32} --root '.*' --timeout 60 -- '.*'$/);

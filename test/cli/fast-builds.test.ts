@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { invocationWords } from '../../lib/cli/invocation.js';
+import { invocationWords } from '../../lib/program/invocation.js';
 import { shellCommand } from '../../lib/text/shell-quote.js';
 import { BIN, runCli, sandbox, tempDir, writeFiles } from '../helpers/cli.js';
 

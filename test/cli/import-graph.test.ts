@@ -1,13 +1,16 @@
-// The CLI's layers: cli/ dispatches to commands/, and nothing in commands/ leads back to a
-// module of cli/ that imports a command (the lazy loader once did: emit -> cli/lazy -> run).
-// Static and dynamic imports count; `import type` does not (it is erased).
+// The CLI's layers: cli/ parses the command line and dispatches to commands/ (and hook/), which
+// are given what they share with it (streams, run options, exit codes, how gate-check was
+// started, the subcommand parser) by program/. Nothing leads back up: no module cycle passes
+// through both cli/ and commands/ (the lazy loader once made one: emit -> cli/lazy -> run), and
+// no folder below imports cli/ or commands/ at all, not even a type, so the folders form no
+// circle either. Only action/, the GitHub Action's entry, starts the CLI in its process.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const LIB = resolve(import.meta.dirname, '../../lib');
 
-function graph(): Map<string, string[]> {
+function graph(withTypes = false): Map<string, string[]> {
   const files: string[] = [];
   const walk = (d: string) => {
     for (const n of readdirSync(d)) {
@@ -21,7 +24,8 @@ function graph(): Map<string, string[]> {
   for (const f of files) {
     const src = readFileSync(f, 'utf8');
     const out: string[] = [];
-    for (const m of src.matchAll(/^(?:import|export)\s+(?!type\b)[^'"]*?from\s+'(\.[^']+)'|import\('(\.[^']+)'\)/gm)) {
+    const imports = withTypes ? /^(?:import|export)\s+[^'"]*?from\s+'(\.[^']+)'|import\('(\.[^']+)'\)/gm : /^(?:import|export)\s+(?!type\b)[^'"]*?from\s+'(\.[^']+)'|import\('(\.[^']+)'\)/gm;
+    for (const m of src.matchAll(imports)) {
       out.push(relative(LIB, resolve(dirname(f), (m[1] ?? m[2])!.replace(/\.js$/, '.ts'))));
     }
     edges.set(relative(LIB, f), out);
@@ -51,5 +55,15 @@ describe('import graph of lib/', () => {
     for (const f of edges.keys()) if (!state.has(f)) visit(f);
     expect(edges.size).toBeGreaterThan(100);
     expect(cycles).toEqual([]);
+  });
+
+  it.each([
+    ['cli/', ['cli/', 'action/']],
+    ['commands/', ['commands/', 'cli/', 'action/']],
+  ])('lets only the layers above import %s (types included)', (folder, above) => {
+    const edges = graph(true);
+    const upward = [...edges].flatMap(([from, to]) => to.filter((t) => t.startsWith(folder) && !above.some((a) => from.startsWith(a))).map((t) => `${from} -> ${t}`));
+    expect(edges.size).toBeGreaterThan(100);
+    expect(upward).toEqual([]);
   });
 });

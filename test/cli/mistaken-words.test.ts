@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { invocationWords } from '../../lib/cli/invocation.js';
+import { invocationWords } from '../../lib/program/invocation.js';
 import { shellCommand } from '../../lib/text/shell-quote.js';
 import { BIN, runCli, sandbox, tempDir } from '../helpers/cli.js';
 

@@ -62,7 +62,7 @@ export function sandbox(): { repo: string; home: string; env: NodeJS.ProcessEnv 
 export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) {
-    // npm_command: npx (npm exec) changes the commands gate-check suggests (lib/cli/invocation.ts).
+    // npm_command: npx (npm exec) changes the commands gate-check suggests (lib/program/invocation.ts).
     if (k.startsWith('GATE_CHECK') || k === 'npm_command' || k === 'GITHUB_ACTIONS' || k === 'GITHUB_STEP_SUMMARY' || k === 'CI' || k === 'FORCE_COLOR' || k === 'NO_COLOR') continue;
     env[k] = v;
   }

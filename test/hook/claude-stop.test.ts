@@ -5,7 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, closeSync, lstatSync, openSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { invocationWords } from '../../lib/cli/invocation.js';
+import { invocationWords } from '../../lib/program/invocation.js';
 import { shellCommand } from '../../lib/text/shell-quote.js';
 import { BIN, runCli, sandbox, tempDir, writeFiles } from '../helpers/cli.js';
 import { expectBlock, expectMessage, outcome, stopInput, type HookOutcome } from '../helpers/stop-hook.js';

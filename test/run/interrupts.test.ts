@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../lib/cli/main.js';
-import type { Io } from '../../lib/cli/io.js';
+import type { Io } from '../../lib/program/io.js';
 import { InterruptedError } from '../../lib/errors.js';
 import { acquireLock } from '../../lib/fsx/lock.js';
 import { interrupt, interruptedBy, interruptibleSleep, interruptSignal, onInterrupt, throwIfInterrupted } from '../../lib/run/interrupts.js';

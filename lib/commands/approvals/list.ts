@@ -1,8 +1,8 @@
 // gate-check approvals list: each runnable gate with the approval state of the oracle a run
 // with the same options would compute. Never creates the store.
 import type { Gate } from '../../ledger/types.js';
-import type { Io } from '../../cli/io.js';
-import { DEFAULT_TIMEOUT_SECONDS } from '../../cli/options.js';
+import type { Io } from '../../program/io.js';
+import { DEFAULT_TIMEOUT_SECONDS } from '../../program/run-options.js';
 import { RunSetupError, UnsafeFileError, UsageError } from '../../errors.js';
 import { changedFields, shortSignature, type Oracle } from '../../oracle/oracle.js';
 import { formatDiagnostic } from '../../report/text.js';

@@ -5,7 +5,7 @@
 import { lstatSync } from 'node:fs';
 import { pruneCopies } from '../../approval/depends-copies.js';
 import type { ApprovalRecord } from '../../approval/record.js';
-import type { Io } from '../../cli/io.js';
+import type { Io } from '../../program/io.js';
 import { resolveRoot } from '../../fsx/discover.js';
 import { storeLocations } from '../../store/locations.js';
 import { safeReadFile } from '../../fsx/safe-read.js';

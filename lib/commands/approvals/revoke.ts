@@ -4,7 +4,7 @@
 import { join, sep } from 'node:path';
 import type { ApprovalRecord } from '../../approval/record.js';
 import { RECORD_NAME } from '../../approval/store.js';
-import type { Io } from '../../cli/io.js';
+import type { Io } from '../../program/io.js';
 import { UsageError } from '../../errors.js';
 import { displayPath, isInside, resolveRoot } from '../../fsx/discover.js';
 import { lockTimeoutFromEnv } from '../../fsx/lock.js';

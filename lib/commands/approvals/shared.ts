@@ -4,7 +4,7 @@ import { lstatSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ApprovalRecord } from '../../approval/record.js';
 import { ApprovalStore, recordFileName } from '../../approval/store.js';
-import type { Io } from '../../cli/io.js';
+import type { Io } from '../../program/io.js';
 import { UsageError } from '../../errors.js';
 import type { Root } from '../../fsx/discover.js';
 import { lockTimeoutFromEnv } from '../../fsx/lock.js';

@@ -1,9 +1,9 @@
 // Verifying the evidence of every met gate (status, strict status, stale detection in runs).
 // Loaded only when some gate is met, so the status path of a fresh ledger stays lean.
 import { ApprovalStore } from '../approval/store.js';
-import type { Io } from '../cli/io.js';
-import { ReceiptStore } from '../evidence/receipt-store.js';
-import { verifyMetGate, type VerifyContext } from '../evidence/verify.js';
+import type { Io } from '../program/io.js';
+import { ReceiptStore } from './receipt-store.js';
+import { verifyMetGate, type VerifyContext } from './verify.js';
 import { gateState } from '../ledger/state.js';
 import type { Gate } from '../ledger/types.js';
 import { FileDigests } from '../oracle/file-digests.js';

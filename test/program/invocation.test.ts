@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { invocationWords } from '../../lib/cli/invocation.js';
+import { invocationWords } from '../../lib/program/invocation.js';
 
 describe('how gate-check was started, for the commands it suggests', () => {
   const PATH = '/home/me/bin:/usr/local/bin:/usr/bin:/bin';
