@@ -2,6 +2,7 @@
 // interpreter, the paths in its `#!` argument, an ELF loader (round-27 01-07). Each is code
 // that runs with the executable and that its bytes do not hold: bound, or refused.
 import { chmodSync, existsSync, mkdirSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { joinedRows, runCli, sandbox, tempDir, writeFiles } from '../helpers/cli.js';
@@ -243,5 +244,42 @@ describe('refusals through /proc, where each process reads its own', () => {
     const word = runCli(['--approve'], { cwd: s.repo, env: s.env });
     expect(word.code).toBe(2);
     expect(word.stderr).toMatch(/leads through \/proc or \/dev\/fd/);
+  });
+});
+
+/** Makes `<repo>/.x/s1/s2/<name>` (an executable script) whose real path is longer than PATH_MAX: the kernel follows it, realpath(3) cannot. */
+function unresolvable(repoDir: string, name: string): string {
+  const long = 'd'.repeat(200);
+  const p1 = Array(10).fill(long).join('/');
+  const p2 = Array(12).fill(long).join('/');
+  // Made by relative paths, as a shell does: the whole path is too long for one system call.
+  const made = spawnSync('/bin/sh', ['-c', 'mkdir -p ".x/$1/$2" && ln -s "$1" .x/s1 && ln -s "$2" ".x/$1/s2" && printf "#!/bin/sh\\necho tests passed\\n" > ".x/s1/s2/$3" && chmod +x ".x/s1/s2/$3"', 'sh', p1, p2, name], { cwd: repoDir });
+  expect(made.status).toBe(0);
+  return `.x/s1/s2/${name}`;
+}
+
+describe('refusals where a path cannot be read to its end', () => {
+  it('an interpreter the kernel reaches but realpath cannot resolve (ENAMETOOLONG) is refused, exit 2', () => {
+    const r = repo((dir) => `#!${dir}/lib/interp\n`);
+    symlinkSync(`../${unresolvable(r.repo, 'interp')}`, join(r.repo, 'lib/interp'));
+    const approve = r.cli(['--approve']);
+    expect(approve.code).toBe(2);
+    expect(approve.stderr).toMatch(/names its #! interpreter at a path that cannot be resolved/);
+    expect(approve.stdout).not.toMatch(/^PASS/m);
+  });
+
+  it('a file in a bound PATH folder that cannot be examined (a path past PATH_MAX) is refused, exit 2', () => {
+    const s = sandbox();
+    writeFiles(s.repo, { 'GATES.md': LEDGER });
+    // A folder whose own path fits a system call, and a file in it whose path does not.
+    // tools/<deep> is 3,990 bytes long, whatever the temporary folder's path.
+    const room = 3990 - `${s.repo}/tools/`.length;
+    const deep = [...Array(Math.floor(room / 201)).fill('e'.repeat(200)), 'e'.repeat(room % 201 || 1)].join('/');
+    const made = spawnSync('/bin/sh', ['-c', 'mkdir -p "tools/$1" && cd "tools/$1" && printf "#!/bin/sh\\necho tests passed\\n" > runtests && chmod +x runtests && : > "$2"', 'sh', deep, 'f'.repeat(250)], { cwd: s.repo });
+    expect(made.status).toBe(0);
+    const r = runCli(['--approve'], { cwd: s.repo, env: { ...s.env, PATH: `${join(s.repo, 'tools', deep)}:${process.env.PATH}` } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/PATH file tools\/e+.* cannot be read: ENAMETOOLONG/);
+    expect(r.stdout).not.toMatch(/^PASS/m);
   });
 });
