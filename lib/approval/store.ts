@@ -8,6 +8,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { RunSetupError, UnsafeStoreError, UsageError } from '../errors.js';
 import { atomicWriteFile } from '../fsx/atomic-write.js';
+import { isInside } from '../fsx/discover.js';
 import { removeFile } from '../fsx/create.js';
 import { acquireLock } from '../fsx/lock.js';
 import { openPrivateDir, privateDirExists, type PrivateDir } from '../fsx/private-dir.js';
@@ -131,10 +132,12 @@ export class ApprovalStore {
   /**
    * The earlier approval of the same gate that is closest to `target` (fewest differing
    * fields; among equals the most recent), to say what changed: first for the same ledger;
-   * failing that, the same gate id, CHECK and EXPECT in another ledger file (a moved or
-   * copied ledger). Without `target`, the most recent. Informational only: find() decides.
+   * failing that, the same gate id, CHECK and EXPECT in another ledger file of the same
+   * repository (`repository`: a moved ledger). Approvals of other repositories are never
+   * offered: a gate never approved here is shown whole, not as a move (round-25a F6). Without
+   * `target`, the most recent. Informational only: find() decides.
    */
-  previous(ledger: string, gate: string, exceptSignature: string, check?: string, expect?: string, target?: OracleFields): ApprovalRecord | null {
+  previous(ledger: string, gate: string, exceptSignature: string, check?: string, expect?: string, target?: OracleFields, repository?: string): ApprovalRecord | null {
     const prefix = `${gateKey(ledger, gate)}-`;
     let best: ApprovalRecord | null = null;
     let bestDistance = Infinity;
@@ -155,10 +158,10 @@ export class ApprovalStore {
         continue;
       }
     }
-    if (best || check === undefined) return best;
+    if (best || check === undefined || repository === undefined) return best;
     this.cachedAll ??= this.all().records;
     for (const r of this.cachedAll) {
-      if (r.oracle.gate === gate && r.oracle.ledger !== ledger && r.oracle.check === check && r.oracle.expect === expect) consider(r);
+      if (r.oracle.gate === gate && r.oracle.ledger !== ledger && r.oracle.check === check && r.oracle.expect === expect && isInside(repository, r.oracle.ledger)) consider(r);
     }
     return best;
   }

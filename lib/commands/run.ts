@@ -192,7 +192,7 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
   };
   const requestOf = (e: Entry): ApprovalRequest => {
     const f = e.oracle!.fields;
-    const prev = store.previous(f.ledger, e.gate.id, e.oracle!.signature, f.check, f.expect, f);
+    const prev = store.previous(f.ledger, e.gate.id, e.oracle!.signature, f.check, f.expect, f, writableTree(ws.root.path));
     const diff = review?.(prev, f, locations, ws.root.path, columns, boundElsewhere);
     const unbound = unboundOf(f, e.gate);
     return {

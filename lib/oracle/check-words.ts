@@ -53,7 +53,9 @@ export function commandWords(check: string): string[] {
   const words = new Set<string>();
   for (const token of check.split(/[\s;&|()<>`]+/)) {
     const plain = token.replace(/\\(.)/gs, '$1').replace(/["']/g, '');
-    for (const w of [plain, ...plain.split(/[=${}]+/), ...plain.split(/[=${}:?+#%-]+/)]) if (commandName(w)) words.add(w);
+    // A brace group (`my{cli,}`, `t{1..3}`) is read as `*`: a pattern over every name it may expand to.
+    const braces = plain.replace(/\{[^{}]*\}/g, '*');
+    for (const w of [plain, ...(braces === plain ? [] : [braces]), ...plain.split(/[=${}]+/), ...plain.split(/[=${}:?+#%-]+/)]) if (commandName(w)) words.add(w);
   }
   return [...words];
 }

@@ -34,10 +34,9 @@ function toPosix(p: string): string {
 
 /**
  * Entries judged outside the repository (`root\0entry`), as written and once resolved, or
- * missing: not resolved again in this process. Such a directory holds code that is never
- * bound (anyone who could swap it for a link into the repository could as well write into
- * it), so a later link opens nothing that was closed; entries inside the repository, and
- * links into it, are resolved at every look. 100 checks resolved 9 such entries each (11 ms).
+ * missing: not resolved again until a check may have run (forgetOutside). A check can link
+ * such a folder into the repository before the next gate starts (round-30 02); entries
+ * inside the repository, and links into it, are resolved at every look.
  */
 const outside = new Set<string>();
 
@@ -91,12 +90,18 @@ export interface OutsideLinkIntoRepository {
   found: string;
   /** The file it leads to, absolute (inside the repository). */
   real: string;
+  /** Set when `found` is outside and its start (a `#!` line, an ELF loader) names `real`: that outside file. */
+  start?: string;
+  /** `real` is a folder of the repository (a path through it names its files by another name). */
+  folder?: true;
 }
 
 /** [folder\0word] → what a look found there (null: no executable of that name); per process, like `outside`. */
 const outsideLookups = new Map<string, { found: string; real: string | null; perProcess: boolean } | null>();
 /** Whole answers of outsideLinksIntoRepository for a PATH with no folder in the repository, per process. */
 const outsideAnswers = new Map<string, OutsideLinkIntoRepository[]>();
+/** An outside executable (real path) → the repository files its start names (none for nearly all). */
+const outsideStarts = new Map<string, string[]>();
 
 /**
  * The commands the CHECK names by a bare word (read generously, as pathBoundNames does) that
@@ -114,25 +119,59 @@ export function outsideLinksIntoRepository(path: string | null, ledgerRoot: stri
   if (known !== undefined) return known;
   const dirs = path.split(delimiter).flatMap((e) => entryDirs(e, cwd, root).map((d) => d.dir));
   const words = new Set(commandWords(check));
+  const hits: OutsideLinkIntoRepository[] = [];
+  // What an outside file found for `word` runs: itself when it leads into the repository; else
+  // whatever its start names there (`#!<repo>/lib/interp` in ~/bin/mycli: round-30 03).
+  const judge = (word: string, hit: { found: string; real: string | null }) => {
+    if (hit.real === null) return;
+    const known = outsideStarts.get(`${root}\0${hit.real}`);
+    if (known !== undefined) {
+      for (const real of known) hits.push({ word, found: hit.found, real, start: hit.real });
+      return;
+    }
+    let st;
+    try {
+      st = statSync(hit.real);
+    } catch {
+      return;
+    }
+    if (isInside(root, hit.real)) {
+      hits.push({ word, found: hit.found, real: hit.real, ...(st.isDirectory() ? { folder: true } : {}) });
+      return;
+    }
+    if (!st.isFile() || !isExecutable(st.mode)) return;
+    const named: string[] = [];
+    outsideExecutableDigest(root, hit.real, hit.found, 0, named);
+    const unique = [...new Set(named)];
+    outsideStarts.set(`${root}\0${hit.real}`, unique);
+    for (const real of unique) hits.push({ word, found: hit.found, real, start: hit.real });
+  };
   for (const w of [...words]) {
     const pattern = wordPattern(w);
     if (pattern !== null) for (const dir of dirs) for (const name of listing(root, dir)) if (pattern.test(name)) words.add(name);
   }
-  const hits: OutsideLinkIntoRepository[] = [];
-  // An executable the CHECK names by an absolute path outside the repository that leads into
-  // it (`$HOME/.npm-global/bin/mycli`): the same repository file, by another name (round-29 06).
-  for (const word of absoluteWords(check)) {
-    // A path into the repository through a linked folder (/home/u/proj when /home/u leads to /data/u) names the repository's own file, as the reader sees.
-    if (isInside(root, word) || isInside(root, realOfMissing(dirname(word)) ?? dirname(word))) continue;
-    const hit = lookUp(root, dirname(word), basename(word));
-    if (hit === null) continue;
-    if (hit.perProcess) throw new RunSetupError(`the CHECK's "${word.slice(0, 200)}" leads through /proc or /dev/fd, read by each process as its own: what runs cannot be bound into an approval`, 'name the file by a plain path');
-    if (hit.real !== null && isInside(root, hit.real)) hits.push({ word, found: hit.found, real: hit.real });
+  // A path the CHECK names by an absolute path outside the repository that leads into it
+  // (`$HOME/.npm-global/bin/mycli`, a folder linked in, `/out/d/mycli` with /out/d -> <repo>/cli,
+  // a symlinked home: round-29 06, round-30 01), however it is spelled (`/out/mycl?`,
+  // `/out/my{cli,x}`: round-30 04): repository code by a name the reader does not know for it.
+  for (const written of absoluteWords(check)) {
+    for (const word of absoluteMatches(written)) {
+      if (isInside(root, word)) continue; // the repository's own path: named on the screen (UNBOUND)
+      if (throughPerProcessLink(root, word)) {
+        // Each process reads its own (/dev/stderr, /proc/self/status): refused only where it runs a program.
+        if (lookUp(root, dirname(word), basename(word)) !== null) throw new RunSetupError(`the CHECK's "${word.slice(0, 200)}" leads through /proc or /dev/fd, read by each process as its own: what runs cannot be bound into an approval`, 'name the file by a plain path');
+        continue;
+      }
+      judge(word, { found: word, real: wordTarget(word) });
+    }
   }
+  // A folder that leads into the repository (`~/proj/tools` through a symlinked home) is bound
+  // whole as one of its PATH folders (inRepoPathEntries): what it holds is no link to refuse (round-30 05).
+  const inRepo = new Set(dirs.filter((d) => isInside(root, d) || realDirInsideOrMissing(root, d) === 'inside'));
   for (const word of words) {
     for (const dir of dirs) {
       // The shell looks in each folder in turn; the first executable of that name runs.
-      const inside = isInside(root, dir);
+      const inside = inRepo.has(dir);
       const key = `${dir}\0${word}`;
       let hit = inside ? undefined : outsideLookups.get(key);
       if (hit === undefined) {
@@ -142,17 +181,68 @@ export function outsideLinksIntoRepository(path: string | null, ledgerRoot: stri
       if (hit === null) continue;
       if (!inside) {
         if (hit.perProcess) throw new RunSetupError(`the CHECK's "${word}" is found in PATH at ${hit.found.slice(0, 200)}, which leads through /proc or /dev/fd, read by each process as its own: what runs cannot be bound into an approval`, 'replace the link with a plain file, or remove its folder from PATH');
-        if (hit.real !== null && isInside(root, hit.real)) hits.push({ word, found: hit.found, real: hit.real });
+        judge(word, hit);
       }
       break;
     }
   }
-  if (!dirs.some((d) => isInside(root, d))) outsideAnswers.set(whole, hits);
+  if (inRepo.size === 0) outsideAnswers.set(whole, hits);
   return hits;
 }
 
-/** The names in outside PATH folders, per process (read only for a CHECK word with a pattern character). */
+/** The names in outside PATH folders, until a check may have run (read only for a CHECK word with a pattern character). */
 const listings = new Map<string, string[]>();
+
+/** At most this many paths an absolute CHECK word with pattern characters is read as; more is refused. */
+const MAX_ABSOLUTE_MATCHES = 4096;
+
+/**
+ * The paths an absolute CHECK word may name once the shell expands its pattern characters
+ * (`/out/mycl?`, `/out/*\/mycli`; a brace group is read as `*`): every existing path it matches, one
+ * folder at a time, or the word itself when it has none.
+ */
+function absoluteMatches(word: string): string[] {
+  const plain = word.replace(/\{[^{}]*\}/g, '*');
+  if (wordPattern(plain) === null) return [word];
+  let at = [''];
+  for (const part of plain.split('/').slice(1)) {
+    const pattern = wordPattern(part);
+    if (pattern === null) {
+      at = at.map((p) => `${p}/${part}`);
+      continue;
+    }
+    const next: string[] = [];
+    for (const dir of at) {
+      let names: string[];
+      try {
+        names = readdirSync(dir || '/');
+      } catch {
+        continue;
+      }
+      for (const name of names) if (pattern.test(name)) next.push(`${dir}/${name}`);
+      if (next.length > MAX_ABSOLUTE_MATCHES) {
+        throw new RunSetupError(`the CHECK's "${word.slice(0, 200)}" matches more than ${MAX_ABSOLUTE_MATCHES} paths: what it runs cannot be judged`, 'name the file by a plain path');
+      }
+    }
+    at = next;
+  }
+  return at;
+}
+
+/**
+ * Where an absolute CHECK word leads: null where the check could reach nothing either (missing,
+ * a loop, a folder it may not search); refused where the kernel follows what realpath(3)
+ * cannot (a path past PATH_MAX).
+ */
+function wordTarget(word: string): string | null {
+  try {
+    return realpathSync.native(word);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP' || code === 'EACCES') return null;
+    throw new RunSetupError(`the CHECK's "${word.slice(0, 200)}" cannot be resolved (${code ?? (e as Error).message}), so what it runs cannot be bound into an approval`, 'name the file by a shorter plain path');
+  }
+}
 
 function listing(root: string, dir: string): string[] {
   const inside = isInside(root, dir);
@@ -291,6 +381,15 @@ function realOfMissing(lexical: string): string | null {
   return null;
 }
 
+/** Where an existing folder resolves: 'inside' the repository or 'outside' it; 'missing' when it cannot be resolved. */
+function realDirInsideOrMissing(root: string, dir: string): 'inside' | 'outside' | 'missing' {
+  try {
+    return isInside(root, realpathSync.native(dir)) ? 'inside' : 'outside';
+  } catch {
+    return 'missing';
+  }
+}
+
 /** Whether `dir` (inside the repository as written) resolves inside it; a missing one does. */
 function realDirInside(root: string, dir: string): boolean {
   try {
@@ -331,8 +430,18 @@ function inRepoDigest(root: string, path: string, rel: string, depth = 0): strin
  */
 const outsideQuiet = new Set<string>();
 
-/** Judge outside interpreters again: called for each resolution after the first, which may follow a check that ran. */
-export function forgetOutsideInterpreters(): void {
+/**
+ * Judge everything outside the repository again: called for each resolution after the first,
+ * which may follow a check that ran and relinked a folder, a command or an interpreter there
+ * into the repository (round-29 04, round-30 02). Identities (outsideHeads) stay: a write
+ * changes them.
+ */
+export function forgetOutside(): void {
+  outside.clear();
+  outsideLookups.clear();
+  outsideAnswers.clear();
+  outsideStarts.clear();
+  listings.clear();
   outsideQuiet.clear();
 }
 
@@ -344,14 +453,14 @@ const outsideHeads = new Map<string, ExecHeader | null>();
  * folder linked out) or that a start names: by its identity, and by what its own start names
  * in the repository (round-28 11: an outside script whose #! line names lib/interp).
  */
-function outsideExecutableDigest(root: string, path: string, rel: string, depth = 0): string {
+function outsideExecutableDigest(root: string, path: string, rel: string, depth = 0, named?: string[]): string {
   const identity = outsideDigest(path);
   let header = outsideHeads.get(identity);
   if (header === undefined) {
     header = execHeader(readHead(path, `a file PATH executable ${rel} reaches outside the repository`));
     outsideHeads.set(identity, header);
   }
-  const parts = startParts(root, header, rel, depth);
+  const parts = startParts(root, header, rel, depth, named);
   return parts.length === 0 ? identity : sha256Hex([identity, ...parts].join('\u0000\u0000'));
 }
 
@@ -367,7 +476,7 @@ function outsideExecutableDigest(root: string, path: string, rel: string, depth 
  * refused. A bare word (`#!/usr/bin/env python3`) is found through PATH, whose folders in the
  * repository are bound whole (boundExecutables).
  */
-function startParts(root: string, header: ExecHeader | null, rel: string, depth: number): string[] {
+function startParts(root: string, header: ExecHeader | null, rel: string, depth: number, named?: string[]): string[] {
   if (header === null) return [];
   const refuse = (why: string): never => {
     throw new RunSetupError(
@@ -380,9 +489,9 @@ function startParts(root: string, header: ExecHeader | null, rel: string, depth:
   if (header.kind === 'script' && depth >= MAX_INTERPRETER_CHAIN) refuse(`starts a chain of #! interpreters deeper than the kernel follows (${MAX_INTERPRETER_CHAIN})`);
   const shown = (p: string) => JSON.stringify(p.slice(0, 200));
   // The kernel gives the argument whole (`#!/bin/sh /repo/lib/a.sh x` runs the file "a.sh x": round-29 02); env -S splits it.
-  const named = header.kind === 'elf' ? [header.interpreter] : [...new Set([header.interpreter, ...(header.argument.startsWith('/') ? [header.argument] : []), ...headerWords(header.argument).filter((w) => w.includes('/'))])];
+  const files = header.kind === 'elf' ? [header.interpreter] : [...new Set([header.interpreter, ...(header.argument.startsWith('/') ? [header.argument] : []), ...headerWords(header.argument).filter((w) => w.includes('/'))])];
   const parts: string[] = [];
-  for (const [i, file] of named.entries()) {
+  for (const [i, file] of files.entries()) {
     const what = header.kind === 'elf' ? 'its loader (ELF PT_INTERP)' : i === 0 ? 'its #! interpreter' : 'a file in its #! line';
     if (!file.startsWith('/')) refuse(`names ${what} by a relative path (${shown(file)}), which each process finds from its own folder`);
     const quiet = `${root}\u0000${file}`;
@@ -391,18 +500,23 @@ function startParts(root: string, header: ExecHeader | null, rel: string, depth:
     const real = namedTarget(file, () => refuse(`names ${what} at a path that cannot be resolved (${shown(file)})`));
     if (real === null) {
       // Missing now: one that would be made in the repository is bound as missing, so making it is a change.
-      if (isInside(root, realOfMissing(file) ?? file)) parts.push(`${file}\u0000missing`);
+      const later = realOfMissing(file) ?? file;
+      if (isInside(root, later)) {
+        parts.push(`${file}\u0000missing`);
+        named?.push(later);
+      }
       continue;
     }
     const isFile = statSync(real).isFile();
     if (!isInside(root, file) && !isInside(root, real)) {
       // The kernel loads an ELF loader without reading a loader of its own.
       if (!isFile || header.kind === 'elf') continue;
-      const outside = outsideExecutableDigest(root, real, rel, depth + 1);
+      const outside = outsideExecutableDigest(root, real, rel, depth + 1, named);
       if (outside !== outsideDigest(real)) parts.push(`${file}\u0000${real}\u0000${outside}`);
       else outsideQuiet.add(quiet);
       continue;
     }
+    named?.push(isInside(root, real) ? real : file);
     let content: string;
     if (!isFile) content = 'not a file';
     else if (header.kind === 'elf') content = isInside(root, real) ? sha256FileWithStat(real, `the loader of PATH executable ${rel}`).sha256 : outsideDigest(real);

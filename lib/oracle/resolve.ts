@@ -15,7 +15,7 @@ import type { Gate } from '../ledger/types.js';
 import type { LoadedLedger } from '../workspace/load.js';
 import { FileDigests, ResolutionPass } from './file-digests.js';
 import { sourcedNames } from './check-words.js';
-import { boundExecutables, forgetOutsideInterpreters, inRepoPathEntries, outsideLinksIntoRepository } from './path-bound.js';
+import { boundExecutables, forgetOutside, inRepoPathEntries, outsideLinksIntoRepository } from './path-bound.js';
 import { changedFields, lazyOracle, ORACLE_VERSION, type DependsEntry, type Oracle, type OracleFields } from './oracle.js';
 import type { StatCache } from '../fsx/stat-cache.js';
 
@@ -113,9 +113,9 @@ export class OracleResolver {
     }
     const s = this.settings;
     const label = `${loaded.stem}:${gate.id}`;
-    // A later pass may follow a check that ran (before a spawn, after a run): outside interpreters are judged again.
+    // A later pass may follow a check that ran (before a spawn, after a run): what is outside the repository is judged again.
     if (pass !== this.initial && !this.forgotten.has(pass)) {
-      forgetOutsideInterpreters();
+      forgetOutside();
       this.forgotten.add(pass);
     }
     const cwd = this.resolveCwd(loaded, gate, pass);
@@ -136,9 +136,11 @@ export class OracleResolver {
     };
     for (const hit of outsideLinksIntoRepository(s.path, s.root, cwd, gate.check)) {
       const inRoot = relative(s.root, hit.real).split(sep).join('/');
+      if (hit.folder) throw new NotRunnableError(`${label}: the CHECK's "${hit.word}" leads into the repository's folder ${inRoot || '.'}, so the files it names there go by names the reader does not know for them: write the repository's own path`);
       if (fields.depends?.some(([p]) => p === inRoot)) continue;
-      const where = hit.found === hit.word ? 'leads into the repository' : `is found in PATH at ${hit.found}, a link into the repository`;
-      throw new NotRunnableError(`${label}: the CHECK's "${hit.word}" ${where} (${inRoot}): that file is not bound into an approval unless DEPENDS lists it`);
+      const at = hit.found === hit.word ? '' : ` is found in PATH at ${hit.found},`;
+      const where = hit.start !== undefined ? `${at || ' is'} an outside file whose #! line or ELF loader names ${inRoot}` : hit.found === hit.word ? ' leads into the repository' : `${at} a link into the repository`;
+      throw new NotRunnableError(`${label}: the CHECK's "${hit.word}"${where}${hit.start !== undefined ? '' : ` (${inRoot})`}: that file is not bound into an approval unless DEPENDS lists it`);
     }
     const bound = boundExecutables(inRepoPathEntries(s.path, s.root, cwd), s.root, label, sourcedNames(gate.check), cwd);
     if (bound !== null) fields.pathBound = bound;

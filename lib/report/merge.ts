@@ -14,6 +14,8 @@ export interface LedgerTruth {
   files: string[];
   ledgers: LedgerRevision[];
   gates: GateReport[];
+  /** Per gate of `gates`: whether its EXPECT is met by empty output (false for a manual gate). */
+  emptyOutputPasses: boolean[];
   warnings: Report['warnings'];
 }
 
@@ -36,6 +38,12 @@ export type MergeResult =
 class Invalid extends Error {}
 
 const HEX64 = /^[0-9a-f]{64}$/;
+/** SHA-256 of no bytes: the output digest of a check that printed nothing. */
+const EMPTY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
+/** No check passes after printing more than this (a run fails at the output cap: supervisor.ts). */
+export const MAX_PASS_BYTES = 1024 * 1024;
+/** No check passes after running longer than the longest timeout (86,400 s), with a minute for the clock. */
+const MAX_PASS_DURATION_MS = 86_400_000 + 60_000;
 const RUN_MODES: readonly string[] = ['run', 'approve', 'reverify'];
 
 function short(hex: string): string {
@@ -80,12 +88,21 @@ function compareGate(name: string, i: number, t: GateReport, g: GateReport): voi
   }
 }
 
-/** A result that says it passed or failed must look like a finished attempt. */
-function checkResultShape(where: string, r: GateResult): void {
+/**
+ * A result that says it passed or failed must look like a finished attempt, and a pass like
+ * one a real run can make: within the output cap and the longest timeout, its digest that of
+ * no output exactly when it printed nothing, and no output only where EXPECT is met by none
+ * (round-30b F1: a forged pass with 5,000,000 bytes merged into ALL MET).
+ */
+function checkResultShape(where: string, r: GateResult, emptyOutputPasses: boolean): void {
   if (r.status === 'pass') {
     if (r.exit !== 0) throw new Invalid(`${where}.result.exit: a pass with exit ${show(r.exit)}`);
     if (r.error !== null) throw new Invalid(`${where}.result.error: a pass with an error (${show(r.error)})`);
     if (r.outputSha256 === null || !HEX64.test(r.outputSha256)) throw new Invalid(`${where}.result.outputSha256: a pass without the digest of its output`);
+    if (r.bytes === null || r.bytes > MAX_PASS_BYTES) throw new Invalid(`${where}.result.bytes: a pass with ${show(r.bytes)} bytes of output (a run fails past ${MAX_PASS_BYTES})`);
+    if ((r.bytes === 0) !== (r.outputSha256 === EMPTY_SHA256)) throw new Invalid(`${where}.result.outputSha256: ${r.bytes === 0 ? 'not the digest of no output, for a pass with 0 bytes' : `the digest of no output, for a pass with ${r.bytes} bytes`}`);
+    if (r.bytes === 0 && !emptyOutputPasses) throw new Invalid(`${where}.result.bytes: a pass with no output, which its EXPECT does not match`);
+    if (r.durationMs === null || r.durationMs > MAX_PASS_DURATION_MS) throw new Invalid(`${where}.result.durationMs: a pass that ran ${show(r.durationMs)} ms (longer than any timeout)`);
   }
   if (r.status === 'pass' || r.status === 'fail') {
     if (r.signature === null || !HEX64.test(r.signature)) throw new Invalid(`${where}.result.signature: a ${r.status} without the signature of the oracle that ran`);
@@ -123,7 +140,7 @@ function checkReport(input: NamedReport, truth: LedgerTruth, count: number, seen
     if (owner !== shard.index) {
       throw new Invalid(`overlapping shards: ${where}.result: ${name} (shard ${shard.index}/${count}) has a result for ${t.qualified}, which belongs to shard ${owner}/${count}`);
     }
-    checkResultShape(where, g.result);
+    checkResultShape(where, g.result, truth.emptyOutputPasses[i] === true);
     const signature = g.result.signature;
     if (signature !== null) {
       const other = seen.get(signature);

@@ -1,9 +1,9 @@
 // What a PATH executable of the repository names at its start for the kernel: the `#!`
 // interpreter, the paths in its `#!` argument, an ELF loader (round-27 01-07). Each is code
 // that runs with the executable and that its bytes do not hold: bound, or refused.
-import { chmodSync, existsSync, mkdirSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { joinedRows, runCli, sandbox, tempDir, writeFiles } from '../helpers/cli.js';
 import { elfWithLoader } from '../helpers/elf.js';
@@ -220,12 +220,135 @@ describe('round 29: the kernel, read to the byte; caches keyed by what a path le
     const r = runCli(['--approve'], { cwd: s.repo, env: s.env });
     expect(r.stdout).toMatch(/the CHECK's "[^"]*\/mycli" leads into the repository \(cli\/mycli\): that file is not bound/);
     expect(r.stdout).not.toMatch(/^PASS/m);
-    // The repository's own path through a linked folder is no link into it: it runs as approved.
+    // The repository through a linked folder (a symlinked home) is the same file by a name the
+    // reader does not know for it (round-30 01): not runnable either, until DEPENDS binds it.
     const alias = join(tempDir(), 'alias');
     symlinkSync(s.repo, alias);
     writeFileSync(join(s.repo, 'GATES.md'), `- [ ] G1: the cli works\n  CHECK: ${alias}/cli/mycli --selftest\n  EXPECT: selftest ok\n`);
-    const own = runCli(['--approve'], { cwd: s.repo, env: s.env });
-    expect(own.stdout).toMatch(/^PASS/m);
+    const viaAlias = runCli(['--approve'], { cwd: s.repo, env: s.env });
+    expect(viaAlias.stdout).toMatch(/the CHECK's "[^"]*\/alias\/cli\/mycli" leads into the repository \(cli\/mycli\)/);
+    expect(viaAlias.stdout).not.toMatch(/^PASS/m);
+    writeFileSync(join(s.repo, 'GATES.md'), `- [ ] G1: the cli works\n  CHECK: ${alias}/cli/mycli --selftest\n  EXPECT: selftest ok\n  DEPENDS: cli/mycli\n`);
+    expect(runCli(['--approve'], { cwd: s.repo, env: s.env }).stdout).toMatch(/^PASS/m);
+  });
+});
+
+describe('round 30: outside names for repository code, however spelled; outside folders judged again after each check', () => {
+  /** A repository with an executable cli/mycli; `ledger(out)` is its GATES.md, for an outside folder `out`. */
+  function cliRepo(ledger: (out: string) => string) {
+    const out = tempDir();
+    const s = sandbox();
+    writeFiles(s.repo, { 'GATES.md': ledger(out), 'cli/mycli': '#!/bin/sh\necho selftest ok\n' });
+    chmodSync(join(s.repo, 'cli/mycli'), 0o755);
+    return { ...s, out, approve: () => runCli(['--approve'], { cwd: s.repo, env: s.env }) };
+  }
+
+  it('absolute words that lead nowhere in the repository raise nothing (/dev/stderr, /proc/self/status, /dev/null, /usr/bin/env, a missing path)', () => {
+    const r = cliRepo(() => '- [ ] G1: the cli works\n  CHECK: /usr/bin/env echo selftest ok | tee /dev/stderr; cat /proc/self/status > /dev/null; ls /nonexistent/x 2>/dev/null; true\n  EXPECT: selftest ok\n');
+    const a = r.approve();
+    expect(a.stderr).toBe('');
+    expect(a.stdout).toMatch(/^PASS GATES:G1/m);
+  });
+
+  it('an absolute path through an outside folder linked into the repository is not runnable (exit 1), nothing runs', () => {
+    const r = cliRepo((out) => `- [ ] G1: the cli works\n  CHECK: ${out}/d/mycli --selftest\n  EXPECT: selftest ok\n`);
+    symlinkSync(join(r.repo, 'cli'), join(r.out, 'd'));
+    const a = r.approve();
+    expect(a.code).toBe(1);
+    expect(a.stdout).toMatch(/the CHECK's "[^"]*\/d\/mycli" leads into the repository \(cli\/mycli\)/);
+    expect(a.stdout).not.toMatch(/^PASS/m);
+  });
+
+  it.each([
+    ['a ? pattern', (out: string) => `${out}/mycl?`],
+    ['a * pattern', (out: string) => `${out}/myc*`],
+    ['a [] pattern in a folder name', (out: string) => `${out}/[b]in/mycli`],
+    ['a brace group', (out: string) => `${out}/bin/my{cli,x}`],
+    ['a quoted brace group', (out: string) => `"${out}"/bin/my{cli,}`],
+  ])('an absolute CHECK word with %s that matches an outside link into the repository is not runnable', (_what, word) => {
+    const r = cliRepo((out) => `- [ ] G1: the cli works\n  CHECK: ${word(out)} --selftest\n  EXPECT: selftest ok\n`);
+    symlinkSync(join(r.repo, 'cli/mycli'), join(r.out, 'mycli'));
+    mkdirSync(join(r.out, 'bin'));
+    symlinkSync(join(r.repo, 'cli/mycli'), join(r.out, 'bin/mycli'));
+    const a = r.approve();
+    expect(a.stdout).toMatch(/leads into the repository \(cli\/mycli\): that file is not bound/);
+    expect(a.stdout).not.toMatch(/^PASS/m);
+  });
+
+  it('a bare command word with a brace group is read as the names it may expand to', () => {
+    const r = cliRepo(() => '- [ ] G1: the cli works\n  CHECK: my{cli,} --selftest\n  EXPECT: selftest ok\n');
+    mkdirSync(join(r.out, 'bin'));
+    symlinkSync(join(r.repo, 'cli/mycli'), join(r.out, 'bin/mycli'));
+    const a = runCli(['--approve'], { cwd: r.repo, env: { ...r.env, PATH: `${join(r.out, 'bin')}:${process.env.PATH}` } });
+    expect(a.stdout).toMatch(/a link into the repository \(cli\/mycli\)/);
+    expect(a.stdout).not.toMatch(/^PASS/m);
+  });
+
+  it('an outside regular file, found by PATH or named by its path, whose #! line names repository code is not runnable until DEPENDS binds that code', () => {
+    for (const how of ['bare', 'absolute'] as const) {
+      const r = cliRepo((out) => `- [ ] G1: the cli works\n  CHECK: ${how === 'bare' ? 'mycli' : `${out}/bin/mycli`} --selftest\n  EXPECT: selftest ok\n`);
+      writeFiles(r.repo, { 'lib/interp': '#!/bin/sh\necho selftest ok\n' });
+      chmodSync(join(r.repo, 'lib/interp'), 0o755);
+      mkdirSync(join(r.out, 'bin'));
+      writeFileSync(join(r.out, 'bin/mycli'), `#!${r.repo}/lib/interp\n`, { mode: 0o755 });
+      const env = { ...r.env, PATH: `${join(r.out, 'bin')}:${process.env.PATH}` };
+      const a = runCli(['--approve'], { cwd: r.repo, env });
+      expect(a.code, how).toBe(1);
+      expect(a.stdout, how).toMatch(/an outside file whose #! line or ELF loader names lib\/interp/);
+      expect(a.stdout, how).not.toMatch(/^PASS/m);
+      writeFileSync(join(r.repo, 'GATES.md'), `${readFileSync(join(r.repo, 'GATES.md'), 'utf8')}  DEPENDS: lib/interp\n`);
+      expect(runCli(['--approve'], { cwd: r.repo, env }).stdout, how).toMatch(/^PASS/m);
+    }
+    // One that names a repository file not made yet: making it later would run it.
+    const r = cliRepo(() => '- [ ] G1: the cli works\n  CHECK: mycli --selftest\n  EXPECT: selftest ok\n');
+    mkdirSync(join(r.out, 'bin'));
+    writeFileSync(join(r.out, 'bin/mycli'), `#!${r.repo}/lib/later\n`, { mode: 0o755 });
+    const later = runCli(['--approve'], { cwd: r.repo, env: { ...r.env, PATH: `${join(r.out, 'bin')}:${process.env.PATH}` } });
+    expect(later.stdout).toMatch(/an outside file whose #! line or ELF loader names lib\/later/);
+  });
+
+  it('a PATH folder that reaches the repository through a linked home (~/<repo>/tools) is bound whole, as the repository\'s own: it runs, and an edit there is a change', () => {
+    const s = sandbox();
+    writeFiles(s.repo, { 'GATES.md': LEDGER, 'tools/runtests': INTERP });
+    chmodSync(join(s.repo, 'tools/runtests'), 0o755);
+    const home = join(tempDir(), 'home');
+    symlinkSync(dirname(s.repo), home);
+    const env = { ...s.env, HOME: home, PATH: `~/${basename(s.repo)}/tools:${process.env.PATH}` };
+    // The private store stays where the sandbox keeps it.
+    const cli = (args: string[]) => runCli(args, { cwd: s.repo, env });
+    const a = cli(['--approve']);
+    expect(a.stdout).toMatch(/^PASS GATES:G1/m);
+    expect(cli(['--status', '--strict']).code).toBe(0);
+    writeFileSync(join(s.repo, 'tools/runtests'), '#!/bin/sh\necho tests passed; touch ran\n');
+    expect(cli(['--status', '--strict']).code).toBe(1);
+    expect(cli([]).stdout).not.toMatch(/^PASS/m);
+    expect(existsSync(join(s.repo, 'ran'))).toBe(false);
+  });
+
+  it('an outside PATH folder that one gate links into the repository is judged again before the next gate runs', () => {
+    for (const start of ['missing', 'outside'] as const) {
+      const s = sandbox();
+      const out = tempDir();
+      const elsewhere = tempDir();
+      if (start === 'outside') symlinkSync(elsewhere, join(out, 'bin'));
+      writeFiles(s.repo, {
+        'GATES.md': [
+          `- [ ] A: the link is made\n  CHECK: ln -sfn ${s.repo}/tools ${out}/bin && echo linked\n  EXPECT: linked\n`,
+          '- [ ] B: the tests pass\n  CHECK: runtests\n  EXPECT: tests passed\n',
+          '',
+        ].join('\n'),
+        'tools/runtests': '#!/bin/sh\necho tests passed\n',
+      });
+      chmodSync(join(s.repo, 'tools/runtests'), 0o755);
+      const r = runCli(['--approve'], { cwd: s.repo, env: { ...s.env, PATH: `${out}/bin:${process.env.PATH}` } });
+      // A's own CHECK now names a path that leads into the repository: its result is not written.
+      expect(r.stdout, start).toMatch(/^STALE GATES:A: its oracle changed while it ran \(GATES:A: the CHECK's "[^"]*\/bin" leads into the repository's folder tools, .*write the repository's own path\)/m);
+      // B would run tools/runtests through a folder that now leads into the repository, bound
+      // whole since: not what was approved, so not run; never an unbound PASS.
+      expect(r.stdout, start).toMatch(/^APPROVAL REQUIRED GATES:B .*changed since approval, not run: PATH now has entries inside the repository/m);
+      expect(r.stdout, start).not.toMatch(/^PASS GATES:B/m);
+      expect(r.code, start).toBe(1);
+    }
   });
 });
 

@@ -1,6 +1,7 @@
 // Approval binding through the real CLI and real files (DESIGN §2.3, §2.4, §4): an approval
 // covers exactly one oracle. Changing any bound field after approval makes the next plain
 // run show APPROVAL REQUIRED, name what changed, run nothing, and exit 1.
+import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -299,9 +300,11 @@ describe('changing a bound field after approval requires a new approval', () => 
 
   // An approval binds the canonical ledger path: a copied ledger needs its own approval, and
   // the block explains that the earlier approval was for another location.
-  for (const target of ['COPY.md', 'docs/GATES.md']) {
+  for (const [target, git] of [['COPY.md', false], ['docs/GATES.md', true]] as const) {
     it(`ledger location: the approved ledger copied to ${target} and run explicitly`, () => {
       const s = sandbox();
+      // In a git work tree, docs/ is part of the repository whose ledger was approved.
+      if (git) expect(spawnSync('git', ['init', '-q'], { cwd: s.repo }).status).toBe(0);
       approveThenReset(s, [{}]);
       mkdirSync(join(s.repo, 'docs'), { recursive: true });
       copyFileSync(join(s.repo, 'GATES.md'), join(s.repo, target));
@@ -324,6 +327,22 @@ describe('changing a bound field after approval requires a new approval', () => 
       expect(existsSync(marker(s))).toBe(true);
     });
   }
+
+  // Round-25a F6: another repository's approval of the same gate, CHECK and EXPECT is no
+  // earlier approval of this one; the gate is shown as never approved (DEPENDS whole).
+  it('ledger location: the same gate approved in another repository is not "approved before" here', () => {
+    const s = sandbox();
+    approveThenReset(s, [{}]);
+    // docs/ holds a ledger of its own root, outside any git work tree: another repository.
+    mkdirSync(join(s.repo, 'docs'), { recursive: true });
+    copyFileSync(join(s.repo, 'GATES.md'), join(s.repo, 'docs/GATES.md'));
+    const r = run(s, ['docs/GATES.md']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^APPROVAL REQUIRED GATES:G1@[0-9a-f]{32}/m);
+    expect(r.stdout).toMatch(/never approved before/);
+    expect(r.stdout).not.toMatch(/approved before for another oracle/);
+    expect(existsSync(marker(s))).toBe(false);
+  });
 });
 
 describe('--approve ID@PREFIX pins the oracle that was displayed', () => {

@@ -168,6 +168,19 @@ describe('shards and merge', () => {
     expect(mixed.stderr).toMatch(/report-2\.json: ledgers\[0\]\.sha256: made from another revision/);
   });
 
+  it('a pass with no output merges only where EXPECT is met by no output (round-30b F1)', () => {
+    const quiet = `${gate('Q', 'true', '/^$/')}${gate('P', 'echo present', 'present')}`;
+    const { reports, merge } = shardRuns(1, quiet);
+    expect(merge(reports).code).toBe(0);
+    edit(reports[0]!, (doc) => {
+      const p = doc.gates.find((g: { id: string }) => g.id === 'P');
+      Object.assign(p.result, { bytes: 0, outputSha256: doc.gates.find((g: { id: string }) => g.id === 'Q').result.outputSha256 });
+    });
+    const forged = merge(reports);
+    expect(forged.code).toBe(2);
+    expect(forged.stderr).toMatch(/gates\[1\]\.result\.bytes: a pass with no output, which its EXPECT does not match/);
+  });
+
   it('refuses a report with a result for a gate of another shard (exit 2)', () => {
     const { reports, merge } = shardRuns(2);
     edit(reports[0]!, (doc) => {

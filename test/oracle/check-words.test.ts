@@ -24,6 +24,13 @@ describe('commandWords', () => {
     expect(commandWords('./run.sh ..')).toEqual([]);
   });
 
+  it('reads a brace group as a pattern over the names it may expand to (round-30 04)', () => {
+    for (const check of ['my{cli,x}', 'my{cli,}', '"my"{cli,}', 'my{c..d}li']) {
+      const patterns = commandWords(check).map(wordPattern).filter((p) => p !== null);
+      expect(patterns.some((p) => p.test('mycli')), check).toBe(true);
+    }
+  });
+
   it('a plain word of any CHECK is always among them', () => {
     fc.assert(
       fc.property(fc.array(fc.stringMatching(/^[A-Za-z0-9._:+-]{1,12}$/), { minLength: 1, maxLength: 6 }), (words) => {

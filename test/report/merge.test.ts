@@ -276,6 +276,14 @@ describe('results that no shard could have', () => {
     ['a pass without an output digest', { outputSha256: null }, /\.result\.outputSha256: a pass without the digest of its output$/],
     ['a pass without a signature', { signature: null }, /\.result\.signature: a pass without the signature of the oracle that ran$/],
     ['a pass that lists changed fields', { changed: [] }, /\.result\.changed: only an approval request lists changed fields$/],
+    // Round-30b F1: passes no real run can make.
+    ['a pass past the output cap', { bytes: 5_000_000 }, /\.result\.bytes: a pass with 5000000 bytes of output \(a run fails past 1048576\)$/],
+    ['a pass with no byte count', { bytes: null }, /\.result\.bytes: a pass with null bytes of output/],
+    ['a pass with no output whose digest is not that of no output', { bytes: 0 }, /\.result\.outputSha256: not the digest of no output, for a pass with 0 bytes$/],
+    ['a pass with output whose digest is that of no output', { outputSha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855' }, /\.result\.outputSha256: the digest of no output, for a pass with 12 bytes$/],
+    ['a pass with no output where EXPECT needs some', { bytes: 0, outputSha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855' }, /\.result\.bytes: a pass with no output, which its EXPECT does not match$/],
+    ['a pass longer than any timeout', { durationMs: 1e12 }, /\.result\.durationMs: a pass that ran 1000000000000 ms \(longer than any timeout\)$/],
+    ['a pass with no duration', { durationMs: null }, /\.result\.durationMs: a pass that ran null ms/],
   ];
   for (const [what, edit, reason] of passShape) {
     it(`refuses ${what}`, () => {

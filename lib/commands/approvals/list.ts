@@ -2,6 +2,7 @@
 // with the same options would compute. Never creates the store.
 import type { Gate } from '../../ledger/types.js';
 import type { Io } from '../../program/io.js';
+import { writableTree } from '../../fsx/repo-root.js';
 import { DEFAULT_TIMEOUT_SECONDS } from '../../program/run-options.js';
 import { RunSetupError, UnsafeFileError, UsageError } from '../../errors.js';
 import { changedFields, shortSignature, type Oracle } from '../../oracle/oracle.js';
@@ -93,7 +94,7 @@ export async function listApprovals(files: string[], options: ListOptions, io: I
         entry.approvedAt = current.approvedAt;
         continue;
       }
-      const prev = store.previous(oracle.fields.ledger, gate.id, oracle.signature, oracle.fields.check, oracle.fields.expect);
+      const prev = store.previous(oracle.fields.ledger, gate.id, oracle.signature, oracle.fields.check, oracle.fields.expect, undefined, writableTree(ws.root.path));
       if (prev) {
         entry.state = 'other';
         entry.approvedAt = prev.approvedAt;
