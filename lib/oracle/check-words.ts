@@ -54,18 +54,32 @@ export function commandWords(check: string): string[] {
   for (const token of check.split(/[\s;&|()<>`]+/)) {
     const plain = token.replace(/\\(.)/gs, '$1').replace(/["']/g, '');
     // A brace group (`my{cli,}`, `t{1..3}`) is read as `*`: a pattern over every name it may expand to.
-    const braces = plain.replace(/\{[^{}]*\}/g, '*');
+    const braces = bracesAsPatterns(plain);
     for (const w of [plain, ...(braces === plain ? [] : [braces]), ...plain.split(/[=${}]+/), ...plain.split(/[=${}:?+#%-]+/)]) if (commandName(w)) words.add(w);
   }
   return [...words];
 }
 
-/** The words of `check` written as absolute paths (quotes and backslashes taken out), which run a file by its path. */
+/**
+ * `word` with every brace group (`{a,b}`, `{1..3}`, nested `{{a,b},c}`: round-31 02) read as
+ * `*`, a pattern over every name it may expand to.
+ */
+export function bracesAsPatterns(word: string): string {
+  let out = word;
+  for (let next = out.replace(/\{[^{}]*\}/g, '*'); next !== out; next = out.replace(/\{[^{}]*\}/g, '*')) out = next;
+  return out;
+}
+
+/**
+ * The words of `check` written as absolute paths (quotes and backslashes taken out), which run
+ * a file by its path, and each folder of a list assigned in it (`PATH=/out/d:$PATH mycli`,
+ * `env PATH=/out/d:/usr/bin …`: round-31 01).
+ */
 export function absoluteWords(check: string): string[] {
   const words = new Set<string>();
   for (const token of check.split(/[\s;&|()<>`]+/)) {
     const plain = token.replace(/\\(.)/gs, '$1').replace(/["']/g, '');
-    for (const w of [plain, ...plain.split('=').slice(1)]) if (w.startsWith('/') && w.length <= 4096) words.add(w);
+    for (const w of [plain, ...plain.split('=').slice(1), ...plain.split(/[=:]/).slice(1)]) if (w.startsWith('/') && w.length <= 4096) words.add(w);
   }
   return [...words];
 }

@@ -14,7 +14,7 @@ import { isInside } from '../fsx/discover.js';
 import { throughPerProcessLink } from '../fsx/physical-path.js';
 import { writableTree } from '../fsx/repo-root.js';
 import { readHead, sha256FileWithStat } from '../fsx/hash-file.js';
-import { absoluteWords, commandWords, wordPattern } from './check-words.js';
+import { absoluteWords, bracesAsPatterns, commandWords, wordPattern } from './check-words.js';
 import { execHeader, headerWords, type ExecHeader } from './exec-header.js';
 import { sha256Hex, type DependsEntry } from './oracle.js';
 
@@ -154,6 +154,9 @@ export function outsideLinksIntoRepository(path: string | null, ledgerRoot: stri
   // (`$HOME/.npm-global/bin/mycli`, a folder linked in, `/out/d/mycli` with /out/d -> <repo>/cli,
   // a symlinked home: round-29 06, round-30 01), however it is spelled (`/out/mycl?`,
   // `/out/my{cli,x}`: round-30 04): repository code by a name the reader does not know for it.
+  // An outside folder the CHECK names (`PATH=/out/bin:$PATH mylink`: round-31 01) may be a PATH
+  // folder of its own making: each command word is looked for there too.
+  const named: string[] = [];
   for (const written of absoluteWords(check)) {
     for (const word of absoluteMatches(written)) {
       if (isInside(root, word)) continue; // the repository's own path: named on the screen (UNBOUND)
@@ -162,12 +165,34 @@ export function outsideLinksIntoRepository(path: string | null, ledgerRoot: stri
         if (lookUp(root, dirname(word), basename(word)) !== null) throw new RunSetupError(`the CHECK's "${word.slice(0, 200)}" leads through /proc or /dev/fd, read by each process as its own: what runs cannot be bound into an approval`, 'name the file by a plain path');
         continue;
       }
-      judge(word, { found: word, real: wordTarget(word) });
+      const real = wordTarget(word);
+      judge(word, { found: word, real });
+      if (real !== null && !isInside(root, real) && isDirectory(real)) {
+        if (named.length === MAX_NAMED_FOLDERS) throw new RunSetupError(`the CHECK names more than ${MAX_NAMED_FOLDERS} folders outside the repository: what its commands find there cannot all be judged`, 'name fewer folders, or the files in them by their paths');
+        named.push(word);
+      }
+    }
+  }
+  for (const dir of named) {
+    for (const word of words) {
+      const hit = lookUp(root, dir, word);
+      if (hit === null) continue;
+      if (hit.perProcess) throw new RunSetupError(`the CHECK's "${word}" may be found at ${hit.found.slice(0, 200)}, which leads through /proc or /dev/fd, read by each process as its own: what runs cannot be bound into an approval`, 'replace the link with a plain file');
+      judge(word, hit);
     }
   }
   // A folder that leads into the repository (`~/proj/tools` through a symlinked home) is bound
   // whole as one of its PATH folders (inRepoPathEntries): what it holds is no link to refuse (round-30 05).
-  const inRepo = new Set(dirs.filter((d) => isInside(root, d) || realDirInsideOrMissing(root, d) === 'inside'));
+  const inRepo = new Set(
+    dirs.filter((d) => {
+      if (isInside(root, d)) return true;
+      const key = `${root}\0${d}`;
+      if (outside.has(key)) return false;
+      const where = realDirInsideOrMissing(root, d);
+      if (where === 'outside') outside.add(key); // as inRepoPathEntries would judge it
+      return where === 'inside';
+    }),
+  );
   for (const word of words) {
     for (const dir of dirs) {
       // The shell looks in each folder in turn; the first executable of that name runs.
@@ -193,6 +218,24 @@ export function outsideLinksIntoRepository(path: string | null, ledgerRoot: stri
 /** The names in outside PATH folders, until a check may have run (read only for a CHECK word with a pattern character). */
 const listings = new Map<string, string[]>();
 
+/**
+ * A word of a `#!` argument that may name a file: one with a slash, or an option's value
+ * (`--require=./x.js`, `-I/repo/lib`); not an option without one, nor a module specifier with a scheme
+ * (`--require=node:fs/promises`, which named nothing and stopped every run: round-31 03).
+ */
+function startPathWord(word: string): string[] {
+  // `--name=value`, `-Xvalue` (`-I/repo/lib`); a bare `--name` or `-X` names nothing itself.
+  const value = !word.startsWith('-') ? word : word.startsWith('--') ? (word.includes('=') ? word.slice(word.indexOf('=') + 1) : '') : word.slice(2);
+  return value.includes('/') && !/^[A-Za-z][A-Za-z0-9+.-]+:/.test(value) ? [value] : [];
+}
+
+/** At most this many outside folders the CHECK names are searched for its command words (each costs a look per word). */
+const MAX_NAMED_FOLDERS = 64;
+
+function isDirectory(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
+}
+
 /** At most this many paths an absolute CHECK word with pattern characters is read as; more is refused. */
 const MAX_ABSOLUTE_MATCHES = 4096;
 
@@ -202,7 +245,7 @@ const MAX_ABSOLUTE_MATCHES = 4096;
  * folder at a time, or the word itself when it has none.
  */
 function absoluteMatches(word: string): string[] {
-  const plain = word.replace(/\{[^{}]*\}/g, '*');
+  const plain = bracesAsPatterns(word);
   if (wordPattern(plain) === null) return [word];
   let at = [''];
   for (const part of plain.split('/').slice(1)) {
@@ -262,11 +305,12 @@ function lookUp(root: string, dir: string, word: string): { found: string; real:
   const found = join(dir, word);
   let st;
   try {
-    st = statSync(found);
+    // Most names are in no folder: no exception made for each (100 checks x 15 PATH folders).
+    st = statSync(found, { throwIfNoEntry: false });
   } catch {
     return null;
   }
-  if (!st.isFile() || !isExecutable(st.mode)) return null;
+  if (st === undefined || !st.isFile() || !isExecutable(st.mode)) return null;
   let real: string | null = null;
   try {
     real = realpathSync.native(found);
@@ -288,6 +332,18 @@ function lookUp(root: string, dir: string, word: string): { found: string; real:
  * what they lead to cannot be judged from here: another process's `/proc` entry and `~user`.
  */
 function entryDirs(entry: string, cwd: string, root: string): { written: string; dir: string }[] {
+  // Read as text unless a `..` follows a link (linkBeforeParent): such an answer is kept, once per process.
+  const key = `${root}\0${cwd}\0${entry.startsWith('~') ? homeDirectory() : ''}\0${entry}`;
+  const known = textualEntryDirs.get(key);
+  if (known !== undefined) return known;
+  const dirs = entryDirsRead(entry, cwd, root);
+  if (!entry.includes('..') && !key.slice(0, key.length - entry.length).includes('/..')) textualEntryDirs.set(key, dirs);
+  return dirs;
+}
+
+const textualEntryDirs = new Map<string, { written: string; dir: string }[]>();
+
+function entryDirsRead(entry: string, cwd: string, root: string): { written: string; dir: string }[] {
   const refuse = (why: string) => {
     throw new RunSetupError(`PATH entry ${entry.slice(0, 200)} ${why}, so what it leads to cannot be bound into an approval`, 'write the entry as a plain absolute path, or remove it from PATH');
   };
@@ -489,7 +545,7 @@ function startParts(root: string, header: ExecHeader | null, rel: string, depth:
   if (header.kind === 'script' && depth >= MAX_INTERPRETER_CHAIN) refuse(`starts a chain of #! interpreters deeper than the kernel follows (${MAX_INTERPRETER_CHAIN})`);
   const shown = (p: string) => JSON.stringify(p.slice(0, 200));
   // The kernel gives the argument whole (`#!/bin/sh /repo/lib/a.sh x` runs the file "a.sh x": round-29 02); env -S splits it.
-  const files = header.kind === 'elf' ? [header.interpreter] : [...new Set([header.interpreter, ...(header.argument.startsWith('/') ? [header.argument] : []), ...headerWords(header.argument).filter((w) => w.includes('/'))])];
+  const files = header.kind === 'elf' ? [header.interpreter] : [...new Set([header.interpreter, ...(header.argument.startsWith('/') ? [header.argument] : []), ...headerWords(header.argument).flatMap(startPathWord)])];
   const parts: string[] = [];
   for (const [i, file] of files.entries()) {
     const what = header.kind === 'elf' ? 'its loader (ELF PT_INTERP)' : i === 0 ? 'its #! interpreter' : 'a file in its #! line';

@@ -11,6 +11,7 @@ import { realpathSync, statSync } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
 import { NotRunnableError, NotRunnableYetError } from '../errors.js';
 import { isInside } from '../fsx/discover.js';
+import { checksStarted } from '../run/checks-started.js';
 import type { Gate } from '../ledger/types.js';
 import type { LoadedLedger } from '../workspace/load.js';
 import { FileDigests, ResolutionPass } from './file-digests.js';
@@ -113,10 +114,10 @@ export class OracleResolver {
     }
     const s = this.settings;
     const label = `${loaded.stem}:${gate.id}`;
-    // A later pass may follow a check that ran (before a spawn, after a run): what is outside the repository is judged again.
-    if (pass !== this.initial && !this.forgotten.has(pass)) {
+    // A check started since the last look may have relinked something outside the repository into it: judged again.
+    if (checksStarted() !== this.outsideJudgedAt) {
       forgetOutside();
-      this.forgotten.add(pass);
+      this.outsideJudgedAt = checksStarted();
     }
     const cwd = this.resolveCwd(loaded, gate, pass);
     const fields: OracleFields = {
@@ -149,7 +150,8 @@ export class OracleResolver {
   }
 
   private readonly resolved = new WeakMap<Gate, Oracle>();
-  private readonly forgotten = new WeakSet<ResolutionPass>();
+  /** checksStarted() when what lies outside the repository was last judged afresh. */
+  private outsideJudgedAt = checksStarted();
 
   /** The gate's oracle as the run started (memoized per parsed gate). */
   async resolve(loaded: LoadedLedger, gate: Gate): Promise<Oracle> {

@@ -34,6 +34,7 @@ import { nativeCrypto } from '../oracle/native-crypto.js';
 import { setMaxListeners } from 'node:events';
 import { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
+import { noteCheckStarted } from './checks-started.js';
 import { interruptSignal, onInterrupt } from './interrupts.js';
 import { closePipeEnds, outputPipesPending, takeOutputPipes, type OutputPipes } from './output-pipes.js';
 
@@ -267,6 +268,7 @@ function superviseNow(spec: CheckSpec, running?: RunningChecks): Promise<CheckOu
       return settle();
     }
     try {
+      noteCheckStarted();
       child = spawn(spec.shell, spec.args, {
         cwd: spec.cwd,
         env: spec.env,

@@ -275,6 +275,41 @@ describe('round 30: outside names for repository code, however spelled; outside 
     expect(a.stdout).not.toMatch(/^PASS/m);
   });
 
+  it.each([
+    ['nested brace groups', (out: string) => `bash -c '${out}/{{d,e},f}/mycli'`],
+    ['nested brace groups, the other way', (out: string) => `bash -c '${out}/{d,{e,f}}/mycli'`],
+  ])('an absolute CHECK word with %s through a folder linked into the repository is not runnable (round-31 02)', (_what, check) => {
+    const r = cliRepo((out) => `- [ ] G1: the cli works\n  CHECK: ${check(out)} --selftest\n  EXPECT: selftest ok\n`);
+    symlinkSync(join(r.repo, 'cli'), join(r.out, 'd'));
+    const a = r.approve();
+    expect(a.stdout).toMatch(/leads into the repository \(cli\/mycli\)/);
+    expect(a.stdout).not.toMatch(/^PASS/m);
+  });
+
+  it.each([
+    ['PATH=/out/d:$PATH mycli', (out: string) => `PATH=${out}/d:$PATH mycli`, /leads into the repository's folder cli/],
+    ['export PATH=/out/d:$PATH; mycli', (out: string) => `export PATH=${out}/d:$PATH; mycli`, /leads into the repository's folder cli/],
+    ['env PATH=/out/d:/usr/bin:/bin mycli', (out: string) => `env PATH=${out}/d:/usr/bin:/bin mycli`, /leads into the repository's folder cli/],
+    ['PATH=/out/bin2:$PATH mylink', (out: string) => `PATH=${out}/bin2:$PATH mylink`, /"mylink" is found in PATH at [^,]*bin2\/mylink, a link into the repository \(cli\/mycli\)/],
+  ])('a PATH the CHECK sets to an outside folder that leads into the repository: %s is not runnable (round-31 01)', (_what, check, reason) => {
+    const r = cliRepo((out) => `- [ ] G1: the cli works\n  CHECK: ${check(out)} --selftest\n  EXPECT: selftest ok\n`);
+    symlinkSync(join(r.repo, 'cli'), join(r.out, 'd'));
+    mkdirSync(join(r.out, 'bin2'));
+    symlinkSync(join(r.repo, 'cli/mycli'), join(r.out, 'bin2/mylink'));
+    const a = r.approve();
+    expect(a.stdout).toMatch(reason);
+    expect(a.stdout).not.toMatch(/^PASS/m);
+  });
+
+  it("an outside command whose #! line has an option with a module specifier (node:fs/promises) is no refusal (round-31 03)", () => {
+    const r = cliRepo(() => '- [ ] G1: the tool works\n  CHECK: mytool\n  EXPECT: tool ok\n');
+    mkdirSync(join(r.out, 'bin'));
+    writeFileSync(join(r.out, 'bin/mytool'), "#!/usr/bin/env -S node --require=node:fs/promises\nconsole.log('tool ok')\n", { mode: 0o755 });
+    const a = runCli(['--approve'], { cwd: r.repo, env: { ...r.env, PATH: `${join(r.out, 'bin')}:${process.env.PATH}` } });
+    expect(a.stderr).toBe('');
+    expect(a.stdout).toMatch(/^PASS GATES:G1/m);
+  });
+
   it('a bare command word with a brace group is read as the names it may expand to', () => {
     const r = cliRepo(() => '- [ ] G1: the cli works\n  CHECK: my{cli,} --selftest\n  EXPECT: selftest ok\n');
     mkdirSync(join(r.out, 'bin'));
