@@ -7,7 +7,7 @@ import type { Io } from '../program/io.js';
 import { parseSubcommand, subcommandProgram } from '../program/subcommand-program.js';
 import { UnsafeFileError, UsageError } from '../errors.js';
 import { safeReadFile } from '../fsx/safe-read.js';
-import { mergeReports, type LedgerTruth } from '../report/merge.js';
+import { MAX_PASS_DURATION_MS, mergeReports, type LedgerTruth, type PassBounds } from '../report/merge.js';
 import { gateReport, ledgerRevisions, treeMet } from '../report/model.js';
 import { parseReport } from '../report/parse-report.js';
 import { resultLine } from '../report/run-text.js';
@@ -15,7 +15,7 @@ import { cappedIds, summaryLines, treeItems, treeLines } from '../report/text.js
 import { sanitizeLine } from '../text/sanitize.js';
 import { loadWorkspace } from '../workspace/load.js';
 import { DEFAULT_REGEX_CAP_MS, matchExpect } from '../run/expect-match.js';
-import type { Expect } from '../ledger/expect.js';
+import type { Gate } from '../ledger/types.js';
 import { emitReport } from './emit.js';
 import { otherScopesNote, treeVerdict } from './scopes.js';
 
@@ -69,8 +69,7 @@ export async function mergeCommand(args: string[], io: Io): Promise<number> {
     files: ws.ledgers.map((l) => l.location.display),
     ledgers: ledgerRevisions(ws.ledgers.map((l) => ({ display: l.location.display, source: l.source }))),
     gates: ws.ledgers.flatMap((l) => l.ledger.gates.map((g) => gateReport(l.location.display, l.stem, g))),
-    // A regex that cannot be judged in time is given the benefit: the other checks still hold.
-    emptyOutputPasses: ws.ledgers.flatMap((l) => l.ledger.gates.map((g) => g.expect !== null && emptyMatch(g.expect))),
+    passBounds: ws.ledgers.flatMap((l) => l.ledger.gates.map(passBounds)),
     warnings: ws.warnings,
   };
   const merged = mergeReports(truth, reports);
@@ -96,7 +95,12 @@ export async function mergeCommand(args: string[], io: Io): Promise<number> {
   return report.exitCode;
 }
 
-function emptyMatch(expect: Expect): boolean {
-  const r = matchExpect(expect, '', DEFAULT_REGEX_CAP_MS);
-  return !r.ok || r.matched;
+/** What a real pass of `gate` can look like (report/merge.ts checks every pass against it). */
+function passBounds(gate: Gate): PassBounds | null {
+  if (gate.expect === null) return null;
+  // Each character of the output's text comes from at least one byte. A regex that cannot be
+  // judged in time is given the benefit: the other bounds still hold.
+  const empty = matchExpect(gate.expect, '', DEFAULT_REGEX_CAP_MS);
+  const minBytes = gate.expect.kind === 'substring' ? [...gate.expect.text].length : !empty.ok || empty.matched ? 0 : 1;
+  return { minBytes, maxMs: gate.timeoutSeconds === null ? MAX_PASS_DURATION_MS : gate.timeoutSeconds * 1000 + 60_000 };
 }

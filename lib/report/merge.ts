@@ -14,10 +14,19 @@ export interface LedgerTruth {
   files: string[];
   ledgers: LedgerRevision[];
   gates: GateReport[];
-  /** Per gate of `gates`: whether its EXPECT is met by empty output (false for a manual gate). */
-  emptyOutputPasses: boolean[];
+  /** Per gate of `gates`: what a real pass of it can look like (null for a manual gate). */
+  passBounds: (PassBounds | null)[];
   warnings: Report['warnings'];
 }
+
+/** The least output a pass prints (what its EXPECT needs) and the longest it can run (its TIMEOUT, else the longest timeout). */
+export interface PassBounds {
+  minBytes: number;
+  maxMs: number;
+}
+
+/** No check passes after running longer than the longest timeout (86,400 s), with a minute for the clock. */
+export const MAX_PASS_DURATION_MS = 86_400_000 + 60_000;
 
 export interface NamedReport {
   name: string;
@@ -42,8 +51,7 @@ const HEX64 = /^[0-9a-f]{64}$/;
 const EMPTY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
 /** No check passes after printing more than this (a run fails at the output cap: supervisor.ts). */
 export const MAX_PASS_BYTES = 1024 * 1024;
-/** No check passes after running longer than the longest timeout (86,400 s), with a minute for the clock. */
-const MAX_PASS_DURATION_MS = 86_400_000 + 60_000;
+
 const RUN_MODES: readonly string[] = ['run', 'approve', 'reverify'];
 
 function short(hex: string): string {
@@ -90,19 +98,22 @@ function compareGate(name: string, i: number, t: GateReport, g: GateReport): voi
 
 /**
  * A result that says it passed or failed must look like a finished attempt, and a pass like
- * one a real run can make: within the output cap and the longest timeout, its digest that of
- * no output exactly when it printed nothing, and no output only where EXPECT is met by none
- * (round-30b F1: a forged pass with 5,000,000 bytes merged into ALL MET).
+ * one a real run can make: within the output cap and the gate's timeout, its digest that of no
+ * output exactly when it printed nothing, and at least as much output as its EXPECT needs
+ * (round-30b F1: a forged pass with 5,000,000 bytes merged into ALL MET; round-31 04: one
+ * byte for a 26-byte EXPECT, an hour for a TIMEOUT of 1 s).
  */
-function checkResultShape(where: string, r: GateResult, emptyOutputPasses: boolean): void {
+function checkResultShape(where: string, r: GateResult, bounds: PassBounds | null): void {
   if (r.status === 'pass') {
     if (r.exit !== 0) throw new Invalid(`${where}.result.exit: a pass with exit ${show(r.exit)}`);
     if (r.error !== null) throw new Invalid(`${where}.result.error: a pass with an error (${show(r.error)})`);
     if (r.outputSha256 === null || !HEX64.test(r.outputSha256)) throw new Invalid(`${where}.result.outputSha256: a pass without the digest of its output`);
     if (r.bytes === null || r.bytes > MAX_PASS_BYTES) throw new Invalid(`${where}.result.bytes: a pass with ${show(r.bytes)} bytes of output (a run fails past ${MAX_PASS_BYTES})`);
     if ((r.bytes === 0) !== (r.outputSha256 === EMPTY_SHA256)) throw new Invalid(`${where}.result.outputSha256: ${r.bytes === 0 ? 'not the digest of no output, for a pass with 0 bytes' : `the digest of no output, for a pass with ${r.bytes} bytes`}`);
-    if (r.bytes === 0 && !emptyOutputPasses) throw new Invalid(`${where}.result.bytes: a pass with no output, which its EXPECT does not match`);
-    if (r.durationMs === null || r.durationMs > MAX_PASS_DURATION_MS) throw new Invalid(`${where}.result.durationMs: a pass that ran ${show(r.durationMs)} ms (longer than any timeout)`);
+    const least = bounds?.minBytes ?? 0;
+    if (r.bytes < least) throw new Invalid(`${where}.result.bytes: a pass with ${r.bytes === 0 ? 'no output' : `${r.bytes} bytes of output`}, ${least === 1 ? 'which its EXPECT does not match' : `less than the ${least} its EXPECT needs`}`);
+    const most = bounds?.maxMs ?? MAX_PASS_DURATION_MS;
+    if (r.durationMs === null || r.durationMs > most) throw new Invalid(`${where}.result.durationMs: a pass that ran ${show(r.durationMs)} ms (longer than ${most === MAX_PASS_DURATION_MS ? 'any timeout' : 'its TIMEOUT'})`);
   }
   if (r.status === 'pass' || r.status === 'fail') {
     if (r.signature === null || !HEX64.test(r.signature)) throw new Invalid(`${where}.result.signature: a ${r.status} without the signature of the oracle that ran`);
@@ -140,7 +151,7 @@ function checkReport(input: NamedReport, truth: LedgerTruth, count: number, seen
     if (owner !== shard.index) {
       throw new Invalid(`overlapping shards: ${where}.result: ${name} (shard ${shard.index}/${count}) has a result for ${t.qualified}, which belongs to shard ${owner}/${count}`);
     }
-    checkResultShape(where, g.result, truth.emptyOutputPasses[i] === true);
+    checkResultShape(where, g.result, truth.passBounds[i] ?? null);
     const signature = g.result.signature;
     if (signature !== null) {
       const other = seen.get(signature);

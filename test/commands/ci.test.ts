@@ -178,7 +178,26 @@ describe('shards and merge', () => {
     });
     const forged = merge(reports);
     expect(forged.code).toBe(2);
+    expect(forged.stderr).toMatch(/gates\[1\]\.result\.bytes: a pass with no output, less than the 7 its EXPECT needs/);
+  });
+
+  it('a pass with no output for a regex EXPECT that needs some does not merge', () => {
+    const { reports, merge } = shardRuns(1, `${gate('Q', 'true', '/^$/')}${gate('R', 'echo present', '/pres+ent/')}`);
+    expect(merge(reports).code).toBe(0);
+    edit(reports[0]!, (doc) => Object.assign(doc.gates[1].result, { bytes: 0, outputSha256: doc.gates[0].result.outputSha256 }));
+    const forged = merge(reports);
+    expect(forged.code).toBe(2);
     expect(forged.stderr).toMatch(/gates\[1\]\.result\.bytes: a pass with no output, which its EXPECT does not match/);
+  });
+
+  it("a pass that ran longer than its gate's TIMEOUT does not merge (round-31 04)", () => {
+    const timed = `${gate('T', 'echo fast', 'fast')}  TIMEOUT: 1\n`;
+    const { reports, merge } = shardRuns(1, timed);
+    expect(merge(reports).code).toBe(0);
+    edit(reports[0]!, (doc) => (doc.gates[0].result.durationMs = 3_600_000));
+    const forged = merge(reports);
+    expect(forged.code).toBe(2);
+    expect(forged.stderr).toMatch(/gates\[0\]\.result\.durationMs: a pass that ran 3600000 ms \(longer than its TIMEOUT\)/);
   });
 
   it('refuses a report with a result for a gate of another shard (exit 2)', () => {

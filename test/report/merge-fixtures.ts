@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { shortDefinition } from '../../lib/ledger/definition.js';
 import { gateState } from '../../lib/ledger/state.js';
 import type { Gate } from '../../lib/ledger/types.js';
-import type { LedgerTruth, NamedReport } from '../../lib/report/merge.js';
+import { MAX_PASS_DURATION_MS, type LedgerTruth, type NamedReport } from '../../lib/report/merge.js';
 import { effectivelyMet, emptyResult, gateReport, ledgerRevisions, REPORT_SCHEMA, summarize, type GateResult, type Mode, type Report } from '../../lib/report/model.js';
 import { shardOf } from '../../lib/run/shard.js';
 import { parseOk } from '../helpers/ledger.js';
@@ -79,8 +79,8 @@ export function truthOf(ws: Workspace, root = '/checkout'): LedgerTruth {
     files: ws.ledgers.map((l) => l.display),
     ledgers: ledgerRevisions(ws.ledgers),
     gates: ws.ledgers.flatMap((l) => l.gates.map((g) => gateReport(l.display, l.stem, g))),
-    // Every EXPECT here is ok-<id>: no output never meets it.
-    emptyOutputPasses: ws.ledgers.flatMap((l) => l.gates.map(() => false)),
+    // Every EXPECT here is ok-<id>: a pass prints at least that.
+    passBounds: ws.ledgers.flatMap((l) => l.gates.map((g) => (g.expect?.kind === 'substring' ? { minBytes: g.expect.text.length, maxMs: MAX_PASS_DURATION_MS } : null))),
     warnings: [],
   };
 }

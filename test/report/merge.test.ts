@@ -281,7 +281,8 @@ describe('results that no shard could have', () => {
     ['a pass with no byte count', { bytes: null }, /\.result\.bytes: a pass with null bytes of output/],
     ['a pass with no output whose digest is not that of no output', { bytes: 0 }, /\.result\.outputSha256: not the digest of no output, for a pass with 0 bytes$/],
     ['a pass with output whose digest is that of no output', { outputSha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855' }, /\.result\.outputSha256: the digest of no output, for a pass with 12 bytes$/],
-    ['a pass with no output where EXPECT needs some', { bytes: 0, outputSha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855' }, /\.result\.bytes: a pass with no output, which its EXPECT does not match$/],
+    ['a pass with no output where EXPECT needs some', { bytes: 0, outputSha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855' }, /\.result\.bytes: a pass with no output, less than the 5 its EXPECT needs$/],
+    ['a pass with less output than its EXPECT (round-31 04)', { bytes: 3 }, /\.result\.bytes: a pass with 3 bytes of output, less than the 5 its EXPECT needs$/],
     ['a pass longer than any timeout', { durationMs: 1e12 }, /\.result\.durationMs: a pass that ran 1000000000000 ms \(longer than any timeout\)$/],
     ['a pass with no duration', { durationMs: null }, /\.result\.durationMs: a pass that ran null ms/],
   ];
