@@ -10,6 +10,8 @@ import { countByRule, LINT_SCHEMA, renderLintJson, renderLintText, type LintRepo
 import { gateWorkdir } from '../lint/scripts.js';
 import type { GateContext } from '../lint/types.js';
 import { matchExpect } from '../run/expect-match.js';
+import { readRepositoryText } from '../fsx/physical-path.js';
+import { isPlainObject } from '../json/hostile.js';
 import { loadWorkspace, type Workspace } from '../workspace/load.js';
 
 interface LintOptions {
@@ -111,16 +113,40 @@ async function gateContexts(ws: Workspace): Promise<Map<Gate, GateContext>> {
   const expand = needed ? await globExpander(ws.root.path) : null;
   const hasFiles = (glob: string) => expand !== null && expand([glob]).size > 0;
   const contexts = new Map<Gate, GateContext>();
+  const packageScript = packageScriptReader(ws.root.path);
   for (const l of ws.ledgers) {
     for (const gate of l.ledger.gates) {
       contexts.set(gate, {
         workdir: gateWorkdir(gate.cwd),
         dependsMatched: expand && gate.depends ? expand(gate.depends) : new Set(),
         hasFiles,
+        packageScript,
       });
     }
   }
   return contexts;
+}
+
+/** package.json scripts as text, each file read once (readRepositoryText: inside the repository, bounded, no link out). */
+function packageScriptReader(root: string): (dir: string, name: string) => string | null {
+  const scripts = new Map<string, Record<string, unknown> | null>();
+  return (dir, name) => {
+    const file = dir === '.' ? 'package.json' : `${dir}/package.json`;
+    let known: Record<string, unknown> | null | undefined = scripts.get(file);
+    if (known === undefined) {
+      known = null;
+      try {
+        const pkg: unknown = JSON.parse(readRepositoryText(root, file) ?? 'null');
+        const s = isPlainObject(pkg) && Object.hasOwn(pkg, 'scripts') ? pkg.scripts : null;
+        if (isPlainObject(s)) known = s;
+      } catch {
+        // Not JSON: npm would not run it either; nothing to read.
+      }
+      scripts.set(file, known);
+    }
+    const text = known !== null && Object.hasOwn(known, name) ? known[name] : null;
+    return typeof text === 'string' ? text : null;
+  };
 }
 
 type FastGlob = typeof import('fast-glob');

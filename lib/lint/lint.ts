@@ -3,7 +3,7 @@
 // EXPECT matcher.
 import type { Expect } from '../ledger/expect.js';
 import type { Gate } from '../ledger/types.js';
-import { checkRules } from './rule-check.js';
+import { checkRules, packageScriptRules } from './rule-check.js';
 import { anyOutputRule } from './rule-any-output.js';
 import { expectRules, weakness } from './rule-expect.js';
 import { inputsRule, type LocatedRunner } from './rule-inputs.js';
@@ -65,6 +65,7 @@ export function lintGate(gate: Gate, contextOf: (gate: Gate) => GateContext, mat
   for (const rule of [
     unmeasuredNumberRule(gate.title, gate.check, gate.expectRaw, gate.line),
     checkRules(runnable, list, match),
+    packageScriptRules(runners, context.workdir, context.packageScript, checkLine),
     weakOrAny,
     vague ? [] : zeroTestRule(runners, gate.expect, gate.expectRaw, expectLine, match),
     scriptRule(list, gate, context, checkLine),

@@ -6,9 +6,10 @@ import { commandStatus, isAlwaysZero, printedTexts, programName, unwrapped, type
 import { listed, quoted } from './excerpt.js';
 import { analyzeFlow, type Reach, type Step } from './flow.js';
 import { quietKind, quietOnSuccess } from './quiet-tools.js';
-import { runnerOf } from './runners.js';
-import type { ShellList, SimpleCommand } from './shell-list.js';
-import type { ExpectMatcher, GateFinding } from './types.js';
+import { posix } from 'node:path';
+import { runnerOf, type RunnerCall } from './runners.js';
+import { parseShellList, type ShellList, type SimpleCommand } from './shell-list.js';
+import type { ExpectMatcher, GateContext, GateFinding } from './types.js';
 
 type Runnable = Gate & { check: string; expectRaw: string; expect: NonNullable<Gate['expect']> };
 
@@ -32,6 +33,31 @@ export function checkRules(gate: Runnable, list: ShellList, match: ExpectMatcher
   const reachedReal = flow.steps.some((s) => s.reach !== 'never' && s.item.pipeline.some((c, i) => commandStatus(c, 'zero', i > 0) !== 'zero'));
   if (flow.exit === 'zero' && reachedReal) return [maskedExit(flow.steps, list.background, subject, line, gate.check, list.items.length === 1)];
   return [];
+}
+
+/**
+ * masked-exit inside a package script: `npm test` exits with its script's status, so
+ * `"test": "node --test || true"` (or `| tee log`) passes with failing tests although the
+ * CHECK itself looks sound (round-31b F1). Read from the package.json the script runs from.
+ */
+export function packageScriptRules(calls: readonly RunnerCall[], workdir: string | null, packageScript: GateContext['packageScript'], line: number): GateFinding[] {
+  if (workdir === null || packageScript === undefined) return [];
+  const found: GateFinding[] = [];
+  for (const call of calls) {
+    if (call.id !== 'package-script' || call.target === null) continue;
+    const dir = call.subdir === null ? workdir : posix.normalize(posix.join(workdir, call.subdir));
+    if (dir.startsWith('../') || dir === '..') continue;
+    const text = packageScript(dir, call.target);
+    if (text === null) continue;
+    const list = parseShellList(text);
+    if (!list.complete || list.complex) continue;
+    const flow = analyzeFlow(list);
+    const reachedReal = flow.steps.some((s) => s.reach !== 'never' && s.item.pipeline.some((c, i) => commandStatus(c, 'zero', i > 0) !== 'zero'));
+    if (flow.exit !== 'zero' || !reachedReal) continue;
+    const masked = maskedExit(flow.steps, list.background, 'its script', line, text, list.items.length === 1, `${call.shown} (package.json's ${quoted(call.target)} script, ${quoted(text, 60)})`);
+    found.push({ ...masked, suggestion: `in that script: ${(masked.suggestion ?? '').replace('CHECK: bash -o pipefail', 'write it as bash -o pipefail')}` });
+  }
+  return found;
 }
 
 const proving = new WeakMap<SimpleCommand, boolean>();
@@ -160,7 +186,7 @@ function selfSatisfying(printed: Printed, expectRaw: string, subject: string, li
   };
 }
 
-function maskedExit(steps: readonly Step[], background: boolean, subject: string, line: number, check: string, onePipeline: boolean): GateFinding {
+function maskedExit(steps: readonly Step[], background: boolean, subject: string, line: number, check: string, onePipeline: boolean, who = 'CHECK'): GateFinding {
   const reached = steps.filter((s) => s.reach !== 'never');
   const last = reached[reached.length - 1]!;
   const tail = last.item.pipeline[last.item.pipeline.length - 1]!;
@@ -185,7 +211,7 @@ function maskedExit(steps: readonly Step[], background: boolean, subject: string
   return {
     line,
     rule: 'masked-exit',
-    message: `CHECK exits 0 even when ${subject} fails (${why}): only the EXPECT can still catch a failure`,
+    message: `${who} exits 0 even when ${subject} fails (${why}): only the EXPECT can still catch a failure`,
     suggestion: fix,
   };
 }

@@ -56,4 +56,10 @@ export interface GateContext {
    * not runnable. Absent: nothing is known to exist (no definition file is required).
    */
   hasFiles?: (glob: string) => boolean;
+  /**
+   * The text of a package.json script (`test` for `npm test`) in the folder a package manager
+   * runs in (repository-relative), or null when there is none or it cannot be read. Absent:
+   * package scripts are not read.
+   */
+  packageScript?: (dir: string, name: string) => string | null;
 }

@@ -238,3 +238,25 @@ describe('gate-check lint --json', () => {
     assertLintSchema(JSON.parse(r.stdout));
   });
 });
+
+describe('gate-check lint reads the package scripts a CHECK runs (round-31b F1)', () => {
+  const LEDGER = '- [ ] A: the unit tests pass\n  CHECK: npm test\n  EXPECT: /^# pass [1-9]\\d*$/m\n  DEPENDS: package.json\n  INPUTS: test/**\n';
+
+  it('names a masked exit in package.json\'s script, as in the CHECK itself', () => {
+    const s = sandbox();
+    writeFiles(s.repo, { 'GATES.md': LEDGER, 'package.json': JSON.stringify({ scripts: { test: 'node --test || true' } }), 'test/a.test.js': '' });
+    const r = runCli(['lint'], { cwd: s.repo, env: s.env });
+    expect(r.stdout).toMatch(/\[masked-exit\] npm test \(package\.json's "test" script, "node --test \|\| true"\) exits 0 even when its script fails/);
+  });
+
+  it('reads hostile or broken package.json files as having no such script', () => {
+    for (const pkg of ['not json', '{"scripts": "node --test || true"}', '{"scripts": {"__proto__": {"test": "node --test || true"}}}', '{"scripts": {"test": ["node --test || true"]}}']) {
+      const s = sandbox();
+      writeFiles(s.repo, { 'GATES.md': LEDGER, 'package.json': pkg, 'test/a.test.js': '' });
+      const r = runCli(['lint'], { cwd: s.repo, env: s.env });
+      expect(r.code, pkg).toBe(0);
+      expect(r.stdout, pkg).not.toMatch(/masked-exit/);
+    }
+  });
+});
+

@@ -124,3 +124,26 @@ describe('masked-exit: the pipe advice works under any /bin/sh', () => {
     expect(sh(advised(passes)).status).toBe(0);
   });
 });
+
+describe('masked-exit inside a package script (round-31b F1)', () => {
+  const scripts: Record<string, Record<string, string>> = {
+    '.': { test: 'node --test || true', 'test:ci': 'node --test | tee test.log', ok: 'node --test', quiet: 'node --test; echo done', bg: 'node --test &', say: 'echo done' },
+    sub: { test: 'vitest run || exit 0' },
+  };
+  const packageScript = (dir: string, name: string) => scripts[dir]?.[name] ?? null;
+  const masked = (check: string) => only(lint(gate(check, '/^# pass [1-9]\\d*$/m'), { packageScript }), 'masked-exit');
+
+  it('fires when the script npm, yarn or pnpm runs throws its status away', () => {
+    expect(masked('npm test')[0]?.message).toBe(`npm test (package.json's "test" script, "node --test || true") exits 0 even when its script fails ('|| true' turns a failure into success): only the EXPECT can still catch a failure`);
+    expect(masked('npm run -s test:ci')[0]?.message).toMatch(/^npm run test:ci \(package\.json's "test:ci" script, "node --test \| tee test\.log"\) exits 0 even when its script fails \('\| tee'/);
+    expect(masked('npm run -s test:ci')[0]?.suggestion).toMatch(/^in that script: drop the pipe .*write it as bash -o pipefail -c 'node --test \| tee test\.log'$/);
+    for (const check of ['yarn test', 'pnpm test', 'npm run quiet', 'npm run bg', 'npm --prefix sub test', 'npm test && echo ok']) expect(masked(check), check).toHaveLength(1);
+  });
+
+  it('stays quiet on a sound script, a missing one, and where scripts are not read', () => {
+    // A script that runs nothing real cannot fail: nothing there is masked.
+    for (const check of ['npm run ok', 'npm run missing', 'npm --prefix ../x test', 'npm run say']) expect(masked(check), check).toEqual([]);
+    expect(only(lint(gate('npm test', '/^# pass [1-9]\\d*$/m')), 'masked-exit')).toEqual([]);
+  });
+});
+
