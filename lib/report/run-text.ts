@@ -179,8 +179,11 @@ export function resultLine(g: GateReport): string {
 export function diagnosticLines(output: string, overflowed = false): string[] {
   if (overflowed) return ['  | (the output passed the cap and was not kept)'];
   if (output.length === 0) return ['  | (no output)'];
-  return sanitizeBlock(output, 12, 200).map((l) => `  | ${l}`);
+  return sanitizeBlock(output, 12, 200, TELLING_LINE).map((l) => `  | ${l}`);
 }
+
+/** Lines that say what failed, as test runners print them (TAP `not ok`, node:test's ✖, jest's ●, assertion values, errors). */
+const TELLING_LINE = /^\s*(?:not ok\b|[✖✗×●]|FAIL\b|(?:\w+)?Error\b|expected\b|actual\b|Expected\b|Received\b|[+-] (?:Expected|Received|expected|actual)\b|E +)|\b(?:failed|failing)\b|(?:expected|actual):/;
 
 /** What of a run's command line decides which gates a pin names and which oracle it must match. */
 export interface SuggestionOptions {

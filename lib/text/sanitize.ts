@@ -107,20 +107,41 @@ const hiddenChars = lazyRegExp(() => /[\p{Cf}\p{Default_Ignorable_Code_Point}\u2
 
 /**
  * Several lines of untrusted text (a failure diagnostic): each line sanitized and capped; when
- * there are more than maxLines, the first and last lines are kept around an omission marker.
+ * there are more than maxLines, the first and last lines are kept around omission markers, and
+ * with `telling`, also up to `maxTelling` lines between them that it matches (the failing test's
+ * name and its expected and actual values, which a runner prints mid-output: round-31b F3).
  */
-export function sanitizeBlock(text: string, maxLines = 20, maxLineLength = 200): string[] {
+export function sanitizeBlock(text: string, maxLines = 20, maxLineLength = 200, telling?: RegExp, maxTelling = 10): string[] {
   const lines = text.replace(/\r\n?/g, '\n').split('\n');
   if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
-  let kept = lines;
-  let omitted = 0;
-  if (lines.length > maxLines) {
-    const head = Math.ceil(maxLines / 2);
-    const tail = maxLines - head;
-    omitted = lines.length - maxLines;
-    kept = [...lines.slice(0, head), '\u0000OMIT', ...lines.slice(lines.length - tail)];
+  if (lines.length <= maxLines) return lines.map((l) => sanitizeLine(l, maxLineLength));
+  const head = Math.ceil(maxLines / 2);
+  const tail = maxLines - head;
+  const keep = new Set<number>();
+  for (let i = 0; i < head; i++) keep.add(i);
+  for (let i = lines.length - tail; i < lines.length; i++) keep.add(i);
+  if (telling !== undefined) {
+    let added = 0;
+    for (let i = head; i < lines.length - tail && added < maxTelling; i++) {
+      // Bounded: a test is made on the first 400 characters of a line only.
+      if (telling.test(lines[i]!.slice(0, 400))) {
+        keep.add(i);
+        added++;
+      }
+    }
   }
-  return kept.map((l) => (l === '\u0000OMIT' ? `[… ${omitted} lines omitted …]` : sanitizeLine(l, maxLineLength)));
+  const out: string[] = [];
+  let gap = 0;
+  for (let i = 0; i < lines.length; i++) {
+    if (!keep.has(i)) {
+      gap++;
+      continue;
+    }
+    if (gap > 0) out.push(`[… ${gap} line${gap === 1 ? '' : 's'} omitted …]`);
+    gap = 0;
+    out.push(sanitizeLine(lines[i]!, maxLineLength));
+  }
+  return out;
 }
 
 /** JSON text safe to print on a terminal: the data stays exact, dangerous code points become \u escapes. */

@@ -56,6 +56,16 @@ describe('sanitizeBlock', () => {
     const out = sanitizeBlock(text, 4);
     expect(out).toEqual(['line 0', 'line 1', '[… 96 lines omitted …]', 'line 98', 'line 99']);
   });
+
+  it('also keeps the telling lines between them, in order, at most maxTelling, sanitized (round-31b F3)', () => {
+    const lines = Array.from({ length: 100 }, (_, i) => `line ${i}`);
+    lines[40] = 'not ok 3 - adds \u001b[31mnumbers\u001b[0m';
+    lines[41] = '  expected: 3';
+    for (let i = 60; i < 80; i++) lines[i] = `not ok ${i}`;
+    const out = sanitizeBlock(lines.join('\n'), 4, 200, /^\s*(?:not ok|expected)/, 5);
+    expect(out).toEqual(['line 0', 'line 1', '[… 38 lines omitted …]', 'not ok 3 - adds numbers', '  expected: 3', '[… 18 lines omitted …]', 'not ok 60', 'not ok 61', 'not ok 62', '[… 35 lines omitted …]', 'line 98', 'line 99']);
+    expect(sanitizeBlock('a\nb\nc', 4, 200, /b/)).toEqual(['a', 'b', 'c']);
+  });
 });
 
 describe('terminalSafeJson', () => {
