@@ -2,7 +2,8 @@
 // approvals, run what is approved under the supervisor, write evidence, receipts and the
 // audit log in batches, and report in ledger order. Nothing runs without an approval of its
 // exact oracle.
-import { relative, sep } from 'node:path';
+import { statSync } from 'node:fs';
+import { dirname, relative, resolve, sep } from 'node:path';
 import { assertMayApprove } from '../approval/approver.js';
 import { ApprovalStore } from '../approval/store.js';
 import type { Io } from '../program/io.js';
@@ -36,7 +37,7 @@ import { RunningChecks } from '../run/supervisor.js';
 import { storeLocations } from '../store/locations.js';
 import { SCREEN_COLUMNS, screenRows, screenWidth } from '../text/review-text.js';
 import { sanitizeLine } from '../text/sanitize.js';
-import { shellCommand } from '../text/shell-quote.js';
+import { shellCommand, shellQuote } from '../text/shell-quote.js';
 import { inWorkspace, type Workspace } from '../workspace/load.js';
 import { keepApprovedCopies } from '../approval/depends-copies.js';
 import { attemptGate, type Attempt, type Entry, type RunContext } from './attempt.js';
@@ -74,6 +75,8 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
       'run it with its output on the terminal to review and answer each one, or approve exactly what you read with --approve ID@HEX; a script that approves everything runs it with stdin not a terminal (< /dev/null)',
     );
   }
+  // A JUnit file whose folder is missing could not be written after every check had run (round-31b F9).
+  if (options.junit !== undefined) junitFolderExists(resolve(io.cwd, options.junit));
   // From here on this process may start checks: the title lets a nested --approve inside one
   // of them (even with its environment scrubbed) find that it runs inside a run.
   process.title = runTitle(repoKey);
@@ -456,4 +459,11 @@ function pathBoundByApprovals(store: ApprovalStore, root: string): Map<string, S
     }
   }
   return bound;
+}
+
+function junitFolderExists(target: string): void {
+  const folder = dirname(target);
+  if (statSync(folder, { throwIfNoEntry: false })?.isDirectory() !== true) {
+    throw new UsageError(`--junit ${target}: its folder ${folder} does not exist; nothing was run`, `make the folder first (mkdir -p ${shellQuote(folder)}), or write the file elsewhere`);
+  }
 }

@@ -1,6 +1,6 @@
 // CI output through the real CLI: --junit, GitHub annotations and step summary, shards and merge.
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, sandbox, tempDir, writeFiles } from '../helpers/cli.js';
@@ -27,6 +27,14 @@ describe('--junit', () => {
     expect(doc.testsuites).toMatchObject({ tests: '3', failures: '1', skipped: '1' });
     s.run(['--status', '--strict', '--junit', 'out/status.xml']);
     expect(XMLValidator.validate(readFileSync(join(s.repo, 'out/status.xml'), 'utf8'))).toBe(true);
+  });
+
+  it('a JUnit file whose folder is missing stops a run before any check runs (exit 2; round-31b F9)', () => {
+    const s = repo({ 'GATES.md': gate('A', 'touch ran && echo ok', 'ok') });
+    const r = s.run(['--approve', '--junit', 'test-results/gates.xml']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--junit .*test-results\/gates\.xml: its folder .*test-results does not exist; nothing was run/);
+    expect(existsSync(join(s.repo, 'ran'))).toBe(false);
   });
 
   it('refuses to write through a symlink (exit 2), leaving its target alone', () => {
