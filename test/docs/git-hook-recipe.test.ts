@@ -1,0 +1,51 @@
+// references/hooks-in-git.md's plain pre-commit hook, run as written (gate-check started by
+// its bin instead of npx): the commit that makes a gate pass stops until the evidence is added.
+import { spawnSync } from 'node:child_process';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN, runCli, sandbox } from '../helpers/cli.js';
+
+const DOC = readFileSync(resolve(import.meta.dirname, '../../references/hooks-in-git.md'), 'utf8');
+
+/** The fenced sh block that holds `marker`, as the doc shows it. */
+function recipe(marker: string): string {
+  const block = [...DOC.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!).find((b) => b.includes(marker));
+  if (block === undefined) throw new Error(`no sh block with ${marker}`);
+  return block;
+}
+
+function git(cwd: string, args: string[], env: NodeJS.ProcessEnv) {
+  // Identity from the environment: `git -c` would hand the hook GIT_CONFIG_PARAMETERS, which an approval binds.
+  return spawnSync('git', args, { cwd, env: { ...env, GIT_AUTHOR_NAME: 'test', GIT_AUTHOR_EMAIL: 'test@example.invalid', GIT_COMMITTER_NAME: 'test', GIT_COMMITTER_EMAIL: 'test@example.invalid' }, encoding: 'utf8' });
+}
+
+describe('the plain pre-commit hook of hooks-in-git.md', () => {
+  it('runs the approved gates with the terminal\'s oracles, and stops a commit whose run wrote evidence until it is added', () => {
+    const s = sandbox();
+    const hook = recipe('# .git/hooks/pre-commit (chmod +x): run the approved gates');
+    expect(hook).toContain('npx --no-install gate-check');
+    expect(git(s.repo, ['init', '-q'], s.env).status).toBe(0);
+    writeFileSync(join(s.repo, 'GATES.md'), '- [ ] G1: the work is done\n  CHECK: test -f done.txt && echo done\n  EXPECT: done\n');
+    // Approved at the terminal; it fails until the work is there.
+    expect(runCli(['--approve'], { cwd: s.repo, env: s.env }).code).toBe(1);
+    expect(git(s.repo, ['add', '-A'], s.env).status).toBe(0);
+    expect(git(s.repo, ['commit', '-q', '-m', 'gates'], s.env).status).toBe(0);
+    writeFileSync(join(s.repo, '.git/hooks/pre-commit'), hook.replace('npx --no-install gate-check', `${process.execPath} ${BIN}`));
+    chmodSync(join(s.repo, '.git/hooks/pre-commit'), 0o755);
+
+    writeFileSync(join(s.repo, 'done.txt'), 'x\n');
+    expect(git(s.repo, ['add', 'done.txt'], s.env).status).toBe(0);
+    const first = git(s.repo, ['commit', '-q', '-m', 'the work'], s.env);
+    expect(first.status, first.stdout + first.stderr).toBe(1);
+    // git gives a hook's output to its stderr.
+    expect(first.stdout + first.stderr).toMatch(/^PASS GATES:G1/m);
+    expect(first.stdout + first.stderr).not.toMatch(/APPROVAL REQUIRED/);
+    expect(first.stderr).toContain('gate-check wrote evidence into the ledger: git add it and commit again');
+    expect(git(s.repo, ['add', 'GATES.md'], s.env).status).toBe(0);
+    const second = git(s.repo, ['commit', '-q', '-m', 'the work'], s.env);
+    expect(second.status, second.stdout + second.stderr).toBe(0);
+    expect(git(s.repo, ['status', '--porcelain'], s.env).stdout).toBe('');
+    expect(runCli(['--status', '--strict'], { cwd: s.repo, env: s.env }).code).toBe(0);
+  });
+});
