@@ -107,7 +107,7 @@ export async function attemptGate(e: Entry, ctx: RunContext, bindings: BoundFile
   if (error === null) {
     const m = matchExpect(e.gate.expect!, output, f.regexCapMs);
     if (!m.ok) error = m.error;
-    else if (!m.matched) error = `EXPECT not found in the output (${outcome.bytes} bytes): EXPECT: ${sanitizeLine(e.gate.expectRaw!, 200)}`;
+    else if (!m.matched) error = `EXPECT not found in the output (${outcome.bytes} bytes${colourCodes(output, f.env ?? null)}): EXPECT: ${sanitizeLine(e.gate.expectRaw!, 200)}`;
     else matched = m.text;
   }
   if (before) {
@@ -174,4 +174,15 @@ export async function attemptGate(e: Entry, ctx: RunContext, bindings: BoundFile
     record: { ...proof, status: 'pass', match, receipt, ...measured },
     event,
   };
+}
+
+/**
+ * A note for output that holds terminal escape codes: the display strips them, EXPECT is
+ * matched against them, so a line that visibly matches may not (a check coloured by
+ * FORCE_COLOR, which also reaches checks: round-31b F2).
+ */
+function colourCodes(output: string, env: readonly [string, string][] | null): string {
+  if (!output.includes('\u001b[')) return '';
+  const forced = (env ?? []).some(([name]) => name === 'FORCE_COLOR') || process.env.FORCE_COLOR !== undefined;
+  return `; it holds terminal colour codes, which are not shown here and which EXPECT is matched against${forced ? ' (FORCE_COLOR is set, and checks see it too)' : ''}`;
 }

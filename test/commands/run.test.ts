@@ -551,3 +551,15 @@ describe('sharding', () => {
     expect([...seen].sort()).toEqual([...ids].sort());
   });
 });
+
+describe('failure messages', () => {
+  it('an EXPECT missed because of colour codes says so, and names FORCE_COLOR when it is set (round-31b F2)', () => {
+    const s = sandbox();
+    writeFiles(s.repo, { 'GATES.md': '- [ ] B: the build reports its modules\n  CHECK: printf "\\033[32mbuild ok: 3 modules\\033[0m\\n"\n  EXPECT: /^build ok: \\d+ modules$/m\n' });
+    const forced = runCli(['--approve'], { cwd: s.repo, env: { ...s.env, FORCE_COLOR: '1' } });
+    expect(forced.code).toBe(1);
+    expect(joinedRows(forced.stdout)).toMatch(/EXPECT not found in the output \(29 bytes; it holds terminal colour codes, which are not shown here and which EXPECT is matched against \(FORCE_COLOR is set, and checks see it too\)\)/);
+    const plain = runCli([], { cwd: s.repo, env: s.env });
+    expect(joinedRows(plain.stdout)).toMatch(/\(29 bytes; it holds terminal colour codes, which are not shown here and which EXPECT is matched against\): EXPECT/);
+  });
+});
