@@ -35,6 +35,18 @@ describe('the installed package', () => {
     expect(pkg.dependencies ?? {}).toEqual({});
   });
 
+  it('an installed copy packs again as it is, with its scripts run (it ships no build script: round-31b F10)', () => {
+    const copy = tempDir('gc-repack-');
+    execFileSync('cp', ['-R', `${join(project, 'node_modules/gate-check')}/.`, copy]);
+    const out = tempDir('gc-repack-out-');
+    // As a user runs it: none of the npm_* variables of the npm that started this test run.
+    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith('npm_')));
+    const r = spawnSync('npm', ['pack', '--pack-destination', out], { cwd: copy, encoding: 'utf8', env });
+    expect(r.status, r.stderr).toBe(0);
+    const name = r.stdout.trim().split('\n').pop()!;
+    expect(readdirSync(out)).toEqual([name]);
+  });
+
   it('runs from the project: --status, an approved run, lint and the Stop hook', () => {
     const s = sandbox();
     writeFiles(s.repo, { 'GATES.md': '- [ ] G1: greets\n  CHECK: echo hello\n  EXPECT: hello\n' });
