@@ -101,6 +101,8 @@ function passBounds(gate: Gate): PassBounds | null {
   // Each character of the output's text comes from at least one byte. A regex that cannot be
   // judged in time is given the benefit: the other bounds still hold.
   const empty = matchExpect(gate.expect, '', DEFAULT_REGEX_CAP_MS);
-  const minBytes = gate.expect.kind === 'substring' ? [...gate.expect.text].length : !empty.ok || empty.matched ? 0 : 1;
-  return { minBytes, maxMs: gate.timeoutSeconds === null ? MAX_PASS_DURATION_MS : gate.timeoutSeconds * 1000 + 60_000 };
+  // Its UTF-8 bytes, but one for each U+FFFD, which one invalid byte decodes to (round-32 F6).
+  const minBytes = gate.expect.kind === 'substring' ? Buffer.byteLength(gate.expect.text.replaceAll('\uFFFD', ''), 'utf8') + (gate.expect.text.match(/\uFFFD/g)?.length ?? 0) : !empty.ok || empty.matched ? 0 : 1;
+  // The check is killed at its TIMEOUT: a pass ends before it, measured with a few seconds for the clock.
+  return { minBytes, maxMs: gate.timeoutSeconds === null ? MAX_PASS_DURATION_MS : gate.timeoutSeconds * 1000 + 5_000 };
 }

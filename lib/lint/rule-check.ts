@@ -40,11 +40,13 @@ export function checkRules(gate: Runnable, list: ShellList, match: ExpectMatcher
  * `"test": "node --test || true"` (or `| tee log`) passes with failing tests although the
  * CHECK itself looks sound (round-31b F1). Read from the package.json the script runs from.
  */
-export function packageScriptRules(calls: readonly RunnerCall[], workdir: string | null, packageScript: GateContext['packageScript'], line: number): GateFinding[] {
+export function packageScriptRules(calls: readonly RunnerCall[], workdir: string | null, packageScript: GateContext['packageScript'], line: number, depth = 0): GateFinding[] {
   if (workdir === null || packageScript === undefined) return [];
   const found: GateFinding[] = [];
   for (const call of calls) {
     if (call.id !== 'package-script' || call.target === null) continue;
+    // A workspace's own scripts (-w, --workspace) are not read: never report the root's for it.
+    if (call.workspaces === true) continue;
     const dir = call.subdir === null ? workdir : posix.normalize(posix.join(workdir, call.subdir));
     if (dir.startsWith('../') || dir === '..') continue;
     const text = packageScript(dir, call.target);
@@ -53,9 +55,17 @@ export function packageScriptRules(calls: readonly RunnerCall[], workdir: string
     if (!list.complete || list.complex) continue;
     const flow = analyzeFlow(list);
     const reachedReal = flow.steps.some((s) => s.reach !== 'never' && s.item.pipeline.some((c, i) => commandStatus(c, 'zero', i > 0) !== 'zero'));
-    if (flow.exit !== 'zero' || !reachedReal) continue;
-    const masked = maskedExit(flow.steps, list.background, 'its script', line, text, list.items.length === 1, `${call.shown} (package.json's ${quoted(call.target)} script, ${quoted(text, 60)})`);
-    found.push({ ...masked, suggestion: `in that script: ${(masked.suggestion ?? '').replace('CHECK: bash -o pipefail', 'write it as bash -o pipefail')}` });
+    const who = `${call.shown} (package.json's ${quoted(call.target)} script, ${quoted(text, 60)})`;
+    if (flow.exit === 'zero' && reachedReal) {
+      const masked = maskedExit(flow.steps, list.background, 'its script', line, text, list.items.length === 1, who);
+      found.push({ ...masked, suggestion: `in that script: ${(masked.suggestion ?? '').replace('CHECK: bash -o pipefail', 'write it as bash -o pipefail')}` });
+      continue;
+    }
+    // A script that runs another (`"test": "npm run test:unit"`: round-32 F5), a few levels down.
+    if (depth < 3) {
+      const inner = list.items.flatMap((i) => i.pipeline.map(runnerOf)).filter((c): c is RunnerCall => c !== null);
+      for (const f of packageScriptRules(inner, dir, packageScript, line, depth + 1)) found.push({ ...f, message: `${call.shown} runs ${f.message}` });
+    }
   }
   return found;
 }

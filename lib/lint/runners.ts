@@ -21,6 +21,8 @@ export interface RunnerCall {
   subdir: string | null;
   /** Whether what it runs is a test suite (not `npm run build`, not `make dist`). */
   runsTests: boolean;
+  /** A package manager told to run the scripts of workspaces (-w, --workspace, --filter, -r): not the folder's own. */
+  workspaces?: boolean;
 }
 
 export interface RunnerInfo {
@@ -132,6 +134,7 @@ function optionValues(args: readonly Word[], options: readonly string[]): string
 
 function packageScript(pm: string, args: readonly Word[]): RunnerCall | null {
   let subdir: string | null = null;
+  const workspaces = args.some((w) => /^(?:-w|--workspaces?(?:=.*)?|--filter(?:=.*)?|-F|-r|--recursive)$/.test(w.value));
   let i = 0;
   while (i < args.length && args[i]!.value.startsWith('-')) {
     const v = args[i]!.value;
@@ -157,6 +160,7 @@ function packageScript(pm: string, args: readonly Word[]): RunnerCall | null {
     definitions: [],
     subdir,
     runsTests: /^tests?(?:$|[:_-])/.test(script),
+    ...(workspaces ? { workspaces } : {}),
   };
 }
 

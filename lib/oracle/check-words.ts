@@ -24,7 +24,17 @@ export function wordPattern(word: string): RegExp | null {
     const c = word[i]!;
     if (c === '*') re += '.*';
     else if (c === '?') re += '.';
-    else if (c === '[') {
+    else if (c === '[' && /^\[(?:!|\^)?[^\]]*\[[:=.]/.test(word.slice(i))) {
+      // A class, an equivalence class or a collating symbol inside (`[[:alpha:]]`, `[[=d=]]`,
+      // `[[.d.]]`: round-32 F2): read generously as any one character.
+      const close = word.indexOf(']]', i);
+      if (close < 0) {
+        re += '.*'; // not closed as read here: anything after
+        break;
+      }
+      re += '.';
+      i = close + 1;
+    } else if (c === '[') {
       const close = word.indexOf(']', i + 2);
       if (close < 0) {
         re += '\\[';
@@ -75,11 +85,16 @@ export function bracesAsPatterns(word: string): string {
  * a file by its path, and each folder of a list assigned in it (`PATH=/out/d:$PATH mycli`,
  * `env PATH=/out/d:/usr/bin …`: round-31 01).
  */
-export function absoluteWords(check: string): string[] {
+export function absoluteWords(check: string, home: string | null = null): string[] {
   const words = new Set<string>();
+  // `$HOME/…`, `${HOME}/…` and a leading `~/` name the same folders as the home's own path (round-32 F1).
+  const homed = (w: string) => (home === null || !home.startsWith('/') ? w : w.replace(/^(?:\$\{HOME\}|\$HOME(?![A-Za-z0-9_])|~(?=\/|$))/, home));
   for (const token of check.split(/[\s;&|()<>`]+/)) {
     const plain = token.replace(/\\(.)/gs, '$1').replace(/["']/g, '');
-    for (const w of [plain, ...plain.split('=').slice(1), ...plain.split(/[=:]/).slice(1)]) if (w.startsWith('/') && w.length <= 4096) words.add(w);
+    for (const raw of [plain, ...plain.split('=').slice(1), ...plain.split(/[=:]/).slice(1)]) {
+      const w = homed(raw);
+      if (w.startsWith('/') && w.length <= 4096) words.add(w);
+    }
   }
   return [...words];
 }

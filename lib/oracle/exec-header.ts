@@ -132,10 +132,10 @@ export function execHeader(head: Buffer): ExecHeader | null {
 }
 
 /**
- * The words of a `#!` argument that could name a file: split at blanks and tabs (env -S splits
- * it so; other interpreters take it whole, which a generous reading covers), and an option's
- * `=value`.
+ * The words of a `#!` argument, split at blanks and tabs (env -S splits it so; other
+ * interpreters take it whole, which a generous reading covers). Which of them name files, and
+ * by which part (an option's value, an assignment), path-bound.ts reads.
  */
 export function headerWords(argument: string): string[] {
-  return argument.split(/[ \t]+/).flatMap((w) => (w.includes('=') ? [w, w.slice(w.indexOf('=') + 1)] : [w])).filter((w) => w !== '');
+  return argument.split(/[ \t]+/).filter((w) => w !== '');
 }

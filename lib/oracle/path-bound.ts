@@ -157,7 +157,7 @@ export function outsideLinksIntoRepository(path: string | null, ledgerRoot: stri
   // An outside folder the CHECK names (`PATH=/out/bin:$PATH mylink`: round-31 01) may be a PATH
   // folder of its own making: each command word is looked for there too.
   const named: string[] = [];
-  for (const written of absoluteWords(check)) {
+  for (const written of absoluteWords(check, homeDirectory())) {
     for (const word of absoluteMatches(written)) {
       if (isInside(root, word)) continue; // the repository's own path: named on the screen (UNBOUND)
       if (throughPerProcessLink(root, word)) {
@@ -219,13 +219,27 @@ export function outsideLinksIntoRepository(path: string | null, ledgerRoot: stri
 const listings = new Map<string, string[]>();
 
 /**
- * A word of a `#!` argument that may name a file: one with a slash, or an option's value
- * (`--require=./x.js`, `-I/repo/lib`); not an option without one, nor a module specifier with a scheme
- * (`--require=node:fs/promises`, which named nothing and stopped every run: round-31 03).
+ * The paths a word of a `#!` argument may name: one with a slash, or an option's value
+ * (`--require=./x.js`, `-I/repo/lib`), quotes taken out as `env -S` takes them (round-32 F4);
+ * a `file:` URL as its path (`--import=file:///repo/x.mjs`: round-32 F3); each folder of a
+ * `PATH=` assignment; not an option without a value, another assignment (`TZ=Europe/Berlin`),
+ * nor a module specifier with another scheme (`--require=node:fs/promises`, which named
+ * nothing and stopped every run: round-31 03). A `${…}` there is refused before (startParts).
  */
-function startPathWord(word: string): string[] {
+function startPathWord(raw: string): string[] {
+  const word = raw.replace(/["']/g, '');
+  const assignment = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(word);
+  if (assignment !== null) return assignment[1] === 'PATH' ? assignment[2]!.split(':').filter((d) => d !== '') : [];
   // `--name=value`, `-Xvalue` (`-I/repo/lib`); a bare `--name` or `-X` names nothing itself.
   const value = !word.startsWith('-') ? word : word.startsWith('--') ? (word.includes('=') ? word.slice(word.indexOf('=') + 1) : '') : word.slice(2);
+  const url = /^file:(?:\/\/(?:localhost)?(?=\/))?(.*)$/is.exec(value);
+  if (url !== null) {
+    try {
+      return [decodeURIComponent(url[1]!)];
+    } catch {
+      return [url[1]!];
+    }
+  }
   return value.includes('/') && !/^[A-Za-z][A-Za-z0-9+.-]+:/.test(value) ? [value] : [];
 }
 
@@ -245,7 +259,11 @@ const MAX_ABSOLUTE_MATCHES = 4096;
  * folder at a time, or the word itself when it has none.
  */
 function absoluteMatches(word: string): string[] {
-  const plain = bracesAsPatterns(word);
+  // A brace left over (a quoted or escaped one inside a group: `{d,"}"}`: round-32 F2) makes its whole folder name a `*`.
+  const plain = bracesAsPatterns(word)
+    .split('/')
+    .map((part) => (/[{}]/.test(part) ? '*' : part))
+    .join('/');
   if (wordPattern(plain) === null) return [word];
   let at = [''];
   for (const part of plain.split('/').slice(1)) {
@@ -542,6 +560,8 @@ function startParts(root: string, header: ExecHeader | null, rel: string, depth:
   };
   if (header.kind === 'elf-unread') return refuse('is an ELF file whose loader (PT_INTERP) cannot be read from its first 64 KiB');
   if (header.kind === 'undecodable') return refuse('names a file at its start by a path that is not valid UTF-8');
+  // env -S expands `${NAME}` in its argument: what it names then is not in the text (round-32 F4).
+  if (header.kind === 'script' && header.argument.includes('${')) return refuse('has a ${…} in its #! line, which env -S expands to what no reading of the line can know');
   if (header.kind === 'script' && depth >= MAX_INTERPRETER_CHAIN) refuse(`starts a chain of #! interpreters deeper than the kernel follows (${MAX_INTERPRETER_CHAIN})`);
   const shown = (p: string) => JSON.stringify(p.slice(0, 200));
   // The kernel gives the argument whole (`#!/bin/sh /repo/lib/a.sh x` runs the file "a.sh x": round-29 02); env -S splits it.
@@ -574,6 +594,8 @@ function startParts(root: string, header: ExecHeader | null, rel: string, depth:
     }
     named?.push(isInside(root, real) ? real : file);
     let content: string;
+    // A folder of the repository (`env -S PATH=<repo>/bin node`): what is looked up there is not bound by naming it.
+    if (!isFile && statSync(real).isDirectory()) refuse(`names a folder of the repository in its #! line (${shown(file)}), whose files a program may then run`);
     if (!isFile) content = 'not a file';
     else if (header.kind === 'elf') content = isInside(root, real) ? sha256FileWithStat(real, `the loader of PATH executable ${rel}`).sha256 : outsideDigest(real);
     else content = isInside(root, real) ? inRepoDigest(root, real, rel, depth + 1) : outsideExecutableDigest(root, real, rel, depth + 1);

@@ -301,6 +301,70 @@ describe('round 30: outside names for repository code, however spelled; outside 
     expect(a.stdout).not.toMatch(/^PASS/m);
   });
 
+  it('a PATH the CHECK sets through $HOME, ${HOME} or ~ to a folder that leads into the repository is not runnable (round-32 F1)', () => {
+    for (const spelled of ['$HOME/d', '${HOME}/d', '"$HOME"/d', '~/d']) {
+      const r = cliRepo(() => `- [ ] G1: the cli works\n  CHECK: PATH=${spelled}:$PATH mycli --selftest\n  EXPECT: selftest ok\n`);
+      symlinkSync(join(r.repo, 'cli'), join(r.out, 'd'));
+      const a = runCli(['--approve'], { cwd: r.repo, env: { ...r.env, HOME: r.out } });
+      expect(a.stdout, spelled).toMatch(/leads into the repository's folder cli/);
+      expect(a.stdout, spelled).not.toMatch(/^PASS/m);
+    }
+  });
+
+  it.each([
+    ['an equivalence class', (out: string) => `${out}/[[=d=]]/mycli`],
+    ['a collating symbol', (out: string) => `${out}/[[.d.]]/mycli`],
+    ['a character class', (out: string) => `${out}/[[:alpha:]]/mycli`],
+    ['a quoted brace inside a group', (out: string) => `${out}/{d,"}"}/mycli`],
+    ['an escaped brace inside a group', (out: string) => `${out}/{d,\\}}/mycli`],
+  ])('an absolute CHECK word with %s through a folder linked into the repository is not runnable (round-32 F2)', (_what, word) => {
+    const r = cliRepo((out) => `- [ ] G1: the cli works\n  CHECK: bash -c '${word(out).replaceAll("'", "'\\''")}' --selftest\n  EXPECT: selftest ok\n`);
+    symlinkSync(join(r.repo, 'cli'), join(r.out, 'd'));
+    const a = r.approve();
+    expect(a.stdout).toMatch(/leads into the repository \(cli\/mycli\)/);
+    expect(a.stdout).not.toMatch(/^PASS/m);
+  });
+
+  it("an outside command's #! line that loads a repository file by a file: URL, or through quotes env -S takes out, is not runnable; a ${…} there is refused (round-32 F3, F4)", () => {
+    for (const option of ['--import=file://REPO/lib/x.mjs', '--import=file:REPO/lib/x.mjs', '--import=FILE://localhostREPO/lib/x.mjs', '--require=REPO/"lib"/x.mjs']) {
+      const r = cliRepo(() => '- [ ] G1: the tool works\n  CHECK: mytool\n  EXPECT: tool ok\n');
+      writeFiles(r.repo, { 'lib/x.mjs': 'console.log("tool ok")\n' });
+      mkdirSync(join(r.out, 'bin'));
+      writeFileSync(join(r.out, 'bin/mytool'), `#!/usr/bin/env -S node ${option.replace('REPO', r.repo)}\n`, { mode: 0o755 });
+      const a = runCli(['--approve'], { cwd: r.repo, env: { ...r.env, PATH: `${join(r.out, 'bin')}:${process.env.PATH}` } });
+      expect(a.stdout, option).toMatch(/an outside file whose #! line or ELF loader names lib\/x\.mjs/);
+      expect(a.stdout, option).not.toMatch(/^PASS/m);
+    }
+    const r = cliRepo(() => '- [ ] G1: the tool works\n  CHECK: mytool\n  EXPECT: tool ok\n');
+    mkdirSync(join(r.out, 'bin'));
+    writeFileSync(join(r.out, 'bin/mytool'), `#!/usr/bin/env -S node --require=${r.repo}/\${NOPE}lib/x.js\n`, { mode: 0o755 });
+    const a = runCli(['--approve'], { cwd: r.repo, env: { ...r.env, PATH: `${join(r.out, 'bin')}:${process.env.PATH}` } });
+    expect(a.code).toBe(2);
+    expect(a.stderr).toMatch(/has a \$\{…\} in its #! line, which env -S expands/);
+  });
+
+  it("an outside command whose #! line puts a repository folder on env -S's PATH is refused (exit 2)", () => {
+    const r = cliRepo(() => '- [ ] G1: the tool works\n  CHECK: mytool\n  EXPECT: tool ok\n');
+    mkdirSync(join(r.out, 'bin'));
+    mkdirSync(join(r.repo, 'bin'));
+    writeFileSync(join(r.out, 'bin/mytool'), `#!/usr/bin/env -S PATH=${r.repo}/bin:/usr/bin:/bin node\nconsole.log('tool ok')\n`, { mode: 0o755 });
+    const a = runCli(['--approve'], { cwd: r.repo, env: { ...r.env, PATH: `${join(r.out, 'bin')}:${process.env.PATH}` } });
+    expect(a.code).toBe(2);
+    expect(a.stderr).toMatch(/names a folder of the repository in its #! line/);
+  });
+
+  it('ordinary outside tools whose #! line sets variables or quotes an outside path raise nothing (round-32 F8)', () => {
+    for (const line of ['#!/usr/bin/env -S LANG=C.UTF-8 TZ=Europe/Berlin node', '#!/usr/bin/env -S PATH=/usr/bin:/bin node', '#!/usr/bin/env -S node --require="OUT/pre.js"']) {
+      const r = cliRepo(() => '- [ ] G1: the tool works\n  CHECK: mytool\n  EXPECT: tool ok\n');
+      mkdirSync(join(r.out, 'bin'));
+      writeFileSync(join(r.out, 'pre.js'), '');
+      writeFileSync(join(r.out, 'bin/mytool'), `${line.replace('OUT', r.out)}\nconsole.log('tool ok')\n`, { mode: 0o755 });
+      const a = runCli(['--approve'], { cwd: r.repo, env: { ...r.env, PATH: `${join(r.out, 'bin')}:${process.env.PATH}` } });
+      expect(a.stderr, line).toBe('');
+      expect(a.stdout, line).toMatch(/^PASS GATES:G1/m);
+    }
+  });
+
   it("an outside command whose #! line has an option with a module specifier (node:fs/promises) is no refusal (round-31 03)", () => {
     const r = cliRepo(() => '- [ ] G1: the tool works\n  CHECK: mytool\n  EXPECT: tool ok\n');
     mkdirSync(join(r.out, 'bin'));

@@ -198,6 +198,15 @@ describe('shards and merge', () => {
     expect(forged.stderr).toMatch(/gates\[1\]\.result\.bytes: a pass with no output, which its EXPECT does not match/);
   });
 
+  it('a pass with fewer bytes than the UTF-8 of its EXPECT does not merge (round-32 F6)', () => {
+    const { reports, merge } = shardRuns(1, gate('U', 'echo éééééééééé', 'éééééééééé'));
+    expect(merge(reports).code).toBe(0);
+    edit(reports[0]!, (doc) => (doc.gates[0].result.bytes = 10));
+    const forged = merge(reports);
+    expect(forged.code).toBe(2);
+    expect(forged.stderr).toMatch(/a pass with 10 bytes of output, less than the 20 its EXPECT needs/);
+  });
+
   it("a pass that ran longer than its gate's TIMEOUT does not merge (round-31 04)", () => {
     const timed = `${gate('T', 'echo fast', 'fast')}  TIMEOUT: 1\n`;
     const { reports, merge } = shardRuns(1, timed);
@@ -206,6 +215,8 @@ describe('shards and merge', () => {
     const forged = merge(reports);
     expect(forged.code).toBe(2);
     expect(forged.stderr).toMatch(/gates\[0\]\.result\.durationMs: a pass that ran 3600000 ms \(longer than its TIMEOUT\)/);
+    edit(reports[0]!, (doc) => (doc.gates[0].result.durationMs = 7_000));
+    expect(merge(reports).code).toBe(2);
   });
 
   it('refuses a report with a result for a gate of another shard (exit 2)', () => {

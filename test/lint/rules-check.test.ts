@@ -127,7 +127,7 @@ describe('masked-exit: the pipe advice works under any /bin/sh', () => {
 
 describe('masked-exit inside a package script (round-31b F1)', () => {
   const scripts: Record<string, Record<string, string>> = {
-    '.': { test: 'node --test || true', 'test:ci': 'node --test | tee test.log', ok: 'node --test', quiet: 'node --test; echo done', bg: 'node --test &', say: 'echo done' },
+    '.': { 'test:outer': 'npm run test', 'test:deep': 'npm run test:outer', 'test:sound': 'npm run ok', test: 'node --test || true', 'test:ci': 'node --test | tee test.log', ok: 'node --test', quiet: 'node --test; echo done', bg: 'node --test &', say: 'echo done' },
     sub: { test: 'vitest run || exit 0' },
   };
   const packageScript = (dir: string, name: string) => scripts[dir]?.[name] ?? null;
@@ -138,6 +138,16 @@ describe('masked-exit inside a package script (round-31b F1)', () => {
     expect(masked('npm run -s test:ci')[0]?.message).toMatch(/^npm run test:ci \(package\.json's "test:ci" script, "node --test \| tee test\.log"\) exits 0 even when its script fails \('\| tee'/);
     expect(masked('npm run -s test:ci')[0]?.suggestion).toMatch(/^in that script: drop the pipe .*write it as bash -o pipefail -c 'node --test \| tee test\.log'$/);
     for (const check of ['yarn test', 'pnpm test', 'npm run quiet', 'npm run bg', 'npm --prefix sub test', 'npm test && echo ok']) expect(masked(check), check).toHaveLength(1);
+  });
+
+  it('follows a script that runs another, and names the chain (round-32 F5)', () => {
+    expect(masked('npm run test:outer')[0]?.message).toMatch(/^npm run test:outer runs npm run test \(package\.json's "test" script, "node --test \|\| true"\) exits 0/);
+    expect(masked('npm run test:deep')[0]?.message).toMatch(/^npm run test:deep runs npm run test:outer runs npm run test /);
+    expect(masked('npm run test:sound')).toEqual([]);
+  });
+
+  it("says nothing of a workspace's scripts, which are not read (round-32 F8)", () => {
+    for (const check of ['npm test -w pkgs/b', 'npm -w pkgs/b test', 'npm test --workspace=pkgs/b', 'pnpm -r test', 'pnpm --filter b test']) expect(masked(check), check).toEqual([]);
   });
 
   it('stays quiet on a sound script, a missing one, and where scripts are not read', () => {
