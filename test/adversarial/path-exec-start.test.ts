@@ -343,6 +343,14 @@ describe('round 30: outside names for repository code, however spelled; outside 
     expect(a.stderr).toMatch(/has a \$\{…\} in its #! line, which env -S expands/);
   });
 
+  it('a CHECK that names more outside folders than are searched is refused (exit 2), not half read', () => {
+    const r = cliRepo((out) => `- [ ] G1: the cli works\n  CHECK: ls ${Array.from({ length: 65 }, (_, i) => `${out}/f${i}`).join(' ')} && mycli --selftest\n  EXPECT: selftest ok\n`);
+    for (let i = 0; i < 65; i++) mkdirSync(join(r.out, `f${i}`));
+    const a = r.approve();
+    expect(a.code).toBe(2);
+    expect(a.stderr).toMatch(/the CHECK names more than 64 folders outside the repository/);
+  });
+
   it("an outside command whose #! line puts a repository folder on env -S's PATH is refused (exit 2)", () => {
     const r = cliRepo(() => '- [ ] G1: the tool works\n  CHECK: mytool\n  EXPECT: tool ok\n');
     mkdirSync(join(r.out, 'bin'));
