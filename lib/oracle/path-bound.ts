@@ -466,11 +466,7 @@ function realDirInsideOrMissing(root: string, dir: string): 'inside' | 'outside'
 
 /** Whether `dir` (inside the repository as written) resolves inside it; a missing one does. */
 function realDirInside(root: string, dir: string): boolean {
-  try {
-    return isInside(root, realpathSync.native(dir));
-  } catch {
-    return true;
-  }
+  return realDirInsideOrMissing(root, dir) !== 'outside';
 }
 
 /**
@@ -499,7 +495,7 @@ function inRepoDigest(root: string, path: string, rel: string, depth = 0): strin
 /**
  * Interpreters named outside the repository whose own chain names nothing in it (`#!/bin/sh`,
  * `#!/usr/bin/env node`): 500 scripts in node_modules/.bin name the same one. Kept until a
- * check has run (forgetOutsideInterpreters): a check may relink one into the repository before
+ * check has run (forgetOutside): a check may relink one into the repository before
  * the next gate starts (round-29 04).
  */
 const outsideQuiet = new Set<string>();
