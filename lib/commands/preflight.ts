@@ -32,6 +32,8 @@ export interface PreflightContext {
   store: ApprovalStore;
   /** The shell's absolute path as it resolves now (throws when it no longer resolves). */
   shellNow: () => string;
+  /** The checks' PATH, whole (the signed one leaves out folders that hold nothing: signedPath). */
+  runPath: string | null;
 }
 
 /** Such an oracle was never on a screen: it is shown by the next run. */
@@ -79,7 +81,7 @@ async function preflightOnce(e: Entry, ctx: PreflightContext): Promise<Preflight
   // PATH paths are relative to the work-tree top (path-bound.ts); these keys, to the root.
   const tree = writableTree(ctx.root);
   const fromRoot = (rel: string) => (tree === ctx.root ? rel : relative(ctx.root, join(tree, rel)));
-  if (now.fields.pathBound) for (const dir of inRepoPathEntries(now.fields.path, ctx.root, now.fields.cwd)) kinds.set(fromRoot(dir.inRepo), 'PATH directory');
+  if (now.fields.pathBound) for (const dir of inRepoPathEntries(ctx.runPath, ctx.root, now.fields.cwd)) kinds.set(fromRoot(dir.inRepo), 'PATH directory');
   for (const [rel] of now.fields.pathBound ?? []) kinds.set(fromRoot(rel), 'PATH executable');
   for (const [rel] of e.inputs ?? []) kinds.set(rel, 'INPUTS');
   for (const [rel] of now.fields.depends ?? []) kinds.set(rel, 'DEPENDS');

@@ -20,7 +20,8 @@ import { publishRunMarker } from '../fsx/run-marker.js';
 import { HistoryLog } from '../history/log.js';
 import { filesOfLedgers } from '../ledger/own-files.js';
 import { gateState } from '../ledger/state.js';
-import { changedFields, pinSignature, sha256Hex } from '../oracle/oracle.js';
+import { homeDirectory } from '../oracle/path-bound.js';
+import { changedFields, normalizePath, pinSignature, sha256Hex } from '../oracle/oracle.js';
 import type { OracleFields } from '../oracle/oracle.js';
 import type { Gate } from '../ledger/types.js';
 import { approvalViewOf, effectivelyMet, emptyResult, gateReport, ledgerRevisions, reranBy, REPORT_SCHEMA, summarize, treeMet, type Mode, type Report } from '../report/model.js';
@@ -191,7 +192,7 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
     // bin/suite.sh) is bound already: the screen names it on the PATH row (round-27 08).
     const boundBare = new Set((f.pathBound ?? []).map(([p]) => p.slice(p.lastIndexOf('/') + 1)));
     const files = runs.filter((p) => !isRepositoryDirectory(ws.root.path, p) && !(boundBare.has(p.slice(p.lastIndexOf('/') + 1)) && !isRepositoryNonFolder(ws.root.path, p)));
-    return { files: [...new Set([...files, ...named.files])], notJudged: scripts.unboundNotJudged(f.check, ws.root.path, f.cwd, cdpath) ?? named.unread };
+    return { files: [...new Set([...files, ...named.files])], notJudged: scripts.unboundNotJudged(f.check, ws.root.path, f.cwd, cdpath, homeDirectory()) ?? named.unread };
   };
   const requestOf = (e: Entry): ApprovalRequest => {
     const f = e.oracle!.fields;
@@ -312,7 +313,7 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
     assertClean: options.assertClean,
     ownFiles,
   };
-  const preflightCtx: PreflightContext = { root: ws.root.path, resolver, store, shellNow: () => resolveShell(options.shell, io.env, io.cwd).path };
+  const preflightCtx: PreflightContext = { root: ws.root.path, resolver, store, shellNow: () => resolveShell(options.shell, io.env, io.cwd).path, runPath: normalizePath(io.env.PATH) };
   const writer = new BatchWriter(resolver, receipts, history, lockTimeoutMs);
   // Every running check is terminated by the supervisor itself at an interrupt (lib/run/interrupts.ts).
   throwIfInterrupted();

@@ -120,6 +120,51 @@ export function readRepositoryText(root: string, path: string): string | undefin
   }
 }
 
+/** A process's own folders in /proc: its working folder, its root, its program, its mapped files. */
+const PROCESS_FOLDER = /^\/proc\/[^/]+\/(?:task\/[^/]+\/)?(?:cwd|root|exe|map_files)$/;
+/** A process's open descriptor, or one of its threads: what lies below depends on the process. */
+const PROCESS_ENTRY = /^\/proc\/[^/]+\/(?:(?:task\/[^/]+\/)?fd\/[^/]+|task\/[^/]+)$/;
+
+/**
+ * Whether resolving `path` (absolute) goes through a process's own folder in /proc: its
+ * working folder, its root, or a descriptor read as a folder (`/proc/self/cwd/x`,
+ * `/dev/fd/../cwd/x`, which the kernel reads as /proc/self/cwd/x: round-33 F2; `/dev/fd/3/x`).
+ * Such a path leads into the check's folder for the check, and elsewhere for gate-check, so
+ * what it names can be neither bound nor judged. Walked one name at a time, links followed as
+ * the kernel follows them (`..` after a link leaves its target). `/dev/stderr`,
+ * `/proc/self/status` and `/proc/cpuinfo` are not: they are read, not walked through.
+ */
+export function reachesThroughProcess(path: string): boolean {
+  const todo = path.split('/').reverse();
+  let at = '/';
+  let links = 0;
+  const more = () => todo.some((n) => n !== '' && n !== '.');
+  while (todo.length > 0) {
+    const name = todo.pop()!;
+    if (name === '' || name === '.') continue;
+    if (name === '..') {
+      at = dirname(at);
+      continue;
+    }
+    const next = at === '/' ? `/${name}` : `${at}/${name}`;
+    if (PROCESS_FOLDER.test(next) || (PROCESS_ENTRY.test(next) && more())) return true;
+    let text: string;
+    try {
+      if (!lstatSync(next).isSymbolicLink()) {
+        at = next;
+        continue;
+      }
+      text = readlinkSync(next);
+    } catch {
+      return false;
+    }
+    if (++links > 40) return false;
+    if (text.startsWith('/')) at = '/';
+    todo.push(...text.split('/').reverse());
+  }
+  return false;
+}
+
 /** Where the kernel reads a path per process: the same link text leads to the check's folder for the check and to gate-check's for gate-check. */
 const PER_PROCESS = /^\/(?:proc|dev\/fd|dev\/std(?:in|out|err))(?:\/|$)/;
 

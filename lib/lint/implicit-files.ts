@@ -38,6 +38,8 @@ const NODE_TEST_DEFAULT = ['**/*.test.{js,mjs,cjs}', '**/*-test.{js,mjs,cjs}', '
 /** What pytest collects and loads when it searches the folder. */
 const PYTEST_FOUND = ['**/conftest.py', '**/test_*.py', '**/*_test.py'];
 
+const PACKAGE_MANAGERS = new Set(['npm', 'pnpm', 'yarn', 'bun']);
+
 /** Programs, and what they read by themselves (beyond runners.ts's test and task runners). */
 const READS_BY_ITSELF: Record<string, (args: readonly string[]) => string[]> = {
   ninja: (args) => (args.some((a) => a === '-f' || a.startsWith('-f')) ? [] : ['build.ninja']),
@@ -145,10 +147,14 @@ export function implicitFiles(cmd: SimpleCommand): ImplicitFiles[] {
   const name = programName(words[0]);
   if (name === null) return found;
   const base = name.replace(/^(python|pypy|perl)[0-9][0-9.]*$/, '$1');
+  // `npm test`, `yarn run build`: the scripts it runs were read above, by name; package.json's
+  // other scripts and its bin are not run, so its text names nothing more (round-31b F8).
+  // Other verbs (install, ci, pack) run lifecycle scripts: the whole text is read for those.
+  const scriptRun = runner?.id === 'package-script' && PACKAGE_MANAGERS.has(base);
   if (Object.hasOwn(READS_BY_ITSELF, base)) {
     // ninja -C build reads build/build.ninja.
     const dir = base === 'ninja' ? (optionValue(args, ['-C']) ?? '.') : '.';
-    found.push(entry(dir, READS_BY_ITSELF[base]!(args), { build: base === 'ninja' }));
+    found.push(entry(dir, READS_BY_ITSELF[base]!(args), { build: base === 'ninja', scan: !scriptRun }));
   }
   if (base === 'python' || base === 'pypy') {
     const m = args.indexOf('-m');

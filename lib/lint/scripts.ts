@@ -332,8 +332,10 @@ export interface WalkOptions {
   onStop?: (why: string) => void;
   /** Told where the walk went on without knowing the folder for sure (after a sourced file, which may cd). */
   onUnsure?: (why: string) => void;
-  /** Whether an absolute path lies in the repository (a PATH entry there chooses its code); unknown: no. */
+  /** Whether an absolute path lies in the repository, or leads into it (a PATH entry there chooses its code); unknown: no. */
   inRepository?: (absolute: string) => boolean;
+  /** The home folder `$HOME`, `${HOME}` and `~` stand for in a PATH the CHECK sets; unknown: such an entry is taken as outside. */
+  home?: string;
 }
 
 /** `set -P`, `set -o physical`: every later `cd` resolves links, which the walk does not. */
@@ -394,14 +396,14 @@ const SET_VARIABLE = /^([A-Za-z_][A-Za-z0-9_]*)\+?=/;
  * program a name runs: approvals bind these as the environment gives them (oracle/bound-env.ts),
  * not as the CHECK sets them, so the reading stops there (round-13 H1). Its name, or null.
  */
-function setsCodeVariable(cmd: SimpleCommand, inRepository?: (absolute: string) => boolean): string | null {
+function setsCodeVariable(cmd: SimpleCommand, where: Pick<WalkOptions, 'inRepository' | 'home'> = {}): string | null {
   // (A word's value keeps `$PWD` as written: `PATH=$PWD/x:$PATH` still starts with the name.)
   // As a word, only after a program that sets it (`echo PATH=x` sets nothing).
   const words = withoutKeywords(cmd).words;
   const setter = words.findIndex((w) => VARIABLE_SETTERS.has(programName(w) ?? ''));
   for (const w of [...cmd.assignments, ...(setter === -1 ? [] : words.slice(setter + 1))]) {
     const m = SET_VARIABLE.exec(w.value);
-    if (m !== null && choosesCode(m[1]!, w.value.slice(m[0].length), inRepository)) return m[1]!;
+    if (m !== null && choosesCode(m[1]!, w.value.slice(m[0].length), where)) return m[1]!;
   }
   // Set without a `NAME=` word (round-14 H1): `for PATH in …`, `read PATH`, `printf -v PATH`,
   // `mapfile PATH`, `${PATH:=…}` (whose value the reading does not know).
@@ -438,18 +440,29 @@ const INERT_NODE_OPTION = /^--(?:max-old-space-size|max-semi-space-size|stack-si
  * `$PATH` (`PATH=/usr/local/go/bin:$PATH`: outside the repository, nothing binds those
  * either, as nothing binds /usr/bin), nor NODE_OPTIONS that load nothing (round-14 L1).
  */
-function choosesCode(name: string, value: string | null, inRepository?: (absolute: string) => boolean): boolean {
+function choosesCode(name: string, value: string | null, where: Pick<WalkOptions, 'inRepository' | 'home'> = {}): boolean {
   // (CDPATH is followed: a later cd through it stops the reading.)
   if (name === 'CDPATH' || !(CHOOSES_PROGRAMS.has(name) || isBoundVariable(name))) return false;
   if (value === null) return true;
   const bare = value.replace(/^(['"])(.*)\1$/, '$2');
-  const outside = (e: string) => e.startsWith('/') && !/[$`\\]/.test(e) && !e.split('/').includes('..') && inRepository?.(e) !== true;
-  // $HOME/.cargo/bin: the user's home, which a CHECK setting HOME would have stopped at.
-  const home = (e: string) => /^\$(?:HOME|\{HOME\})\/[\w./-]*$/.test(e) && !e.split('/').includes('..');
-  if (name === 'PATH') return !bare.split(':').every((e) => e === '$PATH' || e === '${PATH}' || outside(e) || home(e));
+  const outside = (e: string) => e.startsWith('/') && !/[$`\\]/.test(e) && !e.split('/').includes('..') && where.inRepository?.(posix.normalize(e)) !== true;
+  if (name === 'PATH') return !bare.split(':').every((e) => e === '$PATH' || e === '${PATH}' || outside(homeExpanded(e, where.home)));
   if (name === 'HOME') return !outside(bare);
   if (name === 'NODE_OPTIONS') return !(bare !== '' && bare.split(/\s+/).every((o) => INERT_NODE_OPTION.test(o)));
   return true;
+}
+
+/**
+ * A PATH entry as the shell gives it when it is plain: quotes taken out, `$HOME`, `${HOME}`
+ * and `~` as the home (`PATH=$HOME/proj/cli:$PATH` is the repository when the repository
+ * lies there: round-32 F1, round-33 F1). Where the home is unknown, `$HOME/x` is taken as
+ * the user's folder outside, which a CHECK setting HOME would have stopped at.
+ */
+function homeExpanded(entry: string, home: string | undefined): string {
+  const plain = /^[\w./~${}"'-]*$/.test(entry) ? entry.replace(/["']/g, '') : entry;
+  const m = /^(?:\$HOME|\$\{HOME\}|~)(?=\/|$)/.exec(plain);
+  if (m === null) return plain;
+  return `${home ?? '/home'}${plain.slice(m[0].length)}`;
 }
 
 /** `bash --rcfile x`, `sh -i`, `bash -l`, `bash -O cdable_vars`: a shell that reads start-up files or takes options the reading does not follow. */
@@ -530,7 +543,7 @@ export function walkCommands(list: ShellList, workdir: string, visit: (cmd: Simp
       for (const dir of dirs) visit(cmd, dir, previous);
       // What the shell runs first or how its cd resolves, set here: named above, not followed past.
       if (setsStartup(cmd)) return stop('a shell start-up file or option set in the CHECK');
-      const variable = setsCodeVariable(cmd, options.inRepository);
+      const variable = setsCodeVariable(cmd, options);
       if (variable !== null) return stop(`${variable} set in the CHECK (it chooses what runs; an approval binds it only as the environment gives it)`);
       if (startsWithOptions(words)) return stop('a shell started with start-up files or options');
       if (!words[0]?.quoted && (words[0]?.value === '.' || words[0]?.value === 'source')) options.onUnsure?.('a sourced file (it may cd)');

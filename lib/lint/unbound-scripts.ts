@@ -56,8 +56,10 @@ export function unboundScripts(
  * a `cd` it cannot follow (a variable, `cd -`, `cd -P`, through CDPATH, …), `pushd`, `set -P`,
  * or at a script named only at run time (`sh "$PWD/x.sh"`). The screen says so: what comes
  * after is the reader's to judge. `cdpath`: CDPATH is set in the environment the CHECK runs with.
+ * `home`: what `$HOME` in a PATH the CHECK sets stands for (a folder outside leading into the
+ * repository is judged by the oracle: path-bound.ts).
  */
-export function unboundNotJudged(check: string, root: string, cwd: string, cdpath: boolean): string | null {
+export function unboundNotJudged(check: string, root: string, cwd: string, cdpath: boolean, home?: string): string | null {
   const workdir = repositoryDir(root, cwd);
   if (workdir === null) return null;
   let why: string | null = definesFunction(check) ? 'a function definition' : null;
@@ -83,7 +85,7 @@ export function unboundNotJudged(check: string, root: string, cwd: string, cdpat
         if (programName(words[0]) !== null && setsPhysical(words.slice(1))) why = 'a shell started with -P (cd resolves links)';
         else walk(parseShellList(word.value), at, depth + 1);
       },
-      { cdpath, onStop: (reason) => (why ??= reason), onUnsure: (reason) => (why ??= reason), inRepository: (p) => repositoryDir(root, p) !== null },
+      { cdpath, onStop: (reason) => (why ??= reason), onUnsure: (reason) => (why ??= reason), inRepository: (p) => repositoryDir(root, p) !== null, ...(home !== undefined ? { home } : {}) },
     );
   walk(parseShellList(check), workdir, 0);
   return why;

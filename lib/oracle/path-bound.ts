@@ -11,7 +11,7 @@ import { basename, delimiter, dirname, isAbsolute, join, relative, resolve } fro
 import { builtinModule } from '../builtin-module.js';
 import { RunSetupError } from '../errors.js';
 import { isInside } from '../fsx/discover.js';
-import { throughPerProcessLink } from '../fsx/physical-path.js';
+import { reachesThroughProcess, throughPerProcessLink } from '../fsx/physical-path.js';
 import { writableTree } from '../fsx/repo-root.js';
 import { readHead, sha256FileWithStat } from '../fsx/hash-file.js';
 import { absoluteWords, bracesAsPatterns, commandWords, wordPattern } from './check-words.js';
@@ -81,6 +81,28 @@ export function inRepoPathEntries(path: string | null, ledgerRoot: string, cwd: 
     out.push({ entry, inRepo: toPosix(relative(root, lexicallyOutside ? real : lexical)) || '.' });
   }
   return out;
+}
+
+/**
+ * PATH as an approval signs it: an entry inside the repository that holds nothing bound now
+ * (missing, like the `src/node_modules/.bin` npx adds when started from src/, or empty) is
+ * left out. What it could hold is bound by `bound` (boundExecutables), so a file made there
+ * later changes the oracle all the same; written in, it only made one approval per folder
+ * gate-check was started from (round-31b F4). An entry whose folders are not all among
+ * `entries` (outside the repository, or a second name of one already listed) is kept.
+ */
+export function signedPath(path: string | null, entries: readonly InRepoPathEntry[], bound: readonly DependsEntry[] | null, ledgerRoot: string, cwd: string): string | null {
+  if (path === null || entries.length === 0) return path;
+  const root = writableTree(ledgerRoot);
+  const holding = new Set((bound ?? []).map(([rel]) => (rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '.')));
+  const empty = (written: string) => {
+    const mine = entries.filter((e) => e.entry === written);
+    return mine.length > 0 && mine.length === entryDirs(written, cwd, root).length && mine.every((e) => !holding.has(e.inRepo));
+  };
+  return path
+    .split(delimiter)
+    .filter((written) => !empty(written))
+    .join(delimiter);
 }
 
 /** A command the CHECK names by a bare word, found first in a PATH folder outside the repository, that leads into it. */
@@ -162,7 +184,8 @@ export function outsideLinksIntoRepository(path: string | null, ledgerRoot: stri
       if (isInside(root, word)) continue; // the repository's own path: named on the screen (UNBOUND)
       if (throughPerProcessLink(root, word)) {
         // Each process reads its own (/dev/stderr, /proc/self/status): refused only where it runs a program.
-        if (lookUp(root, dirname(word), basename(word)) !== null) throw new RunSetupError(`the CHECK's "${word.slice(0, 200)}" leads through /proc or /dev/fd, read by each process as its own: what runs cannot be bound into an approval`, 'name the file by a plain path');
+        // One that goes through a process's folder (`/dev/fd/../cwd/x`) may reach the repository for the check: refused whatever it names for gate-check.
+        if (reachesThroughProcess(word) || lookUp(root, dirname(word), basename(word)) !== null) throw new RunSetupError(`the CHECK's "${word.slice(0, 200)}" leads through /proc or /dev/fd, read by each process as its own: what runs cannot be bound into an approval`, 'name the file by a plain path');
         continue;
       }
       const real = wordTarget(word);

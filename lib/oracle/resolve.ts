@@ -16,7 +16,7 @@ import type { Gate } from '../ledger/types.js';
 import type { LoadedLedger } from '../workspace/load.js';
 import { FileDigests, ResolutionPass } from './file-digests.js';
 import { sourcedNames } from './check-words.js';
-import { boundExecutables, forgetOutside, inRepoPathEntries, outsideLinksIntoRepository } from './path-bound.js';
+import { boundExecutables, forgetOutside, inRepoPathEntries, outsideLinksIntoRepository, signedPath } from './path-bound.js';
 import { changedFields, lazyOracle, ORACLE_VERSION, type DependsEntry, type Oracle, type OracleFields } from './oracle.js';
 import type { StatCache } from '../fsx/stat-cache.js';
 
@@ -143,8 +143,10 @@ export class OracleResolver {
       const where = hit.start !== undefined ? `${at || ' is'} an outside file whose #! line or ELF loader names ${inRoot}` : hit.found === hit.word ? ' leads into the repository' : `${at} a link into the repository`;
       throw new NotRunnableError(`${label}: the CHECK's "${hit.word}"${where}${hit.start !== undefined ? '' : ` (${inRoot})`}: that file is not bound into an approval unless DEPENDS lists it`);
     }
-    const bound = boundExecutables(inRepoPathEntries(s.path, s.root, cwd), s.root, label, sourcedNames(gate.check), cwd);
+    const entries = inRepoPathEntries(s.path, s.root, cwd);
+    const bound = boundExecutables(entries, s.root, label, sourcedNames(gate.check), cwd);
     if (bound !== null) fields.pathBound = bound;
+    fields.path = signedPath(s.path, entries, bound, s.root, cwd);
     if (s.env !== null) fields.env = s.env;
     return fields;
   }

@@ -133,7 +133,7 @@ export function approvalRequestText(r: ApprovalRequest, columns = SCREEN_COLUMNS
   }
   if (f.pathBound) {
     const n = f.pathBound.length;
-    if (n === 0) lines.push('  PATH    leads into the repository, to folders with no file now: one made there later needs a new approval');
+    if (n === 0) lines.push('  PATH    leads into the repository, to folders with no file now (left out of PATH above): one made there later needs a new approval');
     else lines.push(
       `  PATH    leads into the repository: ${n} file${n === 1 ? '' : 's'} there ${n === 1 ? 'is' : 'are'} bound into this approval: ${sanitizeLine(pathBoundNames(f.check, f.pathBound), FIELD_DISPLAY_CAP)} (read ${n === 1 ? 'it' : 'them'} too)`,
     );

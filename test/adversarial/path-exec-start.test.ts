@@ -475,6 +475,49 @@ describe('refusals through /proc, where each process reads its own', () => {
     expect(word.code).toBe(2);
     expect(word.stderr).toMatch(/leads through \/proc or \/dev\/fd/);
   });
+
+  // Round-33 F2: /dev/fd/.. is /proc/self for the kernel; read as text it was /dev, and
+  // /dev/fd/../cwd/cli/mycli ran the repository's cli/mycli unbound while ALL MET held.
+  it("a path through a process's folder in /proc, however spelled (/dev/fd/../cwd, a link to /dev/fd, a CHECK-set PATH), is refused (exit 2), nothing runs", () => {
+    const out = tempDir();
+    symlinkSync('/dev/fd', join(out, 'fdl'));
+    symlinkSync('/proc/self/cwd', join(out, 'here'));
+    const s = sandbox();
+    for (const check of [
+      '/dev/fd/../cwd/cli/mycli',
+      '/dev//fd/./../../self/cwd/cli/mycli',
+      `/dev/fd/../root${s.repo}/cli/mycli`,
+      `${out}/fdl/../cwd/cli/mycli`,
+      "bash -c '/dev/fd/../cwd/cli/mycli'",
+      'PATH=/dev/fd/../cwd/cli:$PATH mycli',
+      'PATH=/proc/self/cwd/cli:$PATH mycli',
+      'PATH=/proc/thread-self/cwd/cli:$PATH mycli',
+      `PATH=${out}/here/cli:$PATH mycli`,
+    ]) {
+      writeFiles(s.repo, { 'GATES.md': `- [ ] G1: the cli works\n  CHECK: ${check}\n  EXPECT: selftest ok\n`, 'cli/mycli': '#!/bin/sh\necho ran >> ran.log; echo selftest ok\n' });
+      chmodSync(join(s.repo, 'cli/mycli'), 0o755);
+      const r = runCli(['--approve'], { cwd: s.repo, env: s.env });
+      expect(r.code, check).toBe(2);
+      expect(r.stderr, check).toMatch(/leads through \/proc or \/dev\/fd/);
+      expect(existsSync(join(s.repo, 'ran.log')), check).toBe(false);
+    }
+  });
+
+  // Round-33 F1: a PATH the CHECK sets into the repository through $HOME, quoted or braced,
+  // was taken for the user's folder outside: the screen showed no row at all.
+  it('a PATH the CHECK sets to a repository folder through $HOME, ${HOME}, "$HOME" or $HOME//./ stops the screen\'s reading', () => {
+    const s = sandbox();
+    const home = dirname(s.repo);
+    const rel = basename(s.repo);
+    for (const spelled of [`$HOME/${rel}/cli`, `\${HOME}/${rel}/cli`, `"$HOME"/${rel}/cli`, `$HOME//${rel}/./cli/`, `~/${rel}/cli`]) {
+      writeFiles(s.repo, { 'GATES.md': `- [ ] G1: the cli works\n  CHECK: PATH=${spelled}:$PATH mycli\n  EXPECT: selftest ok\n`, 'cli/mycli': '#!/bin/sh\necho selftest ok\n' });
+      const r = runCli([], { cwd: s.repo, env: { ...s.env, HOME: home } });
+      expect(joinedRows(r.stdout), spelled).toMatch(/^ {2}UNBOUND not read past PATH set in the CHECK/m);
+    }
+    // The user's own folder outside stays outside: no stop.
+    writeFiles(s.repo, { 'GATES.md': '- [ ] G1: the cli works\n  CHECK: PATH="$HOME"/.cargo/bin:$PATH echo selftest ok\n  EXPECT: selftest ok\n' });
+    expect(joinedRows(runCli([], { cwd: s.repo, env: { ...s.env, HOME: home } }).stdout)).not.toMatch(/UNBOUND/);
+  });
 });
 
 /** Makes `<repo>/.x/s1/s2/<name>` (an executable script) whose real path is longer than PATH_MAX: the kernel follows it, realpath(3) cannot. */

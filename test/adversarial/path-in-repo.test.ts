@@ -373,7 +373,7 @@ describe('PATH entries inside the repository', () => {
       const r = runCli(args, { cwd: s.repo, env });
       return { ...r, stdout: joinedRows(r.stdout) };
     };
-    expect(run([]).stdout).toMatch(/^ {2}PATH {4}leads into the repository, to folders with no file now: one made there later needs a new approval$/m);
+    expect(run([]).stdout).toMatch(/^ {2}PATH {4}leads into the repository, to folders with no file now \(left out of PATH above\): one made there later needs a new approval$/m);
     expect(run(['--approve']).code).toBe(0);
     expect(run(['--status', '--strict']).code).toBe(0);
     mkdirSync(join(s.repo, 'node_modules/.bin'), { recursive: true });
@@ -386,6 +386,40 @@ describe('PATH entries inside the repository', () => {
     expect(again.code).toBe(1);
     expect(again.stdout).toMatch(/^ {2}PATH {4}leads into the repository: 1 file there is bound into this approval: node_modules\/\.bin\/cat \(the CHECK's "cat" may run it\)/m);
     expect(again.stdout).not.toMatch(/^PASS /m);
+  });
+
+  // Round-31b F4: npx started in src/ adds src/node_modules/.bin (missing) before the root's
+  // node_modules/.bin: the gates approved at the root asked again from src/.
+  it('a PATH folder inside the repository that holds nothing is left out of what the approval signs; a file made there later is still a change', () => {
+    const s = sandbox();
+    writeFiles(s.repo, { 'GATES.md': '- [ ] A: data is good\n  CHECK: cat data.txt\n  EXPECT: good\n', 'data.txt': 'good\n', 'src/x.js': '' });
+    mkdirSync(join(s.repo, 'node_modules/.bin'), { recursive: true });
+    writeFileSync(join(s.repo, 'node_modules/.bin/tool'), '#!/bin/sh\n', { mode: 0o755 });
+    mkdirSync(join(s.repo, 'empty'));
+    const atRoot = `${join(s.repo, 'node_modules/.bin')}:${process.env.PATH}`;
+    const fromSrc = `${join(s.repo, 'src/node_modules/.bin')}:${join(s.repo, 'empty')}:${atRoot}`;
+    const run = (args: string[], PATH: string) => {
+      const r = runCli(args, { cwd: s.repo, env: { ...s.env, PATH } });
+      return { ...r, stdout: joinedRows(r.stdout) };
+    };
+    expect(run(['--approve'], atRoot).code).toBe(0);
+    writeFileSync(join(s.repo, 'data.txt'), 'good again\n');
+    const again = run(['--reverify'], fromSrc);
+    expect(again.stdout).toMatch(/^PASS /m);
+    expect(again.code).toBe(0);
+    // The same folders, once they hold a file, are bound: a new approval, nothing run.
+    mkdirSync(join(s.repo, 'src/node_modules/.bin'), { recursive: true });
+    writeFileSync(join(s.repo, 'src/node_modules/.bin/cat'), '#!/bin/sh\necho good\n', { mode: 0o755 });
+    writeFileSync(join(s.repo, 'data.txt'), 'bad\n');
+    const planted = run(['--reverify'], fromSrc);
+    expect(planted.code).toBe(1);
+    expect(planted.stdout).toMatch(/approved before for another oracle: .*PATH/);
+    expect(planted.stdout).not.toMatch(/^PASS /m);
+    rmSync(join(s.repo, 'src/node_modules'), { recursive: true });
+    writeFileSync(join(s.repo, 'empty/cat'), '#!/bin/sh\necho good\n', { mode: 0o755 });
+    const inEmpty = run(['--reverify'], fromSrc);
+    expect(inEmpty.code).toBe(1);
+    expect(inEmpty.stdout).not.toMatch(/^PASS /m);
   });
 
   // Round-21 F5: 200 executables, and among them a `node` the CHECK runs instead of node: named
@@ -497,7 +531,7 @@ describe('PATH entries inside the repository', () => {
     expect(r.code).toBe(1);
     expect(existsSync(join(s.repo, 'evil.log'))).toBe(false);
     // Bound as empty at approval (round-21 F3): the executable made there is a change, and G0, which made it in a folder its own approval binds, is STALE.
-    expect(r.stdout).toMatch(/GATES:G1  the tests pass: changed since approval, not run: PATH executable inside the repository: tools\/runtests added/);
+    expect(r.stdout).toMatch(/GATES:G1  the tests pass: changed since approval, not run: PATH changed: added tools, PATH executable inside the repository: tools\/runtests added/);
     expect(r.stdout).toMatch(/^STALE GATES:G0: PATH directory tools written while the check ran/m);
   });
 

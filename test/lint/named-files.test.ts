@@ -131,6 +131,18 @@ describe('namedFiles: what runners run through their own files (round 16)', () =
     expect(read('npm test', files, ['package.json', 'scripts/*']).files).toEqual([]);
   });
 
+  // Round-31b F8: package.json was also read as text, so `npm test` named every other
+  // script's files and the package's bin; the screen then asked to bind what never runs.
+  it('npm test, npm run NAME: only the scripts they run, never the others nor the bin; npm install reads the whole file', () => {
+    const pkg = JSON.stringify({ bin: { tally: 'src/cli.js' }, scripts: { test: 'node --test t/', lint: 'node scripts/lint.js', build: 'node scripts/build.js' } });
+    const files = { 'package.json': pkg, 'src/cli.js': '', 'scripts/lint.js': '', 'scripts/build.js': '', 't/a.test.js': '' };
+    expect(read('npm test', files, ['package.json']).files).not.toContain('scripts/lint.js');
+    expect(read('npm test', files, ['package.json']).files).not.toContain('src/cli.js');
+    expect(read('npm run -s build', files, ['package.json']).files).toEqual(['scripts/build.js']);
+    expect(read('yarn run lint', files, ['package.json']).files).toEqual(['scripts/lint.js']);
+    expect(read('npm install', files, ['package.json']).files.sort()).toEqual(['scripts/build.js', 'scripts/lint.js', 'src/cli.js']);
+  });
+
   it('task runners whose tasks are commands in a repository file: the file, and what its text names (round-21 F2)', () => {
     const task = 'test = "sh scripts/t.sh"\n';
     const cases: Array<[string, string]> = [
