@@ -7,7 +7,7 @@ import { receiptId, repositoryFolder, titleDigest, type ProvenFields, type RunRe
 import type { PendingWrite } from '../evidence/writeback.js';
 import { failureFingerprint, type AttemptEvent } from '../history/event.js';
 import { definitionDigest } from '../ledger/definition.js';
-import { homeDirectory, inRepoPathEntries } from '../oracle/path-bound.js';
+import { checkInRepoPathEntries, homeDirectory } from '../oracle/path-bound.js';
 import { dependsDigest, normalizePath, shortSignature, type DependsEntry, type Oracle } from '../oracle/oracle.js';
 import { InterruptedError } from '../errors.js';
 import { emptyResult, type GateResult } from '../report/model.js';
@@ -141,7 +141,7 @@ export async function attemptGate(e: Entry, ctx: RunContext, bindings: BoundFile
   event.inputs = proof.inputs;
   const time = startedAt;
   // The run's whole PATH: the signed one leaves out folders that held nothing (signedPath).
-  const dirs = f.pathBound ? inRepoPathEntries(normalizePath(ctx.env.PATH), ctx.root, f.cwd).map((p) => p.inRepo) : [];
+  const dirs = f.pathBound ? checkInRepoPathEntries(f.check, normalizePath(ctx.env.PATH), ctx.root, f.cwd).map((p) => p.inRepo) : [];
   const bound = f.pathBound && dirs.length > 0 ? { dirs, digest: dependsDigest(f.pathBound) } : null;
   // The folder the check ran in (a CWD link can be pointed elsewhere after the run; --cwd runs
   // a gate without CWD elsewhere than the root): repository-relative, null outside it.

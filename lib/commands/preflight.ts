@@ -11,7 +11,7 @@ import { writableTree } from '../fsx/repo-root.js';
 import { interruptibleSleep } from '../run/interrupts.js';
 import { ResolutionPass } from '../oracle/file-digests.js';
 import { changedFields, type Oracle } from '../oracle/oracle.js';
-import { inRepoPathEntries } from '../oracle/path-bound.js';
+import { checkInRepoPathEntries } from '../oracle/path-bound.js';
 import type { OracleResolver } from '../oracle/resolve.js';
 import { approvalViewOf, emptyResult, type GateResult } from '../report/model.js';
 import type { Entry } from './attempt.js';
@@ -81,7 +81,7 @@ async function preflightOnce(e: Entry, ctx: PreflightContext): Promise<Preflight
   // PATH paths are relative to the work-tree top (path-bound.ts); these keys, to the root.
   const tree = writableTree(ctx.root);
   const fromRoot = (rel: string) => (tree === ctx.root ? rel : relative(ctx.root, join(tree, rel)));
-  if (now.fields.pathBound) for (const dir of inRepoPathEntries(ctx.runPath, ctx.root, now.fields.cwd)) kinds.set(fromRoot(dir.inRepo), 'PATH directory');
+  if (now.fields.pathBound) for (const dir of checkInRepoPathEntries(now.fields.check, ctx.runPath, ctx.root, now.fields.cwd)) kinds.set(fromRoot(dir.inRepo), 'PATH directory');
   for (const [rel] of now.fields.pathBound ?? []) kinds.set(fromRoot(rel), 'PATH executable');
   for (const [rel] of e.inputs ?? []) kinds.set(rel, 'INPUTS');
   for (const [rel] of now.fields.depends ?? []) kinds.set(rel, 'DEPENDS');

@@ -24,7 +24,7 @@ import { homeDirectory } from '../oracle/path-bound.js';
 import { changedFields, normalizePath, pinSignature, sha256Hex } from '../oracle/oracle.js';
 import type { OracleFields } from '../oracle/oracle.js';
 import type { Gate } from '../ledger/types.js';
-import { approvalViewOf, effectivelyMet, emptyResult, gateReport, ledgerRevisions, reranBy, REPORT_SCHEMA, summarize, treeMet, type Mode, type Report } from '../report/model.js';
+import { approvalViewOf, effectivelyMet, emptyResult, gateReport, ledgerRevisions, reranBy, REPORT_SCHEMA, summarize, treeMet, type GateReport, type Mode, type Report } from '../report/model.js';
 import { ProgressLine, wantsProgress } from '../report/progress.js';
 import { approvalRequestText, approvalSuggestion, diagnosticLines, fieldsCut, resultLine, type ApprovalRequest } from '../report/run-text.js';
 import { cappedIds, formatDiagnostic, summaryLines, treeItems, treeLines } from '../report/text.js';
@@ -427,7 +427,11 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
     if (interrupted && unfinished.length > 0) out.push(`NOT FINISHED: ${cappedIds(unfinished)}`);
     out.push(...treeLines(tree));
     if (tree.scopes.some((s) => s.exitCode !== 0 && s.files.length > 0)) out.push(otherScopesNote(fold));
-    const summary = summaryLines(scoped, (g) => !effectivelyMet(g), treeItems(tree));
+    // A met gate that waits for a new approval was not demoted: said so, not listed as UNMET (round-31b F10).
+    const waiting = (g: GateReport) => g.state === 'met' && g.result?.status === 'approval-required';
+    const held = scoped.filter(waiting).map((g) => g.qualified);
+    const summary = summaryLines(scoped, (g) => !effectivelyMet(g) && !waiting(g), treeItems(tree));
+    if (held.length > 0) summary.splice(0, summary.length, ...summary.filter((l) => !l.startsWith('ALL MET')), `NOT RE-RUN: ${cappedIds(held)} (still met; each waits for a new approval)`);
     // A shard's verdict covers its share only: the verdict of the ledger is the merge of every shard's report.
     if (shard && summary[0]!.startsWith('ALL MET')) summary[0] = `SHARD ${shard.index}/${shard.count} MET${summary[0]!.slice('ALL MET'.length)}: its share only; merge every shard's report for the verdict (gate-check merge)`;
     out.push(...summary);

@@ -9,7 +9,7 @@
 // and on any unexpected error. Never execute a CHECK, approve, or write the ledger. After
 // MAX_NO_PROGRESS consecutive blocks without semantic progress, release, saying so; let the
 // stop through (with a note) while the host says background work will wake the session.
-import { currentInvocation } from '../program/invocation.js';
+import { hookInvocationWords } from '../program/invocation.js';
 import { isPrintableWord, shellCommand, shellQuote } from '../text/shell-quote.js';
 import { dirname, isAbsolute, relative } from 'node:path';
 import { realpathSync } from 'node:fs';
@@ -105,7 +105,7 @@ function nextSteps(start: readonly string[], roots: readonly string[]): string {
   const at = roots.length === 0 ? [[]] : roots.map((r) => ['--root', r]);
   const run = at.map((w) => command(...w)).join(' and ');
   const approve = at.map((w) => command('--approve', ...w)).join(' and ');
-  return `Next: run ${run}: ${at.length === 1 ? 'it re-runs' : 'each re-runs'} every approved gate that is not verified (stale INPUTS and unverified evidence need no new approval; a changed DEPENDS file or definition does) and prints each command that still needs a person's approval, running none of those; ask your user to review those and run ${approve}. Write \`ABANDON: ID reason\` only for a gate that is truly impossible.`;
+  return `Next: run ${run}: ${at.length === 1 ? 'it re-runs' : 'each re-runs'} every approved gate that is not verified (stale INPUTS and unverified evidence need no new approval; a changed DEPENDS file, definition or executable in a PATH folder of the repository does) and prints each command that still needs a person's approval, running none of those; ask your user to review those and run ${approve}. Write \`ABANDON: ID reason\` only for a gate that is truly impossible.`;
 }
 
 function releaseText(summary: string): string {
@@ -513,7 +513,7 @@ async function verdictFor(gathered: Gathered, io: Io, locations: StoreLocations,
       await writeLedgerMemory(locations, h.root, [...open], h.remembered, lockMs());
     }
   }
-  return complete ? openVerdict(tally, currentInvocation(io.env)) : incompleteVerdict(reports, incomplete!);
+  return complete ? openVerdict(tally, hookInvocationWords(io.env, process.argv[1], process.execPath)) : incompleteVerdict(reports, incomplete!);
 }
 
 /** The bound scope of a sub-agent's stop: its agent id's binding, else its session's, in the nearest candidate that has one. */

@@ -21,11 +21,15 @@ export function expectRules(expect: Expect, expectRaw: string, line: number, pas
   const found: GateFinding[] = [];
   const weak = weakness(expect);
   if (weak) {
+    // A number is found inside other numbers (a count of 11 holds 1): said so, with the whole-line form (round-31b F10).
+    const number = weak === 'a bare number' && expect.kind === 'substring' ? expect.text.trim() : null;
     found.push({
       line,
       rule: 'weak-expect',
-      message: `EXPECT ${quoted(expectRaw)} is ${weak}: failure output can contain it too (TAP prints "not ok 3 - …", runners print "0 passed", "1 failed")`,
-      suggestion: passing === null ? GENERIC_EXPECT_ADVICE : `expect a count that only success prints: ${passing}`,
+      message: number !== null
+        ? `EXPECT ${quoted(expectRaw)} is ${weak}: any output with that digit in it contains it (a count of 1${number} or 2${number}, a line number, a time)`
+        : `EXPECT ${quoted(expectRaw)} is ${weak}: failure output can contain it too (TAP prints "not ok 3 - …", runners print "0 passed", "1 failed")`,
+      suggestion: number !== null ? `match the whole line: EXPECT: /^${number}$/m` : passing === null ? GENERIC_EXPECT_ADVICE : `expect a count that only success prints: ${passing}`,
     });
   }
   if (expect.kind === 'regex' && looksLikePath(expect.source)) {

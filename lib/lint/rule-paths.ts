@@ -33,7 +33,8 @@ export function pathRule(list: ShellList, line: number): GateFinding[] {
     {
       line,
       rule: 'machine-specific-path',
-      message: `CHECK uses machine-specific paths: ${listed([...found].map(([p, k]) => `${p} (${k})`), 3, 100)}; the gate can only pass on this machine`,
+      // /tmp exists everywhere: its risk is an earlier run's file, or two runs at once (round-31b F10).
+      message: `CHECK uses machine-specific paths: ${listed([...found].map(([p, k]) => `${p} (${k})`), 3, 100)}; ${kinds.size === 1 && kinds.has('scratch path') ? "a fixed scratch path can hold an earlier run's file, and two runs at once share it" : 'the gate can only pass on this machine'}`,
       suggestion: fixes.join('; '),
     },
   ];

@@ -33,7 +33,16 @@ const NAMES: ReadonlySet<string> = new Set([
   // Ruby gems, Go, Rust and C toolchains, Lua, PHP, R, Tcl.
   'GEM_HOME', 'GEM_PATH', 'BUNDLE_GEMFILE', 'GOFLAGS', 'RUSTC_WRAPPER', 'RUSTC_WORKSPACE_WRAPPER', 'RUSTFLAGS', 'CARGO_BUILD_RUSTC_WRAPPER',
   'CC', 'CXX', 'LUA_INIT', 'LUA_PATH', 'LUA_CPATH', 'PHPRC', 'PHP_INI_SCAN_DIR', 'R_PROFILE', 'R_PROFILE_USER', 'R_LIBS', 'R_LIBS_USER', 'TCLLIBPATH',
+  // The shell autoconf's configure runs, bash's loadable builtins, Bun's and Erlang's options (a preload, a module to start).
+  'CONFIG_SHELL', 'BASH_LOADABLES_PATH', 'BUN_OPTIONS', 'ERL_FLAGS', 'ERL_AFLAGS', 'ERL_ZFLAGS',
 ]);
+
+/**
+ * A login shell where systems keep shells. SHELL is set in every environment and `flock -c`,
+ * `script -c` and editors run it (round-33 F3); one elsewhere (a file of the repository) is
+ * bound, while the usual one asks for nothing new.
+ */
+const SYSTEM_SHELL = /^\/(?:usr\/(?:local\/)?|opt\/homebrew\/|run\/current-system\/sw\/)?bin\/[A-Za-z0-9][\w.+-]*$/;
 
 /** Variables bound by prefix: the dynamic linker's, Python's, Perl's, Ruby's, exported bash functions, git config pairs. */
 const PREFIXES = [
@@ -41,7 +50,7 @@ const PREFIXES = [
   // git configuration given in the environment.
   'GIT_CONFIG',
   // Test runners and toolchains that take plugins, options or a runner from the environment.
-  'PYTEST_', 'NODE_TEST_', 'CARGO_', 'RUSTUP_', 'PYENV_', 'NODENV_', 'RBENV_', 'GOENV_', 'JEST_', 'VITEST_', 'MOCHA_',
+  'PYTEST_', 'NODE_TEST_', 'CARGO_', 'RUSTUP_', 'PYENV_', 'NODENV_', 'RBENV_', 'GOENV_', 'JEST_', 'VITEST_', 'MOCHA_', 'TS_NODE_',
   // Yarn's configuration (a plugin, a PnP loader, a yarnPath that replaces yarn itself).
   'YARN_',
 ];
@@ -84,6 +93,7 @@ export function boundEnvironment(env: NodeJS.ProcessEnv): [string, string][] | n
   // HOME chooses every tool's configuration; it is bound by the approvals' own place unless
   // GATE_CHECK_HOME keeps them elsewhere.
   if (env.GATE_CHECK_HOME && env.HOME !== undefined) out.push(['HOME', env.HOME]);
+  if (env.SHELL !== undefined && !SYSTEM_SHELL.test(env.SHELL)) out.push(['SHELL', env.SHELL]);
   if (out.length === 0) return null;
   return out.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
 }

@@ -121,3 +121,48 @@ export function sourcedNames(check: string): string[] {
   }
   return [...names];
 }
+
+/** What checkPathEntries finds: the folders, and an entry it cannot place (one relative to a folder a `cd` may have moved). */
+export interface CheckPathEntries {
+  entries: string[];
+  moved: string | null;
+}
+
+/**
+ * The folders a CHECK puts on its own PATH (`PATH=tools:$PATH x`, `env PATH=$HOME/p/bin x`,
+ * `export PATH=$PWD/bin:$PATH`), absolute, where they are plain: a variable the CHECK does not
+ * set as the environment `env` gives it (`$HOME`, `/home/$USER/p`), `~` as the home, `$PWD`,
+ * `${PWD}`, `~+`, an empty entry and a relative one in the check's folder `cwd`. Those inside
+ * the repository are bound as the environment's PATH folders are (round-33 F4). An entry made
+ * at run time any other way (`$(pwd)/bin`) is not read here (the screen stops there). One
+ * relative to the check's folder in a CHECK that changes folder (`cd cli && PATH=.:$PATH x`)
+ * cannot be placed: `moved` names it.
+ */
+export function checkPathEntries(check: string, env: Readonly<Record<string, string | undefined>>, cwd: string): CheckPathEntries {
+  if (!check.includes('PATH')) return { entries: [], moved: null };
+  const out = new Set<string>();
+  let moved: string | null = null;
+  const changesFolder = /(?:^|[\s;&|()`'"])(?:cd|pushd|popd)(?=$|[\s;&|()`'"])/.test(check);
+  const home = env.HOME ?? '';
+  const variable = (name: string) => (name === 'PWD' || new RegExp(`(?:^|[^A-Za-z0-9_])${name}\\+?=`).test(check) ? undefined : env[name]);
+  for (const token of check.split(/[\s;&|()<>`]+/)) {
+    const plain = token.replace(/\\(.)/gs, '$1').replace(/["']/g, '');
+    const m = /^PATH(\+?)=(.*)$/s.exec(plain);
+    if (m === null) continue;
+    // `PATH+=:tools` appends to PATH: its first colon is the separator, not an empty entry.
+    for (const raw of (m[1] === '+' ? m[2]!.replace(/^:/, '') : m[2]!).split(':')) {
+      if (raw === '$PATH' || raw === '${PATH}') continue;
+      const relative = !raw.startsWith('/') && !/^(?:~(?!\+)|\$\{?(?!PWD\b)[A-Za-z_])/.test(raw);
+      if (relative && changesFolder) {
+        moved ??= raw || '(empty: the working directory)';
+        continue;
+      }
+      let entry = raw.replace(/^(?:\$\{PWD\}|\$PWD(?![A-Za-z0-9_])|~\+(?=\/|$))/, cwd);
+      if (home.startsWith('/')) entry = entry.replace(/^~(?=\/|$)/, home);
+      entry = entry.replace(/\$\{([A-Za-z_]\w*)\}|\$([A-Za-z_]\w*)/g, (whole, a: string | undefined, b: string | undefined) => variable((a ?? b)!) ?? whole);
+      if (/[$`~]/.test(entry)) continue;
+      for (const part of entry.split(':')) out.add(part === '' || part === '.' ? cwd : part.startsWith('/') ? part : `${cwd}/${part}`);
+    }
+  }
+  return { entries: [...out], moved };
+}

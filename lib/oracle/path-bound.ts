@@ -14,7 +14,7 @@ import { isInside } from '../fsx/discover.js';
 import { reachesThroughProcess, throughPerProcessLink } from '../fsx/physical-path.js';
 import { writableTree } from '../fsx/repo-root.js';
 import { readHead, sha256FileWithStat } from '../fsx/hash-file.js';
-import { absoluteWords, bracesAsPatterns, commandWords, wordPattern } from './check-words.js';
+import { absoluteWords, bracesAsPatterns, checkPathEntries, commandWords, wordPattern } from './check-words.js';
 import { execHeader, headerWords, type ExecHeader } from './exec-header.js';
 import { sha256Hex, type DependsEntry } from './oracle.js';
 
@@ -103,6 +103,15 @@ export function signedPath(path: string | null, entries: readonly InRepoPathEntr
     .split(delimiter)
     .filter((written) => !empty(written))
     .join(delimiter);
+}
+
+/**
+ * The PATH folders inside the repository a check searches: those the CHECK puts on PATH itself
+ * (`PATH=tools:$PATH runtests`: checkPathEntries), first, and those of the run's PATH.
+ */
+export function checkInRepoPathEntries(check: string, runPath: string | null, ledgerRoot: string, cwd: string): InRepoPathEntry[] {
+  const own = checkPathEntries(check, { ...process.env, HOME: homeDirectory() }, cwd).entries;
+  return inRepoPathEntries(own.length === 0 ? runPath : [...own, ...(runPath === null ? [] : [runPath])].join(delimiter), ledgerRoot, cwd);
 }
 
 /** A command the CHECK names by a bare word, found first in a PATH folder outside the repository, that leads into it. */

@@ -16,7 +16,8 @@ import type { Gate } from '../ledger/types.js';
 import type { LoadedLedger } from '../workspace/load.js';
 import { FileDigests, ResolutionPass } from './file-digests.js';
 import { sourcedNames } from './check-words.js';
-import { boundExecutables, forgetOutside, inRepoPathEntries, outsideLinksIntoRepository, signedPath } from './path-bound.js';
+import { checkPathEntries } from './check-words.js';
+import { boundExecutables, checkInRepoPathEntries, forgetOutside, homeDirectory, outsideLinksIntoRepository, signedPath } from './path-bound.js';
 import { changedFields, lazyOracle, ORACLE_VERSION, type DependsEntry, type Oracle, type OracleFields } from './oracle.js';
 import type { StatCache } from '../fsx/stat-cache.js';
 
@@ -143,7 +144,9 @@ export class OracleResolver {
       const where = hit.start !== undefined ? `${at || ' is'} an outside file whose #! line or ELF loader names ${inRoot}` : hit.found === hit.word ? ' leads into the repository' : `${at} a link into the repository`;
       throw new NotRunnableError(`${label}: the CHECK's "${hit.word}"${where}${hit.start !== undefined ? '' : ` (${inRoot})`}: that file is not bound into an approval unless DEPENDS lists it`);
     }
-    const entries = inRepoPathEntries(s.path, s.root, cwd);
+    const moved = checkPathEntries(gate.check, { HOME: homeDirectory() }, cwd).moved;
+    if (moved !== null) throw new NotRunnableError(`${label}: the CHECK changes folder (cd) and puts "${moved.slice(0, 100)}" on PATH, relative to wherever it then is: what runs from there cannot be bound; write the folder from the repository's top ($PWD/… before any cd, or an absolute path)`);
+    const entries = checkInRepoPathEntries(gate.check, s.path, s.root, cwd);
     const bound = boundExecutables(entries, s.root, label, sourcedNames(gate.check), cwd);
     if (bound !== null) fields.pathBound = bound;
     fields.path = signedPath(s.path, entries, bound, s.root, cwd);

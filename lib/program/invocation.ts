@@ -22,3 +22,15 @@ export function invocationWords(env: NodeJS.ProcessEnv, script: string | undefin
 export function currentInvocation(env: NodeJS.ProcessEnv): string[] {
   return invocationWords(env, process.argv[1], process.execPath);
 }
+
+/**
+ * The words the Stop hook suggests to the agent. A host starts the hook by node and the
+ * script's path; when that script is a project's installed package (node_modules/gate-check),
+ * the person approved with `npx --no-install gate-check`, as the README says, and that is the
+ * PATH those approvals bind: `node …/gate-check.js` from the agent's shell would ask for every
+ * approval again (round-31b F5).
+ */
+export function hookInvocationWords(env: NodeJS.ProcessEnv, script: string | undefined, execPath: string): string[] {
+  if (script !== undefined && /[\\/]node_modules[\\/](?:gate-check[\\/]bin[\\/]gate-check\.js|\.bin[\\/]gate-check)$/.test(script)) return ['npx', '--no-install', 'gate-check'];
+  return invocationWords(env, script, execPath);
+}

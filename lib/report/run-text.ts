@@ -197,7 +197,8 @@ export interface SuggestionOptions {
   timeoutSeconds: number;
 }
 
-const MAX_SUGGESTED_PINS = 5;
+/** Pins in one suggested command: more are approved in parts (`--approve` asks for each at a terminal). */
+const MAX_SUGGESTED_PINS = 20;
 
 /**
  * The closing lines for gates that need approval: their pins, and the command that approves

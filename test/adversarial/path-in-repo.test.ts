@@ -2,7 +2,7 @@
 // show (issue 8 §5): its executables are bound into the approval, shown at approval, and a
 // swap after approval needs a new approval and makes the evidence stale.
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { BIN, joinedRows, runCli, sandbox, tempDir, writeFiles } from '../helpers/cli.js';
@@ -420,6 +420,36 @@ describe('PATH entries inside the repository', () => {
     const inEmpty = run(['--reverify'], fromSrc);
     expect(inEmpty.code).toBe(1);
     expect(inEmpty.stdout).not.toMatch(/^PASS /m);
+  });
+
+  // Round-33 F4 (round-32 F7): a PATH the CHECK sets into the repository was only a note on
+  // the screen; an edit there after approval ran with ALL MET.
+  it('a repository folder the CHECK puts on its own PATH, however plainly spelled, is bound: an edit there is stale and needs a new approval', () => {
+    const s = sandbox();
+    const home = dirname(s.repo);
+    const rel = basename(s.repo);
+    for (const spelled of [`$HOME/${rel}/tools`, `"\${HOME}"/${rel}/tools`, `~/${rel}/tools`, '$PWD/tools', 'tools', `$GC_TEST_DIR/${rel}/tools`]) {
+      writeFiles(s.repo, { 'GATES.md': `- [ ] G1: the tests pass\n  CHECK: PATH=${spelled}:$PATH runtests\n  EXPECT: tests passed\n`, 'tools/runtests': '#!/bin/sh\necho tests passed\n' });
+      rmSync(join(s.repo, 'swapped.log'), { force: true });
+      chmodSync(join(s.repo, 'tools/runtests'), 0o755);
+      const env = { ...s.env, HOME: home, GC_TEST_DIR: home };
+      const first = runCli(['--approve'], { cwd: s.repo, env });
+      expect(first.code, spelled).toBe(0);
+      writeFileSync(join(s.repo, 'tools/runtests'), '#!/bin/sh\necho swapped >> swapped.log\necho tests passed\n', { mode: 0o755 });
+      const strict = runCli(['--status', '--strict'], { cwd: s.repo, env });
+      expect(strict.code, spelled).toBe(1);
+      expect(joinedRows(strict.stdout), spelled).toMatch(/PATH executables inside the repository changed \(in tools\)/);
+      const again = runCli(['--reverify'], { cwd: s.repo, env });
+      expect(again.code, spelled).toBe(1);
+      expect(joinedRows(again.stdout), spelled).toMatch(/approved before for another oracle: PATH executable inside the repository: tools\/runtests changed/);
+      expect(existsSync(join(s.repo, 'swapped.log')), spelled).toBe(false);
+    }
+    // Relative to a folder a cd moved to: cannot be bound, so not runnable.
+    writeFiles(s.repo, { 'GATES.md': '- [ ] G1: the tests pass\n  CHECK: cd tools && PATH=.:$PATH runtests\n  EXPECT: tests passed\n' });
+    const moved = runCli(['--approve'], { cwd: s.repo, env: s.env });
+    expect(moved.code).toBe(1);
+    expect(joinedRows(moved.stdout)).toMatch(/not runnable: GATES:G1: the CHECK changes folder \(cd\) and puts "\." on PATH/);
+    expect(existsSync(join(s.repo, 'swapped.log'))).toBe(false);
   });
 
   // Round-21 F5: 200 executables, and among them a `node` the CHECK runs instead of node: named

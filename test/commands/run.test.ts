@@ -71,7 +71,7 @@ describe('run modes', () => {
     expect(s.ledger()).not.toMatch(/\[x\]/);
   });
 
-  it('--reverify counts a met gate it may not run as unmet ("reverify not run")', () => {
+  it('--reverify counts a met gate it may not run as not met, exit 1, named NOT RE-RUN, not UNMET: it stays ticked ("reverify not run")', () => {
     const s = repo({ 'GATES.md': gate('A', 'echo ok', 'ok') });
     expect(s.run(['--approve']).code).toBe(0);
     const before = s.ledger();
@@ -79,7 +79,8 @@ describe('run modes', () => {
     // verified, but --reverify may not run its current oracle.
     const r = s.run(['--reverify', '--timeout', '60']); // another oracle: not approved
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/^UNMET: GATES:A$/m);
+    expect(r.stdout).toMatch(/^NOT RE-RUN: GATES:A \(still met; each waits for a new approval\)$/m);
+    expect(r.stdout).not.toMatch(/^UNMET|^ALL MET/m);
     const j = JSON.parse(s.run(['--reverify', '--timeout', '60', '--json']).stdout);
     expect(j.gates[0].result).toMatchObject({ status: 'approval-required' });
     expect(j.gates[0].result.error).toMatch(/approval required$/);

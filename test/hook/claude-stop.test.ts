@@ -77,7 +77,7 @@ describe('block or allow', () => {
     const start = shellCommand(invocationWords(s.env, BIN, process.execPath))!;
     expect(reason).toContain(`run \`${start}\`: it re-runs every approved gate`);
     expect(reason).toContain(`run \`${start} --approve\``);
-    expect(reason).toContain('stale INPUTS and unverified evidence need no new approval; a changed DEPENDS file or definition does');
+    expect(reason).toContain('stale INPUTS and unverified evidence need no new approval; a changed DEPENDS file, definition or executable in a PATH folder of the repository does');
     expect(reason).toContain('ABANDON: ID reason');
   });
 

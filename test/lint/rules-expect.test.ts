@@ -25,6 +25,14 @@ describe('weak-expect', () => {
     expect(fires('ok')[0]?.message).toMatch(/is a generic word/);
   });
 
+  // Round-31b F10: `grep -c … / EXPECT: 1` was explained with TAP's "not ok 3".
+  it('explains a bare number by the numbers that hold it, and suggests the whole line', () => {
+    const f = fires('1', 'grep -c "export function report" src/report.js');
+    expect(f[0]?.message).toBe('EXPECT "1" is a bare number: any output with that digit in it contains it (a count of 11 or 21, a line number, a time)');
+    expect(f[0]?.suggestion).toBe('match the whole line: EXPECT: /^1$/m');
+    expect(fires('/^1$/m', 'grep -c "export function report" src/report.js')).toEqual([]);
+  });
+
   it("suggests the runner's count of passing tests when the runner is known; applied, the gate is clean of both EXPECT rules", () => {
     const f = fires('ok', 'node --test');
     expect(f[0]?.suggestion).toBe(`expect a count that only success prints: EXPECT: ${NODE_PASSING}`);

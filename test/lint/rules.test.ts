@@ -164,6 +164,9 @@ describe('machine-specific-path', () => {
     const f = fires('cp /home/alice/a /tmp/b');
     expect(f[0]?.message).toMatch(/\/home\/alice\/a \(home directory\), \/tmp\/b \(scratch path\)/);
     expect(f[0]?.suggestion).toMatch(/mktemp -d/);
+    expect(f[0]?.message).toMatch(/the gate can only pass on this machine$/);
+    // /tmp exists everywhere: its risk is named instead (round-31b F10).
+    expect(fires('npm test > /tmp/out.log')[0]?.message).toMatch(/a fixed scratch path can hold an earlier run's file, and two runs at once share it$/);
   });
 
   it('stays quiet on standard system paths, relative paths, URLs and routes', () => {

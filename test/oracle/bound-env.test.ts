@@ -38,6 +38,13 @@ describe('bound environment variables', () => {
     expect(boundEnvironment({ HOME: '/h' })).toBeNull();
     expect(boundEnvironment({ HOME: '/h', GATE_CHECK_HOME: '/store', NODE_OPTIONS: 'x' })).toEqual([['HOME', '/h'], ['NODE_OPTIONS', 'x']]);
   });
+  // Round-33 F3: flock -c and script -c run $SHELL; set to a repository file after approval, it ran unasked.
+  it('SHELL is bound when it is not a shell where systems keep them; the usual one asks nothing new', () => {
+    for (const usual of ['/bin/bash', '/usr/bin/zsh', '/usr/local/bin/fish', '/opt/homebrew/bin/bash', '/run/current-system/sw/bin/bash']) expect(boundEnvironment({ SHELL: usual })).toBeNull();
+    for (const other of ['/repo/cli/mycli', '/bin/../repo/x', 'bash', '/home/u/bin/sh']) expect(boundEnvironment({ SHELL: other })).toEqual([['SHELL', other]]);
+    expect(['CONFIG_SHELL', 'BASH_LOADABLES_PATH', 'BUN_OPTIONS', 'ERL_FLAGS', 'TS_NODE_PROJECT'].every(isBoundVariable)).toBe(true);
+  });
+
   it('changes name the variables set, changed and unset, never their values', () => {
     expect(environmentChanges([['A_NODE', 'x']] as never, null)).toEqual(['environment: A_NODE unset']);
     expect(environmentChanges([['NODE_OPTIONS', 'a'], ['PYTHONPATH', 'p']], [['LD_PRELOAD', 'l'], ['NODE_OPTIONS', 'b']])).toEqual(['environment: LD_PRELOAD set', 'environment: NODE_OPTIONS changed', 'environment: PYTHONPATH unset']);

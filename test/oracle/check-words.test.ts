@@ -2,7 +2,7 @@
 // a look-up, a word missed lets repository code run unbound.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { commandWords, sourcedNames, wordPattern } from '../../lib/oracle/check-words.js';
+import { checkPathEntries, commandWords, sourcedNames, wordPattern } from '../../lib/oracle/check-words.js';
 
 describe('sourcedNames', () => {
   it('finds the name after . / source / a shell, however it is quoted or escaped (round-27 08)', () => {
@@ -49,5 +49,31 @@ describe('wordPattern', () => {
     expect(wordPattern('m?c*')!.test('mycli')).toBe(true);
     expect(wordPattern('a.b*')!.test('axb')).toBe(false);
     expect(wordPattern('x[')!.test('x[')).toBe(true);
+  });
+});
+
+describe('checkPathEntries', () => {
+  const env = { HOME: '/home/u', USER: 'u', GOPATH: '/opt/go:/srv/go' };
+  const read = (check: string) => checkPathEntries(check, env, '/repo');
+
+  it('reads the folders a CHECK puts on PATH, plain, as the shell gives them', () => {
+    expect(read('PATH=tools:$PATH runtests').entries).toEqual(['/repo/tools']);
+    expect(read('PATH="$HOME"/p/cli:${PATH} x; env PATH=${HOME}/q:~/r x').entries).toEqual(['/home/u/p/cli', '/home/u/q', '/home/u/r']);
+    expect(read('export PATH=$PATH:$PWD/bin:~+/b2::.; x').entries).toEqual(['/repo/bin', '/repo/b2', '/repo']);
+    expect(read('PATH=/home/$USER/p:$GOPATH/bin x').entries).toEqual(['/home/u/p', '/opt/go', '/srv/go/bin']);
+    expect(read('PATH+=:tools x').entries).toEqual(['/repo/tools']);
+    expect(read('echo no path here').entries).toEqual([]);
+  });
+
+  it('leaves out what it cannot know: a variable the CHECK sets, an unset one, a command substitution', () => {
+    expect(read('USER=x; PATH=/home/$USER/p:$PATH y').entries).toEqual([]);
+    expect(read('PATH=$NOPE/bin:$(pwd)/b:$PATH y').entries).toEqual([]);
+  });
+
+  it('names an entry relative to the check\'s folder in a CHECK that changes folder', () => {
+    expect(read('cd cli && PATH=.:$PATH mycli').moved).toBe('.');
+    expect(read('cd cli; PATH=$PWD:$PATH mycli').moved).toBe('$PWD');
+    expect(read('pushd cli; PATH=:$PATH x').moved).toBe('(empty: the working directory)');
+    expect(read('cd cli && PATH=/abs/bin:$HOME/b:$PATH x')).toEqual({ entries: ['/abs/bin', '/home/u/b'], moved: null });
   });
 });

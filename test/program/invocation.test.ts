@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { invocationWords } from '../../lib/program/invocation.js';
+import { hookInvocationWords, invocationWords } from '../../lib/program/invocation.js';
 
 describe('how gate-check was started, for the commands it suggests', () => {
   const PATH = '/home/me/bin:/usr/local/bin:/usr/bin:/bin';
@@ -21,5 +21,12 @@ describe('how gate-check was started, for the commands it suggests', () => {
   it('relative PATH entries do not count, and without a script path: gate-check', () => {
     expect(invocationWords({ PATH: 'bin:/usr/bin' }, '/r/bin/gate-check', '/usr/bin/node')).toEqual(['node', '/r/bin/gate-check']);
     expect(invocationWords({ PATH }, undefined, '/usr/bin/node')).toEqual(['gate-check']);
+  });
+
+  // Round-31b F5: the host starts the hook by node and the path; the approvals were made through npx.
+  it('the Stop hook names npx --no-install gate-check for a project\'s installed package, the usual words otherwise', () => {
+    expect(hookInvocationWords({ PATH }, '/p/node_modules/gate-check/bin/gate-check.js', '/usr/bin/node')).toEqual(['npx', '--no-install', 'gate-check']);
+    expect(hookInvocationWords({ PATH }, '/p/node_modules/.bin/gate-check', '/usr/bin/node')).toEqual(['npx', '--no-install', 'gate-check']);
+    expect(hookInvocationWords({ PATH }, '/src/gate-check/bin/gate-check.js', '/usr/bin/node')).toEqual(['node', '/src/gate-check/bin/gate-check.js']);
   });
 });
