@@ -71,7 +71,7 @@ function parseEnvironment(v: unknown): [string, string][] | null {
   if (!Array.isArray(v) || v.length === 0) return null;
   const out: [string, string][] = [];
   for (const e of v) {
-    if (!Array.isArray(e) || e.length !== 2 || typeof e[0] !== 'string' || typeof e[1] !== 'string' || !(isBoundVariable(e[0]) || e[0] === 'HOME')) return null;
+    if (!Array.isArray(e) || e.length !== 2 || typeof e[0] !== 'string' || typeof e[1] !== 'string' || !(isBoundVariable(e[0]) || e[0] === 'HOME' || e[0] === 'SHELL')) return null;
     if (out.length > 0 && !(out[out.length - 1]![0] < e[0])) return null;
     out.push([e[0], e[1]]);
   }

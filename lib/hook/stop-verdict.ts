@@ -513,7 +513,7 @@ async function verdictFor(gathered: Gathered, io: Io, locations: StoreLocations,
       await writeLedgerMemory(locations, h.root, [...open], h.remembered, lockMs());
     }
   }
-  return complete ? openVerdict(tally, hookInvocationWords(io.env, process.argv[1], process.execPath)) : incompleteVerdict(reports, incomplete!);
+  return complete ? openVerdict(tally, hookInvocationWords(io.env, process.argv[1], process.execPath, primaryReal)) : incompleteVerdict(reports, incomplete!);
 }
 
 /** The bound scope of a sub-agent's stop: its agent id's binding, else its session's, in the nearest candidate that has one. */

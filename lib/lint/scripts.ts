@@ -405,16 +405,34 @@ function setsCodeVariable(cmd: SimpleCommand, where: Pick<WalkOptions, 'inReposi
     const m = SET_VARIABLE.exec(w.value);
     if (m !== null && choosesCode(m[1]!, w.value.slice(m[0].length), where)) return m[1]!;
   }
+  // A name made at run time (`export "$x=…"`, `export PATH${x}=…`) or a reference to another
+  // (`declare -n P=PATH`) may be PATH: the reading cannot say which (round-34 F1).
+  if (setter !== -1) {
+    for (const w of words.slice(setter + 1)) {
+      if (/^-[A-Za-z]*n/.test(w.value) && programName(words[setter]) !== 'export') return 'a name reference (declare -n)';
+      if (!w.value.startsWith('-') && /[$`]/.test(w.value.split('=')[0]!)) return COMPUTED_NAME;
+    }
+  }
   // Set without a `NAME=` word (round-14 H1): `for PATH in …`, `read PATH`, `printf -v PATH`,
   // `mapfile PATH`, `${PATH:=…}` (whose value the reading does not know).
   const first = programName(words[0]);
   const named = first === 'for' || first === 'select' ? words.slice(1, 2) : first !== null && READS_INTO.has(first) ? words.slice(1).filter((w) => !w.value.startsWith('-')) : [];
   for (const w of named) if (!w.dynamic && /^[A-Za-z_]\w*$/.test(w.value) && choosesCode(w.value, null)) return w.value;
+  // `printf -v "$x"`, `read "$x"`: the variable is named at run time.
+  if (first === 'printf') {
+    const v = words.findIndex((w) => w.value === '-v');
+    if (v !== -1 && /[$`]/.test(words[v + 1]?.value ?? '')) return COMPUTED_NAME;
+  } else if (first !== null && READS_INTO.has(first)) {
+    if (words.slice(1).some((w, i) => /[$`]/.test(w.value) && !w.value.startsWith('-') && !(words[i]?.value.startsWith('-') && i > 0))) return COMPUTED_NAME;
+  }
   for (const w of [...cmd.assignments, ...cmd.words]) {
     for (const m of w.value.matchAll(DEFAULT_ASSIGNMENT)) if (choosesCode(m[1]!, null)) return m[1]!;
   }
   return null;
 }
+
+/** What setsCodeVariable says of a variable whose name is made at run time. */
+const COMPUTED_NAME = 'a variable whose name is made at run time';
 
 /** Builtins that read a value into the variables they are given. */
 const READS_INTO = new Set(['read', 'mapfile', 'readarray', 'printf', 'getopts']);
@@ -544,7 +562,7 @@ export function walkCommands(list: ShellList, workdir: string, visit: (cmd: Simp
       // What the shell runs first or how its cd resolves, set here: named above, not followed past.
       if (setsStartup(cmd)) return stop('a shell start-up file or option set in the CHECK');
       const variable = setsCodeVariable(cmd, options);
-      if (variable !== null) return stop(`${variable} set in the CHECK (it chooses what runs; an approval binds it only as the environment gives it)`);
+      if (variable !== null) return stop(`${variable} set in the CHECK (it chooses what runs; ${variable === 'PATH' ? 'an approval binds its repository folders only where they are spelled plainly' : 'an approval binds it only as the environment gives it'})`);
       if (startsWithOptions(words)) return stop('a shell started with start-up files or options');
       if (!words[0]?.quoted && (words[0]?.value === '.' || words[0]?.value === 'source')) options.onUnsure?.('a sourced file (it may cd)');
       previous = cmd;

@@ -38,11 +38,12 @@ const NAMES: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * A login shell where systems keep shells. SHELL is set in every environment and `flock -c`,
- * `script -c` and editors run it (round-33 F3); one elsewhere (a file of the repository) is
- * bound, while the usual one asks for nothing new.
+ * A login shell, by its name, where systems keep shells. SHELL is set in every environment and
+ * `flock -c`, `script -c` and editors run it (round-33 F3); any other value (a file of the
+ * repository, python3, a shell in a Nix or Linuxbrew folder) is bound, while the usual one asks
+ * for nothing new.
  */
-const SYSTEM_SHELL = /^\/(?:usr\/(?:local\/)?|opt\/homebrew\/|run\/current-system\/sw\/)?bin\/[A-Za-z0-9][\w.+-]*$/;
+const SYSTEM_SHELL = /^\/(?:usr\/(?:local\/)?|opt\/homebrew\/|run\/current-system\/sw\/)?bin\/(?:sh|bash|dash|ash|zsh|ksh|mksh|pdksh|oksh|yash|posh|fish|tcsh|csh|busybox|nu|elvish|xonsh|pwsh)$/;
 
 /** Variables bound by prefix: the dynamic linker's, Python's, Perl's, Ruby's, exported bash functions, git config pairs. */
 const PREFIXES = [

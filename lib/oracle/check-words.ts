@@ -142,13 +142,18 @@ export function checkPathEntries(check: string, env: Readonly<Record<string, str
   if (!check.includes('PATH')) return { entries: [], moved: null };
   const out = new Set<string>();
   let moved: string | null = null;
-  const changesFolder = /(?:^|[\s;&|()`'"])(?:cd|pushd|popd)(?=$|[\s;&|()`'"])/.test(check);
+  // `env -C dir`, `--chdir`: a folder change too (round-34 F2).
+  const changesFolder = /(?:^|[\s;&|()`'"])(?:cd|pushd|popd|-C|--chdir)(?=$|[\s;&|()`'"=])/.test(check);
   const home = env.HOME ?? '';
   const variable = (name: string) => (name === 'PWD' || new RegExp(`(?:^|[^A-Za-z0-9_])${name}\\+?=`).test(check) ? undefined : env[name]);
   for (const token of check.split(/[\s;&|()<>`]+/)) {
     const plain = token.replace(/\\(.)/gs, '$1').replace(/["']/g, '');
-    const m = /^PATH(\+?)=(.*)$/s.exec(plain);
+    // `${PATH:+:$PATH}` (the idiom that adds no empty entry) is `:$PATH` where PATH is set.
+    const m = /^PATH(\+?)=(.*)$/s.exec(plain.replace(/\$\{PATH:?\+:\$(?:PATH|\{PATH\})\}/g, ':$PATH').replace(/\$\{PATH:?\+\$(?:PATH|\{PATH\}):\}/g, '$PATH:'));
     if (m === null) continue;
+    // `${PATH:+:$PATH}`, `${PWD:-/x}`, `$(pwd)`: not plain, so not split into entries (a `+`
+    // there is no folder: round-34 F2); the screen stops at such a PATH.
+    if (/\$(?:\{(?![A-Za-z_]\w*\})|\()/.test(m[2]!) || token.includes('`')) continue;
     // `PATH+=:tools` appends to PATH: its first colon is the separator, not an empty entry.
     for (const raw of (m[1] === '+' ? m[2]!.replace(/^:/, '') : m[2]!).split(':')) {
       if (raw === '$PATH' || raw === '${PATH}') continue;

@@ -478,6 +478,13 @@ function realOfMissing(lexical: string): string | null {
       const real = realpathSync.native(dir);
       return rest.length === 0 ? real : join(real, ...rest.reverse());
     } catch {
+      // A link to what is not there yet leads where its text says (`/out/t -> <repo>/tools`
+      // before tools is made: round-34 F4), not to the link's own folder.
+      const target = danglingTarget(dir);
+      if (target !== null) {
+        dir = target;
+        continue;
+      }
       const up = dirname(dir);
       if (up === dir) return null;
       rest.push(basename(dir));
@@ -485,6 +492,15 @@ function realOfMissing(lexical: string): string | null {
     }
   }
   return null;
+}
+
+/** The absolute target of `path` when it is a symbolic link, else null. */
+function danglingTarget(path: string): string | null {
+  try {
+    return lstatSync(path).isSymbolicLink() ? resolve(dirname(path), readlinkSync(path)) : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Where an existing folder resolves: 'inside' the repository or 'outside' it; 'missing' when it cannot be resolved. */

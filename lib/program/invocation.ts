@@ -25,12 +25,16 @@ export function currentInvocation(env: NodeJS.ProcessEnv): string[] {
 
 /**
  * The words the Stop hook suggests to the agent. A host starts the hook by node and the
- * script's path; when that script is a project's installed package (node_modules/gate-check),
+ * script's path; when that script is the package installed in the repository `root`
+ * (its node_modules/gate-check),
  * the person approved with `npx --no-install gate-check`, as the README says, and that is the
  * PATH those approvals bind: `node …/gate-check.js` from the agent's shell would ask for every
  * approval again (round-31b F5).
  */
-export function hookInvocationWords(env: NodeJS.ProcessEnv, script: string | undefined, execPath: string): string[] {
-  if (script !== undefined && /[\\/]node_modules[\\/](?:gate-check[\\/]bin[\\/]gate-check\.js|\.bin[\\/]gate-check)$/.test(script)) return ['npx', '--no-install', 'gate-check'];
+export function hookInvocationWords(env: NodeJS.ProcessEnv, script: string | undefined, execPath: string, root: string): string[] {
+  // Only the repository's own: npx in the repository would run whatever its node_modules/.bin
+  // holds, which for a CLI installed elsewhere is a file the agent can plant (round-34 F5).
+  const own = `${root.replace(/\/+$/, '')}/node_modules/`;
+  if (script !== undefined && script.startsWith(own) && /^(?:gate-check\/bin\/gate-check\.js|\.bin\/gate-check)$/.test(script.slice(own.length))) return ['npx', '--no-install', 'gate-check'];
   return invocationWords(env, script, execPath);
 }

@@ -1,9 +1,10 @@
 // Code loaded through the environment is code the approval must see (integrity attack F1):
 // an approved node check, run again with NODE_OPTIONS=--require of a file that prints the
 // expected line for it, must run nothing until a person approves the new environment.
+import { chmodSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, sandbox, writeFiles } from '../helpers/cli.js';
+import { joinedRows, runCli, sandbox, writeFiles } from '../helpers/cli.js';
 
 describe('environment variables that load code are bound into the approval', () => {
   it('NODE_OPTIONS=--require of a faking module: APPROVAL REQUIRED naming the variable, nothing runs, nothing is ticked; the approval screen shows it', () => {
@@ -30,4 +31,23 @@ describe('environment variables that load code are bound into the approval', () 
     // Without the variable the approval holds, as before.
     expect(runCli(['--reverify'], { cwd: s.repo, env }).code).toBe(0);
   });
+
+  // Round-33 F3: flock -c runs $SHELL; round-34 F3: a bound SHELL made a record gate-check then refused.
+  it('a SHELL outside the system folders is bound and its record is read back; set to a repository file later, nothing runs', () => {
+    const s = sandbox();
+    writeFiles(s.repo, { 'GATES.md': '- [ ] G1: the lock works\n  CHECK: echo cli ok\n  EXPECT: cli ok\n', 'cli/mycli': '#!/bin/sh\necho ran >> ran.log; echo cli ok\n' });
+    chmodSync(join(s.repo, 'cli/mycli'), 0o755);
+    const env = { ...s.env, SHELL: '/bin/sh' };
+    const nix = { ...s.env, SHELL: '/nix/store/x-bash/bin/bash' };
+    const approved = runCli(['--approve'], { cwd: s.repo, env: nix });
+    expect(approved.code, approved.stderr).toBe(0);
+    expect(runCli(['--status', '--strict'], { cwd: s.repo, env: nix }).code).toBe(0);
+    expect(runCli(['--reverify'], { cwd: s.repo, env: nix }).code).toBe(0);
+    expect(runCli(['--approve'], { cwd: s.repo, env }).code).toBe(0);
+    const planted = runCli(['--reverify'], { cwd: s.repo, env: { ...s.env, SHELL: join(s.repo, 'cli/mycli') } });
+    expect(planted.code).toBe(1);
+    expect(joinedRows(planted.stdout)).toMatch(/approved before for another oracle: environment: SHELL (set|changed)/);
+    expect(existsSync(join(s.repo, 'ran.log'))).toBe(false);
+  });
 });
+

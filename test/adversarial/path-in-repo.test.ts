@@ -435,6 +435,7 @@ describe('PATH entries inside the repository', () => {
       const env = { ...s.env, HOME: home, GC_TEST_DIR: home };
       const first = runCli(['--approve'], { cwd: s.repo, env });
       expect(first.code, spelled).toBe(0);
+      expect(runCli(['--status', '--strict'], { cwd: s.repo, env }).code, spelled).toBe(0);
       writeFileSync(join(s.repo, 'tools/runtests'), '#!/bin/sh\necho swapped >> swapped.log\necho tests passed\n', { mode: 0o755 });
       const strict = runCli(['--status', '--strict'], { cwd: s.repo, env });
       expect(strict.code, spelled).toBe(1);
@@ -450,6 +451,25 @@ describe('PATH entries inside the repository', () => {
     expect(moved.code).toBe(1);
     expect(joinedRows(moved.stdout)).toMatch(/not runnable: GATES:G1: the CHECK changes folder \(cd\) and puts "\." on PATH/);
     expect(existsSync(join(s.repo, 'swapped.log'))).toBe(false);
+  });
+
+  // Round-34 F4: an outside PATH entry linked to a repository folder not made yet was taken
+  // for an outside folder: a file planted there later left --status --strict ALL MET.
+  it('an outside PATH entry that links to a repository folder not made yet is bound as that folder: a file made there later is a change', () => {
+    const s = sandbox();
+    const out = tempDir();
+    symlinkSync(join(s.repo, 'tools'), join(out, 't'));
+    writeFiles(s.repo, { 'GATES.md': '- [ ] A: data is good\n  CHECK: cat data.txt\n  EXPECT: good\n', 'data.txt': 'good\n' });
+    const env = { ...s.env, PATH: `${join(out, 't')}:${process.env.PATH}` };
+    expect(runCli(['--approve'], { cwd: s.repo, env }).code).toBe(0);
+    expect(runCli(['--status', '--strict'], { cwd: s.repo, env }).code).toBe(0);
+    mkdirSync(join(s.repo, 'tools'));
+    writeFileSync(join(s.repo, 'tools/cat'), '#!/bin/sh\necho ran >> ran.log; echo good\n', { mode: 0o755 });
+    const strict = runCli(['--status', '--strict'], { cwd: s.repo, env });
+    expect(strict.code).toBe(1);
+    expect(joinedRows(strict.stdout)).toMatch(/PATH executables inside the repository changed \(in tools\)/);
+    expect(runCli(['--reverify'], { cwd: s.repo, env }).code).toBe(1);
+    expect(existsSync(join(s.repo, 'ran.log'))).toBe(false);
   });
 
   // Round-21 F5: 200 executables, and among them a `node` the CHECK runs instead of node: named

@@ -339,11 +339,18 @@ describe('unboundNotJudged', () => {
   });
 
   it('stops at a variable that chooses what runs set in the CHECK itself, and at a shell given to npm or make (round-13 H1, H2)', () => {
-    const set = (name: string) => `${name} set in the CHECK (it chooses what runs; an approval binds it only as the environment gives it)`;
+    const set = (name: string) => `${name} set in the CHECK (it chooses what runs; ${name === 'PATH' ? 'an approval binds its repository folders only where they are spelled plainly' : 'an approval binds it only as the environment gives it'})`;
     expect(why('PATH=scripts:$PATH run-tests')).toBe(set('PATH'));
     expect(why('export PATH=scripts:$PATH; check')).toBe(set('PATH'));
     expect(why('env PATH=$PWD/scripts:$PATH check')).toBe(set('PATH'));
     expect(why('PATH+=:scripts; check')).toBe(set('PATH'));
+    // Round-34 F1: a name made at run time, or a reference to PATH.
+    for (const computed of ['x=PATH; export "$x=cli:$PATH"; mycli', 'export $x=cli; mycli', 'readonly "$x=cli"; mycli', 'export PATH${x}=cli; mycli', 'x=PA; export ${x}TH=cli; mycli', 'printf -v "$x" %s cli; mycli', 'read "$x" <<< cli; mycli']) {
+      expect(why(computed), computed).toBe(set('a variable whose name is made at run time'));
+    }
+    for (const ref of ['declare -n P=PATH; P=cli; mycli', 'typeset -n P=PATH; mycli', 'local -n P=PATH']) expect(why(ref), ref).toBe(set('a name reference (declare -n)'));
+    // Not names: printf's values, read's prompt, export -n (which unexports).
+    for (const plain of ['printf "%s\\n" "$x"', 'read -p "$prompt" answer', 'export -n FOO']) expect(why(plain), plain).toBeNull();
     expect(why('NODE_OPTIONS=--require=./scripts/setup.js node scripts/t.js')).toBe(set('NODE_OPTIONS'));
     expect(why('nice env NODE_OPTIONS=-r./x.js node t.js')).toBe(set('NODE_OPTIONS'));
     expect(why('PERL5OPT=-Iscripts PERL5LIB=scripts perl -MCheck -e 1')).toBe(set('PERL5OPT'));

@@ -41,7 +41,7 @@ describe('bound environment variables', () => {
   // Round-33 F3: flock -c and script -c run $SHELL; set to a repository file after approval, it ran unasked.
   it('SHELL is bound when it is not a shell where systems keep them; the usual one asks nothing new', () => {
     for (const usual of ['/bin/bash', '/usr/bin/zsh', '/usr/local/bin/fish', '/opt/homebrew/bin/bash', '/run/current-system/sw/bin/bash']) expect(boundEnvironment({ SHELL: usual })).toBeNull();
-    for (const other of ['/repo/cli/mycli', '/bin/../repo/x', 'bash', '/home/u/bin/sh']) expect(boundEnvironment({ SHELL: other })).toEqual([['SHELL', other]]);
+    for (const other of ['/repo/cli/mycli', '/bin/../repo/x', 'bash', '/home/u/bin/sh', '/usr/bin/python3', '/usr/bin/env', '/home/linuxbrew/.linuxbrew/bin/bash']) expect(boundEnvironment({ SHELL: other })).toEqual([['SHELL', other]]);
     expect(['CONFIG_SHELL', 'BASH_LOADABLES_PATH', 'BUN_OPTIONS', 'ERL_FLAGS', 'TS_NODE_PROJECT'].every(isBoundVariable)).toBe(true);
   });
 

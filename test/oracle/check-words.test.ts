@@ -68,12 +68,18 @@ describe('checkPathEntries', () => {
   it('leaves out what it cannot know: a variable the CHECK sets, an unset one, a command substitution', () => {
     expect(read('USER=x; PATH=/home/$USER/p:$PATH y').entries).toEqual([]);
     expect(read('PATH=$NOPE/bin:$(pwd)/b:$PATH y').entries).toEqual([]);
+    // Round-34 F2: a `+` or `-` of an expansion is no folder.
+    expect(read('PATH=${PWD:-/x}/cli:$PATH y; PATH=cli${PATH%x} y').entries).toEqual([]);
+    // The idiom that adds no empty entry is read as the entries it adds.
+    expect(read('PATH=cli${PATH:+:$PATH} y; PATH=${PATH:+${PATH}:}bin y').entries).toEqual(['/repo/cli', '/repo/bin']);
   });
 
   it('names an entry relative to the check\'s folder in a CHECK that changes folder', () => {
     expect(read('cd cli && PATH=.:$PATH mycli').moved).toBe('.');
     expect(read('cd cli; PATH=$PWD:$PATH mycli').moved).toBe('$PWD');
     expect(read('pushd cli; PATH=:$PATH x').moved).toBe('(empty: the working directory)');
+    expect(read('env -C cli PATH=.:/usr/bin x').moved).toBe('.');
+    expect(read('env --chdir=cli PATH=.:/usr/bin x').moved).toBe('.');
     expect(read('cd cli && PATH=/abs/bin:$HOME/b:$PATH x')).toEqual({ entries: ['/abs/bin', '/home/u/b'], moved: null });
   });
 });

@@ -25,8 +25,12 @@ describe('how gate-check was started, for the commands it suggests', () => {
 
   // Round-31b F5: the host starts the hook by node and the path; the approvals were made through npx.
   it('the Stop hook names npx --no-install gate-check for a project\'s installed package, the usual words otherwise', () => {
-    expect(hookInvocationWords({ PATH }, '/p/node_modules/gate-check/bin/gate-check.js', '/usr/bin/node')).toEqual(['npx', '--no-install', 'gate-check']);
-    expect(hookInvocationWords({ PATH }, '/p/node_modules/.bin/gate-check', '/usr/bin/node')).toEqual(['npx', '--no-install', 'gate-check']);
-    expect(hookInvocationWords({ PATH }, '/src/gate-check/bin/gate-check.js', '/usr/bin/node')).toEqual(['node', '/src/gate-check/bin/gate-check.js']);
+    expect(hookInvocationWords({ PATH }, '/p/node_modules/gate-check/bin/gate-check.js', '/usr/bin/node', '/p')).toEqual(['npx', '--no-install', 'gate-check']);
+    expect(hookInvocationWords({ PATH }, '/p/node_modules/.bin/gate-check', '/usr/bin/node', '/p/')).toEqual(['npx', '--no-install', 'gate-check']);
+    expect(hookInvocationWords({ PATH }, '/src/gate-check/bin/gate-check.js', '/usr/bin/node', '/p')).toEqual(['node', '/src/gate-check/bin/gate-check.js']);
+    // Installed elsewhere (round-34 F5): npx in the repository would run what its node_modules/.bin holds.
+    expect(hookInvocationWords({ PATH }, '/tools/node_modules/gate-check/bin/gate-check.js', '/usr/bin/node', '/p')).toEqual(['node', '/tools/node_modules/gate-check/bin/gate-check.js']);
+    expect(hookInvocationWords({ PATH }, '/q/node_modules/gate-check/bin/gate-check.js', '/usr/bin/node', '/p')).toEqual(['node', '/q/node_modules/gate-check/bin/gate-check.js']);
+    expect(hookInvocationWords({ PATH }, '/p/node_modules/other/node_modules/gate-check/bin/gate-check.js', '/usr/bin/node', '/p')).toEqual(['node', '/p/node_modules/other/node_modules/gate-check/bin/gate-check.js']);
   });
 });
