@@ -453,6 +453,20 @@ describe('PATH entries inside the repository', () => {
     expect(existsSync(join(s.repo, 'swapped.log'))).toBe(false);
   });
 
+  it('a repository folder the CHECK puts on its own PATH and writes into while it runs: the result is STALE, nothing is ticked', () => {
+    const s = sandbox();
+    writeFiles(s.repo, {
+      'GATES.md': '- [ ] G1: the tests pass\n  CHECK: PATH=tools:$PATH runtests; if [ -f attack ]; then printf "#!/bin/sh\\necho later\\n" > tools/later && chmod +x tools/later; fi\n  EXPECT: tests passed\n',
+      'tools/runtests': '#!/bin/sh\necho tests passed\n',
+    });
+    chmodSync(join(s.repo, 'tools/runtests'), 0o755);
+    expect(runCli(['--approve'], { cwd: s.repo, env: s.env }).code).toBe(0);
+    writeFileSync(join(s.repo, 'attack'), '');
+    const r = runCli(['--reverify'], { cwd: s.repo, env: s.env });
+    expect(r.code).toBe(1);
+    expect(joinedRows(r.stdout)).toMatch(/^STALE GATES:G1: PATH directory tools written while the check ran/m);
+  });
+
   // Round-34 F4: an outside PATH entry linked to a repository folder not made yet was taken
   // for an outside folder: a file planted there later left --status --strict ALL MET.
   it('an outside PATH entry that links to a repository folder not made yet is bound as that folder: a file made there later is a change', () => {
