@@ -332,7 +332,7 @@ export interface WalkOptions {
   onStop?: (why: string) => void;
   /** Told where the walk went on without knowing the folder for sure (after a sourced file, which may cd). */
   onUnsure?: (why: string) => void;
-  /** Whether an absolute path lies in the repository, or leads into it (a PATH entry there chooses its code); unknown: no. */
+  /** Whether an absolute path lies in the repository (a PATH entry there chooses its code); unknown: no. */
   inRepository?: (absolute: string) => boolean;
   /** The home folder `$HOME`, `${HOME}` and `~` stand for in a PATH the CHECK sets; unknown: such an entry is taken as outside. */
   home?: string;
