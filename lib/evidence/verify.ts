@@ -111,12 +111,13 @@ export async function verifyMetGate(ctx: VerifyContext, loaded: LoadedLedger, ga
   if (ctx.receipts?.isForeign(newest)) {
     return { state: 'mismatched', reason: 'the latest passing run of this gate here was recorded under another repository root, or not by gate-check (the same ledger file seen from another folder or with --root is another path): it cannot check this evidence line; run the gate again from here' };
   }
-  // A later failure of the same definition with other DEPENDS or INPUTS contents counts too:
-  // changing a fixture before a failing re-run and putting it back after must not bring the
-  // older pass back (a plain run re-runs the gate, with no new approval for INPUTS).
+  // A later failure of this gate counts whatever it ran under: other DEPENDS or INPUTS contents
+  // (a fixture changed before a failing re-run and put back after), or another definition (a
+  // TIMEOUT or CWD edited for the failing run, then the old ledger checked out: round-35 F1).
+  // Putting the old line back must not bring the older pass back; a re-run settles it.
   const passed = Date.parse(newest.time);
-  const later = records.find((r) => r.status === 'fail' && r.def === newest.def && Date.parse(r.time) > passed);
-  if (later) return { state: 'stale', reason: `a later run of this gate here failed (started ${later.time}, with other DEPENDS or INPUTS contents): run it again` };
+  const later = records.find((r) => r.status === 'fail' && Date.parse(r.time) > passed);
+  if (later) return { state: 'stale', reason: `a later run of this gate here failed (started ${later.time}, ${later.def === newest.def ? 'with other DEPENDS or INPUTS contents' : 'under another definition'}): run it again` };
   if (newest.bound) {
     // The folder the passing run's check started in (repository-relative; the root for older receipts).
     const workDir = newest.cwd === null ? null : resolvePath(ctx.resolver.root, newest.cwd ?? '.');

@@ -288,6 +288,24 @@ describe('verification states', () => {
     expect(s.run(['--status', '--strict']).code).toBe(0);
   });
 
+  // Round-35 F1: a TIMEOUT (or CWD, or spacing) edited for the failing re-run gave it another
+  // definition; with the old ledger checked out, the older pass counted as verified again.
+  it('a later failure under another definition of the same gate outlives a restored ledger line', () => {
+    const s = repo({ 'GATES.md': GATES.replace('echo other-ok', 'cat other.txt'), 'scripts/verify.mjs': VERIFY, 'other.txt': 'other-ok\n' });
+    expect(s.run(['--approve']).code).toBe(0);
+    const passedLedger = s.ledger();
+    writeFileSync(join(s.repo, 'other.txt'), 'broken\n');
+    s.setLedger(passedLedger.replace('cat other.txt\n', 'cat other.txt\n  TIMEOUT: 60\n'));
+    expect(s.run(['--approve']).code).toBe(1); // approved, run, failed
+    s.setLedger(passedLedger); // git checkout GATES.md
+    const r = s.run(['--status', '--strict']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^GATES:B {2}met, stale .*a later run of this gate here failed \(started [^)]*, under another definition\): run it again/m);
+    writeFileSync(join(s.repo, 'other.txt'), 'other-ok\n');
+    expect(s.run([]).code).toBe(0);
+    expect(s.run(['--status', '--strict']).code).toBe(0);
+  });
+
   // Found by an attack: a failing re-run whose DEPENDS changed while it ran was thrown away as
   // stale with no record, so restoring the file brought the older pass back as verified.
   it('a failure discarded as stale still outlives the pass before it once DEPENDS is restored', () => {
