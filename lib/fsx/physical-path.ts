@@ -120,25 +120,17 @@ export function readRepositoryText(root: string, path: string): string | undefin
   }
 }
 
-/** A process's own folders in /proc: its working folder, its root, its program, its mapped files. */
-const PROCESS_FOLDER = /^\/proc\/[^/]+\/(?:task\/[^/]+\/)?(?:cwd|root|exe|map_files)$/;
-/** A process's open descriptor, or one of its threads: what lies below depends on the process. */
-const PROCESS_ENTRY = /^\/proc\/[^/]+\/(?:(?:task\/[^/]+\/)?fd\/[^/]+|task\/[^/]+)$/;
-
 /**
- * Whether resolving `path` (absolute) goes through a process's own folder in /proc: its
- * working folder, its root, or a descriptor read as a folder (`/proc/self/cwd/x`,
- * `/dev/fd/../cwd/x`, which the kernel reads as /proc/self/cwd/x: round-33 F2; `/dev/fd/3/x`).
- * Such a path leads into the check's folder for the check, and elsewhere for gate-check, so
- * what it names can be neither bound nor judged. Walked one name at a time, links followed as
- * the kernel follows them (`..` after a link leaves its target). `/dev/stderr`,
- * `/proc/self/status` and `/proc/cpuinfo` are not: they are read, not walked through.
+ * Walks `path` (absolute) one name at a time, as the kernel resolves it: links followed (`..`
+ * after a link leaves its target), from `start` (a folder `path` begins with, known to hold
+ * no link). `stop(next, more)` is asked at each name, `more` telling whether names follow; the
+ * walk answers true where it says so. A name that is not there, or more than 40 links, ends
+ * the walk with false: it leads nowhere, for the kernel too.
  */
-export function reachesThroughProcess(path: string): boolean {
-  const todo = path.split('/').reverse();
-  let at = '/';
+function walkStops(path: string, start: string, stop: (next: string, more: boolean) => boolean): boolean {
+  const todo = path.slice(start === '/' ? 0 : start.length).split('/').reverse();
+  let at = start;
   let links = 0;
-  const more = () => todo.some((n) => n !== '' && n !== '.');
   while (todo.length > 0) {
     const name = todo.pop()!;
     if (name === '' || name === '.') continue;
@@ -147,7 +139,7 @@ export function reachesThroughProcess(path: string): boolean {
       continue;
     }
     const next = at === '/' ? `/${name}` : `${at}/${name}`;
-    if (PROCESS_FOLDER.test(next) || (PROCESS_ENTRY.test(next) && more())) return true;
+    if (stop(next, todo.some((n) => n !== '' && n !== '.'))) return true;
     let text: string;
     try {
       if (!lstatSync(next).isSymbolicLink()) {
@@ -165,6 +157,23 @@ export function reachesThroughProcess(path: string): boolean {
   return false;
 }
 
+/** A process's own folders in /proc: its working folder, its root, its program, its mapped files. */
+const PROCESS_FOLDER = /^\/proc\/[^/]+\/(?:task\/[^/]+\/)?(?:cwd|root|exe|map_files)$/;
+/** A process's open descriptor, or one of its threads: what lies below depends on the process. */
+const PROCESS_ENTRY = /^\/proc\/[^/]+\/(?:(?:task\/[^/]+\/)?fd\/[^/]+|task\/[^/]+)$/;
+
+/**
+ * Whether resolving `path` (absolute) goes through a process's own folder in /proc: its
+ * working folder, its root, or a descriptor read as a folder (`/proc/self/cwd/x`,
+ * `/dev/fd/../cwd/x`, which the kernel reads as /proc/self/cwd/x: round-33 F2; `/dev/fd/3/x`).
+ * Such a path leads into the check's folder for the check, and elsewhere for gate-check, so
+ * what it names can be neither bound nor judged. `/dev/stderr`, `/proc/self/status` and
+ * `/proc/cpuinfo` are not: they are read, not walked through.
+ */
+export function reachesThroughProcess(path: string): boolean {
+  return walkStops(path, '/', (next, more) => PROCESS_FOLDER.test(next) || (PROCESS_ENTRY.test(next) && more));
+}
+
 /** Where the kernel reads a path per process: the same link text leads to the check's folder for the check and to gate-check's for gate-check. */
 const PER_PROCESS = /^\/(?:proc|dev\/fd|dev\/std(?:in|out|err))(?:\/|$)/;
 
@@ -172,37 +181,8 @@ const PER_PROCESS = /^\/(?:proc|dev\/fd|dev\/std(?:in|out|err))(?:\/|$)/;
  * Whether resolving `path` (absolute) leads through /proc or /dev/fd (`tools ->
  * /proc/self/cwd/x`, or through a link outside to such a link): gate-check would resolve it in
  * its own process and the check's shell in its own, to different folders (round-25 F2).
- * Walked one name at a time, as the kernel does, from the canonical repository `root` when
- * the path starts there. A name that is not there, or too many links, ends the walk: it leads
- * nowhere, for the kernel too.
+ * Walked from the canonical repository `root` when the path starts there.
  */
 export function throughPerProcessLink(root: string, path: string): boolean {
-  const start = path.startsWith(`${root}/`) ? root : '/';
-  const todo = path.slice(start === '/' ? 0 : root.length).split('/').reverse();
-  let at = start;
-  let links = 0;
-  while (todo.length > 0) {
-    const name = todo.pop()!;
-    if (name === '' || name === '.') continue;
-    if (name === '..') {
-      at = dirname(at);
-      continue;
-    }
-    const next = at === '/' ? `/${name}` : `${at}/${name}`;
-    if (PER_PROCESS.test(next)) return true;
-    let text: string;
-    try {
-      if (!lstatSync(next).isSymbolicLink()) {
-        at = next;
-        continue;
-      }
-      text = readlinkSync(next);
-    } catch {
-      return false;
-    }
-    if (++links > 40) return false;
-    if (text.startsWith('/')) at = '/';
-    todo.push(...text.split('/').reverse());
-  }
-  return false;
+  return walkStops(path, path.startsWith(`${root}/`) ? root : '/', (next) => PER_PROCESS.test(next));
 }
