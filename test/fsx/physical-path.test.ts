@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { globCanBindLater, physicalRepositoryPath } from '../../lib/fsx/physical-path.js';
+import { globCanBindLater, physicalRepositoryPath, reachesThroughProcess } from '../../lib/fsx/physical-path.js';
 import { inDirectory } from '../../lib/lint/scripts.js';
 
 function tree() {
@@ -63,5 +63,26 @@ describe('globCanBindLater', () => {
     // A path named as written, through a folder not made yet: what it leads to cannot be known.
     expect(globCanBindLater(root, 'notyet/../later.sh')).toBe(false);
     expect(globCanBindLater(root, 'notyet/./later.sh')).toBe(false);
+  });
+});
+
+// Round-33 F2: a path that goes through a process's own folder in /proc is another folder for
+// each process. Each branch of the rule: a cwd or root reached by a link and `..`, an open
+// descriptor or a thread read as a folder; and what is only read.
+describe.skipIf(process.platform !== 'linux')('reachesThroughProcess', () => {
+  it('is true through a cwd, a root, a descriptor read as a folder, or a thread', () => {
+    for (const p of ['/proc/self/cwd/x', '/dev/fd/../cwd/x', '/dev//fd/./../root/etc', '/dev/fd/0/x', '/proc/self/fd/1/..', '/proc/self/task/999999999/cwd']) {
+      expect(reachesThroughProcess(p), p).toBe(true);
+    }
+    const out = mkdtempSync(join(tmpdir(), 'gc-proc-'));
+    symlinkSync('/dev/fd', join(out, 'fdl'));
+    // Written as the shell passes it: join() would take the `..` out as text.
+    expect(reachesThroughProcess(`${out}/fdl/../cwd/x`)).toBe(true);
+  });
+
+  it('is false for what is only read, and for a path that leads nowhere', () => {
+    for (const p of ['/dev/stderr', '/dev/fd/1', '/proc/self/status', '/proc/cpuinfo', '/usr/bin/env', '/nonexistent/cwd/x']) {
+      expect(reachesThroughProcess(p), p).toBe(false);
+    }
   });
 });
