@@ -157,6 +157,20 @@ function walkStops(path: string, start: string, stop: (next: string, more: boole
   return false;
 }
 
+/**
+ * Every path the kernel looks at to resolve `path` (absolute): `/` and each name on the way,
+ * link targets followed, up to the first name that is not there. Whatever could change where
+ * `path` leads changes one of them (path-witness.ts).
+ */
+export function resolutionSteps(path: string): string[] {
+  const steps = ['/'];
+  walkStops(path, '/', (next) => {
+    steps.push(next);
+    return false;
+  });
+  return steps;
+}
+
 /** A process's own folders in /proc: its working folder, its root, its program, its mapped files. */
 const PROCESS_FOLDER = /^\/proc\/[^/]+\/(?:task\/[^/]+\/)?(?:cwd|root|exe|map_files)$/;
 /** A process's open descriptor, or one of its threads: what lies below depends on the process. */

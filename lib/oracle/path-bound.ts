@@ -12,6 +12,7 @@ import { builtinModule } from '../builtin-module.js';
 import { RunSetupError } from '../errors.js';
 import { isInside } from '../fsx/discover.js';
 import { reachesThroughProcess, throughPerProcessLink } from '../fsx/physical-path.js';
+import { PathWitness } from '../fsx/path-witness.js';
 import { writableTree } from '../fsx/repo-root.js';
 import { readHead, sha256FileWithStat } from '../fsx/hash-file.js';
 import { absoluteWords, bracesAsPatterns, checkPathEntries, commandWords, wordPattern } from './check-words.js';
@@ -34,11 +35,19 @@ function toPosix(p: string): string {
 
 /**
  * Entries judged outside the repository (`root\0entry`), as written and once resolved, or
- * missing: not resolved again until a check may have run (forgetOutside). A check can link
- * such a folder into the repository before the next gate starts (round-30 02); entries
- * inside the repository, and links into it, are resolved at every look.
+ * missing: not resolved again until a check may have changed what they lead to
+ * (forgetOutside). A check can link such a folder into the repository before the next gate
+ * starts (round-30 02); entries inside the repository, and links into it, are resolved at
+ * every look.
  */
 const outside = new Set<string>();
+
+/**
+ * How every path read for the judgements kept here (`outside`, outsideLookups, outsideAnswers,
+ * outsideStarts, outsideQuiet, listings) resolved when it was read: they are kept past a check
+ * only while all of it holds (forgetOutside). A read made for them is noted first.
+ */
+const outsideWitness = new PathWitness();
 
 /**
  * The PATH entries that resolve inside the repository for a check running in `cwd`. The
@@ -53,8 +62,10 @@ export function inRepoPathEntries(path: string | null, ledgerRoot: string, cwd: 
   for (const { written: entry, dir: lexical } of path.split(delimiter).flatMap((e) => entryDirs(e, cwd, root))) {
     const key = `${root}\0${lexical}`;
     if (outside.has(key)) continue;
-    if (throughPerProcessLink(root, lexical)) refusePerProcess(entry);
     const lexicallyOutside = !isInside(root, lexical);
+    // Noted before it is read: only an entry written outside may be judged once (`outside`).
+    if (lexicallyOutside) outsideWitness.witness(lexical);
+    if (throughPerProcessLink(root, lexical)) refusePerProcess(entry);
     let real: string;
     try {
       real = realpathSync.native(lexical);
@@ -110,8 +121,17 @@ export function signedPath(path: string | null, entries: readonly InRepoPathEntr
  * (`PATH=tools:$PATH runtests`: checkPathEntries), first, and those of the run's PATH.
  */
 export function checkInRepoPathEntries(check: string, runPath: string | null, ledgerRoot: string, cwd: string): InRepoPathEntry[] {
-  const own = checkPathEntries(check, { ...process.env, HOME: homeDirectory() }, cwd).entries;
+  const own = checkPathEntries(check, environmentWithHome(), cwd).entries;
   return inRepoPathEntries(own.length === 0 ? runPath : [...own, ...(runPath === null ? [] : [runPath])].join(delimiter), ledgerRoot, cwd);
+}
+
+/**
+ * process.env with HOME as gate-check resolves it, read one name at a time: a spread of
+ * process.env costs a native call per variable, and this runs several times per gate.
+ */
+function environmentWithHome(): Readonly<Record<string, string | undefined>> {
+  const home = homeDirectory();
+  return new Proxy(process.env, { get: (env, name) => (name === 'HOME' ? home : Reflect.get(env, name)) });
 }
 
 /** A command the CHECK names by a bare word, found first in a PATH folder outside the repository, that leads into it. */
@@ -177,6 +197,20 @@ export function outsideLinksIntoRepository(path: string | null, ledgerRoot: stri
     outsideStarts.set(`${root}\0${hit.real}`, unique);
     for (const real of unique) hits.push({ word, found: hit.found, real, start: hit.real });
   };
+  // A folder that leads into the repository (`~/proj/tools` through a symlinked home) is bound
+  // whole as one of its PATH folders (inRepoPathEntries): what it holds is no link to refuse (round-30 05).
+  // Judged first: each outside folder is noted before anything in it is read.
+  const inRepo = new Set(
+    dirs.filter((d) => {
+      if (isInside(root, d)) return true;
+      const key = `${root}\0${d}`;
+      if (outside.has(key)) return false;
+      outsideWitness.witness(d);
+      const where = realDirInsideOrMissing(root, d);
+      if (where === 'outside') outside.add(key); // as inRepoPathEntries would judge it
+      return where === 'inside';
+    }),
+  );
   for (const w of [...words]) {
     const pattern = wordPattern(w);
     if (pattern !== null) for (const dir of dirs) for (const name of listing(root, dir)) if (pattern.test(name)) words.add(name);
@@ -191,6 +225,7 @@ export function outsideLinksIntoRepository(path: string | null, ledgerRoot: stri
   for (const written of absoluteWords(check, homeDirectory())) {
     for (const word of absoluteMatches(written)) {
       if (isInside(root, word)) continue; // the repository's own path: named on the screen (UNBOUND)
+      outsideWitness.witness(word);
       if (throughPerProcessLink(root, word)) {
         // Each process reads its own (/dev/stderr, /proc/self/status): refused only where it runs a program.
         // One that goes through a process's folder (`/dev/fd/../cwd/x`) may reach the repository for the check: refused whatever it names for gate-check.
@@ -207,24 +242,13 @@ export function outsideLinksIntoRepository(path: string | null, ledgerRoot: stri
   }
   for (const dir of named) {
     for (const word of words) {
+      outsideWitness.witness(join(dir, word));
       const hit = lookUp(root, dir, word);
       if (hit === null) continue;
       if (hit.perProcess) throw new RunSetupError(`the CHECK's "${word}" may be found at ${hit.found.slice(0, 200)}, which leads through /proc or /dev/fd, read by each process as its own: what runs cannot be bound into an approval`, 'replace the link with a plain file');
       judge(word, hit);
     }
   }
-  // A folder that leads into the repository (`~/proj/tools` through a symlinked home) is bound
-  // whole as one of its PATH folders (inRepoPathEntries): what it holds is no link to refuse (round-30 05).
-  const inRepo = new Set(
-    dirs.filter((d) => {
-      if (isInside(root, d)) return true;
-      const key = `${root}\0${d}`;
-      if (outside.has(key)) return false;
-      const where = realDirInsideOrMissing(root, d);
-      if (where === 'outside') outside.add(key); // as inRepoPathEntries would judge it
-      return where === 'inside';
-    }),
-  );
   for (const word of words) {
     for (const dir of dirs) {
       // The shell looks in each folder in turn; the first executable of that name runs.
@@ -232,6 +256,7 @@ export function outsideLinksIntoRepository(path: string | null, ledgerRoot: stri
       const key = `${dir}\0${word}`;
       let hit = inside ? undefined : outsideLookups.get(key);
       if (hit === undefined) {
+        if (!inside) outsideWitness.witness(join(dir, word));
         hit = lookUp(root, dir, word);
         if (!inside) outsideLookups.set(key, hit);
       }
@@ -307,6 +332,7 @@ function absoluteMatches(word: string): string[] {
     const next: string[] = [];
     for (const dir of at) {
       let names: string[];
+      outsideWitness.witness(dir || '/');
       try {
         names = readdirSync(dir || '/');
       } catch {
@@ -341,6 +367,7 @@ function listing(root: string, dir: string): string[] {
   const inside = isInside(root, dir);
   let names = inside ? undefined : listings.get(dir);
   if (names === undefined) {
+    // An outside folder is noted before this (outsideLinksIntoRepository judges each first).
     try {
       names = readdirSync(dir);
     } catch {
@@ -410,6 +437,8 @@ function entryDirsRead(entry: string, cwd: string, root: string): { written: str
     const proc = /^\/proc\/(?:self|thread-self)\/(cwd|root)(?=\/|$)/.exec(d);
     let dir = proc === null ? d : proc[1] === 'cwd' ? cwd + d.slice(proc[0].length) : d.slice(proc[0].length) || '/';
     if (/^\/proc(?:\/|$)/.test(resolve(dir))) refuse('lies in /proc, where each process sees its own');
+    // Read on disk, not as text: noted (outsideAnswers are kept by what they read).
+    if (dir.split('/').includes('..')) outsideWitness.witness(dir);
     if (dir.split('/').includes('..') && linkBeforeParent(dir)) {
       const walked = walkOutside(dir, root);
       if (walked === null || isInside(root, resolve(dir))) refuse('goes up (..) from a symbolic link into or out of the repository');
@@ -549,15 +578,17 @@ function inRepoDigest(root: string, path: string, rel: string, depth = 0): strin
 const outsideQuiet = new Set<string>();
 
 /**
- * Judge everything outside the repository again: called for each resolution after the first,
- * which may follow a check that ran and relinked a folder, a command or an interpreter there
- * into the repository (round-29 04, round-30 02). Identities (outsideHeads) stay: a write
- * changes them.
+ * Judge everything outside the repository again, unless nothing the judgements read has
+ * changed (outsideWitness): called for each resolution after a check started, which may have
+ * relinked a folder, a command or an interpreter there into the repository (round-29 04,
+ * round-30 02). Identities (outsideHeads) stay: a write changes them.
  */
 export function forgetOutside(): void {
+  if (outsideWitness.holds()) return;
+  outsideWitness.clear();
   outside.clear();
-  outsideLookups.clear();
   outsideAnswers.clear();
+  outsideLookups.clear();
   outsideStarts.clear();
   listings.clear();
   outsideQuiet.clear();
@@ -572,6 +603,7 @@ const outsideHeads = new Map<string, ExecHeader | null>();
  * in the repository (round-28 11: an outside script whose #! line names lib/interp).
  */
 function outsideExecutableDigest(root: string, path: string, rel: string, depth = 0, named?: string[]): string {
+  // Noted by whoever found `path` (a look in PATH, a CHECK word, a start naming it).
   const identity = outsideDigest(path);
   let header = outsideHeads.get(identity);
   if (header === undefined) {
@@ -616,6 +648,7 @@ function startParts(root: string, header: ExecHeader | null, rel: string, depth:
     if (!file.startsWith('/')) refuse(`names ${what} by a relative path (${shown(file)}), which each process finds from its own folder`);
     const quiet = `${root}\u0000${file}`;
     if (outsideQuiet.has(quiet)) continue;
+    outsideWitness.witness(file);
     if (throughPerProcessLink(root, file)) refuse(`names ${what} through /proc or /dev/fd (${shown(file)})`);
     const real = namedTarget(file, () => refuse(`names ${what} at a path that cannot be resolved (${shown(file)})`));
     if (real === null) {

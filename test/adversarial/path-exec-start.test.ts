@@ -7,6 +7,7 @@ import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { joinedRows, runCli, sandbox, tempDir, writeFiles } from '../helpers/cli.js';
 import { elfWithLoader } from '../helpers/elf.js';
+import { RACY_MARGIN_MS } from '../../lib/fsx/stat-cache.js';
 
 const LEDGER = '- [ ] G1: the tests pass\n  CHECK: runtests\n  EXPECT: tests passed\n';
 
@@ -554,5 +555,109 @@ describe('refusals where a path cannot be read to its end', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/PATH file tools\/e+.* cannot be read: ENAMETOOLONG/);
     expect(r.stdout).not.toMatch(/^PASS/m);
+  });
+});
+
+describe('judgements outside the repository kept from one check to the next (lib/fsx/path-witness.ts)', () => {
+  // Kept only while nothing they read changed, and only once what they read is older than the
+  // racy margin: the outside folders are made first, in a folder other test files do not
+  // write to (/var/tmp: the system's temporary folder changes all the time), and left to
+  // settle. Gate A relinks through variables, so that only gate B's own judgement reads
+  // (and notes) what A changes: each case needs one note of its own.
+  type Case = { check: string; path: string; from: string; to: string; vars?: Record<string, string>; relink?: string };
+  const exe = (path: string, text: string) => {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, text, { mode: 0o755 });
+  };
+  const link = (target: string, path: string) => {
+    mkdirSync(dirname(path), { recursive: true });
+    symlinkSync(target, path);
+  };
+  const PASSES = '#!/bin/sh\necho tests passed\n';
+  const cases: Record<string, (repo: string, out: string) => Case> = {
+    // A folder the CHECK puts on PATH through a variable, missing, then linked into the repository.
+    'a CHECK-set PATH folder': (repo, out) => {
+      exe(`${out}/b/bin/runtests`, PASSES);
+      mkdirSync(`${out}/a`);
+      return { check: 'PATH=$OUT_A/linked:$PATH runtests', path: `${out}/b/bin`, from: `${repo}/tools`, to: `${out}/a/linked`, vars: { OUT_A: `${out}/a` } };
+    },
+    // A PATH folder after the one the command is found in, where the command finds its helper.
+    'a PATH folder after the command': (repo, out) => {
+      exe(`${out}/b/bin/runtests`, '#!/bin/sh\nhelper\n');
+      // Gate A's CHECK is one word found before the folder too (each word a CHECK holds is
+      // looked for in PATH): only the judgement of PATH's folders notes it.
+      exe(`${out}/b/bin/relink`, '#!/bin/sh\nln -sfn "$RELINK_FROM" "$RELINK_TO" && echo a-ok\n');
+      exe(`${out}/c/bin/helper`, PASSES);
+      mkdirSync(`${out}/a/empty`, { recursive: true });
+      link(`${out}/a/empty`, `${out}/a/linked`);
+      return { check: 'runtests', path: `${out}/b/bin:${out}/a/linked:${out}/c/bin`, from: `${repo}/tools`, to: `${out}/a/linked`, relink: 'relink' };
+    },
+    // A folder link on the way from the command PATH finds to the file it runs.
+    'a link hop of a command found in PATH': (repo, out) => {
+      exe(`${out}/e/real/runtests`, PASSES);
+      link(`${out}/e/real`, `${out}/d/sub`);
+      link(`${out}/d/sub/runtests`, `${out}/b/bin/runtests`);
+      return { check: 'runtests', path: `${out}/b/bin`, from: `${repo}/lib`, to: `${out}/d/sub` };
+    },
+    'an absolute command path': (repo, out) => {
+      exe(`${out}/b/bin/runtests`, PASSES);
+      return { check: `${out}/b/bin/runtests`, path: '', from: `${repo}/lib/runtests`, to: `${out}/b/bin/runtests` };
+    },
+    // The shell runs the first match, in the repository once A has made it; nothing matched before.
+    'an absolute command path with a pattern that matches nothing yet': (repo, out) => {
+      mkdirSync(`${out}/b`);
+      return { check: `${out}/b/*/runtests`, path: '', from: `${repo}/lib`, to: `${out}/b/x` };
+    },
+    // A PATH entry that goes up (..) from a link: where it leads is read on disk, not as text.
+    'a PATH entry that goes up from a link': (repo, out) => {
+      mkdirSync(`${out}/e/x`, { recursive: true });
+      mkdirSync(`${out}/e/bin`);
+      mkdirSync(`${out}/f/x`, { recursive: true });
+      link(`${repo}/lib/runtests`, `${out}/f/bin/runtests`);
+      link(`${out}/e/x`, `${out}/a/l`);
+      exe(`${out}/c/bin/runtests`, PASSES);
+      return { check: 'runtests', path: `${out}/a/l/../bin:${out}/c/bin`, from: `${out}/f/x`, to: `${out}/a/l` };
+    },
+    // The same hop, in an outside folder the CHECK names for PATH.
+    'a link hop in a folder the CHECK names': (repo, out) => {
+      exe(`${out}/e/real/runtests`, PASSES);
+      link(`${out}/e/real`, `${out}/d/sub`);
+      link(`${out}/d/sub/runtests`, `${out}/b/nb/runtests`);
+      return { check: `PATH=${out}/b/nb:$PATH runtests`, path: '', from: `${repo}/lib`, to: `${out}/d/sub` };
+    },
+    'the #! interpreter of a repository PATH executable': (repo, out) => {
+      exe(`${out}/a/real/interp`, PASSES);
+      link(`${out}/a/real/interp`, `${out}/a/interp`);
+      exe(`${repo}/own/runtests`, `#!${out}/a/interp\n`);
+      return { check: 'runtests', path: `${repo}/own`, from: `${repo}/lib/runtests`, to: `${out}/a/interp` };
+    },
+  };
+
+  it('an earlier gate that relinks what a later gate was judged by, into the repository, is seen before the later gate runs', async () => {
+    const settledBase = existsSync('/var/tmp') ? '/var/tmp' : undefined;
+    const made = Object.entries(cases).map(([name, make]) => {
+      const s = sandbox();
+      const out = tempDir('gc-witness-', settledBase);
+      const evil = '#!/bin/sh\ntouch unbound-ran; echo tests passed\n';
+      exe(`${s.repo}/tools/runtests`, evil);
+      exe(`${s.repo}/tools/helper`, evil);
+      exe(`${s.repo}/lib/runtests`, evil);
+      const c = make(s.repo, out);
+      writeFiles(s.repo, {
+        'GATES.md': `- [ ] A: relinks\n  CHECK: ${c.relink ?? 'ln -sfn "$RELINK_FROM" "$RELINK_TO" && echo a-ok'}\n  EXPECT: a-ok\n\n- [ ] B: the tests pass\n  CHECK: ${c.check}\n  EXPECT: tests passed\n`,
+      });
+      const env = { ...s.env, ...c.vars, RELINK_FROM: c.from, RELINK_TO: c.to, PATH: c.path === '' ? process.env.PATH : `${c.path}:${process.env.PATH}` };
+      return { name, s, env };
+    });
+    await new Promise((done) => setTimeout(done, RACY_MARGIN_MS + 300));
+    for (const { name, s, env } of made) {
+      // A runs first and relinks before B starts; B was judged (and approved) with the link leading outside.
+      const r = runCli(['--approve'], { cwd: s.repo, env });
+      expect(r.stdout, name).toMatch(/^(?:PASS|STALE)\s+GATES:A/m); // STALE when the run PATH A ran with changed
+      expect(r.stdout, name).toMatch(/^\S.*GATES:B/m);
+      expect(r.stdout, name).not.toMatch(/^PASS\s+GATES:B/m);
+      expect(existsSync(join(s.repo, 'unbound-ran')), name).toBe(false);
+      expect(r.code, name).toBe(1);
+    }
   });
 });

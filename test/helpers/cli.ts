@@ -41,9 +41,9 @@ function chmodTree(d: string) {
   }
 }
 
-/** A fresh canonical temp directory, removed after the test file. */
-export function tempDir(prefix = 'gc-'): string {
-  const d = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+/** A fresh canonical temp directory (in `base`, the system's by default), removed after the test file. */
+export function tempDir(prefix = 'gc-', base = tmpdir()): string {
+  const d = realpathSync(mkdtempSync(join(base, prefix)));
   created.push(d);
   return d;
 }

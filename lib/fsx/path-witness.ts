@@ -1,0 +1,71 @@
+// What lies outside the repository (PATH folders, the commands found there, the interpreters
+// their starts name) is judged once and kept from one check to the next only while the file
+// system says that nothing those judgements read has changed. Before each read, every path
+// the kernel looks at to resolve it is noted with its identity (device, inode, mode, size,
+// mtime, ctime): a folder's mtime and ctime change when a name in it is added, removed or
+// replaced, a link cannot be rewritten in place, and a file's ctime changes with its bytes or
+// its mode. No unprivileged process can set a ctime back. A name that is not there is not
+// noted itself: making it changes the folder it would be in, which is.
+//
+// Timestamps are coarse (a clock tick; 2 s on FAT), so a change within the tick of a noted
+// one could keep it: a path whose ctime is younger than RACY_MARGIN_MS when it is noted makes
+// the whole witness "racy", and every judgement is made again after the next check. Past
+// that margin, any later change gives a ctime of "now", which differs from the noted one.
+import { lstatSync } from 'node:fs';
+import { resolutionSteps } from './physical-path.js';
+import { RACY_MARGIN_MS } from './stat-cache.js';
+
+/** At most this many paths are noted; a witness past it is not kept (its look would cost what it saves). */
+export const MAX_WITNESSED_PATHS = 1024;
+
+/** The identity of what is at `path` (not followed), or null when nothing is. */
+function identityOf(path: string): { id: string; ctimeMs: number } | null {
+  let st;
+  try {
+    st = lstatSync(path, { throwIfNoEntry: false });
+  } catch (e) {
+    // ENOTDIR, EACCES, ELOOP: what the kernel would meet too, kept as it is.
+    return { id: `error:${(e as NodeJS.ErrnoException).code ?? ''}`, ctimeMs: 0 };
+  }
+  if (st === undefined) return null;
+  return { id: `${st.dev}:${st.ino}:${st.mode}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`, ctimeMs: st.ctimeMs };
+}
+
+export class PathWitness {
+  /** Path to identity ('' for nothing there). */
+  private readonly noted = new Map<string, string>();
+  private kept = true;
+
+  /** `now` is the clock ctimes are compared with (injected by unit tests only). */
+  constructor(private readonly now: () => number = Date.now) {}
+
+  /** Notes how `path` (absolute) resolves now: call it before reading what it leads to. */
+  witness(path: string): void {
+    if (!this.kept) return;
+    const settled = this.now() - RACY_MARGIN_MS;
+    for (const step of resolutionSteps(path)) {
+      if (this.noted.has(step)) continue;
+      const identity = identityOf(step);
+      // Nothing there: the walk ends here, and its folder (the step before) is noted.
+      if (identity === null) return;
+      this.noted.set(step, identity.id);
+      if (identity.ctimeMs > settled || this.noted.size > MAX_WITNESSED_PATHS) {
+        this.kept = false;
+        return;
+      }
+    }
+  }
+
+  /** Whether every noted path is as it was (and none was too young to tell). */
+  holds(): boolean {
+    if (!this.kept) return false;
+    for (const [path, id] of this.noted) if (identityOf(path)?.id !== id) return false;
+    return true;
+  }
+
+  /** Forgets everything noted: the judgements it witnessed are made again. */
+  clear(): void {
+    this.noted.clear();
+    this.kept = true;
+  }
+}
