@@ -45,7 +45,7 @@ import { attemptGate, type Attempt, type Entry, type RunContext } from './attemp
 import { emitReport } from './emit.js';
 import { preflight, type PreflightContext } from './preflight.js';
 import { otherScopesNote, treeVerdict } from './scopes.js';
-import { runSettings } from './settings.js';
+import { refuseShellInRepository, runSettings } from './settings.js';
 import { verifyMetGates } from '../evidence/verify-met.js';
 import { repositoryFolder } from '../evidence/receipt.js';
 
@@ -313,7 +313,12 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
     assertClean: options.assertClean,
     ownFiles,
   };
-  const preflightCtx: PreflightContext = { root: ws.root.path, resolver, store, shellNow: () => resolveShell(options.shell, io.env, io.cwd).path, runPath: normalizePath(io.env.PATH) };
+  const preflightCtx: PreflightContext = { root: ws.root.path, resolver, store, shellNow: () => {
+      // Judged again before each check: an earlier gate's check may have relinked it (round-36 F3).
+      const now = resolveShell(options.shell, io.env, io.cwd).path;
+      refuseShellInRepository(now, writableTree(ws.root.path));
+      return now;
+    }, runPath: normalizePath(io.env.PATH) };
   const writer = new BatchWriter(resolver, receipts, history, lockTimeoutMs);
   // Every running check is terminated by the supervisor itself at an interrupt (lib/run/interrupts.ts).
   throwIfInterrupted();

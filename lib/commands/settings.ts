@@ -8,6 +8,7 @@ import type { Io } from '../program/io.js';
 import { RunSetupError } from '../errors.js';
 import { normalizePath } from '../oracle/oracle.js';
 import { boundEnvironment } from '../oracle/bound-env.js';
+import { repositoryFilesAtStart } from '../oracle/path-bound.js';
 import { OracleResolver } from '../oracle/resolve.js';
 import { DEFAULT_REGEX_CAP_MS } from '../run/expect-match.js';
 import { resolveShell, type ShellInvocation } from '../run/shell.js';
@@ -50,20 +51,25 @@ export function defaultCwdFolder(raw: string, cwd: string, root: string): string
 /**
  * A shell inside the repository is code the approval binds by path only: anything that can
  * write the repository could replace it after approval, and every CHECK would run through the
- * new one. Refused (exit 2), as the file it resolves to (a link into the repository counts).
+ * new one. Refused (exit 2), as the file it resolves to (a link into the repository counts),
+ * and so is an outside shell whose start (a `#!` line, an ELF loader) names a repository
+ * file. Judged at start-up and again before each check (run.ts): an earlier gate's check
+ * may have relinked it (round-36 F3).
  */
-function refuseShellInRepository(shell: string, root: string): void {
+export function refuseShellInRepository(shell: string, root: string): void {
   let real = shell;
   try {
     real = realpathSync(shell);
   } catch {
     // resolveShell found an executable file there a moment ago; the lexical path decides then.
   }
+  const advice = 'use a shell outside the repository (--shell /bin/bash, or GATE_CHECK_SHELL); a wrapper belongs in the CHECK, where DEPENDS binds it';
   if (isInside(root, shell) || isInside(root, real)) {
-    throw new RunSetupError(
-      `the shell ${shell} lies inside the repository${real !== shell ? ` (it resolves to ${real})` : ''}: an approval binds a shell by its path, not its content, so it is refused`,
-      'use a shell outside the repository (--shell /bin/bash, or GATE_CHECK_SHELL); a wrapper belongs in the CHECK, where DEPENDS binds it',
-    );
+    throw new RunSetupError(`the shell ${shell} lies inside the repository${real !== shell ? ` (it resolves to ${real})` : ''}: an approval binds a shell by its path, not its content, so it is refused`, advice);
+  }
+  const named = repositoryFilesAtStart(root, real);
+  if (named.length > 0) {
+    throw new RunSetupError(`the shell ${shell} names ${named[0]!.slice(0, 200)} in the repository at its start (its #! line or ELF loader): an approval binds a shell by its path, not its content, so it is refused`, advice);
   }
 }
 

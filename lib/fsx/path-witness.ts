@@ -7,11 +7,16 @@
 // its mode. No unprivileged process can set a ctime back. A name that is not there is not
 // noted itself: making it changes the folder it would be in, which is.
 //
+// A file whose bytes a judgement read (the start of an outside executable) is noted by those
+// bytes too, read again at each look: a write through a shared memory mapping whose page is
+// already dirty changes its bytes and no time at all (round-36 F2).
+//
 // Timestamps are coarse (a clock tick; 2 s on FAT), so a change within the tick of a noted
 // one could keep it: a path whose ctime is younger than RACY_MARGIN_MS when it is noted makes
 // the whole witness "racy", and every judgement is made again after the next check. Past
 // that margin, any later change gives a ctime of "now", which differs from the noted one.
 import { lstatSync } from 'node:fs';
+import { readHead } from './hash-file.js';
 import { resolutionSteps } from './physical-path.js';
 import { RACY_MARGIN_MS } from './stat-cache.js';
 
@@ -34,6 +39,8 @@ function identityOf(path: string): { id: string; ctimeMs: number } | null {
 export class PathWitness {
   /** Path to identity ('' for nothing there). */
   private readonly noted = new Map<string, string>();
+  /** Files whose start a judgement read, with the bytes it read (readHead). */
+  private readonly read = new Map<string, Buffer>();
   private kept = true;
 
   /** `now` is the clock ctimes are compared with (injected by unit tests only). */
@@ -56,16 +63,31 @@ export class PathWitness {
     }
   }
 
-  /** Whether every noted path is as it was (and none was too young to tell). */
+  /** Notes the start of the file at `path` (absolute, resolved) as a judgement read it (readHead). */
+  witnessBytes(path: string, bytes: Buffer): void {
+    if (this.kept && !this.read.has(path)) this.read.set(path, Buffer.from(bytes));
+  }
+
+  /** Whether every noted path is as it was, every noted start holds the same bytes (and none was too young to tell). */
   holds(): boolean {
     if (!this.kept) return false;
     for (const [path, id] of this.noted) if (identityOf(path)?.id !== id) return false;
+    for (const [path, bytes] of this.read) if (!sameStart(path, bytes)) return false;
     return true;
   }
 
   /** Forgets everything noted: the judgements it witnessed are made again. */
   clear(): void {
     this.noted.clear();
+    this.read.clear();
     this.kept = true;
+  }
+}
+
+function sameStart(path: string, bytes: Buffer): boolean {
+  try {
+    return readHead(path, path).equals(bytes);
+  } catch {
+    return false;
   }
 }

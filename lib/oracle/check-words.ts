@@ -1,6 +1,7 @@
 // Words of a CHECK read for what PATH could find with them: a generous reading of shell text,
 // where a word too many costs one more look-up or one more bound file, and a word missed lets
 // repository code run unbound. Pure.
+import { posix } from 'node:path';
 
 /** A name PATH could find: no slash, not `.`/`..`, not an option, not a number, not over NAME_MAX. */
 function pathName(w: string): boolean {
@@ -130,13 +131,14 @@ export interface CheckPathEntries {
 
 /**
  * The folders a CHECK puts on its own PATH (`PATH=tools:$PATH x`, `env PATH=$HOME/p/bin x`,
- * `export PATH=$PWD/bin:$PATH`), absolute, where they are plain: a variable the CHECK does not
- * set as the environment `env` gives it (`$HOME`, `/home/$USER/p`), `~` as the home, `$PWD`,
- * `${PWD}`, `~+`, an empty entry and a relative one in the check's folder `cwd`. Those inside
- * the repository are bound as the environment's PATH folders are (round-33 F4). An entry made
- * at run time any other way (`$(pwd)/bin`) is not read here (the screen stops there). One
- * relative to the check's folder in a CHECK that changes folder (`cd cli && PATH=.:$PATH x`)
- * cannot be placed: `moved` names it.
+ * `export PATH=$PWD/bin:$PATH`), absolute, where they are plain: a variable as the
+ * environment `env` gives it (`$HOME`, `/home/$USER/p`; empty when unset), or, one the CHECK sets itself, as
+ * every value it may have there (checkSetValues: `T=cli; PATH=$T:$PATH`), `~` as the home,
+ * `$PWD`, `${PWD}`, `~+`, an empty entry and a relative one in the check's folder `cwd`.
+ * Those inside the repository are bound as the environment's PATH folders are (round-33 F4).
+ * An entry made at run time any other way (`$(pwd)/bin`, `read T`) is not read here (the
+ * screen stops there). One relative to the check's folder in a CHECK that changes folder
+ * (`cd cli && PATH=.:$PATH x`, `cd x; T=cli; PATH=$T:$PATH`) cannot be placed: `moved` names it.
  */
 export function checkPathEntries(check: string, env: Readonly<Record<string, string | undefined>>, cwd: string): CheckPathEntries {
   if (!check.includes('PATH')) return { entries: [], moved: null };
@@ -145,7 +147,15 @@ export function checkPathEntries(check: string, env: Readonly<Record<string, str
   // `env -C dir`, `--chdir`: a folder change too (round-34 F2).
   const changesFolder = /(?:^|[\s;&|()`'"])(?:cd|pushd|popd|-C|--chdir)(?=$|[\s;&|()`'"=])/.test(check);
   const home = env.HOME ?? '';
-  const variable = (name: string) => (name === 'PWD' || new RegExp(`(?:^|[^A-Za-z0-9_])${name}\\+?=`).test(check) ? undefined : env[name]);
+  const values = (name: string): string[] | null => {
+    if (name === 'PWD') return null;
+    // Unset, a variable expands to nothing (`PATH=$NOPE:$PATH` puts the check's folder first).
+    const given = env[name] ?? '';
+    const set = checkSetValues(check, name);
+    if (set === 'unset') return [given];
+    if (set === null) return null;
+    return set.always ? set.values : [...set.values, given];
+  };
   for (const token of check.split(/[\s;&|()<>`]+/)) {
     const plain = token.replace(/\\(.)/gs, '$1').replace(/["']/g, '');
     // `${PATH:+:$PATH}` (the idiom that adds no empty entry) is `:$PATH` where PATH is set.
@@ -157,17 +167,81 @@ export function checkPathEntries(check: string, env: Readonly<Record<string, str
     // `PATH+=:tools` appends to PATH: its first colon is the separator, not an empty entry.
     for (const raw of (m[1] === '+' ? m[2]!.replace(/^:/, '') : m[2]!).split(':')) {
       if (raw === '$PATH' || raw === '${PATH}') continue;
-      const relative = !raw.startsWith('/') && !/^(?:~(?!\+)|\$\{?(?!PWD\b)[A-Za-z_])/.test(raw);
-      if (relative && changesFolder) {
-        moved ??= raw || '(empty: the working directory)';
-        continue;
+      // Where the shell stands (`$PWD`, `~+`) is relative: it moves with a `cd` as `.` does.
+      let text = raw.replace(/^(?:\$\{PWD\}|\$PWD(?![A-Za-z0-9_])|~\+(?=\/|$))/, '.');
+      if (home.startsWith('/')) text = text.replace(/^~(?=\/|$)/, home);
+      const readings = expandVariables(text, values);
+      if (readings === null) continue;
+      // A value may hold colons of its own (`T=a:b`): each part is an entry.
+      for (const part of readings.flatMap((r) => r.split(':'))) {
+        if (/[$`~]/.test(part)) continue;
+        if (!part.startsWith('/') && changesFolder) {
+          moved ??= raw || '(empty: the working directory)';
+          continue;
+        }
+        out.add(part.startsWith('/') ? part : posix.join(cwd, part));
       }
-      let entry = raw.replace(/^(?:\$\{PWD\}|\$PWD(?![A-Za-z0-9_])|~\+(?=\/|$))/, cwd);
-      if (home.startsWith('/')) entry = entry.replace(/^~(?=\/|$)/, home);
-      entry = entry.replace(/\$\{([A-Za-z_]\w*)\}|\$([A-Za-z_]\w*)/g, (whole, a: string | undefined, b: string | undefined) => variable((a ?? b)!) ?? whole);
-      if (/[$`~]/.test(entry)) continue;
-      for (const part of entry.split(':')) out.add(part === '' || part === '.' ? cwd : part.startsWith('/') ? part : `${cwd}/${part}`);
     }
   }
   return { entries: [...out], moved };
+}
+
+/** At most this many readings of one PATH entry with variables the CHECK sets; more is not read. */
+const MAX_READINGS = 16;
+
+/** `text` with each `$NAME` / `${NAME}` read as each value `values` gives (every combination), or null when one has none. */
+function expandVariables(text: string, values: (name: string) => string[] | null): string[] | null {
+  let readings = [''];
+  let at = 0;
+  for (const m of text.matchAll(/\$\{([A-Za-z_]\w*)\}|\$([A-Za-z_]\w*)/g)) {
+    const options = values((m[1] ?? m[2])!);
+    if (options === null) return null;
+    const before = text.slice(at, m.index);
+    readings = readings.flatMap((r) => options.map((o) => r + before + o));
+    if (readings.length > MAX_READINGS) return null;
+    at = m.index + m[0].length;
+  }
+  return readings.map((r) => r + text.slice(at));
+}
+
+/** What checkSetValues finds for a variable the CHECK sets by plain assignments only. */
+interface CheckSetValues {
+  /** Every value a plain assignment gives it (`T=cli`, `export T="cli"`, `T= `: empty). */
+  values: string[];
+  /** The CHECK starts by setting it (`T=cli; …`, `export T=cli && …`): the environment's value never reaches a later use. */
+  always: boolean;
+}
+
+/**
+ * How the CHECK sets variable `name`: 'unset' when it never does; the values of its plain
+ * assignments when every place the name appears is one (`T=cli`) or a use (`$T`, `${T}`);
+ * null when it is set any other way (`read T`, `for T in`, `T+=x`, `T=$(pwd)`, `${T:=x}`,
+ * `printf -v T`, `unset T`, `declare -n T`), which only running the CHECK can tell.
+ */
+export function checkSetValues(check: string, name: string): CheckSetValues | 'unset' | null {
+  // A name reference (`declare -n T=PATH`) is another variable by that name: not read here.
+  if (/(?:^|[\s;&|(])(?:declare|typeset|local)\s+(?:-\w+\s+)*-\w*n/.test(check)) return null;
+  const values: string[] = [];
+  let assigned = false;
+  for (const m of check.matchAll(new RegExp(`(?<![A-Za-z0-9_])${name}(?![A-Za-z0-9_])`, 'g'))) {
+    const at = m.index;
+    const before = check.slice(0, at);
+    if (before.endsWith('$') || (before.endsWith('${') && check[at + name.length] === '}')) continue;
+    // Anything else that may set it (`read T`, `T+=x`, `${T:=x}`) is not read here. A `T=x`
+    // that is no assignment (`echo T=x`) adds a reading that binds more, never less.
+    if (check[at + name.length] !== '=') return null;
+    const value = /^[^\s;&|()<>]*/.exec(check.slice(at + name.length + 1))![0];
+    // A quote left open in the word (`T="my dir"`) goes on past a blank: not read here.
+    if ((value.split('"').length - 1) % 2 !== 0 || (value.split("'").length - 1) % 2 !== 0) return null;
+    const plain = value.replace(/["']/g, '');
+    if (/[$`\\]/.test(plain)) return null;
+    values.push(plain);
+    assigned = true;
+  }
+  if (!assigned) return 'unset';
+  // Statements of assignments only (after export, local, declare, readonly or typeset), at
+  // the very start, each ended by a `;`, `&&` or newline.
+  const lead = /^(?:\s*(?:(?:(?:export|local|declare|readonly|typeset)\s+)?[A-Za-z_]\w*=[^\s;&|()<>]*\s*)+(?:;|&&|\n))+/.exec(check);
+  const always = lead !== null && new RegExp(`(?:^|\\s)(?:(?:export|local|declare|readonly|typeset)\\s+)?${name}=`).test(lead[0]);
+  return { values: [...new Set(values)], always };
 }

@@ -129,7 +129,7 @@ export function checkInRepoPathEntries(check: string, runPath: string | null, le
  * process.env with HOME as gate-check resolves it, read one name at a time: a spread of
  * process.env costs a native call per variable, and this runs several times per gate.
  */
-function environmentWithHome(): Readonly<Record<string, string | undefined>> {
+export function environmentWithHome(): Readonly<Record<string, string | undefined>> {
   const home = homeDirectory();
   return new Proxy(process.env, { get: (env, name) => (name === 'HOME' ? home : Reflect.get(env, name)) });
 }
@@ -151,8 +151,22 @@ export interface OutsideLinkIntoRepository {
 const outsideLookups = new Map<string, { found: string; real: string | null; perProcess: boolean } | null>();
 /** Whole answers of outsideLinksIntoRepository for a PATH with no folder in the repository, per process. */
 const outsideAnswers = new Map<string, OutsideLinkIntoRepository[]>();
-/** An outside executable (real path) → the repository files its start names (none for nearly all). */
-const outsideStarts = new Map<string, string[]>();
+/**
+ * An outside executable (real path) → the repository files its start names (none for nearly
+ * all), and the commands `#!/usr/bin/env` runs by a bare name there.
+ */
+const outsideStarts = new Map<string, OutsideStart>();
+
+interface OutsideStart {
+  named: string[];
+  bare: BareName[];
+}
+
+/** A command an executable's `#!/usr/bin/env NAME` line runs: found through PATH, or first in the folders a `PATH=` there gives. */
+interface BareName {
+  name: string;
+  dirs: string[];
+}
 
 /**
  * The commands the CHECK names by a bare word (read generously, as pathBoundNames does) that
@@ -173,11 +187,29 @@ export function outsideLinksIntoRepository(path: string | null, ledgerRoot: stri
   const hits: OutsideLinkIntoRepository[] = [];
   // What an outside file found for `word` runs: itself when it leads into the repository; else
   // whatever its start names there (`#!<repo>/lib/interp` in ~/bin/mycli: round-30 03).
-  const judge = (word: string, hit: { found: string; real: string | null }) => {
+  const replayed = new Set<string>();
+  // What an outside file's start leads to: the repository files it names, and the commands
+  // `#!/usr/bin/env` runs by a bare name, judged as the CHECK's own words are (round-36 F6).
+  const replay = (word: string, hit: { found: string; real: string }, start: OutsideStart) => {
+    for (const real of start.named) hits.push({ word, found: hit.found, real, start: hit.real });
+    if (replayed.has(hit.real)) return;
+    replayed.add(hit.real);
+    for (const b of start.bare) {
+      words.add(b.name);
+      for (const dir of b.dirs) {
+        outsideWitness.witness(join(dir, b.name));
+        const found = lookUp(root, dir, b.name);
+        if (found === null) continue;
+        if (found.perProcess) throw new RunSetupError(`the CHECK's "${word}" runs ${b.name.slice(0, 100)} from ${found.found.slice(0, 200)}, which leads through /proc or /dev/fd, read by each process as its own: what runs cannot be bound into an approval`, 'replace the link with a plain file');
+        judge(b.name, found);
+      }
+    }
+  };
+  const judge = (word: string, hit: { found: string; real: string | null }): void => {
     if (hit.real === null) return;
     const known = outsideStarts.get(`${root}\0${hit.real}`);
     if (known !== undefined) {
-      for (const real of known) hits.push({ word, found: hit.found, real, start: hit.real });
+      replay(word, { found: hit.found, real: hit.real }, known);
       return;
     }
     let st;
@@ -192,10 +224,11 @@ export function outsideLinksIntoRepository(path: string | null, ledgerRoot: stri
     }
     if (!st.isFile() || !isExecutable(st.mode)) return;
     const named: string[] = [];
-    outsideExecutableDigest(root, hit.real, hit.found, 0, named);
-    const unique = [...new Set(named)];
-    outsideStarts.set(`${root}\0${hit.real}`, unique);
-    for (const real of unique) hits.push({ word, found: hit.found, real, start: hit.real });
+    const bare: BareName[] = [];
+    outsideExecutableDigest(root, hit.real, hit.found, 0, named, bare);
+    const start = { named: [...new Set(named)], bare };
+    outsideStarts.set(`${root}\0${hit.real}`, start);
+    replay(word, { found: hit.found, real: hit.real }, start);
   };
   // A folder that leads into the repository (`~/proj/tools` through a symlinked home) is bound
   // whole as one of its PATH folders (inRepoPathEntries): what it holds is no link to refuse (round-30 05).
@@ -240,8 +273,10 @@ export function outsideLinksIntoRepository(path: string | null, ledgerRoot: stri
       }
     }
   }
-  for (const dir of named) {
-    for (const word of words) {
+  // Words outermost: a command an outside start names (`#!/usr/bin/env mytool`) joins `words`
+  // while they are looked up, and is looked for in every folder too.
+  for (const word of words) {
+    for (const dir of named) {
       outsideWitness.witness(join(dir, word));
       const hit = lookUp(root, dir, word);
       if (hit === null) continue;
@@ -250,22 +285,21 @@ export function outsideLinksIntoRepository(path: string | null, ledgerRoot: stri
     }
   }
   for (const word of words) {
+    // Every folder, not only up to the first match: dash tries each later match in turn when
+    // one cannot be started (no execute permission for the user, a #! interpreter that is
+    // missing: round-36 F4). A folder of the repository is bound whole (inRepoPathEntries).
     for (const dir of dirs) {
-      // The shell looks in each folder in turn; the first executable of that name runs.
-      const inside = inRepo.has(dir);
+      if (inRepo.has(dir)) continue;
       const key = `${dir}\0${word}`;
-      let hit = inside ? undefined : outsideLookups.get(key);
+      let hit = outsideLookups.get(key);
       if (hit === undefined) {
-        if (!inside) outsideWitness.witness(join(dir, word));
+        outsideWitness.witness(join(dir, word));
         hit = lookUp(root, dir, word);
-        if (!inside) outsideLookups.set(key, hit);
+        outsideLookups.set(key, hit);
       }
       if (hit === null) continue;
-      if (!inside) {
-        if (hit.perProcess) throw new RunSetupError(`the CHECK's "${word}" is found in PATH at ${hit.found.slice(0, 200)}, which leads through /proc or /dev/fd, read by each process as its own: what runs cannot be bound into an approval`, 'replace the link with a plain file, or remove its folder from PATH');
-        judge(word, hit);
-      }
-      break;
+      if (hit.perProcess) throw new RunSetupError(`the CHECK's "${word}" is found in PATH at ${hit.found.slice(0, 200)}, which leads through /proc or /dev/fd, read by each process as its own: what runs cannot be bound into an approval`, 'replace the link with a plain file, or remove its folder from PATH');
+      judge(word, hit);
     }
   }
   if (inRepo.size === 0) outsideAnswers.set(whole, hits);
@@ -432,6 +466,10 @@ function entryDirsRead(entry: string, cwd: string, root: string): { written: str
     dirs.push(`${home}${entry.slice(1)}`);
   }
   else if (entry.startsWith('~')) refuse('names a user\'s home folder (~user) that some shells expand');
+  // dash reads `dir%func` as a folder whose files it sources to define a command as a
+  // function (bash as a folder of that literal name): round-36 F5.
+  const option = entry.indexOf('%');
+  if (option >= 0 && entry.slice(option + 1).startsWith('func')) refuse('ends in %func, which dash reads as a folder whose files it sources as shell code');
   const out: { written: string; dir: string }[] = [];
   for (const d of dirs) {
     const proc = /^\/proc\/(?:self|thread-self)\/(cwd|root)(?=\/|$)/.exec(d);
@@ -556,6 +594,17 @@ function outsideDigest(path: string): string {
   return sha256Hex(`outside\u0000${path}\u0000${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`);
 }
 
+/**
+ * The repository files an executable outside the repository names at its start (its `#!`
+ * interpreter and the paths there, an ELF loader, as deep as the kernel follows): none for
+ * nearly all. For the shell every CHECK runs through (commands/settings.ts: round-36 F3).
+ */
+export function repositoryFilesAtStart(ledgerRoot: string, path: string): string[] {
+  const named: string[] = [];
+  outsideExecutableDigest(writableTree(ledgerRoot), path, path, 0, named);
+  return [...new Set(named)];
+}
+
 /** The kernel rewrites a `#!` file at most this many times; one more is ELOOP (fs/exec.c). */
 const MAX_INTERPRETER_CHAIN = 5;
 
@@ -581,7 +630,7 @@ const outsideQuiet = new Set<string>();
  * Judge everything outside the repository again, unless nothing the judgements read has
  * changed (outsideWitness): called for each resolution after a check started, which may have
  * relinked a folder, a command or an interpreter there into the repository (round-29 04,
- * round-30 02). Identities (outsideHeads) stay: a write changes them.
+ * round-30 02).
  */
 export function forgetOutside(): void {
   if (outsideWitness.holds()) return;
@@ -594,23 +643,21 @@ export function forgetOutside(): void {
   outsideQuiet.clear();
 }
 
-/** What an outside file's start names (execHeader), per process, as `outside` keeps what is outside. */
-const outsideHeads = new Map<string, ExecHeader | null>();
 
 /**
  * An executable outside the repository that its PATH reaches (a link in a bound folder, a
  * folder linked out) or that a start names: by its identity, and by what its own start names
  * in the repository (round-28 11: an outside script whose #! line names lib/interp).
  */
-function outsideExecutableDigest(root: string, path: string, rel: string, depth = 0, named?: string[]): string {
-  // Noted by whoever found `path` (a look in PATH, a CHECK word, a start naming it).
+function outsideExecutableDigest(root: string, path: string, rel: string, depth = 0, named?: string[], bare?: BareName[]): string {
+  // Noted by whoever found `path` (a look in PATH, a CHECK word, a start naming it); its
+  // start is read every time, and its bytes noted: a write through a shared memory mapping
+  // whose page is already dirty changes no time (round-36 F2).
   const identity = outsideDigest(path);
-  let header = outsideHeads.get(identity);
-  if (header === undefined) {
-    header = execHeader(readHead(path, `a file PATH executable ${rel} reaches outside the repository`));
-    outsideHeads.set(identity, header);
-  }
-  const parts = startParts(root, header, rel, depth, named);
+  const head = readHead(path, `a file PATH executable ${rel} reaches outside the repository`);
+  outsideWitness.witnessBytes(path, head);
+  const header = execHeader(head);
+  const parts = startParts(root, header, rel, depth, named, bare);
   return parts.length === 0 ? identity : sha256Hex([identity, ...parts].join('\u0000\u0000'));
 }
 
@@ -626,7 +673,7 @@ function outsideExecutableDigest(root: string, path: string, rel: string, depth 
  * refused. A bare word (`#!/usr/bin/env python3`) is found through PATH, whose folders in the
  * repository are bound whole (boundExecutables).
  */
-function startParts(root: string, header: ExecHeader | null, rel: string, depth: number, named?: string[]): string[] {
+function startParts(root: string, header: ExecHeader | null, rel: string, depth: number, named?: string[], bare?: BareName[]): string[] {
   if (header === null) return [];
   const refuse = (why: string): never => {
     throw new RunSetupError(
@@ -642,6 +689,10 @@ function startParts(root: string, header: ExecHeader | null, rel: string, depth:
   const shown = (p: string) => JSON.stringify(p.slice(0, 200));
   // The kernel gives the argument whole (`#!/bin/sh /repo/lib/a.sh x` runs the file "a.sh x": round-29 02); env -S splits it.
   const files = header.kind === 'elf' ? [header.interpreter] : [...new Set([header.interpreter, ...(header.argument.startsWith('/') ? [header.argument] : []), ...headerWords(header.argument).flatMap(startPathWord)])];
+  if (bare !== undefined && header.kind === 'script' && basename(header.interpreter) === 'env') {
+    const command = envCommand(headerWords(header.argument));
+    if (command !== null && !command.name.includes('/')) bare.push(command);
+  }
   const parts: string[] = [];
   for (const [i, file] of files.entries()) {
     const what = header.kind === 'elf' ? 'its loader (ELF PT_INTERP)' : i === 0 ? 'its #! interpreter' : 'a file in its #! line';
@@ -664,7 +715,7 @@ function startParts(root: string, header: ExecHeader | null, rel: string, depth:
     if (!isInside(root, file) && !isInside(root, real)) {
       // The kernel loads an ELF loader without reading a loader of its own.
       if (!isFile || header.kind === 'elf') continue;
-      const outside = outsideExecutableDigest(root, real, rel, depth + 1, named);
+      const outside = outsideExecutableDigest(root, real, rel, depth + 1, named, bare);
       if (outside !== outsideDigest(real)) parts.push(`${file}\u0000${real}\u0000${outside}`);
       else outsideQuiet.add(quiet);
       continue;
@@ -679,6 +730,30 @@ function startParts(root: string, header: ExecHeader | null, rel: string, depth:
     parts.push(`${file}\u0000${real}\u0000${content}`);
   }
   return parts;
+}
+
+/**
+ * The command `env` runs from a `#!` argument (`/usr/bin/env mytool`, `env -S PATH=/x:/y
+ * mytool --flag`): its name, and the absolute folders a `PATH=` there puts first; null when
+ * it runs none. Options with a value of their own (`-u NAME`, `-C DIR`) are passed over.
+ */
+function envCommand(words: string[]): BareName | null {
+  const dirs: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!.replace(/["']/g, '');
+    if (w === '-u' || w === '-C' || w === '--unset' || w === '--chdir') {
+      i++;
+      continue;
+    }
+    if (w.startsWith('-')) continue;
+    const assignment = /^([A-Za-z_]\w*)=(.*)$/s.exec(w);
+    if (assignment !== null) {
+      if (assignment[1] === 'PATH') dirs.push(...assignment[2]!.split(':').filter((d) => d.startsWith('/')));
+      continue;
+    }
+    return { name: w, dirs };
+  }
+  return null;
 }
 
 /** Where a path named in an executable's start leads: null when the kernel would find nothing there (missing, a loop); `refuse` when it cannot be told. */

@@ -16,7 +16,7 @@ import type { Gate } from '../ledger/types.js';
 import type { LoadedLedger } from '../workspace/load.js';
 import { FileDigests, ResolutionPass } from './file-digests.js';
 import { checkPathEntries, sourcedNames } from './check-words.js';
-import { boundExecutables, checkInRepoPathEntries, forgetOutside, homeDirectory, outsideLinksIntoRepository, signedPath } from './path-bound.js';
+import { boundExecutables, checkInRepoPathEntries, environmentWithHome, forgetOutside, outsideLinksIntoRepository, signedPath } from './path-bound.js';
 import { changedFields, lazyOracle, ORACLE_VERSION, type DependsEntry, type Oracle, type OracleFields } from './oracle.js';
 import type { StatCache } from '../fsx/stat-cache.js';
 
@@ -114,8 +114,10 @@ export class OracleResolver {
     }
     const s = this.settings;
     const label = `${loaded.stem}:${gate.id}`;
-    // A check started since the last look may have relinked something outside the repository into it: judged again.
-    if (checksStarted() !== this.outsideJudgedAt) {
+    // A check started since the last look, or anything else since the run began (the look
+    // right before a spawn, after a person read the prompt: round-36 F1), may have relinked
+    // something outside the repository into it: judged again where anything it read changed.
+    if (pass !== this.initial || checksStarted() !== this.outsideJudgedAt) {
       forgetOutside();
       this.outsideJudgedAt = checksStarted();
     }
@@ -143,7 +145,7 @@ export class OracleResolver {
       const where = hit.start !== undefined ? `${at || ' is'} an outside file whose #! line or ELF loader names ${inRoot}` : hit.found === hit.word ? ' leads into the repository' : `${at} a link into the repository`;
       throw new NotRunnableError(`${label}: the CHECK's "${hit.word}"${where}${hit.start !== undefined ? '' : ` (${inRoot})`}: that file is not bound into an approval unless DEPENDS lists it`);
     }
-    const moved = checkPathEntries(gate.check, { HOME: homeDirectory() }, cwd).moved;
+    const moved = checkPathEntries(gate.check, environmentWithHome(), cwd).moved;
     if (moved !== null) throw new NotRunnableError(`${label}: the CHECK changes folder (cd) and puts "${moved.slice(0, 100)}" on PATH, relative to wherever it then is: what runs from there cannot be bound; write the folder from the repository's top ($PWD/… before any cd, or an absolute path)`);
     const entries = checkInRepoPathEntries(gate.check, s.path, s.root, cwd);
     const bound = boundExecutables(entries, s.root, label, sourcedNames(gate.check), cwd);

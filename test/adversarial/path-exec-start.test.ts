@@ -2,12 +2,13 @@
 // interpreter, the paths in its `#!` argument, an ELF loader (round-27 01-07). Each is code
 // that runs with the executable and that its bytes do not hold: bound, or refused.
 import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { joinedRows, runCli, sandbox, tempDir, writeFiles } from '../helpers/cli.js';
+import { BIN, joinedRows, runCli, sandbox, tempDir, writeFiles } from '../helpers/cli.js';
 import { elfWithLoader } from '../helpers/elf.js';
 import { RACY_MARGIN_MS } from '../../lib/fsx/stat-cache.js';
+import { ptyDriver, startInPty, waitUntil } from '../helpers/process.js';
 
 const LEDGER = '- [ ] G1: the tests pass\n  CHECK: runtests\n  EXPECT: tests passed\n';
 
@@ -659,5 +660,140 @@ describe('judgements outside the repository kept from one check to the next (lib
       expect(existsSync(join(s.repo, 'unbound-ran')), name).toBe(false);
       expect(r.code, name).toBe(1);
     }
+  });
+});
+
+describe('round 36: what the kept judgements and the shell lookup missed', () => {
+  const settledBase = existsSync('/var/tmp') ? '/var/tmp' : undefined;
+  const EVIL = '#!/bin/sh\ntouch unbound-ran; echo tests passed\n';
+  const settle = () => new Promise((done) => setTimeout(done, RACY_MARGIN_MS + 300));
+
+  // F1: the look right before the first check used the judgement made when the run began,
+  // however long a person read the prompt in between.
+  it.skipIf(ptyDriver() === null)('a command relinked into the repository while the approval prompt waits is seen before the check starts', async () => {
+    const s = sandbox();
+    const out = tempDir('gc-witness-', settledBase);
+    writeFileSync(join(out, 'mycli'), '#!/bin/sh\necho tests passed\n', { mode: 0o755 });
+    writeFiles(s.repo, { 'GATES.md': '- [ ] G1: the tests pass\n  CHECK: mycli\n  EXPECT: tests passed\n', 'evil/mycli': EVIL });
+    chmodSync(join(s.repo, 'evil/mycli'), 0o755);
+    await settle();
+    const t = startInPty([process.execPath, BIN, '--approve'], { cwd: s.repo, env: { ...s.env, PATH: `${out}:${process.env.PATH}` } });
+    await t.waitForOutput(/approve\? \[y\/N\/a\] /, 60_000);
+    unlinkSync(join(out, 'mycli'));
+    symlinkSync(join(s.repo, 'evil/mycli'), join(out, 'mycli'));
+    t.type('y\r');
+    const r = await t.done;
+    expect(r.output).not.toMatch(/^PASS\s+GATES:G1/m);
+    expect(r.output).toMatch(/GATES:G1/);
+    expect(existsSync(join(s.repo, 'unbound-ran'))).toBe(false);
+  });
+
+  // F2: a write through a shared memory mapping whose page is already dirty changes the bytes
+  // and no time. The mapper dirties the page before the run, and rewrites the #! line through
+  // it when gate A asks (a file outside every noted folder).
+  const python = spawnSync('python3', ['-c', 'import mmap'], { encoding: 'utf8' }).status === 0;
+  it.skipIf(!python)('an outside command whose #! line an earlier gate rewrites through a dirty shared mapping (no time changes) is judged again', async () => {
+    const s = sandbox();
+    const out = tempDir('gc-witness-', settledBase);
+    const signals = tempDir();
+    const clean = '#!/bin/sh\necho tests passed\n';
+    const dirty = `#!${s.repo}/evil/sh\n`;
+    const size = Math.max(clean.length, dirty.length) + 8;
+    writeFileSync(join(out, 'mycli'), clean.padEnd(size, '#'), { mode: 0o755 });
+    // Through variables: A's CHECK names no path, so only B's judgement reads (and notes) mycli.
+    writeFiles(s.repo, { 'evil/sh': EVIL, 'GATES.md': '- [ ] A: asks for the rewrite\n  CHECK: touch "$GO"; while [ ! -e "$DONE" ]; do sleep 0.05; done; echo a-ok\n  EXPECT: a-ok\n\n- [ ] B: the tests pass\n  CHECK: mycli\n  EXPECT: tests passed\n' });
+    chmodSync(join(s.repo, 'evil/sh'), 0o755);
+    const mapper = [
+      'import mmap, os, sys, time',
+      'path, go, done, text = sys.argv[1:5]',
+      'fd = os.open(path, os.O_RDWR)',
+      'm = mmap.mmap(fd, 0)',
+      'm[0:1] = m[0:1]',  // dirties the page (this write changes the times)
+      'open(go + ".ready", "w").close()',
+      'end = time.time() + 60',
+      'while not os.path.exists(go) and time.time() < end: time.sleep(0.02)',
+      'data = text.encode().ljust(len(m), b"#")',
+      'm[0:len(data)] = data',  // the page is dirty already: no time changes
+      'm.close(); os.close(fd)',
+      'open(done, "w").close()',
+    ].join('\n');
+    const child = spawn('python3', ['-c', mapper, join(out, 'mycli'), join(signals, 'go'), join(signals, 'done'), dirty], { stdio: 'ignore' });
+    try {
+      await waitUntil(() => existsSync(join(signals, 'go.ready')), 'the mapper');
+      await settle();
+      const r = runCli(['--approve'], { cwd: s.repo, env: { ...s.env, GO: join(signals, 'go'), DONE: join(signals, 'done'), PATH: `${out}:${process.env.PATH}` } });
+      expect(existsSync(join(signals, 'done'))).toBe(true);
+      expect(r.stdout).not.toMatch(/^PASS\s+GATES:B/m);
+      expect(existsSync(join(s.repo, 'unbound-ran'))).toBe(false);
+    } finally {
+      child.kill();
+    }
+  });
+
+  // F3: the shell every CHECK runs through was judged at start-up only.
+  it('a shell an earlier gate relinks into the repository is judged again before the next check; one whose #! names a repository file is refused', () => {
+    const s = sandbox();
+    const out = tempDir('gc-shell-');
+    mkdirSync(join(out, 'sh'));
+    symlinkSync('/bin/sh', join(out, 'sh', 'mysh'));
+    writeFiles(s.repo, {
+      'evil/sh': '#!/bin/sh\ntouch unbound-ran; exec /bin/sh "$@"\n',
+      'GATES.md': `- [ ] A: relinks the shell\n  CHECK: ln -sfn "$RELINK_FROM" "$RELINK_TO" && echo a-ok\n  EXPECT: a-ok\n\n- [ ] B: says hello\n  CHECK: echo hello\n  EXPECT: hello\n`,
+    });
+    chmodSync(join(s.repo, 'evil/sh'), 0o755);
+    const env = { ...s.env, GATE_CHECK_SHELL: join(out, 'sh', 'mysh'), RELINK_FROM: join(s.repo, 'evil/sh'), RELINK_TO: join(out, 'sh', 'mysh') };
+    const r = runCli(['--approve'], { cwd: s.repo, env });
+    expect(r.stdout).not.toMatch(/^PASS\s+GATES:B/m);
+    expect(joinedRows(r.stdout)).toMatch(/GATES:B.*changed since approval, not run: the shell .*mysh lies inside the repository/);
+    expect(existsSync(join(s.repo, 'unbound-ran'))).toBe(false);
+    // An outside shell whose #! line names a repository file: refused at start-up (exit 2).
+    writeFileSync(join(out, 'sh', 'hb'), `#!${s.repo}/evil/sh\n`, { mode: 0o755 });
+    const hb = runCli(['--approve'], { cwd: s.repo, env: { ...env, GATE_CHECK_SHELL: join(out, 'sh', 'hb') } });
+    expect(hb.code).toBe(2);
+    expect(hb.stderr).toMatch(/the shell .*hb names .*evil\/sh in the repository at its start/);
+    expect(existsSync(join(s.repo, 'unbound-ran'))).toBe(false);
+  });
+
+  // F4: dash goes on to the next match in PATH when one cannot be started.
+  it('a later PATH match that leads into the repository is judged, not only the first: dash runs it when the first cannot start', () => {
+    const s = sandbox();
+    const out = tempDir('gc-later-');
+    mkdirSync(join(out, 'a'));
+    mkdirSync(join(out, 'b'));
+    writeFileSync(join(out, 'a', 'mycli'), '#!/nonexistent/interp\n', { mode: 0o755 });
+    writeFiles(s.repo, { 'evil/mycli': EVIL, 'GATES.md': '- [ ] G1: the tests pass\n  CHECK: mycli\n  EXPECT: tests passed\n' });
+    chmodSync(join(s.repo, 'evil/mycli'), 0o755);
+    symlinkSync(join(s.repo, 'evil/mycli'), join(out, 'b', 'mycli'));
+    const r = runCli(['--approve'], { cwd: s.repo, env: { ...s.env, PATH: `${out}/a:${out}/b:${process.env.PATH}` } });
+    expect(r.stdout).not.toMatch(/^PASS\s+GATES:G1/m);
+    expect(joinedRows(r.stdout)).toMatch(/not runnable: GATES:G1: the CHECK's "mycli" is found in PATH at .*\/b\/mycli, a link into the repository/);
+    expect(existsSync(join(s.repo, 'unbound-ran'))).toBe(false);
+  });
+
+  // F6: the command `#!/usr/bin/env NAME` runs is found through PATH (or a PATH= in that line).
+  it('a command an outside #!/usr/bin/env line runs by a bare name, found as a link into the repository, is judged like a CHECK word', () => {
+    for (const line of ['/usr/bin/env mytool', '/usr/bin/env -S PATH=OUT/x:/usr/bin:/bin mytool --flag']) {
+      const s = sandbox();
+      const out = tempDir('gc-envname-');
+      for (const d of ['bin', 'x']) mkdirSync(join(out, d));
+      writeFileSync(join(out, 'bin', 'mycli'), `#!${line.replace('OUT', out)}\n`, { mode: 0o755 });
+      writeFiles(s.repo, { 'evil/mytool': EVIL, 'GATES.md': '- [ ] G1: the tests pass\n  CHECK: mycli\n  EXPECT: tests passed\n' });
+      chmodSync(join(s.repo, 'evil/mytool'), 0o755);
+      symlinkSync(join(s.repo, 'evil/mytool'), join(out, line.includes('PATH=') ? 'x' : 'bin', 'mytool'));
+      const r = runCli(['--approve'], { cwd: s.repo, env: { ...s.env, PATH: `${out}/bin:${process.env.PATH}` } });
+      expect(r.stdout, line).not.toMatch(/^PASS\s+GATES:G1/m);
+      expect(joinedRows(r.stdout), line).toMatch(/not runnable: GATES:G1: the CHECK's "mytool" is found in PATH at .*\/mytool, a link into the repository/);
+      expect(existsSync(join(s.repo, 'unbound-ran')), line).toBe(false);
+    }
+  });
+
+  // F5: dash reads `dir%func` as a folder whose files it sources.
+  it('a PATH entry dir%func (dash sources files from dir) is refused, exit 2', () => {
+    const s = sandbox();
+    writeFiles(s.repo, { 'tools/mycli': EVIL, 'GATES.md': '- [ ] G1: the tests pass\n  CHECK: mycli\n  EXPECT: tests passed\n' });
+    const r = runCli(['--approve'], { cwd: s.repo, env: { ...s.env, PATH: `${s.repo}/tools%func:${process.env.PATH}` } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/PATH entry .*tools%func ends in %func, which dash reads as a folder whose files it sources/);
+    expect(existsSync(join(s.repo, 'unbound-ran'))).toBe(false);
   });
 });

@@ -424,12 +424,15 @@ describe('PATH entries inside the repository', () => {
 
   // Round-33 F4 (round-32 F7): a PATH the CHECK sets into the repository was only a note on
   // the screen; an edit there after approval ran with ALL MET.
-  it('a repository folder the CHECK puts on its own PATH, however plainly spelled, is bound: an edit there is stale and needs a new approval', () => {
+  it('a repository folder the CHECK puts on its own PATH, however plainly spelled (a variable it sets too), is bound: an edit there is stale and needs a new approval', () => {
     const s = sandbox();
     const home = dirname(s.repo);
     const rel = basename(s.repo);
-    for (const spelled of [`$HOME/${rel}/tools`, `"\${HOME}"/${rel}/tools`, `~/${rel}/tools`, '$PWD/tools', 'tools', `$GC_TEST_DIR/${rel}/tools`]) {
-      writeFiles(s.repo, { 'GATES.md': `- [ ] G1: the tests pass\n  CHECK: PATH=${spelled}:$PATH runtests\n  EXPECT: tests passed\n`, 'tools/runtests': '#!/bin/sh\necho tests passed\n' });
+    const plainly = [`$HOME/${rel}/tools`, `"\${HOME}"/${rel}/tools`, `~/${rel}/tools`, '$PWD/tools', 'tools', `$GC_TEST_DIR/${rel}/tools`].map((spelled) => `PATH=${spelled}`);
+    // Through a variable the CHECK sets by a plain assignment (round-34 LOW), at the start or later.
+    const throughVariable = ['T=tools; PATH=$T', `D=${rel}; PATH=$HOME/$D/tools`, 'true && T=tools; PATH=${T}'];
+    for (const spelled of [...plainly, ...throughVariable]) {
+      writeFiles(s.repo, { 'GATES.md': `- [ ] G1: the tests pass\n  CHECK: ${spelled}:$PATH runtests\n  EXPECT: tests passed\n`, 'tools/runtests': '#!/bin/sh\necho tests passed\n' });
       rmSync(join(s.repo, 'swapped.log'), { force: true });
       chmodSync(join(s.repo, 'tools/runtests'), 0o755);
       const env = { ...s.env, HOME: home, GC_TEST_DIR: home };
@@ -439,7 +442,8 @@ describe('PATH entries inside the repository', () => {
       writeFileSync(join(s.repo, 'tools/runtests'), '#!/bin/sh\necho swapped >> swapped.log\necho tests passed\n', { mode: 0o755 });
       const strict = runCli(['--status', '--strict'], { cwd: s.repo, env });
       expect(strict.code, spelled).toBe(1);
-      expect(joinedRows(strict.stdout), spelled).toMatch(/PATH executables inside the repository changed \(in tools\)/);
+      // (A variable that may be unset there puts the check's folder on PATH too: "in tools, .".)
+      expect(joinedRows(strict.stdout), spelled).toMatch(/PATH executables inside the repository changed \(in tools[,)]/);
       const again = runCli(['--reverify'], { cwd: s.repo, env });
       expect(again.code, spelled).toBe(1);
       expect(joinedRows(again.stdout), spelled).toMatch(/approved before for another oracle: PATH executable inside the repository: tools\/runtests changed/);

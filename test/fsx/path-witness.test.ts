@@ -4,6 +4,7 @@
 import { chmodSync, mkdirSync, renameSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { readHead } from '../../lib/fsx/hash-file.js';
 import { MAX_WITNESSED_PATHS, PathWitness } from '../../lib/fsx/path-witness.js';
 import { RACY_MARGIN_MS } from '../../lib/fsx/stat-cache.js';
 import { tempDir } from '../helpers/cli.js';
@@ -70,6 +71,19 @@ describe('PathWitness', () => {
       if (change === 'replaced') renameSync(join(d, 'n', 'tool'), file);
       expect(w.holds(), change).toBe(false);
     }
+  });
+
+  it('a start whose bytes differ from those read breaks it, whatever the times say (a write through a dirty shared mapping changes none)', () => {
+    const d = tree();
+    const file = join(d, 'm', 'tool');
+    const w = new PathWitness(later);
+    w.witnessBytes(file, readHead(file, 'tool'));
+    expect(w.holds()).toBe(true);
+    const other = new PathWitness(later);
+    other.witnessBytes(file, Buffer.from('#!/bin/sh\necho TWO\n'));
+    expect(other.holds()).toBe(false);
+    other.clear();
+    expect(other.holds()).toBe(true);
   });
 
   it('a path noted while younger than the racy margin never holds', () => {

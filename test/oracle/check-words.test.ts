@@ -65,9 +65,32 @@ describe('checkPathEntries', () => {
     expect(read('echo no path here').entries).toEqual([]);
   });
 
-  it('leaves out what it cannot know: a variable the CHECK sets, an unset one, a command substitution', () => {
-    expect(read('USER=x; PATH=/home/$USER/p:$PATH y').entries).toEqual([]);
-    expect(read('PATH=$NOPE/bin:$(pwd)/b:$PATH y').entries).toEqual([]);
+  it('reads a variable the CHECK sets by plain assignments as every value it may have there (round-34 LOW)', () => {
+    // Set at the start: only the CHECK's value reaches PATH.
+    expect(read('USER=x; PATH=/home/$USER/p:$PATH y').entries).toEqual(['/home/x/p']);
+    expect(read('T=cli; PATH=$T:$PATH y').entries).toEqual(['/repo/cli']);
+    expect(read('export T="cli" && PATH=${T}/bin:$PATH y').entries).toEqual(['/repo/cli/bin']);
+    // Set later, or only on one branch: the environment's value (empty when unset: the check's folder) may reach it too.
+    expect(read('true && T=cli; PATH=$T:$PATH y').entries).toEqual(['/repo/cli', '/repo']);
+    expect(read('x || USER=y; PATH=/home/$USER/p:$PATH y').entries).toEqual(['/home/y/p', '/home/u/p']);
+    // Each value it is given, and each part of a value with colons.
+    expect(read('T=a; [ -d b ] && T=b:c; PATH=$T:$PATH y').entries).toEqual(['/repo/a', '/repo/b', '/repo/c']);
+    // What only looks like an assignment binds one folder more, never one less.
+    expect(read('T=cli; echo T=x; PATH=$T:$PATH y').entries).toEqual(['/repo/cli', '/repo/x']);
+    // Past 16 readings of one entry, it is not read (the screen stops there).
+    expect(read('A=1; A=2; B=1; B=2; C=1; C=2; D=1; D=2; PATH=$A$B$C$D:$PATH y').entries).toHaveLength(16);
+    expect(read('A=1; A=2; B=1; B=2; C=1; C=2; D=1; D=2; E=1; E=2; PATH=$A$B$C$D$E:$PATH y').entries).toEqual([]);
+    // Relative values move with a `cd`: not placed.
+    expect(read('cd x; T=cli; PATH=$T:$PATH y').moved).toBe('$T');
+  });
+
+  it('leaves out what it cannot know: a variable the CHECK sets another way, a command substitution', () => {
+    for (const check of ['read T; PATH=$T:$PATH y', 'T=cli; T+=x; PATH=$T:$PATH y', 'T=$(pwd)/cli; PATH=$T:$PATH y', 'for T in a b; do PATH=$T:$PATH y; done', 'T=cli; PATH=${T:=x}:$PATH y', 'T=cli; printf -v T x; PATH=$T:$PATH y', 'T=cli; unset T; PATH=$T:$PATH y', 'T="my dir"; PATH=$T:$PATH y', 'T=c\\li; PATH=$T:$PATH y', 'declare -n T=PATH; T=cli:$T y', 'declare -n T=PATH; PATH=$T/x:$PATH y', 'local -rn T=PATH; PATH=$T/x:$PATH y']) {
+      expect(read(check).entries, check).toEqual([]);
+    }
+    expect(read('PATH=$(pwd)/b:$PATH y').entries).toEqual([]);
+    // Unset, a variable is empty: `$NOPE/bin` is /bin, and `$NOPE` alone the check's folder.
+    expect(read('PATH=$NOPE/bin:$NOPE:$PATH y').entries).toEqual(['/bin', '/repo']);
     // Round-34 F2: a `+` or `-` of an expansion is no folder.
     expect(read('PATH=${PWD:-/x}/cli:$PATH y; PATH=cli${PATH%x} y').entries).toEqual([]);
     // The idiom that adds no empty entry is read as the entries it adds.
