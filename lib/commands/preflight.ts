@@ -63,8 +63,10 @@ async function preflightOnce(e: Entry, ctx: PreflightContext): Promise<Preflight
   let now: Oracle;
   let shell: string;
   try {
-    shell = ctx.shellNow();
+    // The fresh resolution first: it judges again what lies outside the repository where
+    // anything it read changed, which the shell's judgement then reads.
     now = await ctx.resolver.fresh(e.loaded, e.gate, pass);
+    shell = ctx.shellNow();
     e.inputs = await ctx.resolver.inputs(e.gate, e.qualified, pass);
   } catch (err) {
     if (!(err instanceof GateCheckError)) throw err;

@@ -67,9 +67,12 @@ export function refuseShellInRepository(shell: string, root: string): void {
   if (isInside(root, shell) || isInside(root, real)) {
     throw new RunSetupError(`the shell ${shell} lies inside the repository${real !== shell ? ` (it resolves to ${real})` : ''}: an approval binds a shell by its path, not its content, so it is refused`, advice);
   }
-  const named = repositoryFilesAtStart(root, real);
-  if (named.length > 0) {
-    throw new RunSetupError(`the shell ${shell} names ${named[0]!.slice(0, 200)} in the repository at its start (its #! line or ELF loader): an approval binds a shell by its path, not its content, so it is refused`, advice);
+  const start = repositoryFilesAtStart(root, real);
+  if (start.named.length > 0) {
+    throw new RunSetupError(`the shell ${shell} names ${start.named[0]!.slice(0, 200)} in the repository at its start (its #! line or ELF loader): an approval binds a shell by its path, not its content, so it is refused`, advice);
+  }
+  if (start.bare.length > 0) {
+    throw new RunSetupError(`the shell ${shell} starts ${start.bare[0]!.name.slice(0, 100)} by a name PATH finds (#!/usr/bin/env): what runs every CHECK would change with PATH, so it is refused`, advice);
   }
 }
 

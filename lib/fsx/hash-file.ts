@@ -92,6 +92,28 @@ export function sha256File(path: string, label = path, options: HashOptions = {}
 }
 
 /** The first `bytes` of a regular file (a copy), for execHeader; non-blocking, so a FIFO planted there never waits. */
+/**
+ * Whether the file at `path` starts with exactly `expected`, read as readHead reads `length`
+ * bytes (no copy: a look made before every check). False when it cannot be read.
+ */
+export function headEquals(path: string, expected: Buffer, length: number): boolean {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    return false;
+  }
+  try {
+    if (!fstatSync(fd).isFile()) return false;
+    const n = readSync(fd, buffer, 0, Math.min(length, CHUNK), 0);
+    return buffer.subarray(0, n).equals(expected);
+  } catch {
+    return false;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 export function readHead(path: string, label: string, bytes = CHUNK): Buffer {
   let fd: number;
   try {

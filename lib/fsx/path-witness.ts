@@ -16,7 +16,7 @@
 // the whole witness "racy", and every judgement is made again after the next check. Past
 // that margin, any later change gives a ctime of "now", which differs from the noted one.
 import { lstatSync } from 'node:fs';
-import { readHead } from './hash-file.js';
+import { headEquals } from './hash-file.js';
 import { resolutionSteps } from './physical-path.js';
 import { RACY_MARGIN_MS } from './stat-cache.js';
 
@@ -39,8 +39,8 @@ function identityOf(path: string): { id: string; ctimeMs: number } | null {
 export class PathWitness {
   /** Path to identity ('' for nothing there). */
   private readonly noted = new Map<string, string>();
-  /** Files whose start a judgement read, with the bytes it read (readHead). */
-  private readonly read = new Map<string, Buffer>();
+  /** Files whose start a judgement read: the bytes its answer depends on, and how many were asked for. */
+  private readonly read = new Map<string, { bytes: Buffer; length: number }>();
   private kept = true;
 
   /** `now` is the clock ctimes are compared with (injected by unit tests only). */
@@ -63,16 +63,21 @@ export class PathWitness {
     }
   }
 
-  /** Notes the start of the file at `path` (absolute, resolved) as a judgement read it (readHead). */
-  witnessBytes(path: string, bytes: Buffer): void {
-    if (this.kept && !this.read.has(path)) this.read.set(path, Buffer.from(bytes));
+  /**
+   * Notes the start of the file at `path` (absolute, resolved) as a judgement read it
+   * (`head`, from readHead), of which the first `extent` bytes decided it (all: Infinity).
+   */
+  witnessBytes(path: string, head: Buffer, extent: number): void {
+    if (!this.kept || this.read.has(path)) return;
+    const length = Math.min(extent, head.length + 1);
+    this.read.set(path, { bytes: Buffer.from(head.subarray(0, length)), length });
   }
 
   /** Whether every noted path is as it was, every noted start holds the same bytes (and none was too young to tell). */
   holds(): boolean {
     if (!this.kept) return false;
     for (const [path, id] of this.noted) if (identityOf(path)?.id !== id) return false;
-    for (const [path, bytes] of this.read) if (!sameStart(path, bytes)) return false;
+    for (const [path, start] of this.read) if (!headEquals(path, start.bytes, start.length)) return false;
     return true;
   }
 
@@ -81,13 +86,5 @@ export class PathWitness {
     this.noted.clear();
     this.read.clear();
     this.kept = true;
-  }
-}
-
-function sameStart(path: string, bytes: Buffer): boolean {
-  try {
-    return readHead(path, path).equals(bytes);
-  } catch {
-    return false;
   }
 }

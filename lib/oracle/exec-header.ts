@@ -96,35 +96,54 @@ const NARROW_MACHINES = new Set([3, 6, 40]);
  * the machine it is for, not by the EI_CLASS byte, which binfmt_elf does not check (round-28 04).
  */
 function elfHeader(head: Buffer): ExecHeader | null {
-  if (head.length < 20) return { kind: 'elf-unread' };
+  return elfRead(head).header;
+}
+
+/** elfHeader's answer, and the furthest byte of `head` it read (all of it where it read past it: 'elf-unread'). */
+function elfRead(head: Buffer): { header: ExecHeader | null; extent: number } {
+  const unread = { header: { kind: 'elf-unread' } as const, extent: Infinity };
+  if (head.length < 20) return unread;
   const machine = head.readUInt16LE(18);
   const wide = WIDE_MACHINES.has(machine) || (!NARROW_MACHINES.has(machine) && head[4] === 2);
   const u16 = (o: number) => head.readUInt16LE(o);
   const u32 = (o: number) => head.readUInt32LE(o);
   const word = (o: number) => (wide ? Number(head.readBigUInt64LE(o)) : u32(o));
   const headerSize = wide ? 64 : 52;
-  if (head.length < headerSize) return { kind: 'elf-unread' };
+  if (head.length < headerSize) return unread;
   const phoff = word(wide ? 0x20 : 0x1c);
   const phentsize = u16(wide ? 0x36 : 0x2a);
   const phnum = u16(wide ? 0x38 : 0x2c);
   const needed = wide ? 56 : 32;
-  if (phnum === 0) return null;
-  if (phentsize < needed || !Number.isSafeInteger(phoff) || phoff + phnum * phentsize > head.length) return { kind: 'elf-unread' };
+  if (phnum === 0) return { header: null, extent: headerSize };
+  if (phentsize < needed || !Number.isSafeInteger(phoff) || phoff + phnum * phentsize > head.length) return unread;
+  const tableEnd = Math.max(headerSize, phoff + phnum * phentsize);
   for (let i = 0; i < phnum; i++) {
     const ph = phoff + i * phentsize;
     if (u32(ph) !== PT_INTERP) continue;
     const offset = word(ph + (wide ? 8 : 4));
     const size = word(ph + (wide ? 32 : 16));
-    if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(size) || offset + size > head.length) return { kind: 'elf-unread' };
+    if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(size) || offset + size > head.length) return unread;
     const raw = head.subarray(offset, offset + size);
     const nul = raw.indexOf(0);
     const interpreter = decoded(raw.subarray(0, nul < 0 ? raw.length : nul));
-    return interpreter === null ? { kind: 'undecodable' } : { kind: 'elf', interpreter };
+    return { header: interpreter === null ? { kind: 'undecodable' } : { kind: 'elf', interpreter }, extent: Math.max(tableEnd, offset + size) };
   }
-  return null;
+  return { header: null, extent: tableEnd };
 }
 
 /** What the kernel would read from `head` (a file's first bytes) before running it, or null for nothing it names. */
+/**
+ * How many of a file's first bytes execHeader's answer depends on: read as many again, the
+ * same bytes give the same answer (lib/fsx/path-witness.ts compares them; Infinity: all
+ * that was read, an ELF file whose loader lies past it).
+ */
+export function execHeaderExtent(head: Buffer): number {
+  if (head.length >= 2 && head[0] === 0x23 && head[1] === 0x21) return KERNEL_HEAD_BYTES;
+  if (head.length >= 4 && head[0] === 0x7f && head[1] === 0x45 && head[2] === 0x4c && head[3] === 0x46) return elfRead(head).extent;
+  // Neither: the first four bytes say so (a file that is not even four bytes long is read whole).
+  return 4;
+}
+
 export function execHeader(head: Buffer): ExecHeader | null {
   if (head.length >= 2 && head[0] === 0x23 && head[1] === 0x21) return scriptHeader(head);
   if (head.length >= 4 && head[0] === 0x7f && head[1] === 0x45 && head[2] === 0x4c && head[3] === 0x46) return elfHeader(head);

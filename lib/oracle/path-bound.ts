@@ -16,7 +16,7 @@ import { PathWitness } from '../fsx/path-witness.js';
 import { writableTree } from '../fsx/repo-root.js';
 import { readHead, sha256FileWithStat } from '../fsx/hash-file.js';
 import { absoluteWords, bracesAsPatterns, checkPathEntries, commandWords, wordPattern } from './check-words.js';
-import { execHeader, headerWords, type ExecHeader } from './exec-header.js';
+import { execHeader, execHeaderExtent, headerWords, type ExecHeader } from './exec-header.js';
 import { sha256Hex, type DependsEntry } from './oracle.js';
 
 /** At most this many executables are bound per gate: beyond it, the PATH entry is refused. */
@@ -157,13 +157,13 @@ const outsideAnswers = new Map<string, OutsideLinkIntoRepository[]>();
  */
 const outsideStarts = new Map<string, OutsideStart>();
 
-interface OutsideStart {
+export interface OutsideStart {
   named: string[];
   bare: BareName[];
 }
 
 /** A command an executable's `#!/usr/bin/env NAME` line runs: found through PATH, or first in the folders a `PATH=` there gives. */
-interface BareName {
+export interface BareName {
   name: string;
   dirs: string[];
 }
@@ -597,12 +597,22 @@ function outsideDigest(path: string): string {
 /**
  * The repository files an executable outside the repository names at its start (its `#!`
  * interpreter and the paths there, an ELF loader, as deep as the kernel follows): none for
- * nearly all. For the shell every CHECK runs through (commands/settings.ts: round-36 F3).
+ * nearly all; and the commands its `#!/usr/bin/env` line runs by a bare name. For the shell
+ * every CHECK runs through (commands/settings.ts: round-36 F3).
  */
-export function repositoryFilesAtStart(ledgerRoot: string, path: string): string[] {
+export function repositoryFilesAtStart(ledgerRoot: string, path: string): OutsideStart {
+  const root = writableTree(ledgerRoot);
+  // Kept with the other judgements (outsideStarts) while nothing it read changed: asked before every check.
+  const key = `${root}\0${path}`;
+  const known = outsideStarts.get(key);
+  if (known !== undefined) return known;
+  outsideWitness.witness(path);
   const named: string[] = [];
-  outsideExecutableDigest(writableTree(ledgerRoot), path, path, 0, named);
-  return [...new Set(named)];
+  const bare: BareName[] = [];
+  outsideExecutableDigest(root, path, path, 0, named, bare);
+  const start = { named: [...new Set(named)], bare };
+  outsideStarts.set(key, start);
+  return start;
 }
 
 /** The kernel rewrites a `#!` file at most this many times; one more is ELOOP (fs/exec.c). */
@@ -655,7 +665,7 @@ function outsideExecutableDigest(root: string, path: string, rel: string, depth 
   // whose page is already dirty changes no time (round-36 F2).
   const identity = outsideDigest(path);
   const head = readHead(path, `a file PATH executable ${rel} reaches outside the repository`);
-  outsideWitness.witnessBytes(path, head);
+  outsideWitness.witnessBytes(path, head, execHeaderExtent(head));
   const header = execHeader(head);
   const parts = startParts(root, header, rel, depth, named, bare);
   return parts.length === 0 ? identity : sha256Hex([identity, ...parts].join('\u0000\u0000'));

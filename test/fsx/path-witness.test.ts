@@ -77,10 +77,18 @@ describe('PathWitness', () => {
     const d = tree();
     const file = join(d, 'm', 'tool');
     const w = new PathWitness(later);
-    w.witnessBytes(file, readHead(file, 'tool'));
+    w.witnessBytes(file, readHead(file, 'tool'), 256);
     expect(w.holds()).toBe(true);
     const other = new PathWitness(later);
-    other.witnessBytes(file, Buffer.from('#!/bin/sh\necho TWO\n'));
+    other.witnessBytes(file, Buffer.from('#!/bin/sh\necho TWO\n'), 256);
+    expect(other.holds()).toBe(false);
+    // Only the bytes that decided are compared: a change past them holds; a file that grew past a short start does not.
+    const past = new PathWitness(later);
+    past.witnessBytes(file, Buffer.from('#!/bin/sh\necho one\nEXTRA'), 11);
+    expect(past.holds()).toBe(true);
+    const grown = new PathWitness(later);
+    grown.witnessBytes(file, Buffer.from('#!/bin/sh\n'), 256);
+    expect(grown.holds()).toBe(false);
     expect(other.holds()).toBe(false);
     other.clear();
     expect(other.holds()).toBe(true);

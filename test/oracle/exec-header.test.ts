@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { execHeader, headerWords } from '../../lib/oracle/exec-header.js';
+import { execHeader, execHeaderExtent, headerWords } from '../../lib/oracle/exec-header.js';
 import { elfWithLoader } from '../helpers/elf.js';
 
 const script = (text: string) => execHeader(Buffer.from(text, 'latin1'));
@@ -85,5 +85,33 @@ describe('execHeader: an ELF loader', () => {
     expect(execHeader(b.subarray(0, 100))).toEqual({ kind: 'elf-unread' });
     b.writeUInt32LE(1, 64); // PT_LOAD
     expect(execHeader(b)).toBeNull();
+  });
+});
+
+describe('execHeaderExtent', () => {
+  it('is the prefix the answer depends on: 256 bytes of a #! file, four of anything else, an ELF file up to its loader name', () => {
+    expect(execHeaderExtent(Buffer.from('#!/bin/sh\necho\n'))).toBe(256);
+    expect(execHeaderExtent(Buffer.from('plain text'))).toBe(4);
+    for (const wide of [true, false]) {
+      const elf = elfWithLoader('/lib/ld.so', wide);
+      const extent = execHeaderExtent(elf);
+      expect(extent).toBeLessThanOrEqual(elf.length);
+      // Those bytes alone give the same answer; one fewer does not.
+      expect(execHeader(elf.subarray(0, extent))).toEqual(execHeader(elf));
+      expect(execHeader(elf.subarray(0, extent - 1))).not.toEqual(execHeader(elf));
+    }
+    // One whose program headers lie past what was read: all of it.
+    expect(execHeaderExtent(elfWithLoader('/lib/ld.so').subarray(0, 70))).toBe(Infinity);
+  });
+
+  it('any change inside the extent that changes the answer is inside it (a byte flipped in each position)', () => {
+    const elf = elfWithLoader('/lib/ld.so');
+    const extent = execHeaderExtent(elf);
+    const answer = JSON.stringify(execHeader(elf));
+    for (let i = extent; i < elf.length; i++) {
+      const changed = Buffer.from(elf);
+      changed[i] = changed[i]! ^ 0xff;
+      expect(JSON.stringify(execHeader(changed)), `byte ${i}`).toBe(answer);
+    }
   });
 });
