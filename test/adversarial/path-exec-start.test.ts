@@ -754,6 +754,29 @@ describe('round 36: what the kept judgements and the shell lookup missed', () =>
     expect(existsSync(join(s.repo, 'unbound-ran'))).toBe(false);
   });
 
+  it('a settled outside shell whose #! line an earlier gate rewrites to a repository file runs nothing more; one started through #!/usr/bin/env is refused', async () => {
+    const s = sandbox();
+    const out = tempDir('gc-witness-', settledBase);
+    const shell = join(out, 'wrapsh');
+    writeFileSync(shell, '#!/bin/sh\nexec /bin/sh "$@"\n', { mode: 0o755 });
+    writeFileSync(join(out, 'evil-start'), `#!${s.repo}/evil/sh\nexec /bin/sh "$@"\n`);
+    writeFiles(s.repo, {
+      'evil/sh': '#!/bin/sh\ntouch unbound-ran; exec /bin/sh "$@"\n',
+      'GATES.md': '- [ ] A: rewrites the shell\n  CHECK: cat "$EVIL_START" > "$SHELL_FILE" && echo a-ok\n  EXPECT: a-ok\n\n- [ ] B: says hello\n  CHECK: echo hello\n  EXPECT: hello\n',
+    });
+    chmodSync(join(s.repo, 'evil/sh'), 0o755);
+    await settle();
+    const env = { ...s.env, GATE_CHECK_SHELL: shell, EVIL_START: join(out, 'evil-start'), SHELL_FILE: shell };
+    const r = runCli(['--approve'], { cwd: s.repo, env });
+    expect(r.stdout).toMatch(/^PASS\s+GATES:A/m);
+    expect(joinedRows(r.stdout)).toMatch(/GATES:B.*not run: the shell .*wrapsh names .*evil\/sh in the repository at its start/);
+    expect(existsSync(join(s.repo, 'unbound-ran'))).toBe(false);
+    writeFileSync(shell, '#!/usr/bin/env sh\n');
+    const bare = runCli(['--reverify'], { cwd: s.repo, env });
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toMatch(/the shell .*wrapsh starts sh by a name PATH finds/);
+  });
+
   // F4: dash goes on to the next match in PATH when one cannot be started.
   it('a later PATH match that leads into the repository is judged, not only the first: dash runs it when the first cannot start', () => {
     const s = sandbox();
