@@ -606,7 +606,7 @@ export function repositoryFilesAtStart(ledgerRoot: string, path: string): Outsid
   const key = `${root}\0${path}`;
   const known = outsideStarts.get(key);
   if (known !== undefined) return known;
-  outsideWitness.witness(path);
+  // What it names depends on its start (whose bytes are noted) and on where those names lead (noted by startParts).
   const named: string[] = [];
   const bare: BareName[] = [];
   outsideExecutableDigest(root, path, path, 0, named, bare);

@@ -574,7 +574,10 @@ describe('judgements outside the repository kept from one check to the next (lib
     mkdirSync(dirname(path), { recursive: true });
     symlinkSync(target, path);
   };
-  const PASSES = '#!/bin/sh\necho tests passed\n';
+  // The first 256 bytes (what a #! reading depends on) are the same in the clean and the
+  // repository's script: only the notes of paths, not those of bytes, can see the relink.
+  const PAD = `#${'x'.repeat(300)}\n`;
+  const PASSES = `#!/bin/sh\n${PAD}echo tests passed\n`;
   const cases: Record<string, (repo: string, out: string) => Case> = {
     // A folder the CHECK puts on PATH through a variable, missing, then linked into the repository.
     'a CHECK-set PATH folder': (repo, out) => {
@@ -626,6 +629,15 @@ describe('judgements outside the repository kept from one check to the next (lib
       link(`${out}/d/sub/runtests`, `${out}/b/nb/runtests`);
       return { check: `PATH=${out}/b/nb:$PATH runtests`, path: '', from: `${repo}/lib`, to: `${out}/d/sub` };
     },
+    // A folder link on the way to the command an outside #!/usr/bin/env -S PATH=… line runs.
+    'a link hop of a command a #!/usr/bin/env -S PATH= line runs': (repo, out) => {
+      exe(`${out}/e/real/mytool`, PASSES);
+      link(`${out}/e/real`, `${out}/d/sub`);
+      link(`${out}/d/sub/mytool`, `${out}/x/mytool`);
+      exe(`${repo}/lib/mytool`, `#!/bin/sh\n${PAD}touch unbound-ran; echo tests passed\n`);
+      exe(`${out}/b/bin/mycli`, `#!/usr/bin/env -S PATH=${out}/x:/usr/bin:/bin mytool\n`);
+      return { check: 'mycli', path: `${out}/b/bin`, from: `${repo}/lib`, to: `${out}/d/sub` };
+    },
     'the #! interpreter of a repository PATH executable': (repo, out) => {
       exe(`${out}/a/real/interp`, PASSES);
       link(`${out}/a/real/interp`, `${out}/a/interp`);
@@ -639,7 +651,7 @@ describe('judgements outside the repository kept from one check to the next (lib
     const made = Object.entries(cases).map(([name, make]) => {
       const s = sandbox();
       const out = tempDir('gc-witness-', settledBase);
-      const evil = '#!/bin/sh\ntouch unbound-ran; echo tests passed\n';
+      const evil = `#!/bin/sh\n${PAD}touch unbound-ran; echo tests passed\n`;
       exe(`${s.repo}/tools/runtests`, evil);
       exe(`${s.repo}/tools/helper`, evil);
       exe(`${s.repo}/lib/runtests`, evil);
