@@ -127,6 +127,8 @@ export function sourcedNames(check: string): string[] {
 export interface CheckPathEntries {
   entries: string[];
   moved: string | null;
+  /** Entries as written that this reading cannot place (`$(pwd)/bin`, `$T` after `read T`): nothing there is bound. */
+  unread: string[];
 }
 
 /**
@@ -141,20 +143,39 @@ export interface CheckPathEntries {
  * (`cd cli && PATH=.:$PATH x`, `cd x; T=cli; PATH=$T:$PATH`) cannot be placed: `moved` names it.
  */
 export function checkPathEntries(check: string, env: Readonly<Record<string, string | undefined>>, cwd: string): CheckPathEntries {
-  if (!check.includes('PATH')) return { entries: [], moved: null };
+  if (!check.includes('PATH')) return { entries: [], moved: null, unread: [] };
   const out = new Set<string>();
+  const unread = new Set<string>();
   let moved: string | null = null;
-  // `env -C dir`, `--chdir`: a folder change too (round-34 F2).
-  const changesFolder = /(?:^|[\s;&|()`'"])(?:cd|pushd|popd|-C|--chdir)(?=$|[\s;&|()`'"=])/.test(check);
+  // `env -C dir`, `--chdir`: a folder change too (round-34 F2); read with quotes and
+  // backslashes taken out (`\cd`, `c\d`, `c''d`: round-37 F3), and `$'…'` (whose escapes
+  // can spell anything) as one.
+  const unquoted = check.replace(/\\(.)/gs, '$1').replace(/["']/g, '');
+  const changesFolder = check.includes("$'") || /(?:^|[\s;&|()`])(?:cd|pushd|popd|-C|--chdir)(?=$|[\s;&|()`=])/.test(unquoted);
   const home = env.HOME ?? '';
+  const reading = new Set<string>();
   const values = (name: string): string[] | null => {
-    if (name === 'PWD') return null;
+    if (name === 'PWD' || reading.has(name) || reading.size >= MAX_NESTED) return null;
     // Unset, a variable expands to nothing (`PATH=$NOPE:$PATH` puts the check's folder first).
     const given = env[name] ?? '';
     const set = checkSetValues(check, name);
     if (set === 'unset') return [given];
     if (set === null) return null;
-    return set.always ? set.values : [...set.values, given];
+    // A value that names other variables (`T=$U/bin`) is read through theirs.
+    reading.add(name);
+    try {
+      const out: string[] = [];
+      for (const v of set.values) {
+        const expanded = v.includes('$') ? expandVariables(v, values) : [v];
+        if (expanded === null) return null;
+        out.push(...expanded);
+        if (out.length > MAX_READINGS) return null;
+      }
+      if (!set.always) out.push(given);
+      return [...new Set(out)];
+    } finally {
+      reading.delete(name);
+    }
   };
   for (const token of check.split(/[\s;&|()<>`]+/)) {
     const plain = token.replace(/\\(.)/gs, '$1').replace(/["']/g, '');
@@ -163,18 +184,32 @@ export function checkPathEntries(check: string, env: Readonly<Record<string, str
     if (m === null) continue;
     // `${PATH:+:$PATH}`, `${PWD:-/x}`, `$(pwd)`: not plain, so not split into entries (a `+`
     // there is no folder: round-34 F2); the screen stops at such a PATH.
-    if (/\$(?:\{(?![A-Za-z_]\w*\})|\()/.test(m[2]!) || token.includes('`')) continue;
+    // The word as written, past a parenthesis or backquote the token was cut at (`$(pwd)/bin`).
+    const written = /PATH\+?=([^\s;&|<>]*)/.exec(check.slice(Math.max(0, check.indexOf(token))))?.[1] ?? m[2]!;
+    const substituted = /\$\(|`/.test(written);
+    if (substituted) unread.add(written);
+    if (/\$(?:\{(?![A-Za-z_]\w*(?::?[-+][^$`{}]*)?\})|\()/.test(m[2]!) || token.includes('`')) {
+      unread.add(written);
+      continue;
+    }
     // `PATH+=:tools` appends to PATH: its first colon is the separator, not an empty entry.
-    for (const raw of (m[1] === '+' ? m[2]!.replace(/^:/, '') : m[2]!).split(':')) {
+    for (const raw of entriesOf(m[1] === '+' ? m[2]!.replace(/^:/, '') : m[2]!)) {
       if (raw === '$PATH' || raw === '${PATH}') continue;
       // Where the shell stands (`$PWD`, `~+`) is relative: it moves with a `cd` as `.` does.
       let text = raw.replace(/^(?:\$\{PWD\}|\$PWD(?![A-Za-z0-9_])|~\+(?=\/|$))/, '.');
       if (home.startsWith('/')) text = text.replace(/^~(?=\/|$)/, home);
       const readings = expandVariables(text, values);
-      if (readings === null) continue;
+      if (readings === null) {
+        unread.add(raw);
+        continue;
+      }
       // A value may hold colons of its own (`T=a:b`): each part is an entry.
       for (const part of readings.flatMap((r) => r.split(':'))) {
-        if (/[$`~]/.test(part)) continue;
+        if (/[$`~]/.test(part)) {
+          // (The `$` a `$(…)` was cut at is named whole above.)
+          if (!(substituted && raw.endsWith('$'))) unread.add(raw);
+          continue;
+        }
         if (!part.startsWith('/') && changesFolder) {
           moved ??= raw || '(empty: the working directory)';
           continue;
@@ -183,25 +218,124 @@ export function checkPathEntries(check: string, env: Readonly<Record<string, str
       }
     }
   }
-  return { entries: [...out], moved };
+  return { entries: [...out], moved, unread: [...unread] };
+}
+
+/** A PATH value split at its colons, not at one inside `${…}` (`${T:-x}:bin`). */
+function entriesOf(value: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < value.length; i++) {
+    if (value[i] === '{' && value[i - 1] === '$') depth++;
+    else if (value[i] === '}' && depth > 0) depth--;
+    else if (value[i] === ':' && depth === 0) {
+      out.push(value.slice(start, i));
+      start = i + 1;
+    }
+  }
+  out.push(value.slice(start));
+  return out;
 }
 
 /** At most this many readings of one PATH entry with variables the CHECK sets; more is not read. */
 const MAX_READINGS = 16;
 
+/** At most this many variables read through one another (`T=$U`, `U=$V`); deeper, or a loop, is not read. */
+const MAX_NESTED = 4;
+
 /** `text` with each `$NAME` / `${NAME}` read as each value `values` gives (every combination), or null when one has none. */
 function expandVariables(text: string, values: (name: string) => string[] | null): string[] | null {
   let readings = [''];
   let at = 0;
-  for (const m of text.matchAll(/\$\{([A-Za-z_]\w*)\}|\$([A-Za-z_]\w*)/g)) {
-    const options = values((m[1] ?? m[2])!);
-    if (options === null) return null;
+  // `${T-cli}` and `${T:-cli}` are T's value or cli; `${T+cli}` and `${T:+cli}` cli or nothing (round-37 F5).
+  for (const m of text.matchAll(/\$\{([A-Za-z_]\w*)(?:(:?[-+])([^$`{}]*))?\}|\$([A-Za-z_]\w*)/g)) {
+    const operator = m[2]?.slice(-1);
+    const named = operator === '+' ? [] : values((m[1] ?? m[4])!);
+    if (named === null) return null;
+    const options = operator === undefined ? named : operator === '-' ? [...named, m[3]!] : [m[3]!, ''];
     const before = text.slice(at, m.index);
     readings = readings.flatMap((r) => options.map((o) => r + before + o));
     if (readings.length > MAX_READINGS) return null;
     at = m.index + m[0].length;
   }
   return readings.map((r) => r + text.slice(at));
+}
+
+/**
+ * The value an assignment gives (`text` starts after its `=`), as the shell reads the word:
+ * quotes taken out (`T='c li'`, `T="cli"`), a backslash's character kept (`T=c\li`), a
+ * variable kept as `$NAME` for the caller to read (`T=$U/bin`); null for what only running it
+ * can tell (`$(…)`, a backquote, `${…}` with an operator, `$1`) and for an array (`T=(cli)`,
+ * whose `$T` is its first element: round-37 F4).
+ */
+function assignedValue(text: string): { value: string; length: number } | null {
+  if (text.startsWith('(')) return null;
+  let out = '';
+  let i = 0;
+  const variable = () => {
+    const m = /^\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))/.exec(text.slice(i));
+    if (m === null) return false;
+    out += `\${${(m[1] ?? m[2])!}}`;
+    i += m[0].length;
+    return true;
+  };
+  while (i < text.length && !/[\s;&|()<>]/.test(text[i]!)) {
+    const c = text[i]!;
+    if (c === '\\') {
+      if (i + 1 >= text.length) return null;
+      out += text[i + 1];
+      i += 2;
+    } else if (c === "'") {
+      const end = text.indexOf("'", i + 1);
+      if (end < 0) return null;
+      out += text.slice(i + 1, end);
+      i = end + 1;
+    } else if (c === '"') {
+      for (i++; i < text.length && text[i] !== '"'; ) {
+        if (text[i] === '$') {
+          if (!variable()) return null;
+        } else if (text[i] === '`') return null;
+        else if (text[i] === '\\' && i + 1 < text.length && '$`"\\\n'.includes(text[i + 1]!)) {
+          out += text[i + 1];
+          i += 2;
+        } else out += text[i++];
+      }
+      if (i >= text.length) return null;
+      i++;
+    } else if (c === '$') {
+      if (!variable()) return null;
+    } else if (c === '`') return null;
+    else {
+      out += c;
+      i++;
+    }
+  }
+  return { value: out, length: i };
+}
+
+/**
+ * The variables the CHECK sets before anything else runs: statements of assignments only
+ * (after export, local, declare, readonly or typeset) at its very start, each ended by a
+ * `;`, `&&` or newline (`T=cli; U='a b' && …`).
+ */
+function leadingAssignments(check: string): Set<string> {
+  const names = new Set<string>();
+  for (let i = 0; ; ) {
+    const found: string[] = [];
+    for (;;) {
+      const m = /^\s*(?:(?:export|local|declare|readonly|typeset)\s+)?([A-Za-z_]\w*)=/.exec(check.slice(i));
+      if (m === null) break;
+      const v = assignedValue(check.slice(i + m[0].length));
+      if (v === null) return names;
+      found.push(m[1]!);
+      i += m[0].length + v.length;
+    }
+    const end = found.length === 0 ? null : /^[ \t]*(?:;|&&|\n)/.exec(check.slice(i));
+    if (end === null) return names;
+    for (const n of found) names.add(n);
+    i += end[0].length;
+  }
 }
 
 /** What checkSetValues finds for a variable the CHECK sets by plain assignments only. */
@@ -226,22 +360,15 @@ export function checkSetValues(check: string, name: string): CheckSetValues | 'u
   for (const m of check.matchAll(new RegExp(`(?<![A-Za-z0-9_])${name}(?![A-Za-z0-9_])`, 'g'))) {
     const at = m.index;
     const before = check.slice(0, at);
-    if (before.endsWith('$') || (before.endsWith('${') && check[at + name.length] === '}')) continue;
+    if (before.endsWith('$') || (before.endsWith('${') && /^(?:\}|:?[-+])/.test(check.slice(at + name.length)))) continue;
     // Anything else that may set it (`read T`, `T+=x`, `${T:=x}`) is not read here. A `T=x`
     // that is no assignment (`echo T=x`) adds a reading that binds more, never less.
     if (check[at + name.length] !== '=') return null;
-    const value = /^[^\s;&|()<>]*/.exec(check.slice(at + name.length + 1))![0];
-    // A quote left open in the word (`T="my dir"`) goes on past a blank: not read here.
-    if ((value.split('"').length - 1) % 2 !== 0 || (value.split("'").length - 1) % 2 !== 0) return null;
-    const plain = value.replace(/["']/g, '');
-    if (/[$`\\]/.test(plain)) return null;
-    values.push(plain);
+    const value = assignedValue(check.slice(at + name.length + 1));
+    if (value === null) return null;
+    values.push(value.value);
     assigned = true;
   }
   if (!assigned) return 'unset';
-  // Statements of assignments only (after export, local, declare, readonly or typeset), at
-  // the very start, each ended by a `;`, `&&` or newline.
-  const lead = /^(?:\s*(?:(?:(?:export|local|declare|readonly|typeset)\s+)?[A-Za-z_]\w*=[^\s;&|()<>]*\s*)+(?:;|&&|\n))+/.exec(check);
-  const always = lead !== null && new RegExp(`(?:^|\\s)(?:(?:export|local|declare|readonly|typeset)\\s+)?${name}=`).test(lead[0]);
-  return { values: [...new Set(values)], always };
+  return { values: [...new Set(values)], always: leadingAssignments(check).has(name) };
 }

@@ -469,7 +469,7 @@ function entryDirsRead(entry: string, cwd: string, root: string): { written: str
   // dash reads `dir%func` as a folder whose files it sources to define a command as a
   // function (bash as a folder of that literal name): round-36 F5.
   const option = entry.indexOf('%');
-  if (option >= 0 && entry.slice(option + 1).startsWith('func')) refuse('ends in %func, which dash reads as a folder whose files it sources as shell code');
+  if (option >= 0 && entry.slice(option + 1).startsWith('func')) refuse('has %func after its folder, which dash reads as a folder whose files it sources as shell code');
   const out: { written: string; dir: string }[] = [];
   for (const d of dirs) {
     const proc = /^\/proc\/(?:self|thread-self)\/(cwd|root)(?=\/|$)/.exec(d);
@@ -703,6 +703,8 @@ function startParts(root: string, header: ExecHeader | null, rel: string, depth:
     const command = envCommand(headerWords(header.argument));
     if (command !== null && !command.name.includes('/')) bare.push(command);
   }
+  // A PATH= folder of an `env -S` line read by dash as one whose files it sources (round-37 F6).
+  for (const file of files) if (/%func/.test(file)) refuse(`puts ${shown(file)} on PATH in its #! line, which dash reads as a folder whose files it sources as shell code (%func)`);
   const parts: string[] = [];
   for (const [i, file] of files.entries()) {
     const what = header.kind === 'elf' ? 'its loader (ELF PT_INTERP)' : i === 0 ? 'its #! interpreter' : 'a file in its #! line';

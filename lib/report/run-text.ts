@@ -1,6 +1,6 @@
 // Human output of a run: approval requests, one line per result, failure diagnostics. All
 // text from the repository or from a check passes through the sanitizer here.
-import { commandWords, sourcedNames } from '../oracle/check-words.js';
+import { checkPathEntries, commandWords, sourcedNames } from '../oracle/check-words.js';
 import { pinSignature, type Oracle } from '../oracle/oracle.js';
 import { DEFAULT_TIMEOUT_SECONDS } from '../program/run-options.js';
 import { displayed, reviewLine, SCREEN_COLUMNS, screenRows, screenWidth, shownInFull } from '../text/review-text.js';
@@ -137,6 +137,12 @@ export function approvalRequestText(r: ApprovalRequest, columns = SCREEN_COLUMNS
     else lines.push(
       `  PATH    leads into the repository: ${n} file${n === 1 ? '' : 's'} there ${n === 1 ? 'is' : 'are'} bound into this approval: ${sanitizeLine(pathBoundNames(f.check, f.pathBound), FIELD_DISPLAY_CAP)} (read ${n === 1 ? 'it' : 'them'} too)`,
     );
+  }
+  // What a PATH the CHECK sets puts on it at run time cannot be read, so is bound by nothing
+  // (its HOME does not matter here: only whether an entry can be read).
+  const unread = checkPathEntries(f.check, { HOME: '/' }, f.cwd).unread;
+  if (unread.length > 0) {
+    lines.push(`  PATH    set in the CHECK, not read: ${sanitizeLine(visibleNonAscii(cappedList(unread, UNBOUND_DISPLAY_CAP)).text, FIELD_DISPLAY_CAP)} (made at run time): what runs from there is not bound; read the CHECK yourself`);
   }
   const unbound = r.unboundScripts;
   if (unbound.length > 0) {

@@ -828,7 +828,14 @@ describe('round 36: what the kept judgements and the shell lookup missed', () =>
     writeFiles(s.repo, { 'tools/mycli': EVIL, 'GATES.md': '- [ ] G1: the tests pass\n  CHECK: mycli\n  EXPECT: tests passed\n' });
     const r = runCli(['--approve'], { cwd: s.repo, env: { ...s.env, PATH: `${s.repo}/tools%func:${process.env.PATH}` } });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/PATH entry .*tools%func ends in %func, which dash reads as a folder whose files it sources/);
+    expect(r.stderr).toMatch(/PATH entry .*tools%func has %func after its folder, which dash reads as a folder whose files it sources/);
+    // In an outside command's #!/usr/bin/env -S PATH=… line too (round-37 F6).
+    const out = tempDir('gc-envfunc-');
+    mkdirSync(join(out, 'bin'));
+    writeFileSync(join(out, 'bin', 'mycli'), `#!/usr/bin/env -S PATH=${s.repo}/tools%func:/usr/bin:/bin mytool\n`, { mode: 0o755 });
+    const shebang = runCli(['--approve'], { cwd: s.repo, env: { ...s.env, PATH: `${out}/bin:${process.env.PATH}` } });
+    expect(shebang.code).toBe(2);
+    expect(shebang.stderr).toMatch(/puts .*tools%func.* on PATH in its #! line, which dash reads as a folder whose files it sources/);
     expect(existsSync(join(s.repo, 'unbound-ran'))).toBe(false);
   });
 });

@@ -457,6 +457,24 @@ describe('PATH entries inside the repository', () => {
     expect(existsSync(join(s.repo, 'swapped.log'))).toBe(false);
   });
 
+  it('a PATH entry the CHECK makes at run time is named on the approval screen as not read, however it is made (round-37 F4, F5)', () => {
+    const s = sandbox();
+    for (const [check, shown] of [
+      ['PATH=$(pwd)/cli:$PATH mycli', '$(pwd)/cli:$PATH'],
+      ['T=(cli); PATH=$T:$PATH mycli', '$T'],
+      ['set -- cli; PATH=$1:$PATH mycli', '$1'],
+      ['read T; PATH=${T}:$PATH mycli', '${T}'],
+    ]) {
+      writeFiles(s.repo, { 'GATES.md': `- [ ] G1: the tests pass\n  CHECK: ${check}\n  EXPECT: tests passed\n` });
+      const r = runCli([], { cwd: s.repo, env: s.env });
+      expect(r.code, check).toBe(1);
+      expect(joinedRows(r.stdout), check).toContain(`PATH    set in the CHECK, not read: ${shown} (made at run time): what runs from there is not bound; read the CHECK yourself`);
+    }
+    // One it reads says nothing of the kind.
+    writeFiles(s.repo, { 'GATES.md': '- [ ] G1: the tests pass\n  CHECK: T=cli; PATH=$T:$PATH mycli\n  EXPECT: tests passed\n' });
+    expect(runCli([], { cwd: s.repo, env: s.env }).stdout).not.toMatch(/not read:/);
+  });
+
   it('a repository folder the CHECK puts on its own PATH and writes into while it runs: the result is STALE, nothing is ticked', () => {
     const s = sandbox();
     writeFiles(s.repo, {

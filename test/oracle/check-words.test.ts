@@ -75,6 +75,15 @@ describe('checkPathEntries', () => {
     expect(read('x || USER=y; PATH=/home/$USER/p:$PATH y').entries).toEqual(['/home/y/p', '/home/u/p']);
     // Each value it is given, and each part of a value with colons.
     expect(read('T=a; [ -d b ] && T=b:c; PATH=$T:$PATH y').entries).toEqual(['/repo/a', '/repo/b', '/repo/c']);
+    // Quotes and backslashes as the shell takes them out; a variable through another (round-37 F4).
+    expect(read("T='c li'; PATH=$T:$PATH y").entries).toEqual(['/repo/c li']);
+    expect(read('T="my dir"; PATH=$T:$PATH y').entries).toEqual(['/repo/my dir']);
+    expect(read('T=c\\li; PATH=$T:$PATH y').entries).toEqual(['/repo/cli']);
+    expect(read('U=cli; T=$U/bin; PATH=$T:$PATH y').entries).toEqual(['/repo/cli/bin']);
+    expect(read('U=cli; T="${U}"; PATH=$T:$PATH y').entries).toEqual(['/repo/cli']);
+    // A default or an alternative is one more reading (round-37 F5).
+    expect(read('PATH=${NOPE-cli}:${USER:-x}/b:$PATH y').entries).toEqual(['/repo', '/repo/cli', '/repo/u/b', '/repo/x/b']);
+    expect(read('T=a; PATH=${T:+cli}:$PATH y').entries).toEqual(['/repo/cli', '/repo']);
     // What only looks like an assignment binds one folder more, never one less.
     expect(read('T=cli; echo T=x; PATH=$T:$PATH y').entries).toEqual(['/repo/cli', '/repo/x']);
     // Past 16 readings of one entry, it is not read (the screen stops there).
@@ -85,10 +94,14 @@ describe('checkPathEntries', () => {
   });
 
   it('leaves out what it cannot know: a variable the CHECK sets another way, a command substitution', () => {
-    for (const check of ['read T; PATH=$T:$PATH y', 'T=cli; T+=x; PATH=$T:$PATH y', 'T=$(pwd)/cli; PATH=$T:$PATH y', 'for T in a b; do PATH=$T:$PATH y; done', 'T=cli; PATH=${T:=x}:$PATH y', 'T=cli; printf -v T x; PATH=$T:$PATH y', 'T=cli; unset T; PATH=$T:$PATH y', 'T="my dir"; PATH=$T:$PATH y', 'T=c\\li; PATH=$T:$PATH y', 'declare -n T=PATH; T=cli:$T y', 'declare -n T=PATH; PATH=$T/x:$PATH y', 'local -rn T=PATH; PATH=$T/x:$PATH y']) {
+    for (const check of ['read T; PATH=$T:$PATH y', 'T=cli; T+=x; PATH=$T:$PATH y', 'T=$(pwd)/cli; PATH=$T:$PATH y', 'for T in a b; do PATH=$T:$PATH y; done', 'T=cli; PATH=${T:=x}:$PATH y', 'T=cli; printf -v T x; PATH=$T:$PATH y', 'T=cli; unset T; PATH=$T:$PATH y', 'declare -n T=PATH; T=cli:$T y', 'T=(cli); PATH=$T:$PATH y', 'T=cli; PATH=${T:=x}:$PATH y', 'PATH=${T:-$U}:$PATH y', 'set -- cli; PATH=$1:$PATH y', 'T=$T:x; PATH=$T:$PATH y', 'T=$1; PATH=$T:$PATH y', 'T="$(pwd)"; PATH=$T:$PATH y', 'declare -n T=PATH; PATH=$T/x:$PATH y', 'local -rn T=PATH; PATH=$T/x:$PATH y']) {
       expect(read(check).entries, check).toEqual([]);
+      // (A name reference with no PATH= at all is the screen's to stop at: lib/lint/scripts.ts.)
+      if (check.includes('PATH=')) expect(read(check).unread, check).not.toEqual([]);
     }
     expect(read('PATH=$(pwd)/b:$PATH y').entries).toEqual([]);
+    // What comes before a command substitution is read; the substitution is named as not read.
+    expect(read('PATH=cli:$(pwd)/b:$PATH y')).toEqual({ entries: ['/repo/cli'], moved: null, unread: ['cli:$(pwd)/b:$PATH'] });
     // Unset, a variable is empty: `$NOPE/bin` is /bin, and `$NOPE` alone the check's folder.
     expect(read('PATH=$NOPE/bin:$NOPE:$PATH y').entries).toEqual(['/bin', '/repo']);
     // Round-34 F2: a `+` or `-` of an expansion is no folder.
@@ -103,6 +116,8 @@ describe('checkPathEntries', () => {
     expect(read('pushd cli; PATH=:$PATH x').moved).toBe('(empty: the working directory)');
     expect(read('env -C cli PATH=.:/usr/bin x').moved).toBe('.');
     expect(read('env --chdir=cli PATH=.:/usr/bin x').moved).toBe('.');
-    expect(read('cd cli && PATH=/abs/bin:$HOME/b:$PATH x')).toEqual({ entries: ['/abs/bin', '/home/u/b'], moved: null });
+    // However the cd is spelled (round-37 F3).
+    for (const cd of ['\\cd', 'c\\d', "c''d", '"cd"', "$'cd'"]) expect(read(`${cd} sub; T=cli; PATH=$T:$PATH x`).moved, cd).toBe('$T');
+    expect(read('cd cli && PATH=/abs/bin:$HOME/b:$PATH x')).toEqual({ entries: ['/abs/bin', '/home/u/b'], moved: null, unread: [] });
   });
 });
