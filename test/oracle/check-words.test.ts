@@ -94,7 +94,7 @@ describe('checkPathEntries', () => {
   });
 
   it('leaves out what it cannot know: a variable the CHECK sets another way, a command substitution', () => {
-    for (const check of ['read T; PATH=$T:$PATH y', 'T=cli; T+=x; PATH=$T:$PATH y', 'T=$(pwd)/cli; PATH=$T:$PATH y', 'for T in a b; do PATH=$T:$PATH y; done', 'T=cli; PATH=${T:=x}:$PATH y', 'T=cli; printf -v T x; PATH=$T:$PATH y', 'T=cli; unset T; PATH=$T:$PATH y', 'declare -n T=PATH; T=cli:$T y', 'T=(cli); PATH=$T:$PATH y', 'T=cli; PATH=${T:=x}:$PATH y', 'PATH=${T:-$U}:$PATH y', 'set -- cli; PATH=$1:$PATH y', 'T=$T:x; PATH=$T:$PATH y', 'T=$1; PATH=$T:$PATH y', 'T="$(pwd)"; PATH=$T:$PATH y', 'declare -n T=PATH; PATH=$T/x:$PATH y', 'local -rn T=PATH; PATH=$T/x:$PATH y']) {
+    for (const check of ['read T; PATH=$T:$PATH y', 'T=cli; T+=x; PATH=$T:$PATH y', 'T=$(pwd)/cli; PATH=$T:$PATH y', 'for T in a b; do PATH=$T:$PATH y; done', 'T=cli; PATH=${T:=x}:$PATH y', 'T=cli; printf -v T x; PATH=$T:$PATH y', 'T=cli; unset T; PATH=$T:$PATH y', 'declare -n T=PATH; T=cli:$T y', 'T=(cli); PATH=$T:$PATH y', 'T=cli; PATH=${T:=x}:$PATH y', 'PATH=${T:-$U}:$PATH y', 'set -- cli; PATH=$1:$PATH y', 'T=$T:x; PATH=$T:$PATH y', 'T=$1; PATH=$T:$PATH y', 'T="$(pwd)"; PATH=$T:$PATH y', 'T=`pwd`; PATH=$T:$PATH y', 'T="`pwd`"; PATH=$T:$PATH y', 'declare -n T=PATH; PATH=$T/x:$PATH y', 'local -rn T=PATH; PATH=$T/x:$PATH y']) {
       expect(read(check).entries, check).toEqual([]);
       // (A name reference with no PATH= at all is the screen's to stop at: lib/lint/scripts.ts.)
       if (check.includes('PATH=')) expect(read(check).unread, check).not.toEqual([]);
