@@ -37,7 +37,7 @@ function identityOf(path: string): { id: string; ctimeMs: number } | null {
 }
 
 export class PathWitness {
-  /** Path to identity ('' for nothing there). */
+  /** Path to its identity (a name that is not there is never noted: its folder is). */
   private readonly noted = new Map<string, string>();
   /** Files whose start a judgement read: the bytes its answer depends on, and how many were asked for. */
   private readonly read = new Map<string, { bytes: Buffer; length: number }>();
