@@ -11,8 +11,11 @@ import { sha256Hex } from '../oracle/oracle.js';
 import type { StoreLocations } from '../store/locations.js';
 import { readPrivateFile } from '../store/private-file.js';
 import { mergeRecords, parseReceiptFile, RECEIPTS_SCHEMA, serializeReceiptFile, type ReceiptFile, type RunRecord } from './receipt.js';
+import { CHECK_RESULTS_SCHEMA, laterFailure, mergeResults, parseCheckResults, resultsOf, serializeCheckResults, type CheckResult, type CheckResultsFile } from './check-results.js';
 
 export const MAX_RECEIPT_FILE_BYTES = 16 * 1024 * 1024;
+/** The repository's check results (check-results.ts): MAX_CHECKS checks of two results each, about 300 bytes a result. */
+const MAX_CHECK_RESULTS_BYTES = 16 * 1024 * 1024;
 
 function stamp(path: string): string {
   const st = lstatOrNull(path);
@@ -37,6 +40,52 @@ export class ReceiptStore {
     if (!create && !privateDirExists(locations.receipts)) return null;
     openPrivateDir(locations.base, { repoRoot, create });
     return new ReceiptStore(openPrivateDir(locations.receipts, { repoRoot, create }), repoRoot);
+  }
+
+  /** The repository's newest result of each check, as read (or written) by this process, and what the file looked like then. */
+  private results: { file: CheckResultsFile; stamp: string } | null = null;
+
+  private get resultsName(): string {
+    return `${sha256Hex(this.repoRoot).slice(0, 16)}.checks.json`;
+  }
+
+  /** The repository's check results as the file says now (read again when it changed since). */
+  private readResults(): CheckResultsFile {
+    const path = join(this.dir.path, this.resultsName);
+    const before = stamp(path);
+    if (this.results !== null && this.results.stamp === before) return this.results.file;
+    this.dir.verify();
+    const text = readPrivateFile(this.dir, this.resultsName, MAX_CHECK_RESULTS_BYTES, true);
+    let file: CheckResultsFile = { schema: CHECK_RESULTS_SCHEMA, root: this.repoRoot, results: [] };
+    if (text !== null) {
+      const parsed = parseCheckResults(text, this.repoRoot);
+      if (!parsed.ok) throw new UnsafeStoreError(path, `invalid check results file: ${parsed.reason}`, 'remove it by hand; the next runs write it again (until then a failure under another gate id or ledger file does not count against an older pass)');
+      file = parsed.file;
+    }
+    this.results = { file, stamp: before };
+    return file;
+  }
+
+  /**
+   * A failure of the check that `pass` ran (same definition and folder) that started after it,
+   * under any gate id or ledger file of the repository, with no pass of that check since; or null.
+   */
+  laterFailureOfCheck(pass: RunRecord): CheckResult | null {
+    return laterFailure(this.readResults(), pass);
+  }
+
+  /** Notes new results in the repository's check results, under a lock of that file's own. */
+  private async noteResults(ledger: string, records: readonly RunRecord[], lockTimeoutMs: number): Promise<void> {
+    const path = join(this.dir.path, this.resultsName);
+    const lock = await acquireLock(`${path}.lock`, lockTimeoutMs);
+    try {
+      const merged = mergeResults(this.readResults(), resultsOf(this.ledgerInRepo(ledger), records));
+      this.dir.verify();
+      atomicWriteFile(path, serializeCheckResults(merged), { mode: 0o600, create: true });
+      this.results = { file: merged, stamp: stamp(path) };
+    } finally {
+      lock.release();
+    }
   }
 
   private fileName(ledger: string): string {
@@ -145,5 +194,8 @@ export class ReceiptStore {
     } finally {
       lock.release();
     }
+    // After the ledger's own records: a failure that cannot be noted here fails the run as one
+    // that cannot be recorded (batch-writer.ts), which then forgets the ledger's records.
+    await this.noteResults(ledger, receipts, lockTimeoutMs);
   }
 }

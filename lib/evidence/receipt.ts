@@ -102,6 +102,11 @@ export function titleDigest(title: string): string {
   return sha256Hex(`title\0${title}`).slice(0, 12);
 }
 
+/** A folder as records keep it (repositoryFolder): repository-relative without '..', or a normalized absolute path. */
+export function isRecordFolder(cwd: unknown): cwd is string {
+  return typeof cwd === 'string' && cwd !== '' && cwd.length <= MAX_CWD_CHARS && !cwd.includes('\0') && (cwd.startsWith('/') ? posix.normalize(cwd) === cwd && (cwd === '/' || !cwd.endsWith('/')) : !cwd.split('/').includes('..'));
+}
+
 const nullableHex12 = (v: unknown) => v === null || (typeof v === 'string' && HEX12.test(v));
 const nullableHex64 = (v: unknown) => v === null || (typeof v === 'string' && HEX64.test(v));
 
@@ -118,7 +123,7 @@ function parseRecord(v: unknown, ledgerInRepo: string): { record: RunRecord; for
   const cwd = Object.hasOwn(v, 'cwd') ? v.cwd : undefined;
   const title = Object.hasOwn(v, 'title') ? v.title : undefined;
   if (title !== undefined && !(typeof title === 'string' && HEX12.test(title))) return null;
-  if (cwd !== undefined && cwd !== null && !(typeof cwd === 'string' && cwd !== '' && cwd.length <= MAX_CWD_CHARS && !cwd.includes('\0') && (cwd.startsWith('/') ? posix.normalize(cwd) === cwd && (cwd === '/' || !cwd.endsWith('/')) : !cwd.split('/').includes('..')))) return null;
+  if (cwd !== undefined && cwd !== null && !isRecordFolder(cwd)) return null;
   if (typeof gate !== 'string' || (status !== 'pass' && status !== 'fail')) return null;
   if (typeof def !== 'string' || !HEX64.test(def) || !nullableHex12(deps) || !nullableHex12(inputs)) return null;
   if (typeof signature !== 'string' || !HEX64.test(signature) || !nullableHex64(outputSha256)) return null;

@@ -20,7 +20,7 @@ import { touchedSince } from '../fsx/file-identity.js';
 import { cwdOnDisk } from '../fsx/physical-path.js';
 import { resolve as resolvePath } from 'node:path';
 import { parseEvidence } from './line.js';
-import { visibleNonAscii } from '../text/sanitize.js';
+import { sanitizeLine, visibleNonAscii } from '../text/sanitize.js';
 import { newestOf, titleDigest, type RunRecord } from './receipt.js';
 import { gateClaim } from '../ledger/claim.js';
 import type { ReceiptStore } from './receipt-store.js';
@@ -118,6 +118,13 @@ export async function verifyMetGate(ctx: VerifyContext, loaded: LoadedLedger, ga
   const passed = Date.parse(newest.time);
   const later = records.find((r) => r.status === 'fail' && Date.parse(r.time) > passed);
   if (later) return { state: 'stale', reason: `a later run of this gate here failed (started ${later.time}, ${later.def === newest.def ? 'with other DEPENDS or INPUTS contents' : 'under another definition'}): run it again` };
+  // The same check run under another gate id or in another ledger file (renamed or moved for
+  // the failing run, then the old ledger checked out: round-35 F1) counts too.
+  const elsewhere = ctx.receipts?.laterFailureOfCheck(newest) ?? null;
+  if (elsewhere) {
+    const where = `${visibleNonAscii(sanitizeLine(elsewhere.gate, 80)).text} in ${visibleNonAscii(sanitizeLine(elsewhere.ledger, 120)).text}`;
+    return { state: 'stale', reason: `a later run of the same check here failed (as ${where}, started ${elsewhere.time}): run it again` };
+  }
   if (newest.bound) {
     // The folder the passing run's check started in (repository-relative; the root for older receipts).
     const workDir = newest.cwd === null ? null : resolvePath(ctx.resolver.root, newest.cwd ?? '.');

@@ -306,6 +306,73 @@ describe('verification states', () => {
     expect(s.run(['--status', '--strict']).code).toBe(0);
   });
 
+  // Round-35 F1's remainder: the failing re-run made under a renamed gate id, or with the
+  // ledger moved to another file, then the old ledger checked out.
+  describe('a later failure of the same check under another gate id or ledger file', () => {
+    const broken = () => {
+      const s = repo({ 'GATES.md': GATES.replace('echo other-ok', 'cat other.txt'), 'scripts/verify.mjs': VERIFY, 'other.txt': 'other-ok\n' });
+      expect(s.run(['--approve']).code).toBe(0);
+      const passedLedger = s.ledger();
+      writeFileSync(join(s.repo, 'other.txt'), 'broken\n');
+      return { s, passedLedger };
+    };
+
+    it('a renamed id: the restored pass is stale, the hook blocks, and a re-run settles it', () => {
+      const { s, passedLedger } = broken();
+      s.setLedger(passedLedger.replace('- [x] B: the other', '- [x] B2: the other'));
+      expect(s.run(['--approve']).code).toBe(1); // B2 approved, run, failed
+      s.setLedger(passedLedger);
+      const r = s.run(['--status', '--strict']);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toMatch(/^GATES:B {2}met, stale .*a later run of the same check here failed \(as B2 in GATES\.md, started [^)]*\): run it again/m);
+      expect(s.run(['--status', '--strict']).stdout).not.toMatch(/^GATES:A .*stale/m);
+      const hook = runCli(['hook', 'claude-stop'], { cwd: s.repo, env: s.env, input: JSON.stringify({ session_id: 's', cwd: s.repo, hook_event_name: 'Stop', stop_hook_active: false }) });
+      expect(hook.code).toBe(0);
+      expect(JSON.parse(hook.stdout)).toMatchObject({ decision: 'block' });
+      writeFileSync(join(s.repo, 'other.txt'), 'other-ok\n');
+      expect(s.run([]).code).toBe(0);
+      expect(s.run(['--status', '--strict']).code).toBe(0);
+    });
+
+    it('a moved ledger: the restored pass is stale', () => {
+      const { s, passedLedger } = broken();
+      rmSync(join(s.repo, 'GATES.md'));
+      mkdirSync(join(s.repo, 'gates'));
+      writeFileSync(join(s.repo, 'gates', 'main.md'), passedLedger);
+      expect(s.run(['--approve']).code).toBe(1);
+      rmSync(join(s.repo, 'gates'), { recursive: true });
+      s.setLedger(passedLedger);
+      const r = s.run(['--status', '--strict']);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toMatch(/^GATES:B {2}met, stale .*a later run of the same check here failed \(as B in gates\/main\.md, started /m);
+      expect(r.stdout).not.toMatch(/^GATES:A/m); // only B's check failed there
+    });
+
+    it('a pass of the same check after that failure settles it, under whichever id', () => {
+      const { s, passedLedger } = broken();
+      const renamed = passedLedger.replace('- [x] B: the other', '- [x] B2: the other');
+      s.setLedger(renamed);
+      expect(s.run(['--approve']).code).toBe(1);
+      writeFileSync(join(s.repo, 'other.txt'), 'other-ok\n');
+      expect(s.run([]).code).toBe(0); // B2 passes again
+      s.setLedger(passedLedger);
+      expect(s.run(['--status', '--strict']).code).toBe(0);
+    });
+
+    it('a check-results file that is not what gate-check writes is an unsafe store (exit 2)', () => {
+      const s = passed();
+      const receipts = join(s.home, '.gate-check', 'receipts');
+      const file = readdirSync(receipts).find((f) => f.endsWith('.checks.json'))!;
+      expect(file).toBeDefined();
+      for (const bad of ['{"schema":"gate-check/check-results@1","root":"/elsewhere","results":[]}', '{"__proto__":{},"schema":"gate-check/check-results@1","results":[]}', 'not json']) {
+        writeFileSync(join(receipts, file), bad, { mode: 0o600 });
+        const r = s.run(['--status', '--strict']);
+        expect(r.code).toBe(2);
+        expect(r.stderr).toMatch(/invalid check results file/);
+      }
+    });
+  });
+
   // Found by an attack: a failing re-run whose DEPENDS changed while it ran was thrown away as
   // stale with no record, so restoring the file brought the older pass back as verified.
   it('a failure discarded as stale still outlives the pass before it once DEPENDS is restored', () => {

@@ -1,0 +1,117 @@
+// The newest pass and the newest failure of each check in a repository, whatever gate id or
+// ledger file it ran under. A check is its definition (CHECK, EXPECT, CWD, DEPENDS and INPUTS
+// patterns, TIMEOUT: definition.ts) and the folder it ran in. The run records of a ledger
+// (receipt.ts) are kept per ledger file and gate id, so a failing run made under a renamed id
+// or in a moved ledger, then the old ledger checked out, would leave the old pass verified
+// (round-35 F1); this index links them. One file per repository in the receipts directory.
+// Pure: shapes, merge, validation, the question verification asks.
+import { hasExactKeys, isPlainObject } from '../json/hostile.js';
+import { isRecordFolder, type RunRecord } from './receipt.js';
+
+export const CHECK_RESULTS_SCHEMA = 'gate-check/check-results@1';
+/** Checks kept (the newest by time): far more than a repository has, bounded for a hostile file. */
+export const MAX_CHECKS = 20_000;
+const MAX_NAME_CHARS = 4096;
+const HEX64 = /^[0-9a-f]{64}$/;
+const ENTRY_KEYS = ['def', 'cwd', 'status', 'time', 'ledger', 'gate'] as const;
+
+/** One result of one check: where it ran (ledger path inside the repository, gate id) and when it started. */
+export interface CheckResult {
+  def: string;
+  /** The folder it ran in as records keep it (repositoryFolder); null when the record did not say. */
+  cwd: string | null;
+  status: 'pass' | 'fail';
+  time: string;
+  ledger: string;
+  gate: string;
+}
+
+export interface CheckResultsFile {
+  schema: typeof CHECK_RESULTS_SCHEMA;
+  root: string;
+  /** At most one pass and one failure per check. */
+  results: CheckResult[];
+}
+
+const keyOf = (r: { def: string; cwd: string | null }) => `${r.def}\0${r.cwd ?? ''}`;
+const slotOf = (r: CheckResult) => `${keyOf(r)}\0${r.status}`;
+
+/** The results of run records made in one ledger (repository-relative path). */
+export function resultsOf(ledgerInRepo: string, records: readonly RunRecord[]): CheckResult[] {
+  return records.map((r) => ({ def: r.def, cwd: r.cwd ?? null, status: r.status, time: r.time, ledger: ledgerInRepo, gate: r.gate }));
+}
+
+/** Adds results: per check and status only the one that started last is kept; at most MAX_CHECKS checks. */
+export function mergeResults(file: CheckResultsFile, added: readonly CheckResult[]): CheckResultsFile {
+  const slots = new Map<string, CheckResult>();
+  for (const r of [...file.results, ...added]) {
+    const known = slots.get(slotOf(r));
+    if (known === undefined || Date.parse(r.time) > Date.parse(known.time)) slots.set(slotOf(r), r);
+  }
+  let results = [...slots.values()].sort((a, b) => Date.parse(b.time) - Date.parse(a.time));
+  if (results.length > MAX_CHECKS) {
+    // The checks run longest ago go first (both results of a check go together).
+    const kept = new Set<string>();
+    for (const r of results) if (kept.size < MAX_CHECKS) kept.add(keyOf(r));
+    if (kept.size === MAX_CHECKS) results = results.filter((r) => kept.has(keyOf(r)));
+  }
+  return { ...file, results };
+}
+
+/**
+ * A failure of the same check (definition and folder) that started after `pass` did, with
+ * no pass of it after that failure; null when there is none. The newest result of a check
+ * decides, whichever gate id or ledger file it ran under.
+ */
+export function laterFailure(file: CheckResultsFile, pass: RunRecord): CheckResult | null {
+  const key = keyOf({ def: pass.def, cwd: pass.cwd ?? null });
+  let failure: CheckResult | null = null;
+  let passed: CheckResult | null = null;
+  for (const r of file.results) {
+    if (keyOf(r) !== key) continue;
+    if (r.status === 'fail') failure = r;
+    else passed = r;
+  }
+  if (failure === null || Date.parse(failure.time) <= Date.parse(pass.time)) return null;
+  if (passed !== null && Date.parse(passed.time) > Date.parse(failure.time)) return null;
+  return failure;
+}
+
+export function serializeCheckResults(file: CheckResultsFile): string {
+  return `{"schema":${JSON.stringify(file.schema)},"root":${JSON.stringify(file.root)},"results":[\n${file.results.map((r) => JSON.stringify(r)).join(',\n')}\n]}\n`;
+}
+
+function parseResult(v: unknown): CheckResult | null {
+  if (!isPlainObject(v) || !hasExactKeys(v, ENTRY_KEYS)) return null;
+  const { def, cwd, status, time, ledger, gate } = v;
+  if (typeof def !== 'string' || !HEX64.test(def)) return null;
+  if (cwd !== null && !isRecordFolder(cwd)) return null;
+  if (status !== 'pass' && status !== 'fail') return null;
+  if (typeof time !== 'string' || Number.isNaN(Date.parse(time))) return null;
+  if (typeof ledger !== 'string' || ledger === '' || ledger.length > MAX_NAME_CHARS || ledger.includes('\0')) return null;
+  if (typeof gate !== 'string' || gate === '' || gate.length > MAX_NAME_CHARS || gate.includes('\0')) return null;
+  return { def, cwd, status, time, ledger, gate };
+}
+
+export type CheckResultsParse = { ok: true; file: CheckResultsFile } | { ok: false; reason: string };
+
+/** `root` is the canonical repository root the file is for. */
+export function parseCheckResults(text: string, root: string): CheckResultsParse {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return { ok: false, reason: 'not valid JSON' };
+  }
+  if (!isPlainObject(data) || !hasExactKeys(data, ['schema', 'root', 'results'])) return { ok: false, reason: 'unexpected or missing fields' };
+  if (data.schema !== CHECK_RESULTS_SCHEMA) return { ok: false, reason: 'unknown schema' };
+  if (data.root !== root) return { ok: false, reason: 'names another repository' };
+  if (!Array.isArray(data.results) || data.results.length > 2 * MAX_CHECKS) return { ok: false, reason: 'results is not a list of at most 40000' };
+  const results: CheckResult[] = [];
+  for (const raw of data.results) {
+    const r = parseResult(raw);
+    if (r === null) return { ok: false, reason: 'a result is malformed' };
+    results.push(r);
+  }
+  return { ok: true, file: { schema: CHECK_RESULTS_SCHEMA, root, results } };
+}

@@ -1,0 +1,80 @@
+// The repository's newest result of each check (lib/evidence/check-results.ts): merge keeps
+// the run that started last per check and status, a later failure counts until a later pass
+// of the same check, a check is its definition and its folder, and the file is hostile JSON.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { CHECK_RESULTS_SCHEMA, laterFailure, MAX_CHECKS, mergeResults, parseCheckResults, resultsOf, serializeCheckResults, type CheckResult, type CheckResultsFile } from '../../lib/evidence/check-results.js';
+import type { RunRecord } from '../../lib/evidence/receipt.js';
+
+const D1 = 'a'.repeat(64);
+const D2 = 'b'.repeat(64);
+const empty = (): CheckResultsFile => ({ schema: CHECK_RESULTS_SCHEMA, root: '/r', results: [] });
+const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
+const result = (over: Partial<CheckResult>): CheckResult => ({ def: D1, cwd: '.', status: 'fail', time: at(10), ledger: 'GATES.md', gate: 'G', ...over });
+const pass = (over: Partial<RunRecord>): RunRecord =>
+  ({ gate: 'G', status: 'pass', def: D1, deps: null, inputs: null, match: 'c'.repeat(12), receipt: 'd'.repeat(64), signature: 'e'.repeat(64), outputSha256: null, bytes: 0, bound: null, cwd: '.', time: at(5), ...over }) as RunRecord;
+
+describe('laterFailure', () => {
+  it('a failure of the same check after the pass, under another id or ledger, counts', () => {
+    const f = mergeResults(empty(), [result({ gate: 'G2', ledger: 'gates/x.md' })]);
+    expect(laterFailure(f, pass({}))).toMatchObject({ gate: 'G2', ledger: 'gates/x.md' });
+  });
+  it('a failure before the pass, of another definition, or in another folder does not', () => {
+    expect(laterFailure(mergeResults(empty(), [result({ time: at(1) })]), pass({}))).toBeNull();
+    expect(laterFailure(mergeResults(empty(), [result({ def: D2 })]), pass({}))).toBeNull();
+    expect(laterFailure(mergeResults(empty(), [result({ cwd: 'sub' })]), pass({}))).toBeNull();
+  });
+  it('a pass of the same check after the failure settles it', () => {
+    const f = mergeResults(empty(), [result({}), result({ status: 'pass', time: at(20), gate: 'G3' })]);
+    expect(laterFailure(f, pass({}))).toBeNull();
+    const g = mergeResults(empty(), [result({ time: at(20) }), result({ status: 'pass', time: at(15) })]);
+    expect(laterFailure(g, pass({}))).toMatchObject({ time: at(20) });
+  });
+});
+
+describe('mergeResults', () => {
+  it('keeps the result that started last per check and status, whatever order they come in', () => {
+    const arb = fc.array(fc.record({ def: fc.constantFrom(D1, D2), cwd: fc.constantFrom('.', 'sub', null), status: fc.constantFrom('pass' as const, 'fail' as const), s: fc.integer({ min: 0, max: 50 }) }), { maxLength: 30 });
+    fc.assert(
+      fc.property(arb, arb, (xs, ys) => {
+        const toResults = (zs: typeof xs) => zs.map((z) => result({ def: z.def, cwd: z.cwd, status: z.status, time: at(z.s) }));
+        const merged = mergeResults(mergeResults(empty(), toResults(xs)), toResults(ys));
+        const all = toResults([...xs, ...ys]);
+        for (const r of merged.results) expect(all.filter((a) => a.def === r.def && a.cwd === r.cwd && a.status === r.status).every((a) => Date.parse(a.time) <= Date.parse(r.time))).toBe(true);
+        const slots = new Set(all.map((a) => `${a.def}|${a.cwd}|${a.status}`));
+        expect(merged.results.length).toBe(slots.size);
+      }),
+    );
+  });
+  it('keeps at most MAX_CHECKS checks, the ones run last', () => {
+    const many = Array.from({ length: MAX_CHECKS + 5 }, (_, i) => result({ def: i.toString(16).padStart(64, '0'), time: new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString() }));
+    const merged = mergeResults(empty(), many);
+    expect(merged.results.length).toBe(MAX_CHECKS);
+    expect(merged.results.some((r) => r.def === many[0]!.def)).toBe(false);
+    expect(merged.results.some((r) => r.def === many.at(-1)!.def)).toBe(true);
+  });
+});
+
+describe('parseCheckResults', () => {
+  const file = mergeResults(empty(), resultsOf('gates/a.md', [pass({}), pass({ status: 'fail', match: null, receipt: null, gate: 'H', time: at(7) })]));
+  it('reads what it writes', () => {
+    const parsed = parseCheckResults(serializeCheckResults(file), '/r');
+    expect(parsed).toEqual({ ok: true, file });
+  });
+  it('refuses anything else', () => {
+    const text = serializeCheckResults(file);
+    const bad = [
+      'nope',
+      text.replace('"root":"/r"', '"root":"/other"'),
+      text.replace(CHECK_RESULTS_SCHEMA, 'gate-check/check-results@9'),
+      text.replace('{"schema"', '{"__proto__":{"x":1},"schema"'),
+      text.replace('"gate":"G"', '"gate":"G","extra":1'),
+      text.replace('"status":"pass"', '"status":"PASS"'),
+      text.replace(`"def":"${D1}"`, '"def":"xyz"'),
+      text.replace('"cwd":"."', '"cwd":"../up"'),
+      text.replace('"ledger":"gates/a.md"', '"ledger":""'),
+      text.replace(/"time":"[^"]*"/, '"time":"soon"'),
+    ];
+    for (const b of bad) expect(parseCheckResults(b, '/r').ok, b.slice(0, 120)).toBe(false);
+  });
+});
