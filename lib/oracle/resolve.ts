@@ -117,9 +117,12 @@ export class OracleResolver {
     // A check started since the last look, or anything else since the run began (the look
     // right before a spawn, after a person read the prompt: round-36 F1), may have relinked
     // something outside the repository into it: judged again where anything it read changed.
-    if (pass !== this.initial || checksStarted() !== this.outsideJudgedAt) {
+    // One look per pass: the gates of one pass (a batch written together) are resolved while no
+    // check of this process starts (one that does changes checksStarted()).
+    if ((pass !== this.initial && pass !== this.outsideJudgedIn) || checksStarted() !== this.outsideJudgedAt) {
       forgetOutside();
       this.outsideJudgedAt = checksStarted();
+      this.outsideJudgedIn = pass;
     }
     const cwd = this.resolveCwd(loaded, gate, pass);
     const fields: OracleFields = {
@@ -158,6 +161,8 @@ export class OracleResolver {
   private readonly resolved = new WeakMap<Gate, Oracle>();
   /** checksStarted() when what lies outside the repository was last judged afresh. */
   private outsideJudgedAt = checksStarted();
+  /** The pass in which it was (a fresh pass is one look at the files as they are now). */
+  private outsideJudgedIn: ResolutionPass | null = null;
 
   /** The gate's oracle as the run started (memoized per parsed gate). */
   async resolve(loaded: LoadedLedger, gate: Gate): Promise<Oracle> {

@@ -4,7 +4,7 @@
 // XML 1.0 forbids. Pure.
 import { sanitizeLine } from '../text/sanitize.js';
 import type { GateReport, Mode, Report } from './model.js';
-import { gateOutcome } from './outcome.js';
+import { gateOutcome, type GateOutcome } from './outcome.js';
 
 /** Characters XML 1.0 allows: TAB, LF, CR, U+0020–U+D7FF, U+E000–U+FFFD, U+10000–U+10FFFF. */
 const XML_FORBIDDEN = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
@@ -23,8 +23,11 @@ function seconds(ms: number | null): string {
   return ((ms ?? 0) / 1000).toFixed(3);
 }
 
-function testcase(g: GateReport, stem: string, mode: Mode, strict: boolean): { xml: string; failed: boolean; skipped: boolean; ms: number } {
-  const o = gateOutcome(g, mode, strict);
+/** A shard's report lists every gate and runs only its share: a gate it did not run is the merged report's to judge. */
+const NOT_THIS_SHARD: GateOutcome = { kind: 'skipped', message: "not run by this shard (another shard's gate, or one this shard did not re-run): the merged report gives its verdict" };
+
+function testcase(g: GateReport, stem: string, mode: Mode, strict: boolean, shard: boolean): { xml: string; failed: boolean; skipped: boolean; ms: number } {
+  const o = shard && g.result === null ? NOT_THIS_SHARD : gateOutcome(g, mode, strict);
   const ms = g.result?.durationMs ?? 0;
   const open = `    <testcase classname="${xmlText(stem, 200)}" name="${xmlText(`${g.id}: ${g.title}`, 300)}" file="${xmlText(g.file, 300)}" line="${g.line}" time="${seconds(ms)}"`;
   if (o.kind === 'passed') return { xml: `${open}/>`, failed: false, skipped: false, ms };
@@ -46,7 +49,7 @@ export function renderJunit(report: Report, strict = false): string {
   const suites: string[] = [];
   for (const [file, gates] of byFile) {
     const stem = gates[0]!.qualified.slice(0, gates[0]!.qualified.length - gates[0]!.id.length - 1);
-    const cases = gates.map((g) => testcase(g, stem, report.mode, strict));
+    const cases = gates.map((g) => testcase(g, stem, report.mode, strict, report.shard !== null));
     const f = cases.filter((c) => c.failed).length;
     const s = cases.filter((c) => c.skipped).length;
     const ms = cases.reduce((a, c) => a + c.ms, 0);

@@ -122,6 +122,29 @@ describe('shards and merge', () => {
     writeFileSync(file, JSON.stringify(doc));
   };
 
+  // Round-38b F2: a met gate of another shard was a passing testcase in this shard's JUnit,
+  // while the shard that owns it failed it: a report view showed it passed and failed.
+  it("a shard's JUnit skips the gates it did not run, even ticked ones", () => {
+    const s = repo({ 'GATES.md': ids.map((id) => gate(id, `test -f ok-${id} && echo ok-${id}`, `ok-${id}`)).join('') });
+    for (const id of ids) writeFileSync(join(s.repo, `ok-${id}`), '');
+    expect(s.run(['--approve']).code).toBe(0);
+    for (const id of ids) writeFileSync(join(s.repo, `ok-${id}`), ''); // unchanged: all met
+    const parse = (file: string) => new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(readFileSync(join(s.repo, file), 'utf8'));
+    const cases = (doc: any) => [doc.testsuites.testsuite.testcase].flat() as any[];
+    for (const i of [1, 2]) {
+      const r = s.run(['--reverify', '--shard', `${i}/2`, '--junit', `j${i}.xml`, '--json']);
+      expect(r.code).toBe(0);
+      const ran = new Set(JSON.parse(r.stdout).gates.filter((g: any) => g.result !== null).map((g: any) => g.id));
+      const doc = parse(`j${i}.xml`);
+      expect(doc.testsuites).toMatchObject({ tests: '12', failures: '0', skipped: String(12 - ran.size) });
+      for (const c of cases(doc)) {
+        const id = String(c.name).split(':')[0];
+        if (ran.has(id)) expect(c.skipped).toBeUndefined();
+        else expect(c.skipped.message).toMatch(/^not run by this shard .*the merged report gives its verdict$/);
+      }
+    }
+  });
+
   it('merges shard reports into one verdict and JUnit', () => {
     const { checkout, reports, merge } = shardRuns(3);
     const r = merge([...reports, '--junit', 'junit.xml', '--json']);

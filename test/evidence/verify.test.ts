@@ -659,7 +659,7 @@ describe('receipt store refusals', () => {
   it('a tampered receipts file stops --status with exit 2', () => {
     const s = passed();
     const dir = receiptsDir(s.home);
-    const file = readdirSync(dir).find((f) => f.endsWith('.json'))!;
+    const file = readdirSync(dir).find((f) => f.endsWith('.records.json'))!;
     const text = readFileSync(join(dir, file), 'utf8');
     writeFileSync(join(dir, file), text.replace(/"bytes":9/, '"bytes":"9"'), { mode: 0o600 });
     const r = s.run(['--status']);
@@ -680,7 +680,7 @@ describe('receipt store refusals', () => {
   it('a forged receipt (right shape, digest not covering its fields) does not verify, and a plain run runs the gate again', () => {
     const s = passed();
     const dir = receiptsDir(s.home);
-    const file = readdirSync(dir).find((f) => f.endsWith('.json'))!;
+    const file = readdirSync(dir).find((f) => f.endsWith('.records.json'))!;
     const doc = JSON.parse(readFileSync(join(dir, file), 'utf8'));
     const forged = doc.records.findIndex((r: { gate: string }) => r.gate === 'A');
     // The record and the evidence line agree (match=bbb…), but the receipt id covers neither.
