@@ -1,7 +1,7 @@
 // references/hooks-in-git.md's plain pre-commit hook, run as written (gate-check started by
 // its bin instead of npx): the commit that makes a gate pass stops until the evidence is added.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, runCli, sandbox } from '../helpers/cli.js';
@@ -47,5 +47,43 @@ describe('the plain pre-commit hook of hooks-in-git.md', () => {
     expect(second.status, second.stdout + second.stderr).toBe(0);
     expect(git(s.repo, ['status', '--porcelain'], s.env).stdout).toBe('');
     expect(runCli(['--status', '--strict'], { cwd: s.repo, env: s.env }).code).toBe(0);
+  });
+
+  // Round-38b F5: a broken change staged, its fix left unstaged: the gates passed on the work
+  // tree and the commit went in broken with a ledger that says met.
+  it('stops a commit while the work tree holds changes or new files the commit leaves out, before running anything', () => {
+    const s = sandbox();
+    const hook = recipe('# .git/hooks/pre-commit (chmod +x): run the approved gates');
+    expect(git(s.repo, ['init', '-q'], s.env).status).toBe(0);
+    writeFileSync(join(s.repo, 'GATES.md'), '- [ ] G1: the work is right\n  CHECK: grep -q right work.txt && echo right && touch ran.txt\n  EXPECT: right\n  INPUTS: work.txt\n');
+    writeFileSync(join(s.repo, '.gitignore'), 'ran.txt\nscratch/\n');
+    writeFileSync(join(s.repo, 'work.txt'), 'right\n');
+    expect(runCli(['--approve'], { cwd: s.repo, env: s.env }).code).toBe(0);
+    expect(git(s.repo, ['add', '-A'], s.env).status).toBe(0);
+    expect(git(s.repo, ['commit', '-q', '-m', 'work'], s.env).status).toBe(0);
+    writeFileSync(join(s.repo, '.git/hooks/pre-commit'), hook.replace('npx --no-install gate-check', `${process.execPath} ${BIN}`));
+    chmodSync(join(s.repo, '.git/hooks/pre-commit'), 0o755);
+    rmSync(join(s.repo, 'ran.txt'));
+
+    writeFileSync(join(s.repo, 'work.txt'), 'wrong\n');
+    expect(git(s.repo, ['add', 'work.txt'], s.env).status).toBe(0);
+    writeFileSync(join(s.repo, 'work.txt'), 'right\n'); // the fix, not staged
+    const partial = git(s.repo, ['commit', '-q', '-m', 'broken'], s.env);
+    expect(partial.status).toBe(1);
+    expect(partial.stderr).toContain('the work tree holds changes this commit leaves out');
+    expect(existsSync(join(s.repo, 'ran.txt'))).toBe(false);
+
+    writeFileSync(join(s.repo, 'work.txt'), 'wrong\n'); // the work tree is the commit again
+    writeFileSync(join(s.repo, 'helper.txt'), 'new\n'); // a new file, not added
+    expect(git(s.repo, ['commit', '-q', '-m', 'broken'], s.env).status).toBe(1);
+    expect(existsSync(join(s.repo, 'ran.txt'))).toBe(false);
+
+    rmSync(join(s.repo, 'helper.txt'));
+    mkdirSync(join(s.repo, 'scratch'));
+    writeFileSync(join(s.repo, 'scratch', 'notes'), 'ignored\n'); // ignored files do not count
+    const whole = git(s.repo, ['commit', '-q', '-m', 'broken'], s.env);
+    expect(whole.status).toBe(1); // now the gate runs on what the commit holds, and fails
+    expect(whole.stdout + whole.stderr).toMatch(/^FAIL GATES:G1/m);
+    expect(existsSync(join(s.repo, 'ran.txt'))).toBe(false);
   });
 });
