@@ -120,7 +120,10 @@ export async function attemptGate(e: Entry, ctx: RunContext, bindings: BoundFile
   // the check may have read another version than the one approved and recorded, so a pass
   // proves nothing and leaves no trace. A failure is still the newest result (batch-writer.ts).
   const moved = error === null ? changedSince(ctx.root, bindings.identities) : [];
-  const stale = moved.length > 0 ? `${moved.map((rel) => `${bindings.kinds.get(rel) ?? 'file'} ${sanitizeLine(rel, 120)}`).slice(0, 8).join(', ')}${moved.length > 8 ? ` and ${moved.length - 8} more` : ''} written while the check ran (or too close to its start to tell)` : null;
+  // A file the check writes itself (build output) cannot be bound: say so, or the gate stays
+  // STALE on every run with no way out in sight (round-38b F3).
+  const own = moved.some((rel) => bindings.kinds.get(rel) === 'DEPENDS' || bindings.kinds.get(rel) === 'INPUTS') ? '; if the check writes it itself (build output), bind its sources instead' : '';
+  const stale = moved.length > 0 ? `${moved.map((rel) => `${bindings.kinds.get(rel) ?? 'file'} ${sanitizeLine(rel, 120)}`).slice(0, 8).join(', ')}${moved.length > 8 ? ` and ${moved.length - 8} more` : ''} written while the check ran (or too close to its start to tell)${own}` : null;
   const event: AttemptEvent = {
     time: new Date().toISOString(),
     file: e.loaded.location.display,

@@ -174,8 +174,8 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
   const boundElsewhere = () => (boundHere ??= pathBoundByApprovals(store, ws.root.path));
   // The scripts the CHECK runs and the files it names that no DEPENDS binds (lint/unbound-scripts.ts).
   // And where that reading stopped: at what it cannot follow, or at a bound on its work.
-  const unboundOf = (f: OracleFields, gate: Gate): { files: string[]; notJudged: string | null } => {
-    if (scripts === null || naming === null) return { files: [], notJudged: null };
+  const unboundOf = (f: OracleFields, gate: Gate): { files: string[]; runs: string[]; notJudged: string | null } => {
+    if (scripts === null || naming === null) return { files: [], runs: [], notJudged: null };
     const matched = (f.depends ?? []).map((d) => d[0]);
     const resolve = (path: string, dir: string) => physicalRepositoryPath(ws.root.path, path, dir, scripts.lexicalPath);
     const runs = scripts.unboundScripts(f.check, ws.root.path, f.cwd, matched, gate.depends, (p) => globCanBindLater(ws.root.path, p), resolve);
@@ -192,7 +192,7 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
     // bin/suite.sh) is bound already: the screen names it on the PATH row (round-27 08).
     const boundBare = new Set((f.pathBound ?? []).map(([p]) => p.slice(p.lastIndexOf('/') + 1)));
     const files = runs.filter((p) => !isRepositoryDirectory(ws.root.path, p) && !(boundBare.has(p.slice(p.lastIndexOf('/') + 1)) && !isRepositoryNonFolder(ws.root.path, p)));
-    return { files: [...new Set([...files, ...named.files])], notJudged: scripts.unboundNotJudged(f.check, ws.root.path, f.cwd, cdpath, homeDirectory()) ?? named.unread };
+    return { files: [...new Set([...files, ...named.files])], runs: files, notJudged: scripts.unboundNotJudged(f.check, ws.root.path, f.cwd, cdpath, homeDirectory()) ?? named.unread };
   };
   const requestOf = (e: Entry): ApprovalRequest => {
     const f = e.oracle!.fields;
@@ -210,6 +210,7 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
       dependsDiff: diff?.lines ?? [],
       dependsNotShown: diff?.notShown ?? [],
       unboundScripts: unbound.files,
+      unboundRuns: unbound.runs,
       unboundNotJudged: unbound.notJudged,
     };
   };

@@ -83,8 +83,10 @@ export interface ApprovalRequest {
   dependsDiff: string[];
   /** What the screen could not show faithfully of the DEPENDS files (commands/depends-review.ts), as labels. */
   dependsNotShown: string[];
-  /** Repository files the CHECK runs as scripts that DEPENDS does not bind (lint/unbound-scripts.ts). */
+  /** Repository files the CHECK runs as scripts or names otherwise that DEPENDS does not bind (lint/unbound-scripts.ts, lint/named-files.ts). */
   unboundScripts: string[];
+  /** Those of them it runs as scripts (the others it only names). */
+  unboundRuns: string[];
   /** Where the reading of the CHECK for scripts stopped (lint/unbound-scripts.ts unboundNotJudged), or null. */
   unboundNotJudged: string | null;
 }
@@ -145,12 +147,17 @@ export function approvalRequestText(r: ApprovalRequest, columns = SCREEN_COLUMNS
     lines.push(`  PATH    set in the CHECK, not read: ${sanitizeLine(visibleNonAscii(cappedList(unread, UNBOUND_DISPLAY_CAP)).text, FIELD_DISPLAY_CAP)} (made at run time): what runs from there is not bound; read the CHECK yourself`);
   }
   const unbound = r.unboundScripts;
-  if (unbound.length > 0) {
-    const one = unbound.length === 1;
-    lines.push(
-      `  UNBOUND ${sanitizeLine(visibleNonAscii(cappedList(unbound, UNBOUND_DISPLAY_CAP)).text, FIELD_DISPLAY_CAP)}`,
-      `          CHECK runs or names ${one ? 'it' : 'them'}, no DEPENDS binds ${one ? 'it' : 'them'}: edits run unasked`,
-    );
+  // What it runs, then what it only names: a file a program of the CHECK reads may be code
+  // (`vim -u vimrc`) or data (`grep x dist/out.js`, build output the check writes itself),
+  // which only the reader can tell (round-38b F3: build output was said to run).
+  const runs = unbound.filter((p) => r.unboundRuns.includes(p));
+  const named = unbound.filter((p) => !r.unboundRuns.includes(p));
+  for (const [list, how] of [
+    [runs, (it: string) => [`CHECK runs ${it}, no DEPENDS binds ${it}: edits run unasked`]],
+    [named, (it: string) => [`CHECK names ${it}, no DEPENDS binds ${it}: if a program runs ${it},`, 'edits run unasked (data and build output need no DEPENDS)']],
+  ] as const) {
+    if (list.length === 0) continue;
+    lines.push(`  UNBOUND ${sanitizeLine(visibleNonAscii(cappedList(list, UNBOUND_DISPLAY_CAP)).text, FIELD_DISPLAY_CAP)}`, ...how(list.length === 1 ? 'it' : 'them').map((l) => `          ${l}`));
   }
   if (r.unboundNotJudged) {
     lines.push(`  ${unbound.length > 0 ? '       ' : 'UNBOUND'} not read past ${sanitizeLine(r.unboundNotJudged, 80)}: read the rest yourself`);
