@@ -35,13 +35,25 @@ export function scriptRule(list: ShellList, gate: { depends: readonly string[] |
   const covered = (path: string) => context.dependsMatched.has(path) || globs.some((g) => globMatches(g, path));
   const named = (files: ScriptFinder) => scriptsNamed(list, workdir, files);
   const findings: GateFinding[] = [];
-  const missing = named(invokedScripts).filter((p) => !covered(p));
+  // A folder given to a runner (`node --test test/`) runs the files in it: a glob of them
+  // binds it, the folder's own name matches no file (round-38b F4).
+  const isFolder = (p: string) => context.hasFiles?.(`${p}/**/*`) === true;
+  const coversFolder = (list: readonly string[], p: string) => list.some((g) => globMatches(g, `${p}/a.test.js`) && globMatches(g, `${p}/sub/a.test.js`));
+  const runs = named(invokedScripts).map((written) => {
+    const p = written.replace(/\/+$/, '');
+    return p !== '' && isFolder(p) ? { path: p, folder: true, shown: `the files in ${p}/`, glob: `${p}/**` } : { path: written, folder: false, shown: written, glob: written };
+  });
+  const missing = runs.filter((r) => !(r.folder ? coversFolder(globs, r.path) : covered(r.path)));
   if (missing.length > 0) {
+    const one = missing.length === 1 && !missing[0]!.folder;
+    const it = one ? 'it' : 'them';
+    // INPUTS makes the evidence stale; only DEPENDS asks a person before an edit runs.
+    const inInputs = missing.every((r) => (r.folder ? coversFolder(inputGlobs, r.path) : inputGlobs.some((g) => globMatches(g, r.path))));
     findings.push({
       line,
       rule: 'undeclared-script',
-      message: `CHECK runs ${listed(missing, 3, 120)}, which no DEPENDS glob covers: a change to ${missing.length === 1 ? 'it' : 'them'} would not invalidate the approval or the evidence`,
-      suggestion: plain(`DEPENDS: ${[...globs, ...missing].join(', ')}`, 400),
+      message: `CHECK runs ${listed(missing.map((r) => r.shown), 3, 120)}, which no DEPENDS glob covers: ${inInputs ? `INPUTS makes the evidence stale when ${one ? 'it changes' : 'they change'}, but an edit runs without a new approval` : `a change to ${it} would not invalidate the approval or the evidence`}`,
+      suggestion: plain(`DEPENDS: ${[...globs, ...missing.map((r) => r.glob)].join(', ')}`, 400),
     });
   }
   const unread = named(syntaxCheckedFiles).filter((p) => !covered(p) && !inputGlobs.some((g) => globMatches(g, p)));

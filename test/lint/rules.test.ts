@@ -152,6 +152,22 @@ describe('undeclared-script', () => {
     expect(only(lint(gate('python3 -m pytest && npm test', '/\\d+ passed/')), 'undeclared-script')).toEqual([]);
     expect(only(lint(gate('node scripts/x.mjs', '/v \\d+/'), { workdir: null }), 'undeclared-script')).toEqual([]);
   });
+
+  // Round-38b F4: the folder was suggested as a DEPENDS pattern, which matches no file and made
+  // the gate not runnable; and INPUTS does make the evidence stale.
+  it('a folder given to a runner: the files in it, bound by a glob that matches them', () => {
+    const files = ['test/a.test.js', 'test/sub/b.test.js', 'src/x.js'];
+    for (const check of ['node --test test/', 'node --test test']) {
+      const [f] = only(lint(gate(check, '/# pass [1-9]/', ['  INPUTS: src/**, test/**']), { files }), 'undeclared-script');
+      expect(f?.message, check).toBe('CHECK runs the files in test/, which no DEPENDS glob covers: INPUTS makes the evidence stale when they change, but an edit runs without a new approval');
+      expect(f?.suggestion).toBe('DEPENDS: test/**');
+      const [g] = only(lint(gate(check, '/# pass [1-9]/', ['  INPUTS: src/**']), { files }), 'undeclared-script');
+      expect(g?.message).toBe('CHECK runs the files in test/, which no DEPENDS glob covers: a change to them would not invalidate the approval or the evidence');
+      expect(only(lint(gate(check, '/# pass [1-9]/', ['  DEPENDS: test/**']), { files }), 'undeclared-script'), check).toEqual([]);
+    }
+    const [one] = only(lint(gate('node scripts/x.mjs', '/v \\d+/', ['  INPUTS: scripts/*']), { files: ['scripts/x.mjs'] }), 'undeclared-script');
+    expect(one?.message).toBe('CHECK runs scripts/x.mjs, which no DEPENDS glob covers: INPUTS makes the evidence stale when it changes, but an edit runs without a new approval');
+  });
 });
 
 describe('machine-specific-path', () => {
