@@ -110,11 +110,16 @@ export async function attemptGate(e: Entry, ctx: RunContext, bindings: BoundFile
     else if (!m.matched) error = `EXPECT not found in the output (${outcome.bytes} bytes${colourCodes(output, f.env ?? null)}): EXPECT: ${sanitizeLine(e.gate.expectRaw!, 200)}`;
     else matched = m.text;
   }
+  let changedFiles = false;
   if (before) {
     const after = await snapshot();
     if (after === null) return interruptedAttempt();
     const changed = changedPaths(before, after, ctx.ownFiles);
-    if (changed.length > 0) error = `the check changed files in the repository (--assert-clean): ${cappedIds(changed, 8)}`;
+    if (changed.length > 0) {
+      // The check's own verdict was a pass: history keeps the failure apart (not flaky).
+      if (error === null) changedFiles = true;
+      error = `the check changed files in the repository (--assert-clean): ${cappedIds(changed, 8)}`;
+    }
   }
   // A file the oracle binds, written while the check ran (even if its bytes were put back):
   // the check may have read another version than the one approved and recorded, so a pass
@@ -134,6 +139,7 @@ export async function attemptGate(e: Entry, ctx: RunContext, bindings: BoundFile
     durationMs: outcome.durationMs,
     outputSha256: base.outputSha256,
     fingerprint: error === null ? null : failureFingerprint(output, error.replace(/\d+/g, '#')),
+    ...(changedFiles && stale === null ? { cause: 'changed-files' as const } : {}),
   };
   const proof: ProvenFields = {
     gate: e.gate.id,

@@ -38,6 +38,7 @@ function labels(h: GateHistory, presence: Presence): string {
 function attemptLine(a: AttemptEvent): string {
   const parts = [a.time, a.status.padEnd(5), a.exit === null ? 'exit=-' : `exit=${a.exit}`, a.durationMs === null ? '' : `${a.durationMs} ms`, `oracle ${a.oracle}`];
   if (a.fingerprint) parts.push(`failure ${a.fingerprint}`);
+  if (a.cause === 'changed-files') parts.push('the check passed and changed files (--assert-clean)');
   // The audit log is read as hostile: nothing in it may start an output line with "::".
   return '  ' + guardLineStart(parts.filter(Boolean).map((p) => sanitizeLine(p, 80)).join('  '));
 }

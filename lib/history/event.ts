@@ -22,10 +22,15 @@ export interface AttemptEvent {
    * Absent in events written before it was recorded.
    */
   inputs?: string | null;
+  /**
+   * Why a failure is not the check's own: 'changed-files', a check that passed but changed
+   * files of the repository under --assert-clean. Absent for every other attempt.
+   */
+  cause?: 'changed-files';
 }
 
 const KEYS = ['time', 'file', 'gate', 'oracle', 'status', 'exit', 'durationMs', 'outputSha256', 'fingerprint'] as const;
-const KEYS_WITH_INPUTS = [...KEYS, 'inputs'] as const;
+const OPTIONAL_KEYS = ['inputs', 'cause'] as const;
 
 /**
  * A failure's fingerprint: its output with what changes from run to run (timestamps,
@@ -56,7 +61,7 @@ export function parseEvent(line: string): AttemptEvent | null {
   } catch {
     return null;
   }
-  if (!isPlainObject(v) || !(hasExactKeys(v, KEYS) || hasExactKeys(v, KEYS_WITH_INPUTS))) return null;
+  if (!isPlainObject(v) || !hasExactKeys(v, [...KEYS, ...OPTIONAL_KEYS.filter((k) => Object.hasOwn(v, k))])) return null;
   const ok =
     typeof v.time === 'string' &&
     typeof v.file === 'string' &&
@@ -67,7 +72,8 @@ export function parseEvent(line: string): AttemptEvent | null {
     (v.durationMs === null || Number.isInteger(v.durationMs)) &&
     (v.outputSha256 === null || typeof v.outputSha256 === 'string') &&
     (v.fingerprint === null || typeof v.fingerprint === 'string') &&
-    (v.inputs === undefined || v.inputs === null || (typeof v.inputs === 'string' && /^[0-9a-f]{12}$/.test(v.inputs)));
+    (v.inputs === undefined || v.inputs === null || (typeof v.inputs === 'string' && /^[0-9a-f]{12}$/.test(v.inputs))) &&
+    (v.cause === undefined || (v.cause === 'changed-files' && v.status === 'fail'));
   return ok ? (v as unknown as AttemptEvent) : null;
 }
 
@@ -77,7 +83,8 @@ export interface GateHistory {
   /**
    * Passed and failed under the same oracle (which includes the DEPENDS contents) with the
    * same INPUTS contents: a failure after the tested code changed, and a pass after it was
-   * fixed, is a regression and its fix, not flakiness.
+   * fixed, is a regression and its fix, not flakiness; nor is a check that passed and changed
+   * files under --assert-clean (a build rewriting its output).
    */
   flaky: boolean;
   /** The last attempts failed with the same fingerprint, STUCK_AFTER times or more in a row. */
@@ -91,7 +98,8 @@ export const STUCK_AFTER = 3;
 export function labelHistory(gate: string, attempts: readonly AttemptEvent[]): GateHistory {
   const byOracle = new Map<string, Set<string>>();
   for (const a of attempts) {
-    if (a.status === 'stale') continue;
+    // A stale result, or a failure that is --assert-clean's and not the check's, says nothing of flakiness.
+    if (a.status === 'stale' || a.cause === 'changed-files') continue;
     // Events from before INPUTS were recorded group by the oracle alone, as they did.
     const key = `${a.oracle}\u0000${a.inputs === undefined ? '?' : (a.inputs ?? '-')}`;
     const set = byOracle.get(key) ?? new Set<string>();

@@ -1,6 +1,6 @@
 // --assert-clean: a check that changes the repository fails with the paths it changed.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, sandbox, tempDir, writeFiles } from '../helpers/cli.js';
@@ -28,6 +28,27 @@ describe('--assert-clean', () => {
     const r = s.run(['--approve', '--assert-clean']);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/--assert-clean\): build\/out\.o, new\.txt/);
+  });
+
+  // Round-38b F6: a build gate that rewrites its ignored output, failed once by --assert-clean,
+  // was labelled flaky, and its failed attempt did not say why.
+  it('history keeps a pass that changed files apart: not flaky, and said so on the attempt', () => {
+    const s = gitRepo({ 'GATES.md': '- [ ] B: the build writes its output\n  CHECK: mkdir -p build; echo x > build/out.o; echo built\n  EXPECT: built\n' });
+    expect(s.run(['--approve']).code).toBe(0);
+    expect(s.run(['--reverify', '--assert-clean']).code).toBe(1);
+    expect(s.run(['--reverify']).code).toBe(0);
+    const h = s.run(['history']);
+    expect(h.stdout).not.toMatch(/flaky/);
+    expect(h.stdout).toMatch(/^ {2}\S+ {2}fail .*failure [0-9a-f]{12} {2}the check passed and changed files \(--assert-clean\)$/m);
+    const j = JSON.parse(s.run(['history', '--json']).stdout);
+    expect(j.gates[0].flaky).toBe(false);
+    expect(j.gates[0].attempts.map((a: { cause?: string }) => a.cause ?? null)).toEqual([null, 'changed-files', null]);
+    // A check that fails on its own as well is an ordinary failure.
+    const t = gitRepo({ 'GATES.md': '- [ ] B: t\n  CHECK: if [ -f bad ]; then touch x.o; exit 1; fi; echo ok\n  EXPECT: ok\n' });
+    expect(t.run(['--approve']).code).toBe(0);
+    writeFileSync(join(t.repo, 'bad'), '');
+    expect(t.run(['--reverify', '--assert-clean']).code).toBe(1);
+    expect(JSON.parse(t.run(['history', '--json']).stdout).gates[0].attempts.at(-1).cause).toBeUndefined();
   });
 
   it('passes a check that changes nothing, and ignores gate-check\'s own ledger writes', () => {

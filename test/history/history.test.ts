@@ -60,6 +60,14 @@ describe('labels', () => {
     expect(parseEvent(line({ inputs: 'abcdef012345' }))?.inputs).toBe('abcdef012345');
     for (const bad of ['ABCDEF012345', 'abc', 1, {}, '::error::x']) expect(parseEvent(line({ inputs: bad })), String(bad)).toBeNull();
   });
+  it("a failure that is --assert-clean's reads with its cause, on a failure only, and is not flakiness", () => {
+    const line = (extra: Record<string, unknown>, status = 'fail') => JSON.stringify({ ...ev(status as 'fail'), ...extra });
+    expect(parseEvent(line({ cause: 'changed-files' }))?.cause).toBe('changed-files');
+    expect(parseEvent(line({ cause: 'changed-files', inputs: null }))?.cause).toBe('changed-files');
+    for (const bad of ['other', null, 1]) expect(parseEvent(line({ cause: bad })), String(bad)).toBeNull();
+    expect(parseEvent(line({ cause: 'changed-files' }, 'pass'))).toBeNull();
+    expect(labelHistory('GATES:A', [ev('pass'), { ...ev('fail'), cause: 'changed-files' }, ev('pass')]).flaky).toBe(false);
+  });
   it('stuck: the same failure three times in a row at the end', () => {
     expect(labelHistory('GATES:A', [ev('fail'), ev('fail'), ev('fail')]).stuck).toBe(true);
     expect(labelHistory('GATES:A', [ev('fail'), ev('fail')]).stuck).toBe(false);
