@@ -17,7 +17,7 @@
 // (lib/fsx/run-marker.ts).
 import { RunSetupError } from '../errors.js';
 import { freshRunMarkers, type RunMarker } from '../fsx/run-marker.js';
-import { ancestorRun, hasControllingTerminal, hasProcFs, isVisibleRun, liveRuns, pidNamespace, sessionId, sessionStart, sessionStartMs, type LiveRun } from '../run/process-tree.js';
+import { ancestorRun, hasControllingTerminal, hasProcFs, isVisibleRun, liveRuns, pidNamespace, sessionId, sessionStart, sessionStartMs, workingDirectoryOf, type LiveRun } from '../run/process-tree.js';
 import { storeLocations } from '../store/locations.js';
 import { sanitizeLine } from '../text/sanitize.js';
 
@@ -56,7 +56,7 @@ export function systemProbe(env: NodeJS.ProcessEnv): ProcessProbe {
     ancestorRun,
     sessionStart,
     session: sessionId,
-    liveRuns,
+    liveRuns: () => liveRuns().map((r) => ({ ...r, cwd: workingDirectoryOf(r.pid) })),
     terminal: hasControllingTerminal,
     namespace: pidNamespace,
     sessionStartMs,
@@ -102,13 +102,13 @@ export function approvalRefusal(env: NodeJS.ProcessEnv, probe: ProcessProbe): st
     const session = probe.sessionStart();
     const run = probe.liveRuns().find((r) => session === null || r.start === null || session >= r.start);
     if (run) {
-      return `--approve refused: gate-check (PID ${run.pid}) is running checks, and this process runs in a session that began after that run did, as everything a check starts does (a check must never approve checks); approve from a terminal opened before that run began, or once it has ended`;
+      return `--approve refused: ${visibleRun(run)} is running checks, and this process runs in a session that began after that run did, as everything a check starts does (a check must never approve checks); approve from a terminal opened before that run began, or once it has ended (nothing waits for it)`;
     }
     // An older session: the run's own (a parallel job beside it), or a person's terminal.
     if (!probe.terminal()) {
       const own = probe.session();
       const other = probe.liveRuns().find((r) => own === null || r.session === null || r.session !== own);
-      if (other) return noTerminalRefusal(`gate-check (PID ${other.pid}) is running checks`);
+      if (other) return noTerminalRefusal(`${visibleRun(other)} is running checks`);
     }
   }
   // Runs that /proc shows were judged exactly above; the marker of one it does not show
@@ -134,6 +134,14 @@ export function approvalRefusal(env: NodeJS.ProcessEnv, probe: ProcessProbe): st
     if (first !== undefined && !probe.terminal()) return noTerminalRefusal(`a gate-check run (PID ${first.pid} ${where(first)}) is running checks`);
   }
   return null;
+}
+
+/**
+ * A run as the refusal names it: its PID, and the folder it was started in, so that a person
+ * can find it in another project (any run of the user blocks approval: round-38b F1).
+ */
+function visibleRun(run: LiveRun): string {
+  return `gate-check (PID ${run.pid}${run.cwd ? `, started in ${sanitizeLine(run.cwd, 200)}` : ''})`;
 }
 
 function noTerminalRefusal(what: string): string {

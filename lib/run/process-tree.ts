@@ -131,6 +131,17 @@ export interface LiveRun {
   start: number | null;
   /** Its session id, or null when /proc does not say. */
   session: number | null;
+  /** Its working directory (where it was started: for the refusal to name), or null when /proc does not say. */
+  cwd?: string | null;
+}
+
+/** Where a process works, or null when /proc does not say. */
+export function workingDirectoryOf(pid: number): string | null {
+  try {
+    return readlinkSync(`/proc/${pid}/cwd`);
+  } catch {
+    return null;
+  }
 }
 
 /** Every live gate-check run of this user (any repository), except this process. */

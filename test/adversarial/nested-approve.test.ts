@@ -86,7 +86,7 @@ describe('a nested --approve inside a check is refused', () => {
     expect(r.stdout + r.stderr).toMatch(/^PASS GATES:G1/m);
     expect(pwned).toBe(false);
     expect(nestedOut).not.toMatch(/approved:/);
-    expect(nestedOut).toMatch(/--approve refused: gate-check \(PID \d+\) is running checks/);
+    expect(nestedOut).toMatch(/--approve refused: gate-check \(PID \d+, started in \/[^)]*\) is running checks/);
     expect(nestedCode).toBe('2');
   });
 
@@ -113,7 +113,7 @@ describe('a nested --approve inside a check is refused', () => {
       await ended;
       expect(existsSync(join(s.repo, 'pwned'))).toBe(false);
       expect(readFileSync(join(s.repo, 'nested.code'), 'utf8').trim()).toBe('2');
-      expect(readFileSync(join(s.repo, 'nested.out'), 'utf8')).toMatch(/--approve refused: gate-check \(PID \d+\) is running checks, and this process has no terminal/);
+      expect(readFileSync(join(s.repo, 'nested.out'), 'utf8')).toMatch(/--approve refused: gate-check \(PID \d+, started in \/[^)]*\) is running checks, and this process has no terminal/);
     } finally {
       server.kill('SIGKILL');
     }
@@ -233,6 +233,11 @@ describe('the decision', () => {
     // Two sessions /proc does not show are not the same session.
     expect(approvalRefusal({}, probe({ terminal: () => false, session: () => null, liveRuns: run(150, null) }))).toMatch(/has no terminal/);
     expect(approvalRefusal({}, probe({ terminal: () => true, liveRuns: run(150, 6) }))).toBeNull();
+    // The run is named by the folder it was started in, cleaned for the terminal (round-38b F1:
+    // a run in another project blocked approval with a bare PID).
+    const at = (cwd: string) => () => [{ pid: 7, start: 50, session: 5, cwd }];
+    expect(approvalRefusal({}, probe({ terminal: () => true, liveRuns: at('/work/other-project') }))).toMatch(/^--approve refused: gate-check \(PID 7, started in \/work\/other-project\) is running checks, .*once it has ended \(nothing waits for it\)$/);
+    expect(approvalRefusal({}, probe({ terminal: () => true, liveRuns: at('/w/\u001b[2Jx') }))).not.toContain('\u001b');
     expect(approvalRefusal({ CLAUDECODE: '1' }, probe({ terminal: () => true }))).toBeNull();
     expect(approvalRefusal({ CLAUDECODE: '1' }, probe({ terminal: () => false }))).toMatch(/CLAUDECODE/);
   });

@@ -45,9 +45,9 @@ describe('sessions whose leader is gone', () => {
     for (let i = 0; i < 200 && !(read('runner.code') && read('daemon.code') && read('server.code') && read('slow.code')); i++) await new Promise((r) => setTimeout(r, 50));
     expect(read('runner.out')).not.toMatch(/refused/);
     expect(read('runner.code').trim()).toBe('0');
-    expect(read('daemon.out')).toMatch(/--approve refused: gate-check \(PID \d+\) is running checks, and this process runs in a session that began after/);
+    expect(read('daemon.out')).toMatch(/--approve refused: gate-check \(PID \d+, started in \/[^)]*\) is running checks, and this process runs in a session that began after/);
     expect(read('daemon.code').trim()).toBe('2');
-    expect(read('server.out')).toMatch(/--approve refused: gate-check \(PID \d+\) is running checks, and this process has no terminal and runs outside that run's session/);
+    expect(read('server.out')).toMatch(/--approve refused: gate-check \(PID \d+, started in \/[^)]*\) is running checks, and this process has no terminal and runs outside that run's session/);
     expect(read('server.code').trim()).toBe('2');
     expect(read('slow.code').trim()).toBe('0');
   });
