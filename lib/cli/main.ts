@@ -14,6 +14,7 @@ import { legacyCommandGuard, parsesLogCommands } from '../text/workflow-commands
 import { interrupt, interruptedBy, installSignalHandlers, onInterrupt } from '../run/interrupts.js';
 import { EXIT, exitCodeFor } from '../program/exit-codes.js';
 import { processIo, releaseDeadTerminal, type Io } from '../program/io.js';
+import { asInvoked, currentInvocation } from '../program/invocation.js';
 import { refuseMistakenWords } from './mistaken-words.js';
 import type { RunOptions } from '../program/run-options.js';
 import { parseCommandLine } from './options.js';
@@ -133,7 +134,7 @@ export function reportFailure(error: unknown, io: Io, options?: RunOptions): num
   } else if (error instanceof GateCheckError) {
     diagnostics = [{ message: error.message }];
     lines.push(`gate-check: ${sanitizeLine(error.message, 600)}`);
-    if (error.hint) lines.push(`hint: ${sanitizeLine(error.hint, 600)}`);
+    if (error.hint) lines.push(`hint: ${sanitizeLine(asInvoked(error.hint, currentInvocation(io.env)), 600)}`);
   } else {
     const message = error instanceof Error ? error.message : String(error);
     diagnostics = [{ message: `internal error: ${message}` }];

@@ -74,7 +74,11 @@ export async function mergeCommand(args: string[], io: Io): Promise<number> {
   };
   const merged = mergeReports(truth, reports);
   if (!merged.ok) {
-    throw new UsageError(`cannot merge: ${merged.reason}`, 'merge the reports of one sharded run, in a checkout of the commit the shards ran on: same ledger revision, each shard once');
+    // Shards run in this very checkout rewrote its ledger (they write evidence): the usual way to get here locally (round-38b F7).
+    const rewritten = merged.reason.includes('made from another revision of')
+      ? "; if the shards ran in this checkout, their runs wrote evidence into the ledger since: merge in a checkout of the commit as it was (a fresh clone, or put the ledger back with git stash or git checkout -- ITS FILE)"
+      : '';
+    throw new UsageError(`cannot merge: ${merged.reason}`, `merge the reports of one sharded run, in a checkout of the commit the shards ran on: same ledger revision, each shard once${rewritten}`);
   }
   // The shards answer for their ledgers; the other scopes and the waves are read here, and
   // no shard ran another scope's gates: only its manual gates can be met in this verdict.

@@ -3,6 +3,7 @@
 // `npx --no-install gate-check` is refused under a bare `gate-check` whose PATH differs, and a
 // bare `gate-check` is no command at all where it is not on PATH. Pure.
 import { basename, delimiter, dirname, isAbsolute } from 'node:path';
+import { shellCommand } from '../text/shell-quote.js';
 
 /**
  * The words that start gate-check again the way it was started: `npx --no-install
@@ -37,4 +38,15 @@ export function hookInvocationWords(env: NodeJS.ProcessEnv, script: string | und
   const own = `${root.replace(/\/+$/, '')}/node_modules/`;
   if (script !== undefined && script.startsWith(own) && /^(?:gate-check\/bin\/gate-check\.js|\.bin\/gate-check)$/.test(script.slice(own.length))) return ['npx', '--no-install', 'gate-check'];
   return invocationWords(env, script, execPath);
+}
+
+/**
+ * A hint's quoted commands (`'gate-check init'`) as the person started gate-check, so that
+ * they run where a bare `gate-check` is no command (an npm-installed project: round-38b F8).
+ * Left as written when the words would need quotes of their own.
+ */
+export function asInvoked(text: string, words: readonly string[]): string {
+  const start = shellCommand(words);
+  if (start === null || start === 'gate-check' || start.includes("'")) return text;
+  return text.replace(/'gate-check(?=[ '])/g, `'${start}`);
 }

@@ -186,6 +186,8 @@ describe('shards and merge', () => {
     const other = merge(reports);
     expect(other.code).toBe(2);
     expect(other.stderr).toMatch(/report-1\.json: ledgers\[0\]\.sha256: made from another revision of GATES\.md/);
+    // Shards run in this checkout rewrite its ledger: the hint says so (round-38b F7).
+    expect(other.stderr).toMatch(/^hint: .*if the shards ran in this checkout, their runs wrote evidence into the ledger since: merge in a checkout of the commit as it was/m);
   });
 
   it('refuses overlapping shards and reports from different ledger revisions (exit 2)', () => {

@@ -176,9 +176,13 @@ describe('discovery', () => {
   });
 
   it('exits 2 when no ledger exists', () => {
-    const r = repoWith({ 'README.md': '# hi\n' }).run(['--status']);
+    const s = repoWith({ 'README.md': '# hi\n' });
+    const r = s.run(['--status']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/no ledger found/);
+    // The hint names gate-check as it was started: under npx, the npx command (round-38b F8).
+    expect(r.stderr).toMatch(/^hint: run 'node \/\S+\/bin\/gate-check\.js init' to create one/m);
+    expect(s.run(['--status'], { ...s.env, npm_command: 'exec' }).stderr).toContain("hint: run 'npx --no-install gate-check init' to create one");
   });
 
   it('honours explicit files in any position and never widens to discovery', () => {

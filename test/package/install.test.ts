@@ -60,6 +60,10 @@ describe('the installed package', () => {
     expect(approve.status).toBe(0);
     expect(run(['--status', '--strict']).status).toBe(0);
     expect(run(['lint']).status).toBe(0);
+    // The README's first command, from the installed package (round-38b F8: examples/ was not shipped).
+    const example = spawnSync(process.execPath, ['bin/gate-check.js', '--status', '--root', 'examples'], { cwd: join(project, 'node_modules/gate-check'), env: s.env, encoding: 'utf8' });
+    expect(example.status, example.stderr).toBe(1);
+    expect(example.stdout).toMatch(/^GATES:/m);
     const hook = run(['hook', 'claude-stop'], JSON.stringify({ session_id: 's1', cwd: s.repo, hook_event_name: 'Stop', stop_hook_active: false }));
     expect(hook.status).toBe(0);
     expect(hook.stdout).toBe(''); // every gate met and verified: the stop is allowed silently

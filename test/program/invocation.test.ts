@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hookInvocationWords, invocationWords } from '../../lib/program/invocation.js';
+import { asInvoked, hookInvocationWords, invocationWords } from '../../lib/program/invocation.js';
 
 describe('how gate-check was started, for the commands it suggests', () => {
   const PATH = '/home/me/bin:/usr/local/bin:/usr/bin:/bin';
@@ -32,5 +32,16 @@ describe('how gate-check was started, for the commands it suggests', () => {
     expect(hookInvocationWords({ PATH }, '/tools/node_modules/gate-check/bin/gate-check.js', '/usr/bin/node', '/p')).toEqual(['node', '/tools/node_modules/gate-check/bin/gate-check.js']);
     expect(hookInvocationWords({ PATH }, '/q/node_modules/gate-check/bin/gate-check.js', '/usr/bin/node', '/p')).toEqual(['node', '/q/node_modules/gate-check/bin/gate-check.js']);
     expect(hookInvocationWords({ PATH }, '/p/node_modules/other/node_modules/gate-check/bin/gate-check.js', '/usr/bin/node', '/p')).toEqual(['node', '/p/node_modules/other/node_modules/gate-check/bin/gate-check.js']);
+  });
+});
+
+describe('hints name gate-check as it was started (round-38b F8)', () => {
+  it("rewrites each quoted 'gate-check …' command, and nothing else", () => {
+    const hint = "run 'gate-check init' to create one; see 'gate-check --help' or 'gate-check'; gate-check alone stays";
+    expect(asInvoked(hint, ['npx', '--no-install', 'gate-check'])).toBe("run 'npx --no-install gate-check init' to create one; see 'npx --no-install gate-check --help' or 'npx --no-install gate-check'; gate-check alone stays");
+    expect(asInvoked(hint, ['gate-check'])).toBe(hint);
+    expect(asInvoked("'gate-checker x'", ['node', '/p/bin/gate-check.js'])).toBe("'gate-checker x'");
+    // Words that need quotes of their own would break the hint's: left as written.
+    expect(asInvoked(hint, ['node', '/my dir/bin/gate-check.js'])).toBe(hint);
   });
 });
