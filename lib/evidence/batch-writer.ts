@@ -12,6 +12,7 @@ import type { AttemptEvent } from '../history/event.js';
 import type { RunRecord } from './receipt.js';
 import type { ReceiptStore } from './receipt-store.js';
 import { writeResults, type FlushOutcome, type PendingWrite } from './writeback.js';
+import { sanitizeLine, visibleNonAscii } from '../text/sanitize.js';
 
 /** What one finished attempt leaves to be written. */
 export interface BatchItem {
@@ -110,7 +111,10 @@ export class BatchWriter {
           superseded: (gateId) => {
             const mine = records.find((r) => r.gate === gateId && r.status === 'pass');
             const newer = mine ? this.receipts.newerFailure(loaded.location.path, mine) : null;
-            return newer === null ? null : `a newer run of this gate failed while it ran (started ${newer.time}): that failure stands`;
+            if (newer !== null) return `a newer run of this gate failed while it ran (started ${newer.time}): that failure stands`;
+            // The same check run under another gate id or in another ledger file (round-38c F2).
+            const elsewhere = mine ? this.receipts.laterFailureOfCheck(mine) : null;
+            return elsewhere === null ? null : `a newer run of the same check failed while it ran (as ${visibleNonAscii(sanitizeLine(elsewhere.gate, 80)).text} in ${visibleNonAscii(sanitizeLine(elsewhere.ledger, 120)).text}, started ${elsewhere.time}): that failure stands`;
           },
           // The records of the passes that are written (a stale pass proves nothing and leaves none).
           beforeWrite: async (gateIds) => {

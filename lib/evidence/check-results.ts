@@ -13,13 +13,17 @@ export const CHECK_RESULTS_SCHEMA = 'gate-check/check-results@1';
 export const MAX_CHECKS = 20_000;
 const MAX_NAME_CHARS = 4096;
 const HEX64 = /^[0-9a-f]{64}$/;
-const ENTRY_KEYS = ['def', 'cwd', 'status', 'time', 'ledger', 'gate'] as const;
+const HEX12 = /^[0-9a-f]{12}$/;
+const ENTRY_KEYS = ['def', 'cwd', 'deps', 'inputs', 'status', 'time', 'ledger', 'gate'] as const;
 
 /** One result of one check: where it ran (ledger path inside the repository, gate id) and when it started. */
 export interface CheckResult {
   def: string;
   /** The folder it ran in as records keep it (repositoryFolder); null when the record did not say. */
   cwd: string | null;
+  /** The DEPENDS and INPUTS contents it ran with (12 hex; null: none). */
+  deps: string | null;
+  inputs: string | null;
   status: 'pass' | 'fail';
   time: string;
   ledger: string;
@@ -29,19 +33,21 @@ export interface CheckResult {
 export interface CheckResultsFile {
   schema: typeof CHECK_RESULTS_SCHEMA;
   root: string;
-  /** At most one pass and one failure per check. */
+  /** At most one pass and one failure per check and set of file contents. */
   results: CheckResult[];
 }
 
-const keyOf = (r: { def: string; cwd: string | null }) => `${r.def}\0${r.cwd ?? ''}`;
-const slotOf = (r: CheckResult) => `${keyOf(r)}\0${r.status}`;
+const checkOf = (r: { def: string; cwd?: string | null }) => `${r.def}\0${r.cwd ?? ''}`;
+/** A check run with given DEPENDS and INPUTS contents: only a pass of exactly that settles its failure. */
+const runOf = (r: { def: string; cwd?: string | null; deps: string | null; inputs: string | null }) => `${checkOf(r)}\0${r.deps ?? '-'}\0${r.inputs ?? '-'}`;
+const slotOf = (r: CheckResult) => `${runOf(r)}\0${r.status}`;
 
 /** The results of run records made in one ledger (repository-relative path). */
 export function resultsOf(ledgerInRepo: string, records: readonly RunRecord[]): CheckResult[] {
-  return records.map((r) => ({ def: r.def, cwd: r.cwd ?? null, status: r.status, time: r.time, ledger: ledgerInRepo, gate: r.gate }));
+  return records.map((r) => ({ def: r.def, cwd: r.cwd ?? null, deps: r.deps, inputs: r.inputs, status: r.status, time: r.time, ledger: ledgerInRepo, gate: r.gate }));
 }
 
-/** Adds results: per check and status only the one that started last is kept; at most MAX_CHECKS checks. */
+/** Adds results: per check, contents and status only the one that started last is kept; at most MAX_CHECKS of them. */
 export function mergeResults(file: CheckResultsFile, added: readonly CheckResult[]): CheckResultsFile {
   const slots = new Map<string, CheckResult>();
   for (const r of [...file.results, ...added]) {
@@ -52,29 +58,32 @@ export function mergeResults(file: CheckResultsFile, added: readonly CheckResult
   if (results.length > MAX_CHECKS) {
     // The checks run longest ago go first (both results of a check go together).
     const kept = new Set<string>();
-    for (const r of results) if (kept.size < MAX_CHECKS) kept.add(keyOf(r));
-    if (kept.size === MAX_CHECKS) results = results.filter((r) => kept.has(keyOf(r)));
+    for (const r of results) if (kept.size < MAX_CHECKS) kept.add(runOf(r));
+    if (kept.size === MAX_CHECKS) results = results.filter((r) => kept.has(runOf(r)));
   }
   return { ...file, results };
 }
 
 /**
- * A failure of the same check (definition and folder) that started after `pass` did, with
- * no pass of it after that failure; null when there is none. The newest result of a check
- * decides, whichever gate id or ledger file it ran under.
+ * A failure of the same check (definition and folder), whatever files it ran with, that
+ * started after `pass` did, and that no later pass of that check with the very same DEPENDS
+ * and INPUTS contents settled; null when there is none. The newest result of a check decides,
+ * whichever gate id or ledger file it ran under; a pass with other contents (fixtures trimmed
+ * for it, then put back) settles nothing (round-38c F1).
  */
-export function laterFailure(file: CheckResultsFile, pass: RunRecord): CheckResult | null {
-  const key = keyOf({ def: pass.def, cwd: pass.cwd ?? null });
-  let failure: CheckResult | null = null;
-  let passed: CheckResult | null = null;
+export function laterFailure(file: CheckResultsFile, pass: { def: string; cwd?: string | null; time: string }): CheckResult | null {
+  const check = checkOf(pass);
+  const since = Date.parse(pass.time);
+  const settledAt = new Map<string, number>();
+  for (const r of file.results) if (r.status === 'pass' && checkOf(r) === check) settledAt.set(runOf(r), Date.parse(r.time));
+  let found: CheckResult | null = null;
   for (const r of file.results) {
-    if (keyOf(r) !== key) continue;
-    if (r.status === 'fail') failure = r;
-    else passed = r;
+    if (r.status !== 'fail' || checkOf(r) !== check) continue;
+    const at = Date.parse(r.time);
+    if (at <= since || (settledAt.get(runOf(r)) ?? -Infinity) > at) continue;
+    if (found === null || at > Date.parse(found.time)) found = r;
   }
-  if (failure === null || Date.parse(failure.time) <= Date.parse(pass.time)) return null;
-  if (passed !== null && Date.parse(passed.time) > Date.parse(failure.time)) return null;
-  return failure;
+  return found;
 }
 
 export function serializeCheckResults(file: CheckResultsFile): string {
@@ -83,14 +92,15 @@ export function serializeCheckResults(file: CheckResultsFile): string {
 
 function parseResult(v: unknown): CheckResult | null {
   if (!isPlainObject(v) || !hasExactKeys(v, ENTRY_KEYS)) return null;
-  const { def, cwd, status, time, ledger, gate } = v;
+  const { def, cwd, deps, inputs, status, time, ledger, gate } = v;
   if (typeof def !== 'string' || !HEX64.test(def)) return null;
+  if (!(deps === null || (typeof deps === 'string' && HEX12.test(deps))) || !(inputs === null || (typeof inputs === 'string' && HEX12.test(inputs)))) return null;
   if (cwd !== null && !isRecordFolder(cwd)) return null;
   if (status !== 'pass' && status !== 'fail') return null;
   if (typeof time !== 'string' || Number.isNaN(Date.parse(time))) return null;
   if (typeof ledger !== 'string' || ledger === '' || ledger.length > MAX_NAME_CHARS || ledger.includes('\0')) return null;
   if (typeof gate !== 'string' || gate === '' || gate.length > MAX_NAME_CHARS || gate.includes('\0')) return null;
-  return { def, cwd, status, time, ledger, gate };
+  return { def, cwd, deps, inputs, status, time, ledger, gate };
 }
 
 export type CheckResultsParse = { ok: true; file: CheckResultsFile } | { ok: false; reason: string };
@@ -106,7 +116,7 @@ export function parseCheckResults(text: string, root: string): CheckResultsParse
   if (!isPlainObject(data) || !hasExactKeys(data, ['schema', 'root', 'results'])) return { ok: false, reason: 'unexpected or missing fields' };
   if (data.schema !== CHECK_RESULTS_SCHEMA) return { ok: false, reason: 'unknown schema' };
   if (data.root !== root) return { ok: false, reason: 'names another repository' };
-  if (!Array.isArray(data.results) || data.results.length > 2 * MAX_CHECKS) return { ok: false, reason: 'results is not a list of at most 40000' };
+  if (!Array.isArray(data.results) || data.results.length > 2 * MAX_CHECKS) return { ok: false, reason: `results is not a list of at most ${2 * MAX_CHECKS}` };
   const results: CheckResult[] = [];
   for (const raw of data.results) {
     const r = parseResult(raw);

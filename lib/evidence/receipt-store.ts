@@ -8,6 +8,7 @@ import { acquireLock } from '../fsx/lock.js';
 import { openPrivateDir, privateDirExists, type PrivateDir } from '../fsx/private-dir.js';
 import { lstatOrNull } from '../fsx/safe-read.js';
 import { sha256Hex } from '../oracle/oracle.js';
+import { shellQuote } from '../text/shell-quote.js';
 import type { StoreLocations } from '../store/locations.js';
 import { readPrivateFile } from '../store/private-file.js';
 import { mergeRecords, parseReceiptFile, RECEIPTS_SCHEMA, serializeReceiptFile, type ReceiptFile, type RunRecord } from './receipt.js';
@@ -59,7 +60,7 @@ export class ReceiptStore {
     let file: CheckResultsFile = { schema: CHECK_RESULTS_SCHEMA, root: this.repoRoot, results: [] };
     if (text !== null) {
       const parsed = parseCheckResults(text, this.repoRoot);
-      if (!parsed.ok) throw new UnsafeStoreError(path, `invalid check results file: ${parsed.reason}`, 'remove it by hand; the next runs write it again (until then a failure under another gate id or ledger file does not count against an older pass)');
+      if (!parsed.ok) throw new UnsafeStoreError(path, `invalid check results file: ${parsed.reason}`, `remove the whole folder by hand (rm -r ${shellQuote(this.dir.path)}): every gate is then unverified here and runs again; removing only this file would let an older pass count over a later failure recorded in it (round-38c F8)`);
       file = parsed.file;
     }
     this.results = { file, stamp: before };

@@ -10,7 +10,7 @@ const D1 = 'a'.repeat(64);
 const D2 = 'b'.repeat(64);
 const empty = (): CheckResultsFile => ({ schema: CHECK_RESULTS_SCHEMA, root: '/r', results: [] });
 const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
-const result = (over: Partial<CheckResult>): CheckResult => ({ def: D1, cwd: '.', status: 'fail', time: at(10), ledger: 'GATES.md', gate: 'G', ...over });
+const result = (over: Partial<CheckResult>): CheckResult => ({ def: D1, cwd: '.', deps: null, inputs: null, status: 'fail', time: at(10), ledger: 'GATES.md', gate: 'G', ...over });
 const pass = (over: Partial<RunRecord>): RunRecord =>
   ({ gate: 'G', status: 'pass', def: D1, deps: null, inputs: null, match: 'c'.repeat(12), receipt: 'd'.repeat(64), signature: 'e'.repeat(64), outputSha256: null, bytes: 0, bound: null, cwd: '.', time: at(5), ...over }) as RunRecord;
 
@@ -23,6 +23,19 @@ describe('laterFailure', () => {
     expect(laterFailure(mergeResults(empty(), [result({ time: at(1) })]), pass({}))).toBeNull();
     expect(laterFailure(mergeResults(empty(), [result({ def: D2 })]), pass({}))).toBeNull();
     expect(laterFailure(mergeResults(empty(), [result({ cwd: 'sub' })]), pass({}))).toBeNull();
+  });
+  // Round-38c F1: the check failed in a moved ledger, passed there with its INPUTS trimmed, and
+  // the fixtures and the old ledger were put back: that pass settled nothing.
+  it('only a later pass with the same DEPENDS and INPUTS contents settles a failure', () => {
+    const X1 = '111111111111';
+    const X2 = '222222222222';
+    const trimmed = mergeResults(empty(), [result({ inputs: X1 }), result({ status: 'pass', inputs: X2, time: at(20) })]);
+    expect(laterFailure(trimmed, pass({ inputs: X1 }))).toMatchObject({ inputs: X1, time: at(10) });
+    const genuine = mergeResults(trimmed, [result({ status: 'pass', inputs: X1, time: at(30) })]);
+    expect(laterFailure(genuine, pass({ inputs: X1 }))).toBeNull();
+    // Two unsettled failures: the newest is named.
+    const two = mergeResults(empty(), [result({ inputs: X1, time: at(10) }), result({ inputs: X2, time: at(12) })]);
+    expect(laterFailure(two, pass({}))).toMatchObject({ time: at(12) });
   });
   it('a pass of the same check after the failure settles it', () => {
     const f = mergeResults(empty(), [result({}), result({ status: 'pass', time: at(20), gate: 'G3' })]);
@@ -72,6 +85,8 @@ describe('parseCheckResults', () => {
       text.replace('"status":"pass"', '"status":"PASS"'),
       text.replace(`"def":"${D1}"`, '"def":"xyz"'),
       text.replace('"cwd":"."', '"cwd":"../up"'),
+      text.replace('"deps":null', '"deps":"XYZ"'),
+      text.replace('"inputs":null', '"inputs":1'),
       text.replace('"ledger":"gates/a.md"', '"ledger":""'),
       text.replace(/"time":"[^"]*"/, '"time":"soon"'),
     ];

@@ -359,6 +359,48 @@ describe('verification states', () => {
       expect(s.run(['--status', '--strict']).code).toBe(0);
     });
 
+    // Round-38c F1: the pass with its fixtures trimmed (INPUTS: no approval needed) settled the
+    // failure, and the old pass was verified again once the fixtures were put back.
+    it('a later pass with other INPUTS contents settles nothing', () => {
+      const ledger = ['- [ ] G: every case passes', '  CHECK: if grep -q bad code.txt && grep -q hard cases.txt; then echo failing; exit 1; fi; echo all pass', '  EXPECT: all pass', '  INPUTS: cases.txt', ''].join('\n');
+      const s = repo({ 'GATES.md': ledger, 'code.txt': 'good\n', 'cases.txt': 'easy\nhard\n' });
+      expect(s.run(['--approve']).code).toBe(0);
+      const passedLedger = s.ledger();
+      writeFileSync(join(s.repo, 'code.txt'), 'bad\n');
+      rmSync(join(s.repo, 'GATES.md'));
+      mkdirSync(join(s.repo, 'gates'));
+      writeFileSync(join(s.repo, 'gates', 'main.md'), passedLedger);
+      expect(s.run(['--approve']).code).toBe(1); // the same check, moved: fails
+      writeFileSync(join(s.repo, 'cases.txt'), 'easy\n'); // trimmed
+      expect(s.run([]).code).toBe(0); // passes with the trimmed cases, no approval asked
+      writeFileSync(join(s.repo, 'cases.txt'), 'easy\nhard\n');
+      rmSync(join(s.repo, 'gates'), { recursive: true });
+      s.setLedger(passedLedger);
+      const r = s.run(['--status', '--strict']);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toMatch(/^GATES:G {2}met, stale .*a later run of the same check here failed \(as G in gates\/main\.md, started /m);
+      expect(s.run([]).code).toBe(1); // a plain run runs it: still failing
+    });
+
+    // Round-38c F2: the slow pass started first and ended last; the failure of the same check
+    // in another ledger file started later and ended first. The pass ticked the gate, exit 0.
+    it('a slow pass does not tick the gate over a newer failure of the same check in another ledger file', async () => {
+      const gate = ['- [ ] G: the work exists', '  CHECK: test -f work && { if [ -f slow ]; then sleep 3; fi; echo ok; }', '  EXPECT: ok', ''].join('\n');
+      const s = repo({ 'GATES.md': gate, 'gates/other.md': gate, work: '' });
+      expect(s.run(['--approve', 'GATES.md']).code).toBe(0);
+      expect(s.run(['--approve', 'gates/other.md']).code).toBe(0);
+      writeFileSync(join(s.repo, 'slow'), '');
+      const older = startCli(['--reverify', 'GATES.md'], { cwd: s.repo, env: s.env });
+      await new Promise((r) => setTimeout(r, 800)); // it has seen the work, and sleeps
+      rmSync(join(s.repo, 'work'));
+      rmSync(join(s.repo, 'slow'));
+      expect(s.run(['--reverify', 'gates/other.md']).code).toBe(1); // the newer run fails, and ends first
+      const done = await older.done;
+      expect(done.stdout).toMatch(/^STALE GATES:G: a newer run of the same check failed while it ran \(as G in gates\/other\.md, started [^)]+\): that failure stands/m);
+      expect(done.code).toBe(1);
+      expect(s.run(['--status', '--strict', 'GATES.md']).code).toBe(1);
+    });
+
     it('a check-results file that is not what gate-check writes is an unsafe store (exit 2)', () => {
       const s = passed();
       const receipts = join(s.home, '.gate-check', 'receipts');
@@ -369,6 +411,7 @@ describe('verification states', () => {
         const r = s.run(['--status', '--strict']);
         expect(r.code).toBe(2);
         expect(r.stderr).toMatch(/invalid check results file/);
+        expect(r.stderr).toMatch(/hint: remove the whole folder by hand \(rm -r .*receipts\): every gate is then unverified here/);
       }
     });
   });
