@@ -10,8 +10,13 @@ import { shellCommand } from '../text/shell-quote.js';
  * gate-check` under npm exec; `gate-check` when that name on PATH is how it was found;
  * otherwise node and the script's absolute path.
  */
-export function invocationWords(env: NodeJS.ProcessEnv, script: string | undefined, execPath: string): string[] {
-  if (env.npm_command === 'exec') return ['npx', '--no-install', 'gate-check'];
+export function invocationWords(env: NodeJS.ProcessEnv, script: string | undefined, execPath: string, cwd: string): string[] {
+  // npm_command is inherited by everything an npx-started process starts (an agent host, its
+  // hooks): it says how gate-check was started only when the running script is the copy that
+  // `npx --no-install gate-check` finds from here, in the node_modules of this folder or one
+  // above. Elsewhere that command would run whatever a node_modules/.bin/gate-check here holds,
+  // a file an agent can plant (round-38c F3).
+  if (env.npm_command === 'exec' && script !== undefined && foundByNpxFrom(cwd, script)) return ['npx', '--no-install', 'gate-check'];
   const path = (env.PATH ?? '').split(delimiter).filter((d) => isAbsolute(d));
   if (script === undefined || !isAbsolute(script)) return ['gate-check'];
   if (basename(script) === 'gate-check' && path.includes(dirname(script))) return ['gate-check'];
@@ -19,9 +24,18 @@ export function invocationWords(env: NodeJS.ProcessEnv, script: string | undefin
   return [node, script];
 }
 
+/** Whether `script` is gate-check's bin in the node_modules of `cwd` or of a folder above it. */
+function foundByNpxFrom(cwd: string, script: string): boolean {
+  const m = /^(.*)\/node_modules\/(?:\.bin\/gate-check|gate-check\/bin\/gate-check\.js)$/.exec(script);
+  if (m === null || !isAbsolute(script)) return false;
+  const project = m[1] === '' ? '/' : m[1]!;
+  const here = cwd.replace(/\/+$/, '') || '/';
+  return !project.includes('/node_modules/') && (here === project || here.startsWith(project === '/' ? '/' : `${project}/`));
+}
+
 /** The same, for the running process. */
 export function currentInvocation(env: NodeJS.ProcessEnv): string[] {
-  return invocationWords(env, process.argv[1], process.execPath);
+  return invocationWords(env, process.argv[1], process.execPath, process.cwd());
 }
 
 /**
@@ -37,7 +51,7 @@ export function hookInvocationWords(env: NodeJS.ProcessEnv, script: string | und
   // holds, which for a CLI installed elsewhere is a file the agent can plant (round-34 F5).
   const own = `${root.replace(/\/+$/, '')}/node_modules/`;
   if (script !== undefined && script.startsWith(own) && /^(?:gate-check\/bin\/gate-check\.js|\.bin\/gate-check)$/.test(script.slice(own.length))) return ['npx', '--no-install', 'gate-check'];
-  return invocationWords(env, script, execPath);
+  return invocationWords(env, script, execPath, root);
 }
 
 /**

@@ -66,7 +66,7 @@ describe('suggested commands: pasting one runs gate-check and nothing else', () 
     const rows = first.stdout.split('\n');
     const command = rows[rows.findIndex((l) => l.endsWith('approve exactly those:')) + 1]!.slice(2);
     // It starts gate-check as this run was started (lib/program/invocation.ts): here, node and the bin.
-    const start = shellCommand(invocationWords(s.env, BIN, process.execPath))!;
+    const start = shellCommand(invocationWords(s.env, BIN, process.execPath, s.repo))!;
     expect(command.startsWith(`${start} `)).toBe(true);
     expect(command.slice(start.length)).toMatch(/^ --approve GATES:A@[0-9a-f]{32} --root '.*' --timeout 60 -- '.*'$/);
     // dash (/bin/sh) hands exactly these words to the command…
@@ -87,7 +87,7 @@ describe('suggested commands: pasting one runs gate-check and nothing else', () 
     const r = runCli(['--root', root], { cwd: s.repo, env: s.env });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^APPROVAL REQUIRED: GATES:A@[0-9a-f]{32}$/m);
-    const start = shellCommand(invocationWords(s.env, BIN, process.execPath))!;
+    const start = shellCommand(invocationWords(s.env, BIN, process.execPath, s.repo))!;
     expect(r.stdout).toContain(`\n  review each command above, then approve exactly those with ${start} --approve ID@HEX,... (a path or id above cannot be shown exactly as typed: write the command yourself)\n`);
   });
 });

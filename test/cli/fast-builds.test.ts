@@ -46,7 +46,7 @@ const LEDGER = [
 ].join('\n');
 
 /** How the bin is started, as a suggested command names it. */
-const startedAs = (env: NodeJS.ProcessEnv) => shellCommand(invocationWords(env, BIN, process.execPath))!;
+const startedAs = (env: NodeJS.ProcessEnv) => shellCommand(invocationWords(env, BIN, process.execPath, '/'))!;
 
 describe('the fast builds', () => {
   it('--status answers as the full build does: text, JSON, strict, usage errors, a bad ledger', () => {
@@ -69,7 +69,7 @@ describe('the fast builds', () => {
     const full = runFull(['hook', 'claude-stop'], s.repo, env, payload);
     expect(fast.stdout).toContain('"decision":"block"');
     // The suggested command starts gate-check as it was started: here the bin, there an import.
-    const started = JSON.stringify(shellCommand(invocationWords(env, BIN, process.execPath))).slice(1, -1);
+    const started = JSON.stringify(shellCommand(invocationWords(env, BIN, process.execPath, '/'))).slice(1, -1);
     expect({ code: fast.code, stdout: fast.stdout.replaceAll(started, 'gate-check'), stderr: fast.stderr }).toEqual(full);
   });
 

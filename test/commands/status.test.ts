@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, sandbox, writeFiles } from '../helpers/cli.js';
+import { spawnSync } from 'node:child_process';
+import { BIN, runCli, sandbox, writeFiles } from '../helpers/cli.js';
 import { assertReportSchema } from '../helpers/schema.js';
 import { snapshotTree } from '../helpers/tree.js';
 import { handWrittenMet } from '../helpers/ledger.js';
@@ -182,7 +183,10 @@ describe('discovery', () => {
     expect(r.stderr).toMatch(/no ledger found/);
     // The hint names gate-check as it was started: under npx, the npx command (round-38b F8).
     expect(r.stderr).toMatch(/^hint: run 'node \/\S+\/bin\/gate-check\.js init' to create one/m);
-    expect(s.run(['--status'], { ...s.env, npm_command: 'exec' }).stderr).toContain("hint: run 'npx --no-install gate-check init' to create one");
+    mkdirSync(join(s.repo, 'node_modules/.bin'), { recursive: true });
+    symlinkSync(BIN, join(s.repo, 'node_modules/.bin/gate-check'));
+    const npx = spawnSync(process.execPath, [join(s.repo, 'node_modules/.bin/gate-check'), '--status'], { cwd: s.repo, env: { ...s.env, npm_command: 'exec' }, encoding: 'utf8' });
+    expect(npx.stderr).toContain("hint: run 'npx --no-install gate-check init' to create one");
   });
 
   it('honours explicit files in any position and never widens to discovery', () => {

@@ -74,7 +74,7 @@ describe('block or allow', () => {
     const reason = expectBlock(s.hook());
     expect(reason).toMatch(/^gate-check: 1 gate is not met: GATES:A \(unchecked\)\./);
     // The commands start gate-check as the host started the hook (here node and the bin), not a bare name that may not be on PATH.
-    const start = shellCommand(invocationWords(s.env, BIN, process.execPath))!;
+    const start = shellCommand(invocationWords(s.env, BIN, process.execPath, s.repo))!;
     expect(reason).toContain(`run \`${start}\`: it re-runs every approved gate`);
     expect(reason).toContain(`run \`${start} --approve\``);
     expect(reason).toContain('stale INPUTS and unverified evidence need no new approval; a changed DEPENDS file, definition or executable in a PATH folder of the repository does');
