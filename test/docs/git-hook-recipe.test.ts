@@ -79,11 +79,49 @@ describe('the plain pre-commit hook of hooks-in-git.md', () => {
     expect(existsSync(join(s.repo, 'ran.txt'))).toBe(false);
 
     rmSync(join(s.repo, 'helper.txt'));
+    // A fix git is told not to look at (round-38c F4): assume-unchanged, skip-worktree.
+    for (const mark of ['--assume-unchanged', '--skip-worktree']) {
+      writeFileSync(join(s.repo, 'work.txt'), 'right\n');
+      expect(git(s.repo, ['update-index', mark, 'work.txt'], s.env).status).toBe(0);
+      const hidden = git(s.repo, ['commit', '-q', '-m', 'broken'], s.env);
+      expect(hidden.status, mark).toBe(1);
+      expect(hidden.stderr).toContain('files are marked assume-unchanged or skip-worktree');
+      expect(existsSync(join(s.repo, 'ran.txt'))).toBe(false);
+      expect(git(s.repo, ['update-index', mark.replace('--', '--no-'), 'work.txt'], s.env).status).toBe(0);
+      writeFileSync(join(s.repo, 'work.txt'), 'wrong\n');
+    }
     mkdirSync(join(s.repo, 'scratch'));
     writeFileSync(join(s.repo, 'scratch', 'notes'), 'ignored\n'); // ignored files do not count
     const whole = git(s.repo, ['commit', '-q', '-m', 'broken'], s.env);
     expect(whole.status).toBe(1); // now the gate runs on what the commit holds, and fails
     expect(whole.stdout + whole.stderr).toMatch(/^FAIL GATES:G1/m);
     expect(existsSync(join(s.repo, 'ran.txt'))).toBe(false);
+  });
+
+  // Round-38c F5: an edit inside a submodule marked ignore = dirty passed the hook.
+  it('stops a commit while a submodule holds changes, whatever .gitmodules says', () => {
+    const s = sandbox();
+    const hook = recipe('# .git/hooks/pre-commit (chmod +x): run the approved gates');
+    const sub = join(s.home, 'sub-origin');
+    mkdirSync(sub);
+    expect(git(sub, ['init', '-q'], s.env).status).toBe(0);
+    writeFileSync(join(sub, 'lib.txt'), 'v1\n');
+    expect(git(sub, ['add', '-A'], s.env).status).toBe(0);
+    expect(git(sub, ['commit', '-q', '-m', 'v1'], s.env).status).toBe(0);
+    expect(git(s.repo, ['init', '-q'], s.env).status).toBe(0);
+    expect(git(s.repo, ['-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', sub, 'sub'], s.env).status).toBe(0);
+    expect(git(s.repo, ['config', '-f', '.gitmodules', 'submodule.sub.ignore', 'dirty'], s.env).status).toBe(0);
+    writeFileSync(join(s.repo, 'GATES.md'), '- [ ] G1: t\n  CHECK: cat sub/lib.txt\n  EXPECT: v1\n');
+    expect(runCli(['--approve'], { cwd: s.repo, env: s.env }).code).toBe(0);
+    expect(git(s.repo, ['add', '-A'], s.env).status).toBe(0);
+    expect(git(s.repo, ['commit', '-q', '-m', 'gates'], s.env).status).toBe(0);
+    writeFileSync(join(s.repo, '.git/hooks/pre-commit'), hook.replace('npx --no-install gate-check', `${process.execPath} ${BIN}`));
+    chmodSync(join(s.repo, '.git/hooks/pre-commit'), 0o755);
+    writeFileSync(join(s.repo, 'sub', 'lib.txt'), 'v2\n'); // not committed in the submodule
+    writeFileSync(join(s.repo, 'note.txt'), 'x\n');
+    expect(git(s.repo, ['add', 'note.txt'], s.env).status).toBe(0);
+    const r = git(s.repo, ['commit', '-q', '-m', 'note'], s.env);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('the work tree holds changes this commit leaves out');
   });
 });
