@@ -169,13 +169,14 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
   const review = needsReview ? (await import('./depends-review.js')).dependsReview : null;
   const scripts = needsReview ? await import('../lint/unbound-scripts.js') : null;
   const naming = needsReview ? await import('../lint/named-files.js') : null;
+  const data = needsReview ? { ...(await import('../lint/data-files.js')), ...(await import('../lint/glob.js')) } : null;
   const columns = io.columns?.() ?? SCREEN_COLUMNS;
   let boundHere: Map<string, Set<string>> | null = null;
   const boundElsewhere = () => (boundHere ??= pathBoundByApprovals(store, ws.root.path));
   // The scripts the CHECK runs and the files it names that no DEPENDS binds (lint/unbound-scripts.ts).
   // And where that reading stopped: at what it cannot follow, or at a bound on its work.
-  const unboundOf = (f: OracleFields, gate: Gate): { files: string[]; runs: string[]; notJudged: string | null } => {
-    if (scripts === null || naming === null) return { files: [], runs: [], notJudged: null };
+  const unboundOf = (f: OracleFields, gate: Gate): { files: string[]; data: string[]; notJudged: string | null } => {
+    if (scripts === null || naming === null || data === null) return { files: [], data: [], notJudged: null };
     const matched = (f.depends ?? []).map((d) => d[0]);
     const resolve = (path: string, dir: string) => physicalRepositoryPath(ws.root.path, path, dir, scripts.lexicalPath);
     const runs = scripts.unboundScripts(f.check, ws.root.path, f.cwd, matched, gate.depends, (p) => globCanBindLater(ws.root.path, p), resolve);
@@ -192,7 +193,13 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
     // bin/suite.sh) is bound already: the screen names it on the PATH row (round-27 08).
     const boundBare = new Set((f.pathBound ?? []).map(([p]) => p.slice(p.lastIndexOf('/') + 1)));
     const files = runs.filter((p) => !isRepositoryDirectory(ws.root.path, p) && !(boundBare.has(p.slice(p.lastIndexOf('/') + 1)) && !isRepositoryNonFolder(ws.root.path, p)));
-    return { files: [...new Set([...files, ...named.files])], runs: files, notJudged: scripts.unboundNotJudged(f.check, ws.root.path, f.cwd, cdpath, homeDirectory()) ?? named.unread };
+    // What the CHECK only reads as data (grep, cat, test …) is shown apart; as INPUTS, bound
+    // enough: its change makes the evidence stale, and no code of it runs (round-38b F3).
+    const workdir = repositoryFolder(ws.root.path, f.cwd);
+    const reads = data.dataOnlyFiles(f.check, workdir.startsWith('/') ? null : workdir, named.files.filter((p) => !files.includes(p)), resolve);
+    const asInputs = (p: string) => (gate.inputs ?? []).some((g) => data.globMatches(g, p));
+    const all = [...new Set([...files, ...named.files])].filter((p) => !(reads.has(p) && asInputs(p)));
+    return { files: all, data: all.filter((p) => reads.has(p)), notJudged: scripts.unboundNotJudged(f.check, ws.root.path, f.cwd, cdpath, homeDirectory()) ?? named.unread };
   };
   const requestOf = (e: Entry): ApprovalRequest => {
     const f = e.oracle!.fields;
@@ -210,7 +217,7 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
       dependsDiff: diff?.lines ?? [],
       dependsNotShown: diff?.notShown ?? [],
       unboundScripts: unbound.files,
-      unboundRuns: unbound.runs,
+      unboundData: unbound.data,
       unboundNotJudged: unbound.notJudged,
     };
   };

@@ -85,8 +85,8 @@ export interface ApprovalRequest {
   dependsNotShown: string[];
   /** Repository files the CHECK runs as scripts or names otherwise that DEPENDS does not bind (lint/unbound-scripts.ts, lint/named-files.ts). */
   unboundScripts: string[];
-  /** Those of them it runs as scripts (the others it only names). */
-  unboundRuns: string[];
+  /** Those of them it only reads as data (lint/data-files.ts): shown apart. */
+  unboundData: string[];
   /** Where the reading of the CHECK for scripts stopped (lint/unbound-scripts.ts unboundNotJudged), or null. */
   unboundNotJudged: string | null;
 }
@@ -147,14 +147,14 @@ export function approvalRequestText(r: ApprovalRequest, columns = SCREEN_COLUMNS
     lines.push(`  PATH    set in the CHECK, not read: ${sanitizeLine(visibleNonAscii(cappedList(unread, UNBOUND_DISPLAY_CAP)).text, FIELD_DISPLAY_CAP)} (made at run time): what runs from there is not bound; read the CHECK yourself`);
   }
   const unbound = r.unboundScripts;
-  // What it runs, then what it only names: a file a program of the CHECK reads may be code
-  // (`vim -u vimrc`) or data (`grep x dist/out.js`, build output the check writes itself),
-  // which only the reader can tell (round-38b F3: build output was said to run).
-  const runs = unbound.filter((p) => r.unboundRuns.includes(p));
-  const named = unbound.filter((p) => !r.unboundRuns.includes(p));
+  // What it runs or names, then what it only reads as data (`grep x dist/out.js`: build output
+  // the check writes itself was said to run, round-38b F3). Only a file named nowhere but to a
+  // reader (grep, cat, test, diff …) is data: what a runner finds by itself is code (round-38c F6).
+  const code = unbound.filter((p) => !r.unboundData.includes(p));
+  const data = unbound.filter((p) => r.unboundData.includes(p));
   for (const [list, how] of [
-    [runs, (it: string) => [`CHECK runs ${it}, no DEPENDS binds ${it}: edits run unasked`]],
-    [named, (it: string) => [`CHECK names ${it}, no DEPENDS binds ${it}: if a program runs ${it},`, 'edits run unasked (data and build output need no DEPENDS)']],
+    [code, (it: string) => [`CHECK runs or names ${it}, no DEPENDS binds ${it}: edits run unasked`]],
+    [data, (it: string) => [`CHECK only reads ${it} (grep, cat, test …): edits change the verdict`, `unasked; bind ${it} in DEPENDS or INPUTS unless the check writes ${it}`]],
   ] as const) {
     if (list.length === 0) continue;
     lines.push(`  UNBOUND ${sanitizeLine(visibleNonAscii(cappedList(list, UNBOUND_DISPLAY_CAP)).text, FIELD_DISPLAY_CAP)}`, ...how(list.length === 1 ? 'it' : 'them').map((l) => `          ${l}`));

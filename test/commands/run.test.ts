@@ -97,7 +97,7 @@ describe('run modes', () => {
     const s = repo({ 'GATES.md': gate('A', "sh check.sh && sh -c 'cd sub && sh ../later.sh'", 'ok', '  INPUTS: check.sh\n'), 'check.sh': 'echo ok\n', 'sub/.keep': '' });
     const r = s.run([]);
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain('\n  UNBOUND check.sh, later.sh\n          CHECK runs them, no DEPENDS binds them: edits run unasked\n');
+    expect(r.stdout).toContain('\n  UNBOUND check.sh, later.sh\n          CHECK runs or names them, no DEPENDS binds them: edits run unasked\n');
     const j = JSON.parse(s.run(['--json']).stdout);
     assertReportSchema(j);
     expect(j.gates[0].result.request).toMatchObject({ pinOnly: [], unboundScripts: ['check.sh', 'later.sh'] });
@@ -107,10 +107,29 @@ describe('run modes', () => {
     expect(JSON.parse(bound.run(['--json']).stdout).gates[0].result.request.unboundScripts).toEqual([]);
   });
 
+  // Round-38b F3: build output a check only greps was said to run; round-38c F6: what a runner
+  // finds by itself (npm test's scripts, node --test's files) must stay with code.
+  it('UNBOUND shows what the CHECK only reads as data on rows of their own; what runs stays with code', () => {
+    const build = repo({ 'GATES.md': gate('A', 'sh build.sh >/dev/null && grep -c "export function mul" dist/math.js', '/^1$/m', '  DEPENDS: build.sh\n'), 'build.sh': 'mkdir -p dist; echo "export function mul" > dist/math.js\n', 'dist/math.js': 'export function mul\n' });
+    expect(build.run([]).stdout).toContain('\n  UNBOUND dist/math.js\n          CHECK only reads it (grep, cat, test …): edits change the verdict\n          unasked; bind it in DEPENDS or INPUTS unless the check writes it\n');
+    expect(build.run([]).stdout).not.toContain('runs or names');
+    // As INPUTS, data is bound enough: nothing to say.
+    const inputs = repo({ 'GATES.md': gate('A', 'grep -q ok expected.txt && echo ok', 'ok', '  INPUTS: expected.txt\n'), 'expected.txt': 'ok\n' });
+    expect(inputs.run([]).stdout).not.toContain('UNBOUND');
+    // Code a runner finds by itself, and a script piped into a shell: code, whatever reads it too.
+    const pkg = JSON.stringify({ name: 'p', scripts: { test: 'node --test' } });
+    const runner = repo({ 'GATES.md': gate('A', 'npm test', '/# pass [1-9]/', ''), 'package.json': pkg, 'test/a.test.js': "require('node:test')('a', () => {});\n" });
+    const screen = runner.run([]).stdout;
+    expect(screen).toMatch(/\n {2}UNBOUND [^\n]*test\/a\.test\.js[^\n]*\n {10}CHECK runs or names them, no DEPENDS binds them: edits run unasked\n/);
+    expect(screen).not.toContain('CHECK only reads');
+    const piped = repo({ 'GATES.md': gate('A', 'grep -q x run.sh; cat run.sh | sh', 'ok', ''), 'run.sh': 'echo ok # x\n' });
+    expect(piped.run([]).stdout).toContain('\n  UNBOUND run.sh\n          CHECK runs or names it, no DEPENDS binds it: edits run unasked\n');
+  });
+
   it('UNBOUND names every file of the repository the CHECK names, on disk now, that no DEPENDS binds (round-14 attack)', () => {
     const check = 'true --config=tests/conf.txt --log=tests/missing.txt && echo ok';
     const s = repo({ 'GATES.md': gate('A', check, 'ok', '  INPUTS: tests/*.txt\n'), 'tests/conf.txt': 'x\n' });
-    expect(s.run([]).stdout).toContain('\n  UNBOUND tests/conf.txt\n          CHECK names it, no DEPENDS binds it: if a program runs it,\n          edits run unasked (data and build output need no DEPENDS)\n');
+    expect(s.run([]).stdout).toContain('\n  UNBOUND tests/conf.txt\n          CHECK runs or names it, no DEPENDS binds it: edits run unasked\n');
     expect(JSON.parse(s.run(['--json']).stdout).gates[0].result.request.unboundScripts).toEqual(['tests/conf.txt']);
     const bound = repo({ 'GATES.md': gate('A', check, 'ok', '  DEPENDS: tests/conf.txt\n'), 'tests/conf.txt': 'x\n' });
     expect(bound.run([]).stdout).not.toContain('UNBOUND');
@@ -126,7 +145,7 @@ describe('run modes', () => {
     const files = Object.fromEntries([...decoys.map((d) => [d, 'x\n']), ['payload.txt', 'x\n']]);
     const s = repo({ 'GATES.md': gate('A', `cat ${decoys.join(' ')} payload.txt >/dev/null; echo ok`, 'ok', ''), ...files });
     // The field as one line (the screen wraps it at 80 columns with a "~" row).
-    const field = /\n {2}UNBOUND ([^]*?)\n {10}CHECK names/.exec(s.run([]).stdout)![1]!.replace(/\n {2}~ /g, '');
+    const field = /\n {2}UNBOUND ([^]*?)\n {10}CHECK only reads/.exec(s.run([]).stdout)![1]!.replace(/\n {2}~ /g, '');
     expect(field).toBe([...decoys, 'payload.txt'].join(', '));
     const long = repo({ 'GATES.md': gate('A', `sed -n --expression='${'p'.repeat(5000)}' check.sh`, 'ok', ''), 'check.sh': 'echo ok\n' });
     expect(long.run([]).stdout.replace(/\n {2}~ /g, '')).toContain('not read past a word longer than 4096 characters: read the rest yourself\n');
@@ -135,7 +154,7 @@ describe('run modes', () => {
 
   it('UNBOUND says where it stopped reading the CHECK: a cd it cannot follow, a CDPATH, a program named at run time (round-8c attack)', () => {
     const s = repo({ 'GATES.md': gate('A', 'sh check.sh; cd "$D" && sh x.sh', 'ok', ''), 'check.sh': 'echo ok\n' });
-    expect(s.run([]).stdout).toContain('\n  UNBOUND check.sh\n          CHECK runs it, no DEPENDS binds it: edits run unasked\n          not read past a cd to a folder set at run time: read the rest yourself\n');
+    expect(s.run([]).stdout).toContain('\n  UNBOUND check.sh\n          CHECK runs or names it, no DEPENDS binds it: edits run unasked\n          not read past a cd to a folder set at run time: read the rest yourself\n');
     const cdpath = repo({ 'GATES.md': gate('A', 'CDPATH=spec cd unit && sh run.sh', 'ok', '  DEPENDS: unit/run.sh\n'), 'unit/run.sh': 'echo ok\n', 'spec/unit/run.sh': 'echo ok\n' });
     expect(cdpath.run([]).stdout).toContain('\n  UNBOUND not read past a cd through CDPATH: read the rest yourself\n');
     const request = JSON.parse(cdpath.run(['--json']).stdout).gates[0].result.request;
@@ -143,7 +162,7 @@ describe('run modes', () => {
     // A script run inside a command substitution, and one after a node option with a value (round-9 attack).
     const sub = repo({ 'GATES.md': gate('A', 'test "$(sh scripts/check.sh)" = ok && echo VERIFIED', 'VERIFIED', ''), 'scripts/check.sh': 'echo ok\n' });
     // (The file the substitution runs is named all the same: the CHECK names it.)
-    expect(sub.run([]).stdout).toContain('\n  UNBOUND scripts/check.sh\n          CHECK names it, no DEPENDS binds it: if a program runs it,\n          edits run unasked (data and build output need no DEPENDS)\n          not read past a command substitution $(…): read the rest yourself\n');
+    expect(sub.run([]).stdout).toContain('\n  UNBOUND scripts/check.sh\n          CHECK runs or names it, no DEPENDS binds it: edits run unasked\n          not read past a command substitution $(…): read the rest yourself\n');
     const titled = repo({ 'GATES.md': gate('A', 'node --title scripts/check.js scripts/helper.js', 'ok', '  DEPENDS: scripts/check.js\n'), 'scripts/check.js': '', 'scripts/helper.js': "console.log('ok')\n" });
     expect(titled.run([]).stdout).toContain('\n  UNBOUND scripts/helper.js\n');
     // Read to the end: nothing is said.
@@ -227,7 +246,7 @@ describe('run modes', () => {
     expect(j.gates[0].result.request.unboundScripts).toEqual(['lib/run.sh', 'tests/../check.sh']);
     const narrow = repo({ 'GATES.md': gate('A', 'cd tests && sh ../check.sh', 'ok', '  DEPENDS: check.sh\n'), 'check.sh': 'echo ok\n', 'spec/check.sh': 'echo ok\n', 'spec/unit/t.txt': 'x\n' });
     symlinkSync('spec/unit', join(narrow.repo, 'tests'));
-    expect(narrow.run([]).stdout).toContain('\n  UNBOUND tests/../check.sh\n          CHECK runs it, no DEPENDS binds it: edits run unasked\n');
+    expect(narrow.run([]).stdout).toContain('\n  UNBOUND tests/../check.sh\n          CHECK runs or names it, no DEPENDS binds it: edits run unasked\n');
     // The shell keeps its directory as text: after `cd tests` and `cd ..` it is back at the top (round-8b attack).
     const back = repo({ 'GATES.md': gate('A', 'cd tests && cd .. && sh check.sh && cd tests/.. && sh check.sh', 'ok', '  DEPENDS: spec/check.sh\n'), 'check.sh': 'echo ok\n', 'spec/check.sh': 'echo ok\n', 'spec/unit/t.txt': 'x\n' });
     symlinkSync('spec/unit', join(back.repo, 'tests'));
