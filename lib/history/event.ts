@@ -83,8 +83,8 @@ export interface GateHistory {
   /**
    * Passed and failed under the same oracle (which includes the DEPENDS contents) with the
    * same INPUTS contents: a failure after the tested code changed, and a pass after it was
-   * fixed, is a regression and its fix, not flakiness; nor is a check that passed and changed
-   * files under --assert-clean (a build rewriting its output).
+   * fixed, is a regression and its fix, not flakiness. A failure of --assert-clean whose check
+   * passed (a build rewriting its output) counts as the check's pass.
    */
   flaky: boolean;
   /** The last attempts failed with the same fingerprint, STUCK_AFTER times or more in a row. */
@@ -98,12 +98,13 @@ export const STUCK_AFTER = 3;
 export function labelHistory(gate: string, attempts: readonly AttemptEvent[]): GateHistory {
   const byOracle = new Map<string, Set<string>>();
   for (const a of attempts) {
-    // A stale result, or a failure that is --assert-clean's and not the check's, says nothing of flakiness.
-    if (a.status === 'stale' || a.cause === 'changed-files') continue;
+    if (a.status === 'stale') continue;
     // Events from before INPUTS were recorded group by the oracle alone, as they did.
     const key = `${a.oracle}\u0000${a.inputs === undefined ? '?' : (a.inputs ?? '-')}`;
     const set = byOracle.get(key) ?? new Set<string>();
-    set.add(a.status);
+    // A failure that is --assert-clean's is the check's own pass: a check that fails every other
+    // run is flaky whatever --assert-clean adds to its passes (round-38c F7).
+    set.add(a.cause === 'changed-files' ? 'pass' : a.status);
     byOracle.set(key, set);
   }
   const flaky = [...byOracle.values()].some((s) => s.has('pass') && s.has('fail'));

@@ -67,6 +67,10 @@ describe('labels', () => {
     for (const bad of ['other', null, 1]) expect(parseEvent(line({ cause: bad })), String(bad)).toBeNull();
     expect(parseEvent(line({ cause: 'changed-files' }, 'pass'))).toBeNull();
     expect(labelHistory('GATES:A', [ev('pass'), { ...ev('fail'), cause: 'changed-files' }, ev('pass')]).flaky).toBe(false);
+    // Its own verdict was a pass: a check that fails every other run under --assert-clean is flaky (round-38c F7).
+    const own = { ...ev('fail', 'o1', 'other'), cause: 'changed-files' as const };
+    expect(labelHistory('GATES:A', [ev('fail'), own, ev('fail'), own]).flaky).toBe(true);
+    expect(labelHistory('GATES:A', [own, own]).flaky).toBe(false);
   });
   it('stuck: the same failure three times in a row at the end', () => {
     expect(labelHistory('GATES:A', [ev('fail'), ev('fail'), ev('fail')]).stuck).toBe(true);
