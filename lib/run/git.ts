@@ -8,8 +8,8 @@
 // the checkout could make it run a command. ls-files only lists the index and walks the
 // tree; core.fsmonitor and the untracked cache are off so that no config makes it run one.
 import { execFile, spawn } from 'node:child_process';
-import { lstatSync } from 'node:fs';
-import { join } from 'node:path';
+import { lstatSync, readdirSync } from 'node:fs';
+import { join, resolve as resolvePath } from 'node:path';
 import { RunSetupError, UsageError } from '../errors.js';
 import { workTreeTop } from '../fsx/repo-root.js';
 import { interruptedError, interruptSignal } from './interrupts.js';
@@ -73,7 +73,41 @@ export async function snapshotWorkingTree(root: string, env: NodeJS.ProcessEnv):
   for (const path of untracked.split('\0')) if (path !== '') snapshot.set(path, `untracked|${statOf(root, path)}`);
   const ignored = await git(root, ['ls-files', '-z', '--others', '--ignored', '--exclude-standard'], env);
   for (const path of ignored.split('\0')) if (path !== '') snapshot.set(path, `ignored|${statOf(root, path)}`);
+  for (const [key, value] of await repositoryState(root, env)) snapshot.set(key, value);
   return snapshot;
+}
+
+/** Files of the git directory that decide what git does next (a config, a hook, attributes), by their stat data. */
+const GIT_DIR_FILES = ['HEAD', 'config', 'config.worktree', 'packed-refs', 'info/attributes', 'info/exclude', 'info/sparse-checkout', 'info/grafts', 'shallow', 'commondir'];
+const MAX_HOOKS = 256;
+
+/**
+ * The repository itself, beside the working tree (round-38d F1): every ref with its object
+ * (a commit, an amend, a branch moved, a replace ref), where HEAD points, and the stat data
+ * of the files of the git directory that make git run or show something else later: its
+ * config (core.fsmonitor, a filter), hooks, info/attributes, packed-refs. Keyed by
+ * `.git/…` (the common directory of a linked worktree too).
+ */
+async function repositoryState(root: string, env: NodeJS.ProcessEnv): Promise<TreeSnapshot> {
+  const state: TreeSnapshot = new Map();
+  const dirs = (await git(root, ['rev-parse', '--absolute-git-dir', '--git-common-dir'], env)).split('\n');
+  const gitDir = dirs[0]!;
+  const commonDir = resolvePath(root, dirs[1] || gitDir);
+  const refs = await git(root, ['for-each-ref', '--format=%(refname)%00%(objectname)%00%(symref)'], env);
+  for (const line of refs.split('\n')) if (line !== '') state.set(`.git/${line.slice(0, line.indexOf('\0'))}`, `ref|${line}`);
+  const places: [string, string][] = commonDir === gitDir ? [['.git', gitDir]] : [['.git', gitDir], ['.git (common)', commonDir]];
+  for (const [label, dir] of places) {
+    for (const name of GIT_DIR_FILES) state.set(`${label}/${name}`, `git|${statOf(dir, name)}`);
+    let hooks: string[];
+    try {
+      hooks = readdirSync(join(dir, 'hooks')).sort().slice(0, MAX_HOOKS);
+    } catch {
+      hooks = [];
+    }
+    state.set(`${label}/hooks`, `git|${statOf(dir, 'hooks')}|${hooks.length}`);
+    for (const hook of hooks) state.set(`${label}/hooks/${hook}`, `git|${statOf(dir, `hooks/${hook}`)}`);
+  }
+  return state;
 }
 
 /** Paths that differ between two snapshots, sorted; `ignore` filters gate-check's own files. */

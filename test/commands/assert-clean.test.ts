@@ -51,6 +51,26 @@ describe('--assert-clean', () => {
     expect(JSON.parse(t.run(['history', '--json']).stdout).gates[0].attempts.at(-1).cause).toBeUndefined();
   });
 
+  // Round-38d F1: a check that commits, amends, moves a ref, sets core.fsmonitor or writes a
+  // hook passed --assert-clean: the working tree was all it compared.
+  it('fails a check that changes the repository itself: a commit, a ref, its config, a hook, its attributes', () => {
+    const git = 'git -c user.email=t@t -c user.name=t';
+    for (const [check, changed] of [
+      [`${git} commit -q --allow-empty -m x`, /\.git\/refs\/heads\/\w+/],
+      [`${git} commit -q --amend -m y`, /\.git\/refs\/heads\/\w+/],
+      [`${git} tag t1`, /\.git\/refs\/tags\/t1/],
+      [`${git} replace -f HEAD HEAD`, /\.git\/refs\/replace\//],
+      ['git config core.fsmonitor "touch pwned"', /\.git\/config/],
+      ['printf "#!/bin/sh\\n" > .git/hooks/pre-commit', /\.git\/hooks\/pre-commit/],
+      ['echo "* filter=x" > .git/info/attributes', /\.git\/info\/attributes/],
+    ] as const) {
+      const s = gitRepo({ 'GATES.md': `- [ ] A: t\n  CHECK: ${check} >/dev/null 2>&1; echo ok\n  EXPECT: ok\n` });
+      const r = s.run(['--approve', '--assert-clean']);
+      expect(r.code, check).toBe(1);
+      expect(r.stdout, check).toMatch(new RegExp(`^FAIL GATES:A .*the check changed files in the repository \\(--assert-clean\\): .*${changed.source}`, 'm'));
+    }
+  });
+
   it('passes a check that changes nothing, and ignores gate-check\'s own ledger writes', () => {
     const s = gitRepo({ 'GATES.md': '- [ ] A: t\n  CHECK: cat fixture.txt\n  EXPECT: original\n- [ ] B: t\n  CHECK: sleep 1.2; echo ok\n  EXPECT: ok\n', 'fixture.txt': 'original\n' });
     const r = s.run(['--approve', '--assert-clean']);
