@@ -27,6 +27,22 @@ const fail = async (error) => {
 };
 process.on('uncaughtException', fail);
 
+// A signal before the CLI's own handlers are in place (loading a build takes tens of ms):
+// nothing has started yet, and an interrupt is exit 130 like any other (round-38d F4). The
+// list is lib/run/interrupts.ts's INTERRUPT_SIGNALS (a test compares them); V8's profiler owns
+// SIGPROF under --cpu-prof.
+const EARLY_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT', 'SIGUSR2', 'SIGALRM', 'SIGVTALRM', 'SIGPROF', 'SIGXCPU', 'SIGPOLL', 'SIGPWR', 'SIGSYS', 'SIGSTKFLT', 'SIGTRAP', 'SIGABRT'];
+const early = () => process.exit(130);
+const profiling = process.execArgv.some((a) => a === '--cpu-prof' || a.startsWith('--cpu-prof='));
+for (const s of EARLY_SIGNALS) {
+  if (s === 'SIGPROF' && profiling) continue;
+  try {
+    process.on(s, early);
+  } catch {
+    // A signal this platform does not have.
+  }
+}
+
 async function start(argv) {
   try {
     const route = require('../dist/route.cjs').routeOf(argv);
@@ -35,6 +51,8 @@ async function start(argv) {
     say('cannot start', error);
     return 2;
   }
+  // In the same tick as cli() puts its own handlers in place (its first statement).
+  for (const s of EARLY_SIGNALS) process.off(s, early);
   return built.cli(argv);
 }
 

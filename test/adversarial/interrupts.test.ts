@@ -86,6 +86,22 @@ describe('every catchable terminating signal: checks killed, finished results wr
     expect(readdirSync(s.repo).filter((f) => f.endsWith('.lock') || f.endsWith('.tmp'))).toEqual([]);
   }, 30_000);
 
+  // Round-38d F4: a signal while a build was still loading killed gate-check by the signal
+  // (exit 143, 129), before its handlers were in place. The full build (--help) loads with an
+  // await, so a signal sent right after the bin returns arrives in that window.
+  it.each(INTERRUPT_SIGNALS)('%s while the build still loads: exit 130, nothing printed', (signal) => {
+    const script = `process.argv = [process.execPath, ${JSON.stringify(BIN)}, '--help']; require(${JSON.stringify(BIN)}); process.kill(process.pid, ${JSON.stringify(signal)});`;
+    const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+    expect({ status: r.status, signal: r.signal }).toEqual({ status: 130, signal: null });
+    expect(r.stdout).toBe('');
+  });
+
+  it("the bin's early signals are lib/run/interrupts.ts's", () => {
+    const text = readFileSync(BIN, 'utf8');
+    const list = /const EARLY_SIGNALS = \[([^\]]*)\]/.exec(text)![1]!.split(',').map((w) => w.trim().replace(/'/g, ''));
+    expect(list).toEqual([...INTERRUPT_SIGNALS]);
+  });
+
   it('a second interrupt kills every group at once, without waiting for the grace period', async () => {
     // The check ignores SIGTERM: only SIGKILL ends it, after the 1 s grace or at the second interrupt.
     const s = repo({ 'GATES.md': gate('T', gated("trap '' TERM; echo $$ > t.pid; sleep 300 & echo $! > t.bg; while :; do sleep 0.05; done")) });
