@@ -60,6 +60,6 @@ export async function hookBindCommand(args: string[], io: Io): Promise<number> {
     throw new UsageError(`there is no scope ${scope} in ${sanitizeLine(root, 400)} (no .gate-check/${scope}/ and no dispatch wave)`, "'gate-check --list-scopes' lists them");
   }
   writeBinding(locations, root, session, scope!);
-  io.stdout(`bound ${who} to scope ${scope} in ${sanitizeLine(root, 400)}: its SubagentStop now waits for that scope's gates and dispatch waves\n`);
+  io.stdout(`bound ${who} to scope ${scope} in ${sanitizeLine(root, 400)}: its SubagentStop now waits for that scope's gates and dispatch waves (in whichever worktree of this repository it works)\n`);
   return 0;
 }

@@ -4,8 +4,10 @@
 // sub-agent's stop stricter (an unbound sub-agent's stop is let through; the main agent's stop
 // still answers for every gate).
 //
-// <store>/hooks/bind-<16 hex of the root>-<16 hex of the session>.json = {"root","session","scope"},
-// one file per binding, read as hostile JSON, written atomically.
+// <store>/hooks/bind-<16 hex of the repository>-<16 hex of the session>.json =
+// {"repository","session","scope"} (the repository as leases name it: every worktree of one
+// git repository is one), one file per binding, read as hostile JSON, written atomically. A
+// file of an earlier version, by the checkout's root ({"root","session","scope"}), is read too.
 import { join } from 'node:path';
 import { UnsafeStoreError } from '../errors.js';
 import { atomicWriteFile } from '../fsx/atomic-write.js';
@@ -16,10 +18,21 @@ import { hasExactKeys, isPlainObject } from '../json/hostile.js';
 import { sha256Hex } from '../oracle/oracle.js';
 import type { StoreLocations } from '../store/locations.js';
 import { readPrivateFile } from '../store/private-file.js';
+import { leaseRepository } from '../lease/repository.js';
 
 const MAX_BINDING_BYTES = 16 * 1024;
 
+/**
+ * The file of a binding: by the repository (leaseRepository: the git common directory, so
+ * that a binding made in one worktree routes a sub-agent working in another, round-38d F2),
+ * and the session.
+ */
 export function bindingName(root: string, session: string): string {
+  return `bind-${sha256Hex(leaseRepository(root)).slice(0, 16)}-${sha256Hex(session).slice(0, 16)}.json`;
+}
+
+/** The file an earlier version wrote: by the checkout's root. */
+function rootBindingName(root: string, session: string): string {
   return `bind-${sha256Hex(root).slice(0, 16)}-${sha256Hex(session).slice(0, 16)}.json`;
 }
 
@@ -27,31 +40,39 @@ export function bindingPath(locations: StoreLocations, root: string, session: st
   return join(locations.hooks, bindingName(root, session));
 }
 
-/** The scope `session` is bound to in `root`, or null. Creates nothing; an invalid file throws. */
+/** The scope `session` is bound to in `root`'s repository (any worktree of it), or null. Creates nothing; an invalid file throws. */
 export function readBinding(locations: StoreLocations, root: string, session: string): string | null {
   if (!privateDirExists(locations.hooks)) return null;
   openPrivateDir(locations.base, { repoRoot: root, create: false });
   const dir = openPrivateDir(locations.hooks, { repoRoot: root, create: false });
-  const name = bindingName(root, session);
-  const text = readPrivateFile(dir, name, MAX_BINDING_BYTES, true);
-  if (text === null) return null;
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch {
-    v = null;
+  const repository = leaseRepository(root);
+  for (const [name, key, value] of [
+    [bindingName(root, session), 'repository', repository],
+    [rootBindingName(root, session), 'root', root],
+  ] as const) {
+    const text = readPrivateFile(dir, name, MAX_BINDING_BYTES, true);
+    if (text === null) continue;
+    let v: unknown;
+    try {
+      v = JSON.parse(text);
+    } catch {
+      v = null;
+    }
+    if (!isPlainObject(v) || !hasExactKeys(v, [key, 'session', 'scope']) || v[key] !== value || v.session !== session || typeof v.scope !== 'string' || !SCOPE_PATTERN.test(v.scope)) {
+      throw new UnsafeStoreError(join(dir.path, name), 'invalid scope binding', 'remove it by hand, or bind again with `gate-check hook bind`');
+    }
+    return v.scope;
   }
-  if (!isPlainObject(v) || !hasExactKeys(v, ['root', 'session', 'scope']) || v.root !== root || v.session !== session || typeof v.scope !== 'string' || !SCOPE_PATTERN.test(v.scope)) {
-    throw new UnsafeStoreError(join(dir.path, name), 'invalid scope binding', 'remove it by hand, or bind again with `gate-check hook bind`');
-  }
-  return v.scope;
+  return null;
 }
 
 export function writeBinding(locations: StoreLocations, root: string, session: string, scope: string): void {
   openPrivateDir(locations.base, { repoRoot: root, create: true });
   const dir = openPrivateDir(locations.hooks, { repoRoot: root, create: true });
   dir.verify();
-  atomicWriteFile(join(dir.path, bindingName(root, session)), JSON.stringify({ root, session, scope }) + '\n', { mode: 0o600, create: true });
+  atomicWriteFile(join(dir.path, bindingName(root, session)), JSON.stringify({ repository: leaseRepository(root), session, scope }) + '\n', { mode: 0o600, create: true });
+  // An earlier version's file for this checkout would be read after this one: gone.
+  removeFile(join(dir.path, rootBindingName(root, session)));
 }
 
 /** False when there was no binding. */
@@ -60,5 +81,7 @@ export function removeBinding(locations: StoreLocations, root: string, session: 
   openPrivateDir(locations.base, { repoRoot: root, create: false });
   const dir = openPrivateDir(locations.hooks, { repoRoot: root, create: false });
   dir.verify();
-  return removeFile(join(dir.path, bindingName(root, session)));
+  const current = removeFile(join(dir.path, bindingName(root, session)));
+  const earlier = removeFile(join(dir.path, rootBindingName(root, session)));
+  return current || earlier;
 }

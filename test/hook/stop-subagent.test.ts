@@ -3,7 +3,9 @@
 // not counted; SubagentStop of a sub-agent bound to a scope (`gate-check hook bind --session S
 // --scope ID`) blocks until that scope's gates are met, in every host that has a sub-agent
 // stop; an unbound sub-agent's stop is left to the main agent's.
-import { readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { sha256Hex } from '../../lib/oracle/oracle.js';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, sandbox, writeFiles, type CliResult } from '../helpers/cli.js';
@@ -76,7 +78,7 @@ describe('SubagentStop: a sub-agent bound to a scope', () => {
     const s = repo(files);
     const bound = s.run(['hook', 'bind', '--session', 'agent-1', '--scope', 'api']);
     expect(bound.code).toBe(0);
-    expect(bound.stdout).toMatch(/^bound agent-1 to scope api in .*: its SubagentStop now waits for that scope's gates and dispatch waves\n$/);
+    expect(bound.stdout).toMatch(/^bound agent-1 to scope api in .*: its SubagentStop now waits for that scope's gates and dispatch waves \(in whichever worktree of this repository it works\)\n$/);
     const reason = blockOf(answerOf('claude', s.stop('claude', claudePayload(s.repo, { agent: 'agent-1' }))));
     expect(reason).toMatch(/^gate-check: 1 gate is not met: GATES:X \(unchecked\)\./);
     expect(reason).not.toMatch(/GATES:R|GATES:W/);
@@ -85,6 +87,29 @@ describe('SubagentStop: a sub-agent bound to a scope', () => {
     writeFileSync(join(s.repo, '.gate-check', 'api', 'GATES.md'), '- [x] X: the api scope\n  EVIDENCE: reviewed by Ada on 2026-11-02\n');
     expect(s.stop('claude', claudePayload(s.repo, { agent: 'agent-1' })).stdout).toBe('');
     expect(blockOf(answerOf('claude', s.stop('claude', claudePayload(s.repo))))).toMatch(/^gate-check: 2 gates are not met/);
+  });
+
+  // Round-38d F2: bound in the main checkout, a sub-agent working in a linked worktree of the
+  // same repository was let through silently (the binding was keyed by the checkout's root).
+  it('a binding holds in every worktree of the repository; a binding of an earlier version is still read', () => {
+    const s = repo(files);
+    const git = (cwd: string, args: string[]) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd, stdio: 'ignore' });
+    git(s.repo, ['init', '-q']);
+    git(s.repo, ['add', '-A']);
+    git(s.repo, ['commit', '-qm', 'gates']);
+    const wt = join(s.home, '..', 'wt');
+    git(s.repo, ['worktree', 'add', '-q', wt]);
+    expect(s.run(['hook', 'bind', '--session', 'agent-1', '--scope', 'api']).code).toBe(0);
+    const inWorktree = runCli(['hook', 'stop', '--host', 'claude'], { cwd: wt, env: s.env, input: JSON.stringify(claudePayload(wt, { agent: 'agent-1' })) });
+    expect(blockOf(answerOf('claude', inWorktree))).toMatch(/^gate-check: 1 gate is not met: GATES:X \(unchecked\)\./);
+    // A file as an earlier version wrote it: by the checkout's root.
+    const hooks = join(s.home, '.gate-check', 'hooks');
+    for (const f of readdirSync(hooks).filter((n) => n.startsWith('bind-'))) rmSync(join(hooks, f));
+    const legacy = `bind-${sha256Hex(realpathSync(s.repo)).slice(0, 16)}-${sha256Hex('agent-1').slice(0, 16)}.json`;
+    writeFileSync(join(hooks, legacy), JSON.stringify({ root: realpathSync(s.repo), session: 'agent-1', scope: 'web' }), { mode: 0o600 });
+    expect(blockOf(answerOf('claude', s.stop('claude', claudePayload(s.repo, { agent: 'agent-1' }))))).toMatch(/^gate-check: 1 gate is not met: GATES:W/);
+    expect(s.run(['hook', 'bind', '--session', 'agent-1', '--remove']).stdout).toMatch(/^removed the binding of agent-1 \(to scope web\)/);
+    expect(readdirSync(hooks).filter((n) => n.startsWith('bind-'))).toEqual([]);
   });
 
   it('a sub-agent with a session of its own is bound by that session id', () => {
