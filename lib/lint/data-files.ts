@@ -42,7 +42,10 @@ export function dataOnlyFiles(check: string, workdir: string | null, named: read
     const cmd = withoutKeywords(command);
     const words = unwrapped(cmd);
     const name = programName(words[0]);
-    const reader = name !== null && READERS.has(name) && words.length === cmd.words.length;
+    // Its output written to a file, which something may then run (`cat rules.mk > Makefile;
+    // make`, round-38e F1): not data. Only /dev/null and the other output stream are safe.
+    const writes = cmd.redirects.some((r) => !r.op.includes('<') && !(r.target !== null && (r.target.value === '/dev/null' || /^&[12-]?$/.test(r.target.value) || /^[12]$/.test(r.target.value))));
+    const reader = name !== null && READERS.has(name) && words.length === cmd.words.length && !writes;
     for (const w of reader ? words.slice(1) : cmd.words) note(reader ? read : elsewhere, w.value, dir);
     for (const a of cmd.assignments) note(elsewhere, a.value.slice(a.value.indexOf('=') + 1), dir);
     for (const r of cmd.redirects) if (r.target) note(reader && r.op.includes('<') ? read : elsewhere, r.target.value, dir);

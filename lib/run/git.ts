@@ -9,7 +9,7 @@
 // tree; core.fsmonitor and the untracked cache are off so that no config makes it run one.
 import { execFile, spawn } from 'node:child_process';
 import { lstatSync, readdirSync } from 'node:fs';
-import { join, resolve as resolvePath } from 'node:path';
+import { join, relative, resolve as resolvePath } from 'node:path';
 import { RunSetupError, UsageError } from '../errors.js';
 import { workTreeTop } from '../fsx/repo-root.js';
 import { interruptedError, interruptSignal } from './interrupts.js';
@@ -78,8 +78,37 @@ export async function snapshotWorkingTree(root: string, env: NodeJS.ProcessEnv):
 }
 
 /** Files of the git directory that decide what git does next (a config, a hook, attributes), by their stat data. */
-const GIT_DIR_FILES = ['HEAD', 'config', 'config.worktree', 'packed-refs', 'info/attributes', 'info/exclude', 'info/sparse-checkout', 'info/grafts', 'shallow', 'commondir'];
+const GIT_DIR_FILES = ['HEAD', 'config', 'config.worktree', 'packed-refs', 'info/attributes', 'info/exclude', 'info/sparse-checkout', 'info/grafts', 'shallow', 'commondir', 'objects/info/alternates', 'MERGE_HEAD', 'CHERRY_PICK_HEAD', 'REVERT_HEAD', 'MERGE_MSG'];
 const MAX_HOOKS = 256;
+/** Git directories of submodules (.git/modules/…, nested ones too) watched at most, and how deep. */
+const MAX_MODULE_DIRS = 128;
+const MAX_MODULE_DEPTH = 8;
+
+/** The git directories of submodules under `dir` (<common>/modules/<name>…): a folder with HEAD and config. */
+function moduleGitDirs(dir: string): string[] {
+  const found: string[] = [];
+  const walk = (at: string, depth: number) => {
+    if (depth > MAX_MODULE_DEPTH || found.length >= MAX_MODULE_DIRS) return;
+    let names: string[];
+    try {
+      names = readdirSync(at).sort();
+    } catch {
+      return;
+    }
+    if (depth > 0 && names.includes('HEAD') && names.includes('config')) {
+      found.push(at);
+      // Its own submodules live in its modules/.
+      walk(join(at, 'modules'), 1);
+      return;
+    }
+    for (const name of names) {
+      const next = join(at, name);
+      if (lstatSync(next, { throwIfNoEntry: false })?.isDirectory()) walk(next, depth + 1);
+    }
+  };
+  walk(join(dir, 'modules'), 0);
+  return found;
+}
 
 /**
  * The repository itself, beside the working tree (round-38d F1): every ref with its object
@@ -96,6 +125,9 @@ async function repositoryState(root: string, env: NodeJS.ProcessEnv): Promise<Tr
   const refs = await git(root, ['for-each-ref', '--format=%(refname)%00%(objectname)%00%(symref)'], env);
   for (const line of refs.split('\n')) if (line !== '') state.set(`.git/${line.slice(0, line.indexOf('\0'))}`, `ref|${line}`);
   const places: [string, string][] = commonDir === gitDir ? [['.git', gitDir]] : [['.git', gitDir], ['.git (common)', commonDir]];
+  // A submodule's config and hooks live in the top repository's git directory (round-38e F4:
+  // core.fsmonitor set there ran at the person's next git status).
+  for (const module of moduleGitDirs(commonDir)) places.push([`.git/${relative(commonDir, module)}`, module]);
   for (const [label, dir] of places) {
     for (const name of GIT_DIR_FILES) state.set(`${label}/${name}`, `git|${statOf(dir, name)}`);
     let hooks: string[];

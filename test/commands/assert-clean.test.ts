@@ -71,6 +71,25 @@ describe('--assert-clean', () => {
     }
   });
 
+  // Round-38e F4: a submodule's config and hooks live in the top repository's .git/modules.
+  it("fails a check that changes a submodule's git directory: its config, its hooks", () => {
+    const origin = tempDir('gc-sub-origin-');
+    const g = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', '-c', 'protocol.file.allow=always', ...args], { cwd, stdio: 'ignore' });
+    g(origin, 'init', '-q');
+    g(origin, 'commit', '-q', '--allow-empty', '-m', 'lib');
+    for (const [check, changed] of [
+      ['git -C lib config core.fsmonitor "touch pwned"', /\.git\/modules\/lib\/config/],
+      ['printf "#!/bin/sh\\n" > .git/modules/lib/hooks/pre-commit', /\.git\/modules\/lib\/hooks\/pre-commit/],
+    ] as const) {
+      const s = gitRepo({ 'GATES.md': `- [ ] A: t\n  CHECK: ${check} >/dev/null 2>&1; echo ok\n  EXPECT: ok\n` });
+      g(s.repo, 'submodule', 'add', '-q', origin, 'lib');
+      g(s.repo, 'commit', '-qm', 'lib');
+      const r = s.run(['--approve', '--assert-clean']);
+      expect(r.code, check).toBe(1);
+      expect(r.stdout, check).toMatch(new RegExp(`^FAIL GATES:A .*\\(--assert-clean\\): .*${changed.source}`, 'm'));
+    }
+  });
+
   it('passes a check that changes nothing, and ignores gate-check\'s own ledger writes', () => {
     const s = gitRepo({ 'GATES.md': '- [ ] A: t\n  CHECK: cat fixture.txt\n  EXPECT: original\n- [ ] B: t\n  CHECK: sleep 1.2; echo ok\n  EXPECT: ok\n', 'fixture.txt': 'original\n' });
     const r = s.run(['--approve', '--assert-clean']);

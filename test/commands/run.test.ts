@@ -122,6 +122,9 @@ describe('run modes', () => {
     const screen = runner.run([]).stdout;
     expect(screen).toMatch(/\n {2}UNBOUND [^\n]*test\/a\.test\.js[^\n]*\n {10}CHECK runs or names them, no DEPENDS binds them: edits run unasked\n/);
     expect(screen).not.toContain('CHECK only reads');
+    // Copied into a file that then runs, INPUTS or not (round-38e F1): code.
+    const copied = repo({ 'GATES.md': gate('A', 'cat rules.mk > Makefile; make -s gate', 'ok', '  INPUTS: rules.mk\n'), 'rules.mk': 'gate:\n\t@echo ok\n' });
+    expect(copied.run([]).stdout).toContain('\n  UNBOUND rules.mk\n          CHECK runs or names it, no DEPENDS binds it: edits run unasked\n');
     const piped = repo({ 'GATES.md': gate('A', 'grep -q x run.sh; cat run.sh | sh', 'ok', ''), 'run.sh': 'echo ok # x\n' });
     expect(piped.run([]).stdout).toContain('\n  UNBOUND run.sh\n          CHECK runs or names it, no DEPENDS binds it: edits run unasked\n');
   });

@@ -123,5 +123,46 @@ describe('the plain pre-commit hook of hooks-in-git.md', () => {
     const r = git(s.repo, ['commit', '-q', '-m', 'note'], s.env);
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('the work tree holds changes this commit leaves out');
+    // Round-38e F2: a file marked skip-worktree inside the submodule hides its change there.
+    expect(git(join(s.repo, 'sub'), ['update-index', '--skip-worktree', 'lib.txt'], s.env).status).toBe(0);
+    const hidden = git(s.repo, ['commit', '-q', '-m', 'note'], s.env);
+    expect(hidden.status).toBe(1);
+    expect(hidden.stderr).toContain('files are marked assume-unchanged or skip-worktree');
+  });
+
+  // Round-38e F2: an uncommitted edit in a nested submodule that its parent marks ignore = dirty.
+  it('stops a commit while a nested submodule holds changes', () => {
+    const s = sandbox();
+    const hook = recipe('# .git/hooks/pre-commit (chmod +x): run the approved gates');
+    const make = (name: string) => {
+      const dir = join(s.home, name);
+      mkdirSync(dir);
+      expect(git(dir, ['init', '-q'], s.env).status).toBe(0);
+      writeFileSync(join(dir, `${name}.txt`), 'v1\n');
+      expect(git(dir, ['add', '-A'], s.env).status).toBe(0);
+      expect(git(dir, ['commit', '-q', '-m', 'v1'], s.env).status).toBe(0);
+      return dir;
+    };
+    const inner = make('inner');
+    const outer = make('outer');
+    expect(git(outer, ['-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', inner, 'inner'], s.env).status).toBe(0);
+    expect(git(outer, ['config', '-f', '.gitmodules', 'submodule.inner.ignore', 'dirty'], s.env).status).toBe(0);
+    expect(git(outer, ['add', '-A'], s.env).status).toBe(0);
+    expect(git(outer, ['commit', '-q', '-m', 'inner'], s.env).status).toBe(0);
+    expect(git(s.repo, ['init', '-q'], s.env).status).toBe(0);
+    expect(git(s.repo, ['-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', outer, 'outer'], s.env).status).toBe(0);
+    expect(git(s.repo, ['-c', 'protocol.file.allow=always', 'submodule', 'update', '-q', '--init', '--recursive'], s.env).status).toBe(0);
+    writeFileSync(join(s.repo, 'GATES.md'), '- [ ] G1: t\n  CHECK: cat outer/inner/inner.txt\n  EXPECT: v1\n');
+    expect(runCli(['--approve'], { cwd: s.repo, env: s.env }).code).toBe(0);
+    expect(git(s.repo, ['add', '-A'], s.env).status).toBe(0);
+    expect(git(s.repo, ['commit', '-q', '-m', 'gates'], s.env).status).toBe(0);
+    writeFileSync(join(s.repo, '.git/hooks/pre-commit'), hook.replace('npx --no-install gate-check', `${process.execPath} ${BIN}`));
+    chmodSync(join(s.repo, '.git/hooks/pre-commit'), 0o755);
+    writeFileSync(join(s.repo, 'outer', 'inner', 'inner.txt'), 'v2\n');
+    writeFileSync(join(s.repo, 'note.txt'), 'x\n');
+    expect(git(s.repo, ['add', 'note.txt'], s.env).status).toBe(0);
+    const r = git(s.repo, ['commit', '-q', '-m', 'note'], s.env);
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.stderr).toContain('the work tree holds changes this commit leaves out');
   });
 });

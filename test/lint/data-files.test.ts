@@ -18,7 +18,13 @@ describe('dataOnlyFiles', () => {
     expect(data('FILE=conf.txt grep x conf.txt', ['conf.txt'])).toEqual([]);
     expect(data('env grep x conf.txt', ['conf.txt'])).toEqual([]); // through a wrapper: not judged a reader
     expect(data('sqlite3 db < t.sql', ['t.sql'])).toEqual([]);
-    expect(data('grep x f.txt > out.txt', ['f.txt', 'out.txt'])).toEqual(['f.txt']);
+    // Written to a file, what a reader read may run there (round-38e F1: `cat rules.mk > Makefile; make`).
+    expect(data('cat rules.mk > Makefile; make -s gate', ['rules.mk'])).toEqual([]);
+    expect(data('grep -v x t.sh > run.sh; sh run.sh', ['t.sh'])).toEqual([]);
+    expect(data('head -n 5 x.js >> index.js; node .', ['x.js'])).toEqual([]);
+    expect(data('grep x f.txt > out.txt', ['f.txt', 'out.txt'])).toEqual([]);
+    // Thrown away or sent to the other stream: still data.
+    expect(data('grep -q x f.txt > /dev/null 2>&1 && cat g.txt >&2 && cat h.txt 1>&2', ['f.txt', 'g.txt', 'h.txt'])).toEqual(['f.txt', 'g.txt', 'h.txt']);
   });
   it('only files it was asked about, and nothing outside the repository', () => {
     expect(data('grep x a.txt b.txt', ['a.txt'])).toEqual(['a.txt']);

@@ -49,7 +49,9 @@ describe('runInOrder', () => {
     const started: number[] = [];
     const tasks = [
       async () => {
-        const o = await check('sleep 300 & echo $! > bg.pid; echo $$ > sh.pid; wait', dir, running);
+        // sh.pid first: once bg.pid is there (what the throwing task waits for), both are (a kill
+        // between the two writes left sh.pid unwritten under load).
+        const o = await check('echo $$ > sh.pid; sleep 300 & echo $! > bg.pid; wait', dir, running);
         longSettled = true;
         return o.failure;
       },
