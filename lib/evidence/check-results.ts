@@ -1,6 +1,7 @@
-// The newest pass and the newest failure of each check in a repository, whatever gate id or
-// ledger file it ran under. A check is its definition (CHECK, EXPECT, CWD, DEPENDS and INPUTS
-// patterns, TIMEOUT: definition.ts) and the folder it ran in. The run records of a ledger
+// The newest pass and the newest failure of each check in a repository, per set of DEPENDS and
+// INPUTS contents, whatever gate id or ledger file it ran under. A check is its definition
+// (CHECK, EXPECT, CWD, DEPENDS and INPUTS patterns, TIMEOUT: definition.ts) and the folder it
+// ran in. The run records of a ledger
 // (receipt.ts) are kept per ledger file and gate id, so a failing run made under a renamed id
 // or in a moved ledger, then the old ledger checked out, would leave the old pass verified
 // (round-35 F1); this index links them. One file per repository in the receipts directory.

@@ -89,7 +89,14 @@ describe('parseCheckResults', () => {
       text.replace('"inputs":null', '"inputs":1'),
       text.replace('"ledger":"gates/a.md"', '"ledger":""'),
       text.replace(/"time":"[^"]*"/, '"time":"soon"'),
+      text.replace('"gate":"G"', '"gate":""'),
+      text.replace('"gate":"G"', '"gate":7'),
+      text.replace(/"results":\[[^]*\]/, '"results":{}'),
     ];
     for (const b of bad) expect(parseCheckResults(b, '/r').ok, b.slice(0, 120)).toBe(false);
+    // More results than a file can hold: refused before each is read.
+    const one = file.results[0]!;
+    const huge = JSON.stringify({ schema: CHECK_RESULTS_SCHEMA, root: '/r', results: new Array(2 * MAX_CHECKS + 1).fill(one) });
+    expect(parseCheckResults(huge, '/r')).toEqual({ ok: false, reason: `results is not a list of at most ${2 * MAX_CHECKS}` });
   });
 });
