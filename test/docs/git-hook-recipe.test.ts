@@ -15,6 +15,14 @@ function recipe(marker: string): string {
   return block;
 }
 
+const PRE_COMMIT = '# .git/hooks/pre-commit (chmod +x): run the approved gates';
+
+/** The doc's pre-commit hook in `repo`, as written but for gate-check started by its bin instead of npx. */
+function installPreCommit(repo: string): void {
+  writeFileSync(join(repo, '.git/hooks/pre-commit'), recipe(PRE_COMMIT).replace('npx --no-install gate-check', `${process.execPath} ${BIN}`));
+  chmodSync(join(repo, '.git/hooks/pre-commit'), 0o755);
+}
+
 function git(cwd: string, args: string[], env: NodeJS.ProcessEnv) {
   // Identity from the environment: `git -c` would hand the hook GIT_CONFIG_PARAMETERS, which an approval binds.
   return spawnSync('git', args, { cwd, env: { ...env, GIT_AUTHOR_NAME: 'test', GIT_AUTHOR_EMAIL: 'test@example.invalid', GIT_COMMITTER_NAME: 'test', GIT_COMMITTER_EMAIL: 'test@example.invalid' }, encoding: 'utf8' });
@@ -23,16 +31,14 @@ function git(cwd: string, args: string[], env: NodeJS.ProcessEnv) {
 describe('the plain pre-commit hook of hooks-in-git.md', () => {
   it('runs the approved gates with the terminal\'s oracles, and stops a commit whose run wrote evidence until it is added', () => {
     const s = sandbox();
-    const hook = recipe('# .git/hooks/pre-commit (chmod +x): run the approved gates');
-    expect(hook).toContain('npx --no-install gate-check');
+    expect(recipe(PRE_COMMIT)).toContain('npx --no-install gate-check');
     expect(git(s.repo, ['init', '-q'], s.env).status).toBe(0);
     writeFileSync(join(s.repo, 'GATES.md'), '- [ ] G1: the work is done\n  CHECK: test -f done.txt && echo done\n  EXPECT: done\n');
     // Approved at the terminal; it fails until the work is there.
     expect(runCli(['--approve'], { cwd: s.repo, env: s.env }).code).toBe(1);
     expect(git(s.repo, ['add', '-A'], s.env).status).toBe(0);
     expect(git(s.repo, ['commit', '-q', '-m', 'gates'], s.env).status).toBe(0);
-    writeFileSync(join(s.repo, '.git/hooks/pre-commit'), hook.replace('npx --no-install gate-check', `${process.execPath} ${BIN}`));
-    chmodSync(join(s.repo, '.git/hooks/pre-commit'), 0o755);
+    installPreCommit(s.repo);
 
     writeFileSync(join(s.repo, 'done.txt'), 'x\n');
     expect(git(s.repo, ['add', 'done.txt'], s.env).status).toBe(0);
@@ -53,7 +59,6 @@ describe('the plain pre-commit hook of hooks-in-git.md', () => {
   // tree and the commit went in broken with a ledger that says met.
   it('stops a commit while the work tree holds changes or new files the commit leaves out, before running anything', () => {
     const s = sandbox();
-    const hook = recipe('# .git/hooks/pre-commit (chmod +x): run the approved gates');
     expect(git(s.repo, ['init', '-q'], s.env).status).toBe(0);
     writeFileSync(join(s.repo, 'GATES.md'), '- [ ] G1: the work is right\n  CHECK: grep -q right work.txt && echo right && touch ran.txt\n  EXPECT: right\n  INPUTS: work.txt\n');
     writeFileSync(join(s.repo, '.gitignore'), 'ran.txt\nscratch/\n');
@@ -61,8 +66,7 @@ describe('the plain pre-commit hook of hooks-in-git.md', () => {
     expect(runCli(['--approve'], { cwd: s.repo, env: s.env }).code).toBe(0);
     expect(git(s.repo, ['add', '-A'], s.env).status).toBe(0);
     expect(git(s.repo, ['commit', '-q', '-m', 'work'], s.env).status).toBe(0);
-    writeFileSync(join(s.repo, '.git/hooks/pre-commit'), hook.replace('npx --no-install gate-check', `${process.execPath} ${BIN}`));
-    chmodSync(join(s.repo, '.git/hooks/pre-commit'), 0o755);
+    installPreCommit(s.repo);
     rmSync(join(s.repo, 'ran.txt'));
 
     writeFileSync(join(s.repo, 'work.txt'), 'wrong\n');
@@ -101,7 +105,6 @@ describe('the plain pre-commit hook of hooks-in-git.md', () => {
   // Round-38c F5: an edit inside a submodule marked ignore = dirty passed the hook.
   it('stops a commit while a submodule holds changes, whatever .gitmodules says', () => {
     const s = sandbox();
-    const hook = recipe('# .git/hooks/pre-commit (chmod +x): run the approved gates');
     const sub = join(s.home, 'sub-origin');
     mkdirSync(sub);
     expect(git(sub, ['init', '-q'], s.env).status).toBe(0);
@@ -115,8 +118,7 @@ describe('the plain pre-commit hook of hooks-in-git.md', () => {
     expect(runCli(['--approve'], { cwd: s.repo, env: s.env }).code).toBe(0);
     expect(git(s.repo, ['add', '-A'], s.env).status).toBe(0);
     expect(git(s.repo, ['commit', '-q', '-m', 'gates'], s.env).status).toBe(0);
-    writeFileSync(join(s.repo, '.git/hooks/pre-commit'), hook.replace('npx --no-install gate-check', `${process.execPath} ${BIN}`));
-    chmodSync(join(s.repo, '.git/hooks/pre-commit'), 0o755);
+    installPreCommit(s.repo);
     writeFileSync(join(s.repo, 'sub', 'lib.txt'), 'v2\n'); // not committed in the submodule
     writeFileSync(join(s.repo, 'note.txt'), 'x\n');
     expect(git(s.repo, ['add', 'note.txt'], s.env).status).toBe(0);
@@ -133,7 +135,6 @@ describe('the plain pre-commit hook of hooks-in-git.md', () => {
   // Round-38e F2: an uncommitted edit in a nested submodule that its parent marks ignore = dirty.
   it('stops a commit while a nested submodule holds changes', () => {
     const s = sandbox();
-    const hook = recipe('# .git/hooks/pre-commit (chmod +x): run the approved gates');
     const make = (name: string) => {
       const dir = join(s.home, name);
       mkdirSync(dir);
@@ -156,8 +157,7 @@ describe('the plain pre-commit hook of hooks-in-git.md', () => {
     expect(runCli(['--approve'], { cwd: s.repo, env: s.env }).code).toBe(0);
     expect(git(s.repo, ['add', '-A'], s.env).status).toBe(0);
     expect(git(s.repo, ['commit', '-q', '-m', 'gates'], s.env).status).toBe(0);
-    writeFileSync(join(s.repo, '.git/hooks/pre-commit'), hook.replace('npx --no-install gate-check', `${process.execPath} ${BIN}`));
-    chmodSync(join(s.repo, '.git/hooks/pre-commit'), 0o755);
+    installPreCommit(s.repo);
     writeFileSync(join(s.repo, 'outer', 'inner', 'inner.txt'), 'v2\n');
     writeFileSync(join(s.repo, 'note.txt'), 'x\n');
     expect(git(s.repo, ['add', 'note.txt'], s.env).status).toBe(0);
