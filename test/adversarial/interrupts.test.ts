@@ -87,13 +87,25 @@ describe('every catchable terminating signal: checks killed, finished results wr
   }, 30_000);
 
   // Round-38d F4: a signal while a build was still loading killed gate-check by the signal
-  // (exit 143, 129), before its handlers were in place. The full build (--help) loads with an
-  // await, so a signal sent right after the bin returns arrives in that window.
-  it.each(INTERRUPT_SIGNALS)('%s while the build still loads: exit 130, nothing printed', (signal) => {
-    const script = `process.argv = [process.execPath, ${JSON.stringify(BIN)}, '--help']; require(${JSON.stringify(BIN)}); process.kill(process.pid, ${JSON.stringify(signal)});`;
-    const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
-    expect({ status: r.status, signal: r.signal }).toEqual({ status: 130, signal: null });
-    expect(r.stdout).toBe('');
+  // (exit 143, 129), before its handlers were in place. The window is made certain: the bin,
+  // copied beside a full build that never finishes loading.
+  it.each(INTERRUPT_SIGNALS)('%s while the build still loads: exit 130, nothing printed', async (signal) => {
+    const copy = tempDir('gc-loading-');
+    mkdirSync(join(copy, 'bin'));
+    mkdirSync(join(copy, 'dist'));
+    for (const f of ['gate-check.js', 'package.json', 'fast-loader.cjs']) cpSync(join(BIN, '..', f), join(copy, 'bin', f));
+    cpSync(join(BIN, '../../dist/route.cjs'), join(copy, 'dist/route.cjs'));
+    writeFileSync(join(copy, 'package.json'), '{"type":"module"}\n');
+    writeFileSync(join(copy, 'dist/cli.js'), "writeFileSync('loading', ''); setInterval(() => {}, 1000); await new Promise(() => {});\n".replace('writeFileSync', "(await import('node:fs')).writeFileSync").replace("'loading'", JSON.stringify(join(copy, 'loading'))));
+    const child = spawn(process.execPath, [join(copy, 'bin/gate-check.js'), '--help'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.resume();
+    const closed = new Promise<[number | null, NodeJS.Signals | null]>((r) => child.on('close', (code, sig) => r([code, sig])));
+    await waitUntil(() => existsSync(join(copy, 'loading')), 'the build to start loading', 10_000);
+    child.kill(signal);
+    expect(await closed).toEqual([130, null]);
+    expect(stdout).toBe('');
   });
 
   it("the bin's early signals are lib/run/interrupts.ts's", () => {
