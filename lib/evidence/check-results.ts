@@ -81,7 +81,8 @@ export function laterFailure(file: CheckResultsFile, pass: { def: string; cwd?: 
   for (const r of file.results) {
     if (r.status !== 'fail' || checkOf(r) !== check) continue;
     const at = Date.parse(r.time);
-    if (at <= since || (settledAt.get(runOf(r)) ?? -Infinity) > at) continue;
+    // A failure started in the same millisecond as the pass counts: which saw the newer work is unknown.
+    if (at < since || (settledAt.get(runOf(r)) ?? -Infinity) > at) continue;
     if (found === null || at > Date.parse(found.time)) found = r;
   }
   return found;

@@ -139,8 +139,11 @@ export class ReceiptStore {
   }
 
   /**
-   * The failure of the same gate and definition that started after `record` did, as the
-   * records file says now (re-read when another process wrote it since), or null.
+   * A failure of the same gate, under any definition and contents, that started when or after
+   * `record` did, as the records file says now (re-read when another process wrote it since),
+   * or null: the rule verification applies (verify.ts). A failure under an edited TIMEOUT,
+   * with the old ledger checked out before the slow pass ended, let that pass tick the gate
+   * and exit 0 (round-39a F2).
    */
   newerFailure(ledger: string, record: RunRecord): RunRecord | null {
     const path = join(this.dir.path, this.fileName(ledger));
@@ -149,7 +152,7 @@ export class ReceiptStore {
       this.byGate.delete(ledger);
     }
     const started = Date.parse(record.time);
-    return this.recordsOf(ledger, record.gate).find((r) => r.status === 'fail' && r.def === record.def && Date.parse(r.time) > started) ?? null;
+    return this.recordsOf(ledger, record.gate).find((r) => r.status === 'fail' && Date.parse(r.time) >= started) ?? null;
   }
 
   /**

@@ -189,9 +189,20 @@ function sameProof(a: ProvenFields, b: ProvenFields): boolean {
 }
 
 /**
- * Adds new records, newest first per gate. A new record replaces earlier ones of the same
- * proof (gate, definition, DEPENDS, INPUTS): only the newest result of a proof is kept, so
- * that the newest result is the one that decides. At most RECORDS_PER_GATE per gate.
+ * Newest start first; at the same start a failure before a pass. Records are kept in this
+ * order and the last ones go, so no pass outlives a failure of its gate that started with or
+ * after it: a slow pass written after a newer failure, then nine more runs with other
+ * contents, pushed that failure out while the pass stayed and verified again (round-39a F1).
+ */
+function newestStartFirst(a: RunRecord, b: RunRecord): number {
+  return Date.parse(b.time) - Date.parse(a.time) || (a.status === b.status ? 0 : a.status === 'fail' ? -1 : 1);
+}
+
+/**
+ * Adds new records, newest start first per gate. A new record replaces earlier ones of the
+ * same proof (gate, definition, DEPENDS, INPUTS): only the newest result of a proof is kept,
+ * so that the newest result is the one that decides. At most RECORDS_PER_GATE per gate: those
+ * that started last.
  */
 export function mergeRecords(file: ReceiptFile, added: readonly RunRecord[]): ReceiptFile {
   const byGate = new Map<string, RunRecord[]>();
@@ -206,7 +217,7 @@ export function mergeRecords(file: ReceiptFile, added: readonly RunRecord[]): Re
     // saw an older state of the work, so the recorded result stays the one that decides.
     const started = Date.parse(r.time);
     if (list.some((x) => sameProof(x, r) && Date.parse(x.time) > started)) continue;
-    byGate.set(r.gate, [r, ...list.filter((x) => !sameProof(x, r))].slice(0, RECORDS_PER_GATE));
+    byGate.set(r.gate, [r, ...list.filter((x) => !sameProof(x, r))].sort(newestStartFirst).slice(0, RECORDS_PER_GATE));
   }
   const records: RunRecord[] = [];
   for (const list of byGate.values()) for (const r of list) records.push(r);

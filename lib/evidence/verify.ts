@@ -116,7 +116,8 @@ export async function verifyMetGate(ctx: VerifyContext, loaded: LoadedLedger, ga
   // TIMEOUT or CWD edited for the failing run, then the old ledger checked out: round-35 F1).
   // Putting the old line back must not bring the older pass back; a re-run settles it.
   const passed = Date.parse(newest.time);
-  const later = records.find((r) => r.status === 'fail' && Date.parse(r.time) > passed);
+  // Started in the same millisecond counts too: which of the two saw the newer work is unknown.
+  const later = records.find((r) => r.status === 'fail' && Date.parse(r.time) >= passed);
   if (later) return { state: 'stale', reason: `a later run of this gate here failed (started ${later.time}, ${later.def === newest.def ? 'with other DEPENDS or INPUTS contents' : 'under another definition'}): run it again` };
   // The same check run under another gate id or in another ledger file (renamed or moved for
   // the failing run, then the old ledger checked out: round-35 F1) counts too.

@@ -19,6 +19,9 @@ describe('laterFailure', () => {
     const f = mergeResults(empty(), [result({ gate: 'G2', ledger: 'gates/x.md' })]);
     expect(laterFailure(f, pass({}))).toMatchObject({ gate: 'G2', ledger: 'gates/x.md' });
   });
+  it('a failure that started in the same millisecond as the pass counts: which saw the newer work is unknown (round-39a)', () => {
+    expect(laterFailure(mergeResults(empty(), [result({ gate: 'G2', time: at(5) })]), pass({}))).toMatchObject({ gate: 'G2', time: at(5) });
+  });
   it('a failure before the pass, of another definition, or in another folder does not', () => {
     expect(laterFailure(mergeResults(empty(), [result({ time: at(1) })]), pass({}))).toBeNull();
     expect(laterFailure(mergeResults(empty(), [result({ def: D2 })]), pass({}))).toBeNull();

@@ -69,6 +69,24 @@ describe('run records file', () => {
     expect(file.records[0]!.deps).toBe((RECORDS_PER_GATE + 2).toString(16).padStart(12, '0'));
   });
 
+  it('drops the runs that started first: a pass never outlives a failure of its gate that started with or after it (round-39a F1)', () => {
+    const at = (ms: number) => new Date(ms).toISOString();
+    let file: ReceiptFile = { schema: RECEIPTS_SCHEMA, ledger: L, records: [] };
+    // The failure started after the slow pass, which was written after it.
+    file = mergeRecords(file, [fail({ def: 'e'.repeat(64), time: at(2000) })]);
+    file = mergeRecords(file, [pass('a'.repeat(12), { time: at(1000) })]);
+    for (let i = 0; i < RECORDS_PER_GATE - 1; i++) file = mergeRecords(file, [pass('a'.repeat(12), { inputs: i.toString(16).padStart(12, '0'), time: at(3000 + i) })]);
+    expect(file.records).toHaveLength(RECORDS_PER_GATE);
+    expect(file.records.map((r) => r.time)).toEqual([...file.records.map((r) => r.time)].sort().reverse());
+    expect(newestOf(file.records, proof)).toBeNull(); // the slow pass went first
+    expect(file.records.some((r) => r.status === 'fail')).toBe(true);
+    // At the same start, the pass goes before the failure.
+    let tie: ReceiptFile = { schema: RECEIPTS_SCHEMA, ledger: L, records: [] };
+    tie = mergeRecords(tie, [fail({ def: 'e'.repeat(64), time: at(5) })]);
+    tie = mergeRecords(tie, [pass('a'.repeat(12), { time: at(5) })]);
+    expect(tie.records.map((r) => r.status)).toEqual(['fail', 'pass']);
+  });
+
   it('refuses each malformed field, in a failure (which no receipt id covers) and in a pass whose id was recomputed over it', () => {
     const text = (r: unknown) => `{"schema":"${RECEIPTS_SCHEMA}","ledger":"${L}","records":[${JSON.stringify(r)}]}`;
     const withId = (r: Record<string, unknown>) => ({ ...r, receipt: receiptId(IN_REPO, r as unknown as RunRecord, r.match as string) });

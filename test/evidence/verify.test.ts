@@ -459,6 +459,58 @@ describe('verification states', () => {
   });
 
   // Found by an attack (round-19 F6): the pass was ticked under a claim written while it ran.
+  // Round-39a F2: the newer failure ran under an edited TIMEOUT (another definition), and the
+  // old ledger was checked out before the slow pass ended: it ticked the gate, ALL MET, exit 0.
+  it('a slow pass does not tick the gate over a newer failure of it under another definition', async () => {
+    const ledger = ['- [ ] G: the work exists', '  CHECK: test -f work && { if [ -f slow ]; then sleep 3; fi; echo ok; }', '  EXPECT: ok', ''].join('\n');
+    const s = repo({ 'GATES.md': ledger, work: '' });
+    expect(s.run(['--approve']).code).toBe(0);
+    const passedLedger = s.ledger();
+    writeFileSync(join(s.repo, 'slow'), '');
+    const older = startCli(['--reverify'], { cwd: s.repo, env: s.env });
+    await new Promise((r) => setTimeout(r, 800)); // it has seen the work, and sleeps
+    rmSync(join(s.repo, 'work'));
+    rmSync(join(s.repo, 'slow'));
+    s.setLedger(passedLedger.replace('  EXPECT: ok\n', '  EXPECT: ok\n  TIMEOUT: 60\n'));
+    expect(s.run(['--approve']).code).toBe(1); // the newer run, under another definition, fails
+    s.setLedger(passedLedger); // git checkout GATES.md
+    const done = await older.done;
+    expect(done.stdout).toMatch(/^STALE GATES:G: a newer run of this gate failed while it ran \(started [^)]+\): that failure stands/m);
+    expect(done.code).toBe(1);
+    expect(s.run(['--status', '--strict']).code).toBe(1);
+  });
+
+  // Round-39a F1: records were dropped in the order they were written. The slow pass (written
+  // after the newer failure) stayed, nine runs with trimmed INPUTS pushed the failure out, and
+  // with the fixture and the old ledger line put back every surface said ALL MET.
+  it('no run of a gate pushes out a failure while an older pass of it stays', async () => {
+    const ledger = ['- [ ] G: the work exists', '  CHECK: test -f work && { if [ -f slow ]; then sleep 3; fi; echo ok; }', '  EXPECT: ok', '  INPUTS: fixture.txt', ''].join('\n');
+    const s = repo({ 'GATES.md': ledger, work: '', 'fixture.txt': 'full\n' });
+    expect(s.run(['--approve']).code).toBe(0);
+    const passedLedger = s.ledger();
+    writeFileSync(join(s.repo, 'slow'), '');
+    const older = startCli(['--reverify'], { cwd: s.repo, env: s.env });
+    await new Promise((r) => setTimeout(r, 800));
+    rmSync(join(s.repo, 'slow'));
+    rmSync(join(s.repo, 'work'));
+    s.setLedger(passedLedger.replace('  EXPECT: ok\n', '  EXPECT: ok\n  TIMEOUT: 60\n'));
+    expect(s.run(['--approve']).code).toBe(1);
+    s.setLedger(passedLedger);
+    expect((await older.done).code).toBe(1);
+    writeFileSync(join(s.repo, 'work'), ''); // the trimmed runs pass
+    for (let i = 0; i < 10; i++) {
+      writeFileSync(join(s.repo, 'fixture.txt'), `skip ${i}\n`);
+      expect(s.run(['--reverify']).code, `trimmed run ${i}`).toBe(0);
+    }
+    rmSync(join(s.repo, 'work'));
+    writeFileSync(join(s.repo, 'fixture.txt'), 'full\n');
+    s.setLedger(passedLedger);
+    const r = s.run(['--status', '--strict']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).not.toMatch(/ALL MET/);
+    expect(s.run([]).code).toBe(1); // a plain run runs it again: it fails
+  });
+
   it('a pass is not written under a title changed while it ran', async () => {
     const ledger = ['- [ ] G: unit tests pass', '  CHECK: sleep 2; echo ok', '  EXPECT: ok', ''].join('\n');
     const s = repo({ 'GATES.md': ledger });
@@ -737,6 +789,20 @@ describe('receipt store refusals', () => {
     expect(s.run([]).code).toBe(0);
     expect(count(s, 'a.count')).toBe(2);
     expect(s.run(['--status', '--strict']).code).toBe(0);
+  });
+
+  it('a failure of the gate recorded with the same start as its pass makes the pass stale: which saw the newer work is unknown', () => {
+    const s = passed();
+    const dir = receiptsDir(s.home);
+    const file = readdirSync(dir).find((f) => f.endsWith('.records.json'))!;
+    const doc = JSON.parse(readFileSync(join(dir, file), 'utf8'));
+    const pass = doc.records.find((r: { gate: string }) => r.gate === 'B');
+    // A run under another definition (say, with TIMEOUT added) that failed, started the same millisecond.
+    doc.records.push({ ...pass, def: 'f'.repeat(64), status: 'fail', match: null, receipt: null });
+    writeFileSync(join(dir, file), JSON.stringify(doc), { mode: 0o600 });
+    const r = s.run(['--status', '--strict']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^GATES:B {2}met, stale .*a later run of this gate here failed \(started [^)]*, under another definition\)/m);
   });
 
   it('--status creates no receipts or history directory', () => {
