@@ -4,12 +4,14 @@
 // then stays open as "weakened since the session began: a person must approve", even where the
 // strict view would let it pass, until a person runs `gate-check hook accept` on a terminal.
 // Cosmetic edits (order, whitespace, titles) are not weakening.
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { sha256Hex } from '../../lib/oracle/oracle.js';
 import { describe, expect, it } from 'vitest';
 import { BIN, runCli, sandbox, writeFiles } from '../helpers/cli.js';
 import { ptyDriver, startInPty } from '../helpers/process.js';
-import { answerOf, blockOf, claudePayload } from './host-fixtures.js';
+import { answerOf, blockOf, claudePayload, codexPayload } from './host-fixtures.js';
 
 const A = ['- [ ] A: the greeting script greets', '  CHECK: node greet.mjs', '  EXPECT: hello', '  CWD: scripts', '  DEPENDS: scripts/greet.mjs', '  TIMEOUT: 30', ''].join('\n');
 const M = '- [x] M: wording approved\n  EVIDENCE: approved by Ada on 2026-11-02\n';
@@ -150,6 +152,59 @@ describe('weakened since the session began', () => {
       writeFileSync(join(hooks, file!), bad, { mode: 0o600 });
       expect(blockOf(s.stop())).toMatch(/^gate-check: cannot read the gates \(.*invalid session baseline/);
     }
+  });
+});
+
+// Round-39a F3: the baseline was kept per checkout. The agent added a worktree, weakened a
+// gate there, and stopped in it (a Codex cwd, a bound sub-agent's project directory): no
+// baseline, so the session began anew there and the stop was let through.
+describe('one baseline per session in every worktree of the repository', () => {
+  const G1 = '- [ ] G1: the main work is done\n  CHECK: echo nope\n  EXPECT: yes\n';
+  const A1 = '- [ ] A1: unknown ids answer 404\n  CHECK: echo nope\n  EXPECT: 404\n';
+  const git = (cwd: string, args: string[]) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd, stdio: 'ignore' });
+
+  function withWorktree() {
+    const s = sandbox();
+    writeFiles(s.repo, { 'GATES.md': G1, '.gate-check/api/work.md': A1 });
+    git(s.repo, ['init', '-q']);
+    git(s.repo, ['add', '-A']);
+    git(s.repo, ['commit', '-qm', 'gates']);
+    const stop = (cwd: string, o: { session?: string; agent?: string } = {}) => answerOf('codex', runCli(['hook', 'stop', '--host', 'codex'], { cwd, env: s.env, input: JSON.stringify(codexPayload(cwd, { session: 's1', ...o })) }));
+    return { ...s, stop, wt: join(s.home, '..', 'wt') };
+  }
+
+  it('a gate seen in one worktree and removed or turned manual in another stays open there', () => {
+    const s = withWorktree();
+    expect(runCli(['hook', 'bind', '--session', 'sub1', '--scope', 'api'], { cwd: s.repo, env: s.env }).code).toBe(0);
+    expect(blockOf(s.stop(s.repo))).toMatch(/^gate-check: 2 gates are not met/);
+    git(s.repo, ['worktree', 'add', '-q', s.wt]);
+    rmSync(join(s.wt, 'GATES.md'));
+    writeFileSync(join(s.wt, '.gate-check', 'api', 'work.md'), '- [x] A1: unknown ids answer 404\n  EVIDENCE: checked by hand\n');
+    const main = blockOf(s.stop(s.wt));
+    expect(main).toMatch(/work:A1 \(weakened since the session began: turned manual: a person must approve\)/);
+    expect(main).toMatch(/GATES:G1 \(weakened since the session began: removed: a person must approve\)/);
+    expect(blockOf(s.stop(s.wt, { agent: 'sub1' }))).toMatch(/^gate-check: 1 gate is not met: work:A1 \(weakened since the session began: turned manual/);
+    // The main checkout is untouched: its gates are open, as they were.
+    expect(blockOf(s.stop(s.repo))).toMatch(/^gate-check: 2 gates are not met: GATES:G1 \(unchecked\)/);
+  });
+
+  it('a baseline an earlier version kept by the checkout\'s root is still read, and replaced by the repository\'s', () => {
+    const s = withWorktree();
+    expect(blockOf(s.stop(s.repo))).toMatch(/^gate-check: 2 gates are not met/);
+    const hooks = join(s.home, '.gate-check', 'hooks');
+    const [file] = readdirSync(hooks).filter((n) => n.startsWith('baseline-') && n.endsWith('.json'));
+    const current = JSON.parse(readFileSync(join(hooks, file!), 'utf8'));
+    expect(current).toMatchObject({ schema: 'gate-check/hook-baseline@2', repository: `git:${realpathSync(s.repo)}/.git`, session: 's1' });
+    rmSync(join(hooks, file!));
+    const root = realpathSync(s.repo);
+    const legacy = `baseline-${sha256Hex(root).slice(0, 16)}-${sha256Hex('s1').slice(0, 16)}.json`;
+    writeFileSync(join(hooks, legacy), JSON.stringify({ schema: 'gate-check/hook-baseline@1', root, session: 's1', takenAt: current.takenAt, gates: current.gates }), { mode: 0o600 });
+    writeFileSync(join(s.repo, '.gate-check', 'api', 'work.md'), '- [x] A1: unknown ids answer 404\n  EVIDENCE: checked by hand\n');
+    writeFileSync(join(s.repo, 'GATES.md'), G1 + '- [ ] G2: more work\n  CHECK: echo no\n  EXPECT: yes\n');
+    expect(blockOf(s.stop(s.repo))).toMatch(/work:A1 \(weakened since the session began: turned manual/);
+    // G2 joined the baseline: written as the repository's, the earlier file gone.
+    expect(readdirSync(hooks).filter((n) => n.startsWith('baseline-') && n.endsWith('.json'))).toEqual([file]);
+    expect(JSON.parse(readFileSync(join(hooks, file!), 'utf8')).gates.map((g: { id: string }) => g.id).sort()).toEqual(['A1', 'G1', 'G2']);
   });
 });
 
