@@ -79,7 +79,12 @@ export async function snapshotWorkingTree(root: string, env: NodeJS.ProcessEnv):
 
 /** Files of the git directory that decide what git does next (a config, a hook, attributes), by their stat data. */
 const GIT_DIR_FILES = ['HEAD', 'config', 'config.worktree', 'packed-refs', 'info/attributes', 'info/exclude', 'info/sparse-checkout', 'info/grafts', 'shallow', 'commondir', 'objects/info/alternates', 'MERGE_HEAD', 'CHERRY_PICK_HEAD', 'REVERT_HEAD', 'MERGE_MSG'];
-const MAX_HOOKS = 256;
+/**
+ * Hooks looked at one by one; a folder with more (git ships 14 samples) is taken as changed
+ * at every look, so that no hook hides behind the others (round-39a lead: past the 256th
+ * entry, a rewritten hook went unseen).
+ */
+const MAX_HOOKS = 4096;
 /** Git directories of submodules (.git/modules/…, nested ones too) watched at most, and how deep. */
 const MAX_MODULE_DIRS = 128;
 const MAX_MODULE_DEPTH = 8;
@@ -110,6 +115,18 @@ function moduleGitDirs(dir: string): string[] {
   return found;
 }
 
+/** The git directories of the repository's linked worktrees (<common>/worktrees/<name>), at most MAX_MODULE_DIRS. */
+function worktreeGitDirs(commonDir: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(join(commonDir, 'worktrees')).sort();
+  } catch {
+    return [];
+  }
+  const dirs = names.map((n) => join(commonDir, 'worktrees', n)).filter((d) => lstatSync(d, { throwIfNoEntry: false })?.isDirectory());
+  return dirs.slice(0, MAX_MODULE_DIRS);
+}
+
 /**
  * The repository itself, beside the working tree (round-38d F1): every ref with its object
  * (a commit, an amend, a branch moved, a replace ref), where HEAD points, and the stat data
@@ -128,13 +145,20 @@ async function repositoryState(root: string, env: NodeJS.ProcessEnv): Promise<Tr
   // A submodule's config and hooks live in the top repository's git directory (round-38e F4:
   // core.fsmonitor set there ran at the person's next git status).
   for (const module of moduleGitDirs(commonDir)) places.push([`.git/${relative(commonDir, module)}`, module]);
+  // Every other worktree's git directory: its HEAD and config.worktree decide what git does
+  // there next (round-39a lead). This worktree's is `.git` above.
+  for (const wt of worktreeGitDirs(commonDir)) if (resolvePath(wt) !== resolvePath(gitDir)) places.push([`${commonDir === gitDir ? '.git' : '.git (common)'}/${relative(commonDir, wt)}`, wt]);
   for (const [label, dir] of places) {
     for (const name of GIT_DIR_FILES) state.set(`${label}/${name}`, `git|${statOf(dir, name)}`);
     let hooks: string[];
     try {
-      hooks = readdirSync(join(dir, 'hooks')).sort().slice(0, MAX_HOOKS);
+      hooks = readdirSync(join(dir, 'hooks')).sort();
     } catch {
       hooks = [];
+    }
+    if (hooks.length > MAX_HOOKS) {
+      state.set(`${label}/hooks (more than ${MAX_HOOKS} entries: cannot be watched)`, `git|${process.hrtime.bigint()}`);
+      hooks = hooks.slice(0, MAX_HOOKS);
     }
     state.set(`${label}/hooks`, `git|${statOf(dir, 'hooks')}|${hooks.length}`);
     for (const hook of hooks) state.set(`${label}/hooks/${hook}`, `git|${statOf(dir, `hooks/${hook}`)}`);

@@ -71,6 +71,35 @@ describe('--assert-clean', () => {
     }
   });
 
+  // Round-39a lead: past the 256th entry of .git/hooks, a rewritten hook went unseen.
+  it('a hooks folder too large to watch one by one fails every check; under the cap, a hook that sorts last is seen', () => {
+    const many = gitRepo({ 'GATES.md': '- [ ] A: t\n  CHECK: echo ok\n  EXPECT: ok\n' });
+    for (let i = 0; i < 4097; i++) writeFileSync(join(many.repo, '.git', 'hooks', `a${String(i).padStart(5, '0')}`), '');
+    const r = many.run(['--approve', '--assert-clean']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^FAIL GATES:A .*\(--assert-clean\): \.git\/hooks \(more than 4096 entries: cannot be watched\)/m);
+    const some = gitRepo({ 'GATES.md': '- [ ] A: t\n  CHECK: printf "#!/bin/sh\\n" >> .git/hooks/zz-last; echo ok\n  EXPECT: ok\n' });
+    for (let i = 0; i < 300; i++) writeFileSync(join(some.repo, '.git', 'hooks', `a${String(i).padStart(5, '0')}`), '');
+    writeFileSync(join(some.repo, '.git', 'hooks', 'zz-last'), '');
+    const s = some.run(['--approve', '--assert-clean']);
+    expect(s.code).toBe(1);
+    expect(s.stdout).toMatch(/^FAIL GATES:A .*\(--assert-clean\): .*\.git\/hooks\/zz-last/m);
+  });
+
+  // Round-39a lead: another worktree's HEAD and config.worktree live in .git/worktrees/<name>.
+  it("fails a check that changes another worktree's git directory: its HEAD, its config", () => {
+    for (const [check, changed] of [
+      ['git -C ../wt checkout -q --detach', /\.git\/worktrees\/wt\/HEAD/],
+      ['echo "[core]" > .git/worktrees/wt/config.worktree', /\.git\/worktrees\/wt\/config\.worktree/],
+    ] as const) {
+      const s = gitRepo({ 'GATES.md': `- [ ] A: t\n  CHECK: ${check} >/dev/null 2>&1; echo ok\n  EXPECT: ok\n` });
+      execFileSync('git', ['worktree', 'add', '-q', '-b', 'side', join(s.repo, '..', 'wt')], { cwd: s.repo, stdio: 'ignore' });
+      const r = s.run(['--approve', '--assert-clean']);
+      expect(r.code, check).toBe(1);
+      expect(r.stdout, check).toMatch(new RegExp(`^FAIL GATES:A .*\\(--assert-clean\\): .*${changed.source}`, 'm'));
+    }
+  });
+
   // Round-38e F4: a submodule's config and hooks live in the top repository's .git/modules.
   it("fails a check that changes a submodule's git directory: its config, its hooks", () => {
     const origin = tempDir('gc-sub-origin-');
