@@ -9,7 +9,7 @@ import type { Oracle } from '../oracle/oracle.js';
 import { ResolutionPass, type OracleResolver } from '../oracle/resolve.js';
 import type { LoadedLedger } from '../workspace/load.js';
 import type { AttemptEvent } from '../history/event.js';
-import type { RunRecord } from './receipt.js';
+import { RECORDS_PER_GATE, type RunRecord } from './receipt.js';
 import type { ReceiptStore } from './receipt-store.js';
 import { writeResults, type FlushOutcome, type PendingWrite } from './writeback.js';
 import { sanitizeLine, visibleNonAscii } from '../text/sanitize.js';
@@ -112,6 +112,7 @@ export class BatchWriter {
             const mine = records.find((r) => r.gate === gateId && r.status === 'pass');
             const newer = mine ? this.receipts.newerFailure(loaded.location.path, mine) : null;
             if (newer !== null) return `a newer run of this gate failed while it ran (started ${newer.time}): that failure stands`;
+            if (mine && this.receipts.outrun(loaded.location.path, mine)) return `${RECORDS_PER_GATE} newer runs of this gate started while it ran, and only the ${RECORDS_PER_GATE} newest are kept: its result would not be, and may hide a newer failure`;
             // The same check run under another gate id or in another ledger file (round-38c F2).
             const elsewhere = mine ? this.receipts.laterFailureOfCheck(mine) : null;
             return elsewhere === null ? null : `a newer run of the same check failed while it ran (as ${visibleNonAscii(sanitizeLine(elsewhere.gate, 80)).text} in ${visibleNonAscii(sanitizeLine(elsewhere.ledger, 120)).text}, started ${elsewhere.time}): that failure stands`;

@@ -11,7 +11,7 @@ import { sha256Hex } from '../oracle/oracle.js';
 import { shellQuote } from '../text/shell-quote.js';
 import type { StoreLocations } from '../store/locations.js';
 import { readPrivateFile } from '../store/private-file.js';
-import { mergeRecords, parseReceiptFile, RECEIPTS_SCHEMA, serializeReceiptFile, type ReceiptFile, type RunRecord } from './receipt.js';
+import { mergeRecords, parseReceiptFile, RECEIPTS_SCHEMA, RECORDS_PER_GATE, serializeReceiptFile, type ReceiptFile, type RunRecord } from './receipt.js';
 import { CHECK_RESULTS_SCHEMA, laterFailure, mergeResults, parseCheckResults, resultsOf, serializeCheckResults, type CheckResult, type CheckResultsFile } from './check-results.js';
 
 export const MAX_RECEIPT_FILE_BYTES = 16 * 1024 * 1024;
@@ -146,13 +146,30 @@ export class ReceiptStore {
    * and exit 0 (round-39a F2).
    */
   newerFailure(ledger: string, record: RunRecord): RunRecord | null {
-    const path = join(this.dir.path, this.fileName(ledger));
-    if (this.cachedStamp.get(ledger) !== stamp(path)) {
+    this.refresh(ledger);
+    const started = Date.parse(record.time);
+    return this.recordsOf(ledger, record.gate).find((r) => r.status === 'fail' && Date.parse(r.time) >= started) ?? null;
+  }
+
+  /**
+   * Whether RECORDS_PER_GATE runs of the gate that started when or after `record` did are kept,
+   * as the records file says now: then `record` would not be kept, and a newer failure may have
+   * been dropped already to make room (records go oldest start first), so the pass proves
+   * nothing (round-39b F5: ten runs during a slow pass pushed out the failure it raced).
+   */
+  outrun(ledger: string, record: RunRecord): boolean {
+    this.refresh(ledger);
+    const started = Date.parse(record.time);
+    const kept = this.recordsOf(ledger, record.gate);
+    return kept.length >= RECORDS_PER_GATE && kept.every((r) => Date.parse(r.time) >= started);
+  }
+
+  /** Forgets what this process read of the ledger's records when another process wrote them since. */
+  private refresh(ledger: string): void {
+    if (this.cachedStamp.get(ledger) !== stamp(join(this.dir.path, this.fileName(ledger)))) {
       this.cache.delete(ledger);
       this.byGate.delete(ledger);
     }
-    const started = Date.parse(record.time);
-    return this.recordsOf(ledger, record.gate).find((r) => r.status === 'fail' && Date.parse(r.time) >= started) ?? null;
   }
 
   /**

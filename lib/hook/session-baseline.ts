@@ -2,39 +2,44 @@
 // store (never the repository, where the agent could rewrite it), what the Stop hook first saw
 // of each gate in that session, or what a person last approved with `gate-check hook accept`.
 //
-// <store>/hooks/baseline-<16 hex of the owner>-<16 hex of the session>.json =
-//   {"schema","repository","session","takenAt","gates":[BaselineGate…]}
-// The owner is the root's place in its git repository (the common directory, and the root's
-// folder below the work-tree top), so every worktree of one repository shares the session's
-// baseline, as scope bindings and leases do: an agent that added a worktree and weakened a
-// gate there stopped as if the session had just begun (round-39a F3). Outside git, the root.
-// A file of an earlier version, named and keyed by the checkout's root ({"root",…}, schema @1),
-// is read too, and replaced by the owner's file at the next write.
-// Read as hostile JSON (exact keys, every field typed), written atomically under a lock that
-// is never stolen; a file that cannot be trusted blocks (the caller fails closed).
+// One session's baseline of a root is kept under each name the root has, and every one of them
+// is compared with (a gate weakened against any is held):
+// - the root itself: <store>/hooks/baseline-<16 hex of the root>-<16 hex of the session>.json =
+//   {"schema":"gate-check/hook-baseline@1","root","session","takenAt","gates":[BaselineGate…]},
+//   which nothing in the repository can rename;
+// - its place in its git repository (the common directory, resolved, and the root's folder
+//   below the work-tree top): the same file name with the 16 hex of that place,
+//   {"schema":"gate-check/hook-baseline@2","repository",…}. Every worktree of a repository
+//   shares it, as scope bindings and leases do: an agent that added a worktree and weakened a
+//   gate there stopped as if the session had just begun (round-39a F3). It is a name the agent
+//   can change (a `.git` file for the `.git` folder, or the folder moved away for the stop:
+//   round-39b F1), which is why the root's stays.
+// A name that has no baseline yet gets the gates as they are now; a gate first seen joins every
+// baseline. Read as hostile JSON (exact keys, every field typed), written atomically under a
+// lock that is never stolen; a file that cannot be trusted blocks (the caller fails closed).
 import { readdirSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { UnsafeStoreError } from '../errors.js';
 import { atomicWriteFile } from '../fsx/atomic-write.js';
 import { acquireLock } from '../fsx/lock.js';
-import { removeFile } from '../fsx/create.js';
 import { isGitTopLevel } from '../fsx/repo-root.js';
-import { repositoryAsWritten } from '../lease/repository.js';
+import { leaseRepository } from '../lease/repository.js';
 import { openPrivateDir, privateDirExists } from '../fsx/private-dir.js';
 import { hasExactKeys, isPlainObject } from '../json/hostile.js';
 import { sha256Hex } from '../oracle/oracle.js';
 import type { StoreLocations } from '../store/locations.js';
 import { readPrivateFile } from '../store/private-file.js';
-import { gateKey, type BaselineGate } from './weakening.js';
+import { compareWithBaseline, gateKey, type BaselineGate } from './weakening.js';
 
+/** A baseline kept under the root's place in its git repository. */
 export const BASELINE_SCHEMA = 'gate-check/hook-baseline@2';
-/** An earlier version's baseline, keyed by the checkout's root. */
+/** A baseline kept under the root itself (the only kind before round-39a). */
 const ROOT_BASELINE_SCHEMA = 'gate-check/hook-baseline@1';
 /** A baseline larger than this is refused on reading, and not written. */
 export const MAX_BASELINE_BYTES = 64 * 1024 * 1024;
 
 export interface Baseline {
-  /** baselineOwner(root) (or, in an earlier version's file, the root). */
+  /** The name it is kept under: the root, or a place in a git repository (baselineOwners). */
   owner: string;
   session: string;
   /** When the session's first look was (ISO). */
@@ -48,29 +53,34 @@ const GATE_KEYS = ['file', 'scope', 'id', 'kind', 'check', 'expect', 'cwd', 'dep
 const HEX64 = /^[0-9a-f]{64}$/;
 
 /**
- * Whose baseline the gates of `root` have: `git:<common directory>` for the top of a work
- * tree, followed by `//<folder>` for a root below it; `dir:<root>` outside git (or where the
- * git files cannot be trusted to name the repository: lease/repository.ts). Paths as written,
- * as the root was: a repository renamed and linked back under its old name keeps its baselines
- * under that name (round-23 F1).
+ * The place in a git repository that the gates of `root` have: `git:<common directory>`
+ * (resolved, so that a worktree whose gitdir names the repository through a link is the same
+ * one: round-39b F2) for the top of a work tree, followed by `//<folder>` for a root below it.
+ * None outside git, or where the git files cannot be trusted to name the repository
+ * (lease/repository.ts).
  */
-export function baselineOwner(root: string): string {
+export function baselineOwners(root: string): string[] {
   for (let dir = root; ; dir = dirname(dir)) {
     if (isGitTopLevel(dir)) {
-      const repository = repositoryAsWritten(dir);
-      if (!repository.startsWith('git:')) break;
-      return dir === root ? repository : `${repository}//${relative(dir, root)}`;
+      const repository = leaseRepository(dir);
+      return repository.startsWith('git:') ? [dir === root ? repository : `${repository}//${relative(dir, root)}`] : [];
     }
-    if (dirname(dir) === dir) break;
+    if (dirname(dir) === dir) return [];
   }
-  return `dir:${root}`;
 }
 
 const prefixOf = (key: string): string => `baseline-${sha256Hex(key).slice(0, 16)}-`;
 const nameOf = (key: string, session: string): string => `${prefixOf(key)}${sha256Hex(session).slice(0, 16)}.json`;
 
-export function baselineName(root: string, session: string): string {
-  return nameOf(baselineOwner(root), session);
+/** Who a file says its baseline is of: a place in a git repository (@2), or the root (@1). */
+interface Keyed {
+  key: 'repository' | 'root';
+  value: string;
+}
+
+/** Every name the baselines of `root` are kept under: the root's own first. */
+function keysOf(root: string): Keyed[] {
+  return [{ key: 'root', value: root }, ...baselineOwners(root).map((value) => ({ key: 'repository' as const, value }))];
 }
 
 function stringOrNull(v: unknown): v is string | null {
@@ -108,12 +118,6 @@ function parseGate(v: unknown): BaselineGate | null {
   };
 }
 
-/** Who a file says its baseline is of: the owner (this version), or the root (@1). */
-interface Keyed {
-  key: 'repository' | 'root';
-  value: string;
-}
-
 function parseBaseline(text: string, keyed: Keyed, session: string | null): Baseline | null {
   let v: unknown;
   try {
@@ -142,9 +146,11 @@ function invalid(path: string): UnsafeStoreError {
   return new UnsafeStoreError(path, 'invalid session baseline', 'if it is not yours, remove it by hand: the Stop hook then takes a new baseline at its next look');
 }
 
-/** How the file `name` of `root`'s baselines is keyed: by the owner, or (an earlier version's) by the root. */
+/** How the file `name` of `root`'s baselines is keyed (it is one of keysOf's names). */
 function keyedBy(root: string, name: string): Keyed {
-  return name.startsWith(prefixOf(root)) ? { key: 'root', value: root } : { key: 'repository', value: baselineOwner(root) };
+  const keyed = keysOf(root).find((k) => name.startsWith(prefixOf(k.value)));
+  if (keyed === undefined) throw new Error(`${name} is no baseline of ${root}`);
+  return keyed;
 }
 
 function readIn(dir: ReturnType<typeof openPrivateDir>, name: string, keyed: Keyed, session: string | null): Baseline | null {
@@ -155,29 +161,20 @@ function readIn(dir: ReturnType<typeof openPrivateDir>, name: string, keyed: Key
   return parsed;
 }
 
-/** The session's baseline: the owner's file, else an earlier version's file of this root. */
-function readEither(dir: ReturnType<typeof openPrivateDir>, root: string, session: string): Baseline | null {
-  for (const keyed of [{ key: 'repository', value: baselineOwner(root) }, { key: 'root', value: root }] as const) {
-    const baseline = readIn(dir, nameOf(keyed.value, session), keyed, session);
-    if (baseline !== null) return baseline;
-  }
-  return null;
-}
-
-/** The baseline of this repository and session, or null when there is none yet. Creates nothing. */
-export function readBaseline(locations: StoreLocations, root: string, session: string): Baseline | null {
-  if (!privateDirExists(locations.hooks)) return null;
+/** The session's baselines of `root`, under each of its names that has one (none: the session's first look here). Creates nothing. */
+export function readBaselines(locations: StoreLocations, root: string, session: string): Baseline[] {
+  if (!privateDirExists(locations.hooks)) return [];
   openPrivateDir(locations.base, { repoRoot: root, create: false });
   const dir = openPrivateDir(locations.hooks, { repoRoot: root, create: false });
-  return readEither(dir, root, session);
+  return keysOf(root).flatMap((keyed) => readIn(dir, nameOf(keyed.value, session), keyed, session) ?? []);
 }
 
-/** The file names of every session's baseline of this repository (of every worktree of it), and of this root's earlier files. */
+/** The file names of every session's baselines of `root` (its own, and those of its repository, which every worktree shares). */
 export function baselineFiles(locations: StoreLocations, root: string): string[] {
   if (!privateDirExists(locations.hooks)) return [];
   openPrivateDir(locations.base, { repoRoot: root, create: false });
   const dir = openPrivateDir(locations.hooks, { repoRoot: root, create: false });
-  const prefixes = [prefixOf(baselineOwner(root)), prefixOf(root)];
+  const prefixes = keysOf(root).map((k) => prefixOf(k.value));
   return readdirSync(dir.path).filter((n) => prefixes.some((p) => n.startsWith(p)) && /^baseline-[0-9a-f]{16}-[0-9a-f]{16}\.json$/.test(n)).sort();
 }
 
@@ -194,9 +191,7 @@ function serialize(b: Baseline, keyed: Keyed): string {
 
 /**
  * Reads the baseline under its lock, lets `update` decide the next one (null: leave it as it
- * is), and writes that atomically. `update` gets null when there is none yet. For the owner's
- * file, an earlier version's file of the session (by the root) stands in for a missing one, and
- * goes once the owner's is written.
+ * is), and writes that atomically. `update` gets null when there is none yet.
  */
 export async function updateBaselineFile(
   locations: StoreLocations,
@@ -213,9 +208,7 @@ export async function updateBaselineFile(
   try {
     dir.verify();
     const keyed = keyedBy(root, name);
-    let previous = readIn(dir, name, keyed, session);
-    const earlier = previous === null && keyed.key === 'repository' && session !== null ? nameOf(root, session) : null;
-    if (earlier !== null) previous = readIn(dir, earlier, { key: 'root', value: root }, session);
+    const previous = readIn(dir, name, keyed, session);
     const next = update(previous);
     if (next === null) return previous;
     const text = serialize(next, keyed);
@@ -226,22 +219,31 @@ export async function updateBaselineFile(
     }
     dir.verify();
     atomicWriteFile(path, text, { mode: 0o600, create: true });
-    if (earlier !== null && previous !== null) removeFile(join(dir.path, earlier));
     return next;
   } finally {
     lock.release();
   }
 }
 
-/** Adds gates first seen now to the session's baseline (creating it at the session's first look). */
-export async function extendBaseline(locations: StoreLocations, root: string, session: string, added: readonly BaselineGate[], create: boolean, lockTimeoutMs: number, now: Date): Promise<void> {
-  if (added.length === 0 && !create) return;
-  await updateBaselineFile(locations, root, baselineName(root, session), session, lockTimeoutMs, (previous) => {
-    const base = previous ?? { owner: baselineOwner(root), session, takenAt: now.toISOString(), gates: [] };
-    const known = new Set(base.gates.map((g) => gateKey(g.file, g.id)));
-    const fresh = added.filter((g) => !known.has(gateKey(g.file, g.id)));
-    // Mutation note: equivalent in behaviour (without it the same baseline is written again).
-    if (previous !== null && fresh.length === 0) return null;
-    return { ...base, gates: [...base.gates, ...fresh] };
-  });
+/**
+ * Adds the gates of `seen` (every gate of `root` now, as projected) that are new to a baseline
+ * of the session (compareWithBaseline's additions: a gate moved to another file is no new one)
+ * to it, under each name of the root; a name without a baseline gets all of `seen` (the
+ * session's first look under that name). `known`: the baselines read before this look.
+ */
+export async function extendBaselines(locations: StoreLocations, root: string, session: string, seen: readonly BaselineGate[], known: readonly Baseline[], lockTimeoutMs: number, now: Date): Promise<void> {
+  if (seen.length === 0) return;
+  for (const keyed of keysOf(root)) {
+    const before = known.find((b) => b.owner === keyed.value);
+    // Mutation note: equivalent in behaviour (without it the same baseline is read again and left as it is).
+    if (before !== undefined && compareWithBaseline(before.gates, seen).added.length === 0) continue;
+    await updateBaselineFile(locations, root, nameOf(keyed.value, session), session, lockTimeoutMs, (previous) => {
+      const fresh = previous === null ? [...seen] : compareWithBaseline(previous.gates, seen).added;
+      // Mutation note: equivalent in behaviour (without it the same baseline is written again).
+      if (previous !== null && fresh.length === 0) return null;
+      const base = previous ?? { owner: keyed.value, session, takenAt: now.toISOString(), gates: [] };
+      const inBase = new Set(base.gates.map((g) => gateKey(g.file, g.id)));
+      return { ...base, gates: [...base.gates, ...fresh.filter((g) => !inBase.has(gateKey(g.file, g.id)))] };
+    });
+  }
 }

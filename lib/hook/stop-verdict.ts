@@ -33,7 +33,7 @@ import { HOOK_LEDGER_BYTES, loadHookLedgers, scopeOf } from './hook-ledgers.js';
 import { readLedgerMemory, writeLedgerMemory } from './ledger-memory.js';
 import { readRepositoryRoots, rememberRepositoryRoots } from './repository-roots.js';
 import { readBinding } from './scope-binding.js';
-import { extendBaseline, readBaseline, type Baseline } from './session-baseline.js';
+import { extendBaselines, readBaselines, type Baseline } from './session-baseline.js';
 import { resetStopState, updateStopState } from './stop-state.js';
 import type { HostAdapter, StopDecision, StopEvent, StopRequest } from './stop-types.js';
 import { compareWithBaseline, describeWeakening, gateKey, projectGate, type BaselineGate, type Weakening } from './weakening.js';
@@ -70,8 +70,8 @@ interface Held {
   /** Ledgers remembered with open gates (null: nothing remembered). */
   remembered: string[] | null;
   waves: DispatchState[];
-  /** The session's baseline of this directory's gates (null: this is the session's first look). */
-  baseline: Baseline | null;
+  /** The session's baselines of this directory's gates, one per name it has (none: this is the session's first look). */
+  baselines: Baseline[];
 }
 
 function openLabel(g: GateReport): string {
@@ -329,7 +329,7 @@ async function gather(found: SessionRoots, session: string, bound: Bound | null,
     if (root !== found.gitTop && isInside(root, store)) continue;
     let ws: Workspace | null = null;
     let waves: DispatchState[] = [];
-    let baseline: Baseline | null = null;
+    let baselines: Baseline[] = [];
     try {
       if (hasLedgerMarker(root)) ws = loadHookLedgers(root, io.cwd, checkpoint, budget);
       if (ws !== null && bound !== null) {
@@ -338,8 +338,8 @@ async function gather(found: SessionRoots, session: string, bound: Bound | null,
       }
       waves = await loadWaves(locations, dispatchRoot(root, ws, io.cwd), bound);
       // Read even when no ledger is left: deleting every ledger removes every gate of the baseline.
-      baseline = readBaseline(locations, root, session);
-      if (baseline !== null && bound !== null) baseline = { ...baseline, gates: baseline.gates.filter((g) => g.scope === bound.scope) };
+      baselines = readBaselines(locations, root, session);
+      if (bound !== null) baselines = baselines.map((b) => ({ ...b, gates: b.gates.filter((g) => g.scope === bound.scope) }));
     } catch (e) {
       unreadable = errorVerdict(e, root === found.gitTop || found.gitTop === null ? '' : `in ${markdownText(sanitizeLine(root, ITEM_CAP))}: `);
       if (unreadable === null) throw e;
@@ -348,7 +348,7 @@ async function gather(found: SessionRoots, session: string, bound: Bound | null,
     }
     let remembered = readLedgerMemory(locations, root);
     if (remembered !== null && bound !== null) remembered = remembered.filter((d) => inScope(d, bound));
-    if (ws !== null || (remembered !== null && remembered.length > 0) || waves.length > 0 || (baseline?.gates.length ?? 0) > 0) loaded.push({ root, ws, remembered, waves, baseline });
+    if (ws !== null || (remembered !== null && remembered.length > 0) || waves.length > 0 || baselines.some((b) => b.gates.length > 0)) loaded.push({ root, ws, remembered, waves, baselines });
   }
   const primary = found.gitTop ?? unreadableRoot ?? loaded.find((l) => l.ws !== null)?.root ?? loaded[0]?.root ?? found.candidates[0]!;
   return { primary, held: loaded.map((l) => ({ ...l, prefix: prefixFor(l.root, primary) })), unreadable };
@@ -384,20 +384,23 @@ async function verdictFor(gathered: Gathered, io: Io, locations: StoreLocations,
   // Weakening since the session's baseline, before anything is hashed: it needs only the ledgers.
   const weakenedOf = new Map<Held, { present: Map<string, Weakening>; removed: Weakening[] }>();
   for (const { h, entries } of perRoot) {
-    if (h.ws === null && h.baseline === null) continue;
+    if (h.ws === null && h.baselines.length === 0) continue;
     verifyBy.check();
     const now: BaselineGate[] = entries.map((e) => projectGate(e.loaded.location.display, scopeOf(e.loaded), e.gate));
-    const base = h.baseline === null ? null : h.baseline.gates; // only the bound scope's, for a bound sub-agent (gather)
-    const cmp = base === null ? { weakened: [], added: now } : compareWithBaseline(base, now);
+    // Weakened against any of the root's baselines (only the bound scope's gates, for a bound
+    // sub-agent: gather): each is one name of it, and the agent can change all but the root's.
     const present = new Map<string, Weakening>();
-    const removed: Weakening[] = [];
-    for (const w of cmp.weakened) {
-      if (w.file === null) removed.push(w);
-      else present.set(gateKey(w.file, w.id), w);
+    const removed = new Map<string, Weakening>();
+    for (const b of h.baselines) {
+      for (const w of compareWithBaseline(b.gates, now).weakened) {
+        if (w.file === null) {
+          if (!removed.has(gateKey(w.baseFile, w.id))) removed.set(gateKey(w.baseFile, w.id), w);
+        } else if (!present.has(gateKey(w.file, w.id))) present.set(gateKey(w.file, w.id), w);
+      }
     }
-    weakenedOf.set(h, { present, removed });
+    weakenedOf.set(h, { present, removed: [...removed.values()] });
     try {
-      if (!verifyBy.expired()) await extendBaseline(locations, h.root, ctx.session, cmp.added, h.baseline === null && now.length > 0, lockMs(), new Date());
+      if (!verifyBy.expired()) await extendBaselines(locations, h.root, ctx.session, now, h.baselines, lockMs(), new Date());
     } catch (e) {
       // A busy baseline only delays when new gates join it (the next look adds them); it weakens nothing.
       if (!(e instanceof LockTimeoutError)) throw e;

@@ -27,20 +27,6 @@ function real(path: string): string | null {
 
 /** `git:<common dir>` or `dir:<root>`: worktrees of one repository give the same answer. */
 export function leaseRepository(root: string): string {
-  return repositoryOf(root, true);
-}
-
-/**
- * As leaseRepository, with the common directory as the files name it, not resolved through
- * links: `<root>/.git` for a main checkout, the path its gitdir and commondir give for a linked
- * worktree. For what must keep holding when the repository is renamed and linked back under its
- * old name (the Stop hook's session baselines, round-23 F1).
- */
-export function repositoryAsWritten(root: string): string {
-  return repositoryOf(root, false);
-}
-
-function repositoryOf(root: string, resolved: boolean): string {
   const dotGit = join(root, '.git');
   let st;
   try {
@@ -50,17 +36,16 @@ function repositoryOf(root: string, resolved: boolean): string {
   }
   if (st?.isDirectory()) {
     const common = real(dotGit);
-    if (common !== null) return `git:${resolved ? common : dotGit}`;
+    if (common !== null) return `git:${common}`;
   } else if (st?.isFile()) {
     // A linked worktree: ".git" says "gitdir: <repo>/.git/worktrees/<name>", whose commondir names <repo>/.git.
     const m = /^gitdir: *(.+?)\s*$/m.exec(readSmall(dotGit) ?? '');
     if (m) {
       const gitDir = isAbsolute(m[1]!) ? m[1]! : resolve(root, m[1]!);
       const commonText = readSmall(join(gitDir, 'commondir'));
-      const written = commonText === null ? gitDir : resolve(gitDir, commonText.trim());
-      const common = real(written);
+      const common = real(commonText === null ? gitDir : resolve(gitDir, commonText.trim()));
       // A commondir that names nothing real, or a gitdir that is not under it, is not trusted to merge registries.
-      if (common !== null && (commonText === null || real(dirname(dirname(gitDir))) === common)) return `git:${resolved ? common : written}`;
+      if (common !== null && (commonText === null || real(dirname(dirname(gitDir))) === common)) return `git:${common}`;
     }
   }
   return `dir:${root}`;

@@ -57,12 +57,14 @@ function statOf(root: string, path: string): string {
 
 /**
  * The working tree as files and their stat data: the index's entries (mode, object, stage:
- * `git add` by a check shows), then untracked and ignored files, one by one.
+ * `git add` by a check shows; and their tag, `-v`: a file a check marked skip-worktree or
+ * assume-unchanged, whose later edits git status no longer shows, round-39b F4), then
+ * untracked and ignored files, one by one.
  * A tracked file that a check rewrote, even with the same bytes, counts as changed.
  */
 export async function snapshotWorkingTree(root: string, env: NodeJS.ProcessEnv): Promise<TreeSnapshot> {
   const snapshot: TreeSnapshot = new Map();
-  const staged = await git(root, ['ls-files', '-z', '--stage'], env);
+  const staged = await git(root, ['ls-files', '-z', '--stage', '-v'], env);
   for (const entry of staged.split('\0')) {
     const tab = entry.indexOf('\t');
     if (tab === -1) continue;
@@ -78,13 +80,19 @@ export async function snapshotWorkingTree(root: string, env: NodeJS.ProcessEnv):
 }
 
 /** Files of the git directory that decide what git does next (a config, a hook, attributes), by their stat data. */
-const GIT_DIR_FILES = ['HEAD', 'config', 'config.worktree', 'packed-refs', 'info/attributes', 'info/exclude', 'info/sparse-checkout', 'info/grafts', 'shallow', 'commondir', 'objects/info/alternates', 'MERGE_HEAD', 'CHERRY_PICK_HEAD', 'REVERT_HEAD', 'MERGE_MSG'];
+const GIT_DIR_FILES = ['HEAD', 'config', 'config.worktree', 'packed-refs', 'info/attributes', 'info/exclude', 'info/sparse-checkout', 'info/grafts', 'shallow', 'commondir', 'objects/info/alternates', 'MERGE_HEAD', 'CHERRY_PICK_HEAD', 'REVERT_HEAD', 'MERGE_MSG', 'REBASE_HEAD', 'BISECT_START'];
 /**
- * Hooks looked at one by one; a folder with more (git ships 14 samples) is taken as changed
- * at every look, so that no hook hides behind the others (round-39a lead: past the 256th
- * entry, a rewritten hook went unseen).
+ * Folders of the git directory whose files are listed and watched one by one: hooks, and the
+ * state of a rebase, cherry-pick or revert in progress, whose to-do list `git rebase
+ * --continue` runs (an `exec` line left there by a check, round-39b F3).
  */
-const MAX_HOOKS = 4096;
+const GIT_DIR_FOLDERS = ['hooks', 'rebase-merge', 'rebase-apply', 'sequencer'];
+/**
+ * Entries of such a folder looked at one by one; a folder with more (git ships 14 sample
+ * hooks) is taken as changed at every look, so that no file hides behind the others
+ * (round-39a lead: past the 256th entry, a rewritten hook went unseen).
+ */
+const MAX_FOLDER_ENTRIES = 4096;
 /** Git directories of submodules (.git/modules/…, nested ones too) watched at most, and how deep. */
 const MAX_MODULE_DIRS = 128;
 const MAX_MODULE_DEPTH = 8;
@@ -147,21 +155,27 @@ async function repositoryState(root: string, env: NodeJS.ProcessEnv): Promise<Tr
   for (const module of moduleGitDirs(commonDir)) places.push([`.git/${relative(commonDir, module)}`, module]);
   // Every other worktree's git directory: its HEAD and config.worktree decide what git does
   // there next (round-39a lead). This worktree's is `.git` above.
-  for (const wt of worktreeGitDirs(commonDir)) if (resolvePath(wt) !== resolvePath(gitDir)) places.push([`${commonDir === gitDir ? '.git' : '.git (common)'}/${relative(commonDir, wt)}`, wt]);
+  const otherWorktrees = new Set(worktreeGitDirs(commonDir).filter((wt) => resolvePath(wt) !== resolvePath(gitDir)));
+  for (const wt of otherWorktrees) places.push([`${commonDir === gitDir ? '.git' : '.git (common)'}/${relative(commonDir, wt)}`, wt]);
   for (const [label, dir] of places) {
     for (const name of GIT_DIR_FILES) state.set(`${label}/${name}`, `git|${statOf(dir, name)}`);
-    let hooks: string[];
-    try {
-      hooks = readdirSync(join(dir, 'hooks')).sort();
-    } catch {
-      hooks = [];
+    for (const folder of GIT_DIR_FOLDERS) {
+      let names: string[];
+      try {
+        names = readdirSync(join(dir, folder)).sort();
+      } catch {
+        names = [];
+      }
+      if (names.length > MAX_FOLDER_ENTRIES) {
+        state.set(`${label}/${folder} (more than ${MAX_FOLDER_ENTRIES} entries: cannot be watched)`, `git|${process.hrtime.bigint()}`);
+        names = names.slice(0, MAX_FOLDER_ENTRIES);
+      }
+      state.set(`${label}/${folder}`, `git|${statOf(dir, folder)}|${names.length}`);
+      for (const name of names) state.set(`${label}/${folder}/${name}`, `git|${statOf(dir, `${folder}/${name}`)}`);
     }
-    if (hooks.length > MAX_HOOKS) {
-      state.set(`${label}/hooks (more than ${MAX_HOOKS} entries: cannot be watched)`, `git|${process.hrtime.bigint()}`);
-      hooks = hooks.slice(0, MAX_HOOKS);
-    }
-    state.set(`${label}/hooks`, `git|${statOf(dir, 'hooks')}|${hooks.length}`);
-    for (const hook of hooks) state.set(`${label}/hooks/${hook}`, `git|${statOf(dir, `hooks/${hook}`)}`);
+    // Another worktree's index: what a plain `git commit` there commits (round-39b F4). This
+    // worktree's is read entry by entry above.
+    if (otherWorktrees.has(dir)) state.set(`${label}/index`, `git|${statOf(dir, 'index')}`);
   }
   return state;
 }

@@ -63,6 +63,12 @@ describe('--assert-clean', () => {
       ['git config core.fsmonitor "touch pwned"', /\.git\/config/],
       ['printf "#!/bin/sh\\n" > .git/hooks/pre-commit', /\.git\/hooks\/pre-commit/],
       ['echo "* filter=x" > .git/info/attributes', /\.git\/info\/attributes/],
+      // Round-39b F3: a rebase left in progress, whose to-do list `git rebase --continue` runs.
+      ['mkdir -p .git/rebase-merge && echo "exec touch pwned" > .git/rebase-merge/git-rebase-todo', /\.git\/rebase-merge/],
+      ['mkdir -p .git/sequencer && echo "pick 0000000 x" > .git/sequencer/todo', /\.git\/sequencer/],
+      // Round-39b F4: a file marked so that git status no longer shows its edits.
+      ['git update-index --skip-worktree .gitignore', /\.gitignore/],
+      ['git update-index --assume-unchanged .gitignore', /\.gitignore/],
     ] as const) {
       const s = gitRepo({ 'GATES.md': `- [ ] A: t\n  CHECK: ${check} >/dev/null 2>&1; echo ok\n  EXPECT: ok\n` });
       const r = s.run(['--approve', '--assert-clean']);
@@ -91,6 +97,8 @@ describe('--assert-clean', () => {
     for (const [check, changed] of [
       ['git -C ../wt checkout -q --detach', /\.git\/worktrees\/wt\/HEAD/],
       ['echo "[core]" > .git/worktrees/wt/config.worktree', /\.git\/worktrees\/wt\/config\.worktree/],
+      // Round-39b F4: content staged there, which a plain `git commit` there commits.
+      ['echo x > ../wt/new.txt && git -C ../wt add new.txt', /\.git\/worktrees\/wt\/index/],
     ] as const) {
       const s = gitRepo({ 'GATES.md': `- [ ] A: t\n  CHECK: ${check} >/dev/null 2>&1; echo ok\n  EXPECT: ok\n` });
       execFileSync('git', ['worktree', 'add', '-q', '-b', 'side', join(s.repo, '..', 'wt')], { cwd: s.repo, stdio: 'ignore' });

@@ -511,6 +511,40 @@ describe('verification states', () => {
     expect(s.run([]).code).toBe(1); // a plain run runs it again: it fails
   });
 
+  // Round-39b F5: while the slow pass ran, the failure it raced was pushed out of the gate's
+  // ten records by ten runs with other INPUTS contents; the slow pass then ticked the gate, exit 0.
+  it('a slow pass outrun by ten newer runs of its gate is stale: a failure it raced may be gone', async () => {
+    const script = [
+      "if ls fixtures | grep -q '^skip'; then echo ok; exit 0; fi",
+      'grep -q good src.txt || { echo broken; exit 1; }',
+      'if [ -f slow ]; then touch started; i=0; while [ ! -f go ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i+1)); done; fi',
+      'echo ok',
+      '',
+    ].join('\n');
+    const ledger = ['- [ ] G: the thing works', '  CHECK: sh test.sh', '  EXPECT: ok', '  DEPENDS: test.sh', '  INPUTS: fixtures/*', ''].join('\n');
+    const s = repo({ 'GATES.md': ledger, 'test.sh': script, 'src.txt': 'good\n', 'fixtures/f0': 'f0\n' });
+    expect(s.run(['--approve']).code).toBe(0);
+    const passedLedger = s.ledger();
+    writeFileSync(join(s.repo, 'slow'), '');
+    const older = startCli(['--reverify'], { cwd: s.repo, env: s.env });
+    for (let i = 0; i < 400 && !existsSync(join(s.repo, 'started')); i++) await new Promise((r) => setTimeout(r, 50));
+    rmSync(join(s.repo, 'slow'));
+    writeFileSync(join(s.repo, 'src.txt'), 'bad\n');
+    s.setLedger(passedLedger.replace('  EXPECT: ok\n', '  EXPECT: ok\n  TIMEOUT: 60\n'));
+    expect(s.run(['--approve']).code).toBe(1); // the newer run fails
+    s.setLedger(passedLedger);
+    for (let i = 0; i < 10; i++) {
+      writeFileSync(join(s.repo, 'fixtures', `skip${i}`), '');
+      expect(s.run([]).code, `run ${i}`).toBe(0);
+      rmSync(join(s.repo, 'fixtures', `skip${i}`));
+    }
+    writeFileSync(join(s.repo, 'go'), '');
+    const done = await older.done;
+    expect(done.stdout).toMatch(/^STALE GATES:G: 10 newer runs of this gate started while it ran, and only the 10 newest are kept: its result would not be, and may hide a newer failure/m);
+    expect(done.code).toBe(1);
+    expect(s.run(['--status', '--strict']).code).toBe(1);
+  }, 60_000);
+
   it('a pass is not written under a title changed while it ran', async () => {
     const ledger = ['- [ ] G: unit tests pass', '  CHECK: sleep 2; echo ok', '  EXPECT: ok', ''].join('\n');
     const s = repo({ 'GATES.md': ledger });

@@ -5,9 +5,8 @@
 // strict view would let it pass, until a person runs `gate-check hook accept` on a terminal.
 // Cosmetic edits (order, whitespace, titles) are not weakening.
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { sha256Hex } from '../../lib/oracle/oracle.js';
 import { describe, expect, it } from 'vitest';
 import { BIN, runCli, sandbox, writeFiles } from '../helpers/cli.js';
 import { ptyDriver, startInPty } from '../helpers/process.js';
@@ -188,23 +187,36 @@ describe('one baseline per session in every worktree of the repository', () => {
     expect(blockOf(s.stop(s.repo))).toMatch(/^gate-check: 2 gates are not met: GATES:G1 \(unchecked\)/);
   });
 
-  it('a baseline an earlier version kept by the checkout\'s root is still read, and replaced by the repository\'s', () => {
+  // Round-39b F1, F2: the repository's name is the agent's to change: a `.git` folder swapped
+  // for a `.git` file naming it elsewhere, moved away for the stop, or a worktree's gitdir
+  // naming the repository through a link. The root's own baseline stays, and so does the
+  // repository's as resolved.
+  it("the root's own baseline and the repository's, as written and as resolved, each hold the session", () => {
+    const WEAK = '- [x] A1: unknown ids answer 404\n  EVIDENCE: checked by hand\n';
     const s = withWorktree();
     expect(blockOf(s.stop(s.repo))).toMatch(/^gate-check: 2 gates are not met/);
     const hooks = join(s.home, '.gate-check', 'hooks');
-    const [file] = readdirSync(hooks).filter((n) => n.startsWith('baseline-') && n.endsWith('.json'));
-    const current = JSON.parse(readFileSync(join(hooks, file!), 'utf8'));
-    expect(current).toMatchObject({ schema: 'gate-check/hook-baseline@2', repository: `git:${realpathSync(s.repo)}/.git`, session: 's1' });
-    rmSync(join(hooks, file!));
+    const files = readdirSync(hooks).filter((n) => n.startsWith('baseline-') && n.endsWith('.json'));
+    const docs = files.map((f) => JSON.parse(readFileSync(join(hooks, f), 'utf8')));
     const root = realpathSync(s.repo);
-    const legacy = `baseline-${sha256Hex(root).slice(0, 16)}-${sha256Hex('s1').slice(0, 16)}.json`;
-    writeFileSync(join(hooks, legacy), JSON.stringify({ schema: 'gate-check/hook-baseline@1', root, session: 's1', takenAt: current.takenAt, gates: current.gates }), { mode: 0o600 });
-    writeFileSync(join(s.repo, '.gate-check', 'api', 'work.md'), '- [x] A1: unknown ids answer 404\n  EVIDENCE: checked by hand\n');
-    writeFileSync(join(s.repo, 'GATES.md'), G1 + '- [ ] G2: more work\n  CHECK: echo no\n  EXPECT: yes\n');
+    expect(docs.map((d) => d.root ?? d.repository).sort()).toEqual([root, `git:${root}/.git`].sort());
+    expect(docs.find((d) => d.root === root)).toMatchObject({ schema: 'gate-check/hook-baseline@1', session: 's1' });
+    // The .git folder swapped for a .git file naming it (git works on), and the gate weakened.
+    writeFileSync(join(s.repo, '.gate-check', 'api', 'work.md'), WEAK);
+    renameSync(join(s.repo, '.git'), join(s.repo, '.git-real'));
+    writeFileSync(join(s.repo, '.git'), 'gitdir: .git-real\n');
     expect(blockOf(s.stop(s.repo))).toMatch(/work:A1 \(weakened since the session began: turned manual/);
-    // G2 joined the baseline: written as the repository's, the earlier file gone.
-    expect(readdirSync(hooks).filter((n) => n.startsWith('baseline-') && n.endsWith('.json'))).toEqual([file]);
-    expect(JSON.parse(readFileSync(join(hooks, file!), 'utf8')).gates.map((g: { id: string }) => g.id).sort()).toEqual(['A1', 'G1', 'G2']);
+    // ... or moved away for the stop.
+    rmSync(join(s.repo, '.git'));
+    renameSync(join(s.repo, '.git-real'), join(s.home, '..', 'away.git'));
+    expect(blockOf(s.stop(s.repo))).toMatch(/work:A1 \(weakened since the session began: turned manual/);
+    renameSync(join(s.home, '..', 'away.git'), join(s.repo, '.git'));
+    // A worktree whose gitdir names the repository through a link: its own root is new to the session.
+    git(s.repo, ['worktree', 'add', '-q', s.wt]);
+    symlinkSync(s.repo, join(s.home, '..', 'mlink'));
+    writeFileSync(join(s.wt, '.git'), `gitdir: ${join(s.home, '..', 'mlink', '.git', 'worktrees', 'wt')}\n`);
+    writeFileSync(join(s.wt, '.gate-check', 'api', 'work.md'), WEAK);
+    expect(blockOf(s.stop(s.wt))).toMatch(/work:A1 \(weakened since the session began: turned manual/);
   });
 });
 
