@@ -12,6 +12,8 @@ import { lstatSync, readdirSync } from 'node:fs';
 import { join, relative, resolve as resolvePath } from 'node:path';
 import { RunSetupError, UsageError } from '../errors.js';
 import { workTreeTop } from '../fsx/repo-root.js';
+import { safeReadFile } from '../fsx/safe-read.js';
+import { indexExtensionDigest } from './git-index.js';
 import { interruptedError, interruptSignal } from './interrupts.js';
 import { killChild } from './kill-child.js';
 
@@ -46,6 +48,23 @@ function git(root: string, args: string[], env: NodeJS.ProcessEnv): Promise<stri
 }
 
 /** size, mtime, ctime, inode and mode: a write changes ctime, which no process can set back. */
+/** An index larger than this is watched by its stat data only (any write then counts). */
+const MAX_INDEX_BYTES = 256 * 1024 * 1024;
+
+/**
+ * This worktree's index beyond its entries (git-index.ts): its cache tree and other lasting
+ * extensions by digest; by stat data where it cannot be read or parsed.
+ */
+function indexState(gitDir: string): string {
+  try {
+    const digest = indexExtensionDigest(safeReadFile(join(gitDir, 'index'), MAX_INDEX_BYTES, 'git index').bytes);
+    if (digest !== null) return `index|${digest}`;
+  } catch {
+    // Missing (a fresh repository), too large, or not a file: by stat data.
+  }
+  return `index|${statOf(gitDir, 'index')}`;
+}
+
 function statOf(root: string, path: string): string {
   try {
     const st = lstatSync(join(root, path), { bigint: true });
@@ -155,6 +174,8 @@ async function repositoryState(root: string, env: NodeJS.ProcessEnv): Promise<Tr
   for (const module of moduleGitDirs(commonDir)) places.push([`.git/${relative(commonDir, module)}`, module]);
   // Every other worktree's git directory: its HEAD and config.worktree decide what git does
   // there next (round-39a lead). This worktree's is `.git` above.
+  // This worktree's index: its entries are read above, its cache tree here (round-39c F2).
+  state.set('.git/index (cache tree)', indexState(gitDir));
   const otherWorktrees = new Set(worktreeGitDirs(commonDir).filter((wt) => resolvePath(wt) !== resolvePath(gitDir)));
   for (const wt of otherWorktrees) places.push([`${commonDir === gitDir ? '.git' : '.git (common)'}/${relative(commonDir, wt)}`, wt]);
   for (const [label, dir] of places) {

@@ -108,6 +108,46 @@ describe('--assert-clean', () => {
     }
   });
 
+  // Round-39c F2: the check pointed the index's cache tree for src/ at a tree of its own, then
+  // put the entry back: git status and git diff --cached showed nothing, and the person's next
+  // commit of an unrelated file committed the hidden src/app.js.
+  it("fails a check that rewrites the index's cache tree with every entry put back", () => {
+    const poison = [
+      "const fs = require('fs'), crypto = require('crypto');",
+      'const [idx, evil, good] = process.argv.slice(2);',
+      'const b = fs.readFileSync(idx);',
+      "Buffer.from(good, 'hex').copy(b, b.indexOf(Buffer.from(evil, 'hex')));",
+      "crypto.createHash('sha1').update(b.subarray(0, b.length - 20)).digest().copy(b, b.length - 20);",
+      'fs.writeFileSync(idx, b);',
+      '',
+    ].join('\n');
+    const check = [
+      'good=$(git rev-parse :src/app.js)',
+      'evil=$(echo evil | git hash-object -w --stdin)',
+      'git update-index --cacheinfo 100644,$evil,src/app.js',
+      'git write-tree > /dev/null',
+      `${JSON.stringify(process.execPath)} poison.js .git/index $evil $good`,
+      'echo ok',
+      '',
+    ].join('\n');
+    const s = gitRepo({ 'GATES.md': '- [ ] A: t\n  CHECK: sh check.sh\n  EXPECT: ok\n', 'check.sh': check, 'poison.js': poison, 'src/app.js': 'safe\n' });
+    const r = s.run(['--approve', '--assert-clean']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^FAIL GATES:A .*\(--assert-clean\): \.git\/index \(cache tree\)/m);
+    // It was the attack: the entry is as before, and the next commit would take the planted tree.
+    expect(execFileSync('git', ['diff', '--cached', '--stat'], { cwd: s.repo, encoding: 'utf8' })).toBe('');
+  });
+
+  it('passes a check that looks at the repository with git status and git diff, whatever they refresh', () => {
+    const s = gitRepo({ 'GATES.md': '- [ ] A: t\n  CHECK: touch -c src/app.js; git status --short >/dev/null; git diff --exit-code >/dev/null && echo ok\n  EXPECT: ok\n', 'src/app.js': 'x\n' });
+    expect(execFileSync('git', ['write-tree'], { cwd: s.repo, encoding: 'utf8' })).toMatch(/^[0-9a-f]{40}/);
+    const r = s.run(['--approve', '--assert-clean']);
+    // touch -c changes the file's stat data: that is a change (a rewrite counts), named as the file only.
+    expect(r.stdout).toMatch(/^FAIL GATES:A .*\(--assert-clean\): src\/app\.js$/m);
+    const quiet = gitRepo({ 'GATES.md': '- [ ] A: t\n  CHECK: git status --short >/dev/null; git diff --exit-code >/dev/null && echo ok\n  EXPECT: ok\n', 'src/app.js': 'x\n' });
+    expect(quiet.run(['--approve', '--assert-clean']).code).toBe(0);
+  });
+
   // Round-38e F4: a submodule's config and hooks live in the top repository's .git/modules.
   it("fails a check that changes a submodule's git directory: its config, its hooks", () => {
     const origin = tempDir('gc-sub-origin-');
@@ -164,7 +204,8 @@ describe('--assert-clean', () => {
 
   it('fails a check that stages a file, or rewrites a tracked file with the same bytes (a write is a change)', () => {
     const staged = gitRepo({ 'GATES.md': '- [ ] A: t\n  CHECK: echo more >> f.txt; git add f.txt; git checkout -- . 2>/dev/null; echo ok\n  EXPECT: ok\n', 'f.txt': 'x\n' });
-    expect(staged.run(['--approve', '--assert-clean']).stdout).toMatch(/--assert-clean\): f\.txt$/m);
+    // Staging also invalidates the index's cache tree for the file's folder.
+    expect(staged.run(['--approve', '--assert-clean']).stdout).toMatch(/--assert-clean\): \.git\/index \(cache tree\), f\.txt$/m);
     const same = gitRepo({ 'GATES.md': '- [ ] A: t\n  CHECK: cp f.txt /tmp/gc-same-$$ && cp /tmp/gc-same-$$ f.txt && rm /tmp/gc-same-$$; echo ok\n  EXPECT: ok\n', 'f.txt': 'x\n' });
     expect(same.run(['--approve', '--assert-clean']).stdout).toMatch(/--assert-clean\): f\.txt$/m);
   });

@@ -183,6 +183,10 @@ describe('one baseline per session in every worktree of the repository', () => {
     expect(main).toMatch(/work:A1 \(weakened since the session began: turned manual: a person must approve\)/);
     expect(main).toMatch(/GATES:G1 \(weakened since the session began: removed: a person must approve\)/);
     expect(blockOf(s.stop(s.wt, { agent: 'sub1' }))).toMatch(/^gate-check: 1 gate is not met: work:A1 \(weakened since the session began: turned manual/);
+    // Again: the worktree's own baseline, taken at its first look, is of the weakened ledger;
+    // the repository's still holds (round-39c F1, against a build that compared only one).
+    expect(blockOf(s.stop(s.wt))).toMatch(/work:A1 \(weakened since the session began: turned manual/);
+    expect(blockOf(s.stop(s.wt, { agent: 'sub1' }))).toMatch(/^gate-check: 1 gate is not met: work:A1 \(weakened since the session began: turned manual/);
     // The main checkout is untouched: its gates are open, as they were.
     expect(blockOf(s.stop(s.repo))).toMatch(/^gate-check: 2 gates are not met: GATES:G1 \(unchecked\)/);
   });

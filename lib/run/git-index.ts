@@ -1,0 +1,67 @@
+// What git's index holds beyond its entries, for --assert-clean: the extensions after the
+// entries, each by a digest of its bytes. `git ls-files --stage -v` shows the entries; the cache
+// tree (TREE) is what `git commit` writes for every folder it does not rebuild, so a check that
+// pointed it at a tree of its own making, with every entry put back, had its tree committed
+// next time, unseen by git status and git diff (round-39c F2). Volatile extensions that git
+// rewrites as it looks (the untracked cache, fsmonitor's token, the offset tables) are left
+// out. Pure: the caller reads the file. Formats: git's Documentation/gitformat-index.txt,
+// versions 2 to 4, SHA-1 or SHA-256 object ids.
+
+import { createHash } from 'node:crypto';
+
+/** Extensions git rewrites while it only looks (git status with core.untrackedCache or core.fsmonitor). */
+const VOLATILE = new Set(['UNTR', 'FSMN', 'EOIE', 'IEOT']);
+
+/** Extension signature to the first 16 hex of the SHA-256 of its data; null when `bytes` is no index of that object id length. */
+function extensionsWith(bytes: Buffer, oidLength: number): Map<string, string> | null {
+  if (bytes.length < 12 + oidLength || bytes.toString('latin1', 0, 4) !== 'DIRC') return null;
+  const version = bytes.readUInt32BE(4);
+  const count = bytes.readUInt32BE(8);
+  if (version < 2 || version > 4) return null;
+  const end = bytes.length - oidLength;
+  let at = 12;
+  for (let i = 0; i < count; i++) {
+    const start = at;
+    // ctime, mtime, dev, ino, mode, uid, gid, size (40 bytes), the object id, the flags.
+    if (at + 40 + oidLength + 2 > end) return null;
+    const flags = bytes.readUInt16BE(at + 40 + oidLength);
+    at += 40 + oidLength + 2;
+    if (flags & 0x4000) {
+      if (version < 3) return null;
+      at += 2;
+    }
+    if (version === 4) {
+      // A varint (how much of the previous path to drop), then the rest of the path, NUL-ended.
+      let more = true;
+      for (let n = 0; more; n++) {
+        if (at >= end || n > 9) return null;
+        more = (bytes[at++]! & 0x80) !== 0;
+      }
+    }
+    const nul = bytes.indexOf(0, at);
+    if (nul < 0 || nul >= end) return null;
+    at = nul + 1;
+    // Versions 2 and 3 pad each entry with 1 to 8 NULs to a multiple of 8 bytes.
+    if (version < 4) at = start + Math.ceil((at - start) / 8) * 8;
+  }
+  const found = new Map<string, string>();
+  while (at + 8 <= end) {
+    const signature = bytes.toString('latin1', at, at + 4);
+    const size = bytes.readUInt32BE(at + 4);
+    if (at + 8 + size > end) return null;
+    if (!VOLATILE.has(signature)) found.set(signature, createHash('sha256').update(bytes.subarray(at + 8, at + 8 + size)).digest('hex').slice(0, 16));
+    at += 8 + size;
+  }
+  return at === end ? found : null;
+}
+
+/**
+ * The index's extensions that decide what git does next, as `SIG=digest` joined by spaces
+ * (sorted; '' for none), or null when `bytes` cannot be read as an index (the caller then
+ * falls back to the file's stat data, which any write changes).
+ */
+export function indexExtensionDigest(bytes: Buffer): string | null {
+  const found = extensionsWith(bytes, 20) ?? extensionsWith(bytes, 32);
+  if (found === null) return null;
+  return [...found].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([sig, digest]) => `${sig}=${digest}`).join(' ');
+}
