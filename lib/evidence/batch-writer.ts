@@ -112,6 +112,7 @@ export class BatchWriter {
             const mine = records.find((r) => r.gate === gateId && r.status === 'pass');
             const newer = mine ? this.receipts.newerFailure(loaded.location.path, mine) : null;
             if (newer !== null) return `a newer run of this gate failed while it ran (started ${newer.time}): that failure stands`;
+            if (mine && this.receipts.forgottenSince(loaded.location.path, mine)) return 'the run records of this ledger were set aside while it ran, as a failure could not be recorded: it is weighed against nothing';
             if (mine && this.receipts.outrun(loaded.location.path, mine)) return `${RECORDS_PER_GATE} newer runs of this gate started while it ran, and only the ${RECORDS_PER_GATE} newest are kept: its result would not be, and may hide a newer failure`;
             // The same check run under another gate id or in another ledger file (round-38c F2).
             const elsewhere = mine ? this.receipts.laterFailureOfCheck(mine) : null;

@@ -3,7 +3,7 @@
 import { join, relative } from 'node:path';
 import { UnsafeStoreError } from '../errors.js';
 import { atomicWriteFile } from '../fsx/atomic-write.js';
-import { removeFile } from '../fsx/create.js';
+import { setAside } from '../fsx/create.js';
 import { acquireLock } from '../fsx/lock.js';
 import { openPrivateDir, privateDirExists, type PrivateDir } from '../fsx/private-dir.js';
 import { lstatOrNull } from '../fsx/safe-read.js';
@@ -173,10 +173,21 @@ export class ReceiptStore {
   }
 
   /**
-   * Removes a ledger's run records, without the lock: for a failure that could not be
-   * recorded (a full disk, where creating a lock fails and removing a file still works), so
-   * that no older pass of the ledger counts as verified. Every gate of the ledger is then
-   * unverified here until it runs again. Returns whether the file is gone.
+   * Whether the ledger's run records were set aside (forget) when or after `record` started:
+   * a failure that could not be recorded happened while it ran, which it cannot be weighed
+   * against (round-39c lead: the slow pass of a run still going then counted).
+   */
+  forgottenSince(ledger: string, record: RunRecord): boolean {
+    const mark = lstatOrNull(join(this.dir.path, `${this.fileName(ledger)}.forgotten`));
+    return mark !== null && mark.ctimeMs >= Date.parse(record.time);
+  }
+
+  /**
+   * Sets a ledger's run records aside, without the lock: for a failure that could not be
+   * recorded (a full disk, where creating a lock fails and a rename still works), so that no
+   * older pass of the ledger counts as verified, and no pass of a run that started before it
+   * is written after it (forgottenSince). Every gate of the ledger is then unverified here
+   * until it runs again. Returns whether the records are gone.
    */
   forget(ledger: string): boolean {
     this.cache.delete(ledger);
@@ -184,7 +195,8 @@ export class ReceiptStore {
     this.cachedStamp.delete(ledger);
     try {
       this.dir.verify();
-      removeFile(join(this.dir.path, this.fileName(ledger)));
+      const path = join(this.dir.path, this.fileName(ledger));
+      setAside(path, `${path}.forgotten`);
       return true;
     } catch {
       return false;

@@ -1,7 +1,7 @@
 // Creating, not replacing: a new file that appears only once it is complete (written to a
 // temporary file, fsynced, then hard-linked into place, which fails on anything already
 // there, a link included), a directory, and removing a file gate-check itself made.
-import { closeSync, constants, linkSync, mkdirSync, openSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, linkSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { UnsafeFileError } from '../errors.js';
 import { tempNameFor } from './atomic-write.js';
 import { syncFile } from './sync.js';
@@ -74,6 +74,28 @@ export function makeDirectory(path: string, mode: number, recursive = false): vo
     mkdirSync(path, { mode, recursive });
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new UnsafeFileError(path, `cannot create the directory (${systemError(e)})`);
+  }
+}
+
+/**
+ * Leaves a mark that `path`'s contents were set aside now: renames the file to `mark`
+ * (replacing an earlier mark; a rename needs no free space), or makes `mark` empty where
+ * there is no file. The mark's ctime is when. Throws when neither can be done.
+ */
+export function setAside(path: string, mark: string): void {
+  try {
+    renameSync(path, mark);
+    return;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw new UnsafeFileError(path, `cannot set aside (${systemError(e)})`);
+  }
+  // Mutation note: not reached by the suite (a failure that cannot be recorded before the
+  // ledger has any record needs a second, concurrent approval, which a live run refuses).
+  removeFile(mark);
+  try {
+    closeSync(openSync(mark, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600));
+  } catch (e) {
+    throw new UnsafeFileError(mark, `cannot create (${systemError(e)})`);
   }
 }
 

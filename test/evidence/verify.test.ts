@@ -545,6 +545,32 @@ describe('verification states', () => {
     expect(s.run(['--status', '--strict']).code).toBe(1);
   }, 60_000);
 
+  // Round-39c lead: a failure that could not be recorded removed the ledger's records; a slow
+  // pass of another run, started before it, was then written over nothing and counted.
+  it('a slow pass is stale when a failure that could not be recorded set the records aside while it ran', async () => {
+    const ledger = ['- [ ] G: the work exists', '  CHECK: test -f work && { if [ -f slow ]; then touch started; i=0; while [ ! -f go ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i+1)); done; fi; echo ok; }', '  EXPECT: ok', ''].join('\n');
+    const s = repo({ 'GATES.md': ledger, work: '' });
+    expect(s.run(['--approve']).code).toBe(0);
+    writeFileSync(join(s.repo, 'slow'), '');
+    const older = startCli(['--reverify'], { cwd: s.repo, env: s.env });
+    for (let i = 0; i < 400 && !existsSync(join(s.repo, 'started')); i++) await new Promise((r) => setTimeout(r, 50));
+    rmSync(join(s.repo, 'slow'));
+    rmSync(join(s.repo, 'work'));
+    const receipts = join(s.home, '.gate-check', 'receipts');
+    const records = readdirSync(receipts).find((f) => f.endsWith('.records.json'))!;
+    writeFileSync(join(receipts, `${records}.lock`), JSON.stringify({ pid: process.pid, token: 'held-by-the-test' }) + '\n', { mode: 0o600 });
+    const lost = s.run(['--reverify'], { GATE_CHECK_LOCK_TIMEOUT_MS: '300' });
+    expect(lost.code).toBe(2);
+    expect(lost.stderr).toMatch(/the failure of GATES:G could not be recorded/);
+    expect(readdirSync(receipts)).toContain(`${records}.forgotten`);
+    rmSync(join(receipts, `${records}.lock`));
+    writeFileSync(join(s.repo, 'go'), '');
+    const done = await older.done;
+    expect(done.stdout).toMatch(/^STALE GATES:G: the run records of this ledger were set aside while it ran, as a failure could not be recorded/m);
+    expect(done.code).toBe(1);
+    expect(s.run(['--status', '--strict']).code).toBe(1);
+  }, 60_000);
+
   it('a pass is not written under a title changed while it ran', async () => {
     const ledger = ['- [ ] G: unit tests pass', '  CHECK: sleep 2; echo ok', '  EXPECT: ok', ''].join('\n');
     const s = repo({ 'GATES.md': ledger });
