@@ -112,7 +112,7 @@ export class BatchWriter {
             const mine = records.find((r) => r.gate === gateId && r.status === 'pass');
             const newer = mine ? this.receipts.newerFailure(loaded.location.path, mine) : null;
             if (newer !== null) return `a newer run of this gate failed while it ran (started ${newer.time}): that failure stands`;
-            if (mine && this.receipts.forgottenSince(loaded.location.path, mine)) return 'the run records of this ledger were set aside while it ran, as a failure could not be recorded: it is weighed against nothing';
+            if (mine && this.receipts.forgottenSince(loaded.location.path, mine)) return 'run records were set aside while it ran, as a failure in this repository could not be recorded: it is weighed against nothing';
             if (mine && this.receipts.outrun(loaded.location.path, mine)) return `${RECORDS_PER_GATE} newer runs of this gate started while it ran, and only the ${RECORDS_PER_GATE} newest are kept: its result would not be, and may hide a newer failure`;
             // The same check run under another gate id or in another ledger file (round-38c F2).
             const elsewhere = mine ? this.receipts.laterFailureOfCheck(mine) : null;
@@ -183,7 +183,7 @@ export class BatchWriter {
     }
     const ids = [...failed].map((id) => `${loaded.stem}:${id}`).join(', ');
     return new RunSetupError(
-      `the failure of ${ids} could not be recorded: ${why}; ${forgot ? `the run records of ${loaded.location.display} were removed, so that no earlier pass of it counts as verified (its gates run again)` : `the run records of ${loaded.location.display} could not be removed either: do not trust a verified gate of it until a run records its results`}; ${unticked}`,
+      `the failure of ${ids} could not be recorded: ${why}; ${forgot ? `the run records of ${loaded.location.display} and the repository's check results were set aside, so that no earlier pass counts as verified (its gates, and those running the same checks, run again)` : `the run records of ${loaded.location.display} could not be set aside either: do not trust a verified gate of this repository until a run records its results`}; ${unticked}`,
       'free space in (or fix) the private store, then run gate-check again',
     );
   }

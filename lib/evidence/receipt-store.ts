@@ -173,13 +173,30 @@ export class ReceiptStore {
   }
 
   /**
-   * Whether the ledger's run records were set aside (forget) when or after `record` started:
-   * a failure that could not be recorded happened while it ran, which it cannot be weighed
-   * against (round-39c lead: the slow pass of a run still going then counted).
+   * Whether the ledger's run records, or the repository's check results, were set aside
+   * (forget) when or after `record` started: a failure that could not be recorded happened
+   * while it ran, which it cannot be weighed against (round-39c lead: the slow pass of a run
+   * still going then counted; round-39d F2: so did a pass of the same check in another ledger).
    */
   forgottenSince(ledger: string, record: RunRecord): boolean {
-    const mark = lstatOrNull(join(this.dir.path, `${this.fileName(ledger)}.forgotten`));
-    return mark !== null && mark.ctimeMs >= Date.parse(record.time);
+    const started = Date.parse(record.time);
+    return [`${this.fileName(ledger)}.forgotten`, `${this.resultsName}.forgotten`].some((name) => {
+      const mark = lstatOrNull(join(this.dir.path, name));
+      return mark !== null && mark.ctimeMs >= started;
+    });
+  }
+
+  /** When a failure in this repository last could not be recorded (ms; null: never), as this process first saw it. */
+  private lostAt: number | null | undefined;
+
+  /**
+   * Whether a failure somewhere in this repository could not be recorded after `pass` started:
+   * it may have been of the same check, under another gate or ledger, whose results were set
+   * aside with it (round-39d F2). Read once per process (verification looks at every gate).
+   */
+  lostFailureAfter(pass: RunRecord): boolean {
+    if (this.lostAt === undefined) this.lostAt = lstatOrNull(join(this.dir.path, `${this.resultsName}.forgotten`))?.ctimeMs ?? null;
+    return this.lostAt !== null && this.lostAt >= Date.parse(pass.time);
   }
 
   /**
@@ -193,14 +210,24 @@ export class ReceiptStore {
     this.cache.delete(ledger);
     this.byGate.delete(ledger);
     this.cachedStamp.delete(ledger);
+    this.results = null;
     try {
       this.dir.verify();
-      const path = join(this.dir.path, this.fileName(ledger));
-      setAside(path, `${path}.forgotten`);
-      return true;
     } catch {
       return false;
     }
+    // The repository's check results too, each tried whatever became of the other: the lost
+    // failure may be of a check that gates of other ledgers run, whose earlier passes must not
+    // stand either (lostFailureAfter).
+    let gone = true;
+    for (const path of [join(this.dir.path, this.fileName(ledger)), join(this.dir.path, this.resultsName)]) {
+      try {
+        setAside(path, `${path}.forgotten`);
+      } catch {
+        gone = false;
+      }
+    }
+    return gone;
   }
 
   /**

@@ -119,6 +119,9 @@ export async function verifyMetGate(ctx: VerifyContext, loaded: LoadedLedger, ga
   // Started in the same millisecond counts too: which of the two saw the newer work is unknown.
   const later = records.find((r) => r.status === 'fail' && Date.parse(r.time) >= passed);
   if (later) return { state: 'stale', reason: `a later run of this gate here failed (started ${later.time}, ${later.def === newest.def ? 'with other DEPENDS or INPUTS contents' : 'under another definition'}): run it again` };
+  // A failure in the repository that could not be recorded after this pass: it may have been
+  // of this check, in another ledger (round-39d F2).
+  if (ctx.receipts?.lostFailureAfter(newest)) return { state: 'stale', reason: 'a failure in this repository could not be recorded after this pass (the private store was full, or its lock held): run it again' };
   // The same check run under another gate id or in another ledger file (renamed or moved for
   // the failing run, then the old ledger checked out: round-35 F1) counts too.
   const elsewhere = ctx.receipts?.laterFailureOfCheck(newest) ?? null;

@@ -6,6 +6,12 @@
 // rewrites as it looks (the untracked cache, fsmonitor's token, the offset tables) are left
 // out. Pure: the caller reads the file. Formats: git's Documentation/gitformat-index.txt,
 // versions 2 to 4, SHA-1 or SHA-256 object ids.
+//
+// git reads an index with several threads (index.threads, as scalar sets it) from the offsets
+// that its EOIE and IEOT extensions name, not in file order: a check laid out an EOIE naming
+// a TREE hidden inside an UNTR, which this reading skipped and git took (round-39d F1). So an
+// index whose EOIE (found where git looks for it, just before the checksum) or IEOT names
+// anything but where this reading finds the extensions and the entries is no index here (null).
 
 import { createHash } from 'node:crypto';
 
@@ -20,8 +26,10 @@ function extensionsWith(bytes: Buffer, oidLength: number): Map<string, string> |
   if (version < 2 || version > 4) return null;
   const end = bytes.length - oidLength;
   let at = 12;
+  const entryStarts: number[] = [];
   for (let i = 0; i < count; i++) {
     const start = at;
+    entryStarts.push(start);
     // ctime, mtime, dev, ino, mode, uid, gid, size (40 bytes), the object id, the flags.
     if (at + 40 + oidLength + 2 > end) return null;
     const flags = bytes.readUInt16BE(at + 40 + oidLength);
@@ -44,15 +52,40 @@ function extensionsWith(bytes: Buffer, oidLength: number): Map<string, string> |
     // Versions 2 and 3 pad each entry with 1 to 8 NULs to a multiple of 8 bytes.
     if (version < 4) at = start + Math.ceil((at - start) / 8) * 8;
   }
+  const entriesEnd = at;
+  // Where git looks for an EOIE: the last extension, of its exact size.
+  const eoieSize = 4 + oidLength;
+  const eoieAt = end - 8 - eoieSize;
+  const tailIsEoie = eoieAt >= entriesEnd && bytes.toString('latin1', eoieAt, eoieAt + 4) === 'EOIE' && bytes.readUInt32BE(eoieAt + 4) === eoieSize;
   const found = new Map<string, string>();
+  let eoieMet = false;
   while (at + 8 <= end) {
     const signature = bytes.toString('latin1', at, at + 4);
     const size = bytes.readUInt32BE(at + 4);
     if (at + 8 + size > end) return null;
-    if (!VOLATILE.has(signature)) found.set(signature, createHash('sha256').update(bytes.subarray(at + 8, at + 8 + size)).digest('hex').slice(0, 16));
+    const data = bytes.subarray(at + 8, at + 8 + size);
+    if (signature === 'EOIE') {
+      if (!(at === eoieAt && tailIsEoie && data.readUInt32BE(0) === entriesEnd)) return null;
+      eoieMet = true;
+    }
+    if (signature === 'IEOT' && !offsetTableHolds(data, entryStarts)) return null;
+    if (!VOLATILE.has(signature)) found.set(signature, createHash('sha256').update(data).digest('hex').slice(0, 16));
     at += 8 + size;
   }
-  return at === end ? found : null;
+  // Bytes where git looks for an EOIE that this reading did not meet as one (inside another extension).
+  if (at !== end || tailIsEoie !== eoieMet) return null;
+  return found;
+}
+
+/** Whether an IEOT (version 1: offset and entry count per block) names blocks that start where entries start, in order, covering all of them. */
+function offsetTableHolds(data: Buffer, entryStarts: readonly number[]): boolean {
+  if (data.length < 4 || (data.length - 4) % 8 !== 0 || data.readUInt32BE(0) !== 1) return false;
+  let entry = 0;
+  for (let at = 4; at < data.length; at += 8) {
+    if (entry >= entryStarts.length || data.readUInt32BE(at) !== entryStarts[entry]) return false;
+    entry += data.readUInt32BE(at + 4);
+  }
+  return entry === entryStarts.length;
 }
 
 /**

@@ -566,9 +566,53 @@ describe('verification states', () => {
     rmSync(join(receipts, `${records}.lock`));
     writeFileSync(join(s.repo, 'go'), '');
     const done = await older.done;
-    expect(done.stdout).toMatch(/^STALE GATES:G: the run records of this ledger were set aside while it ran, as a failure could not be recorded/m);
+    expect(done.stdout).toMatch(/^STALE GATES:G: run records were set aside while it ran, as a failure in this repository could not be recorded/m);
     expect(done.code).toBe(1);
     expect(s.run(['--status', '--strict']).code).toBe(1);
+  }, 60_000);
+
+  // Round-39d F2: the lost failure set aside its own ledger's records only; the same check's
+  // pass in another ledger stayed verified, and `--status --strict gates/main.md` exited 0.
+  it('a failure that could not be recorded leaves no earlier pass of the repository verified, in any ledger', () => {
+    const gate = (id: string) => [`- [ ] ${id}: the work exists`, '  CHECK: test -f work && echo ok', '  EXPECT: ok', ''].join('\n');
+    const s = repo({ 'GATES.md': gate('A1'), 'gates/main.md': gate('B1'), work: '' });
+    expect(s.run(['--approve', 'GATES.md']).code).toBe(0);
+    expect(s.run(['--approve', 'gates/main.md']).code).toBe(0);
+    expect(s.run(['--status', '--strict', 'gates/main.md']).code).toBe(0);
+    rmSync(join(s.repo, 'work'));
+    const receipts = join(s.home, '.gate-check', 'receipts');
+    const records = readdirSync(receipts).filter((f) => f.endsWith('.records.json'));
+    const lock = join(receipts, `${records.find((f) => readFileSync(join(receipts, f), 'utf8').includes('"gate":"A1"'))}.lock`);
+    writeFileSync(lock, JSON.stringify({ pid: process.pid, token: 'held-by-the-test' }) + '\n', { mode: 0o600 });
+    const lost = s.run(['--reverify', 'GATES.md'], { GATE_CHECK_LOCK_TIMEOUT_MS: '300' });
+    expect(lost.code).toBe(2);
+    expect(lost.stderr).toMatch(/the failure of GATES:A1 could not be recorded: .*the run records of GATES\.md and the repository's check results were set aside/);
+    rmSync(lock);
+    const other = s.run(['--status', '--strict', 'gates/main.md']);
+    expect(other.code).toBe(1);
+    expect(other.stdout).toMatch(/^main:B1 {2}met, stale .*a failure in this repository could not be recorded after this pass/m);
+    expect(s.run(['gates/main.md']).code).toBe(1); // a plain run runs it again: it fails
+  });
+
+  it('a slow pass in another ledger is stale when a failure elsewhere in the repository could not be recorded while it ran', async () => {
+    const gate = (id: string) => [`- [ ] ${id}: the work exists`, '  CHECK: test -f work && { if [ -f slow ]; then touch started; i=0; while [ ! -f go ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i+1)); done; fi; echo ok; }', '  EXPECT: ok', ''].join('\n');
+    const s = repo({ 'GATES.md': gate('A1'), 'gates/main.md': gate('B1'), work: '' });
+    expect(s.run(['--approve', 'GATES.md']).code).toBe(0);
+    expect(s.run(['--approve', 'gates/main.md']).code).toBe(0);
+    writeFileSync(join(s.repo, 'slow'), '');
+    const older = startCli(['--reverify', 'gates/main.md'], { cwd: s.repo, env: s.env });
+    for (let i = 0; i < 400 && !existsSync(join(s.repo, 'started')); i++) await new Promise((r) => setTimeout(r, 50));
+    rmSync(join(s.repo, 'slow'));
+    rmSync(join(s.repo, 'work'));
+    const receipts = join(s.home, '.gate-check', 'receipts');
+    const lock = join(receipts, `${readdirSync(receipts).find((f) => f.endsWith('.records.json') && readFileSync(join(receipts, f), 'utf8').includes('"gate":"A1"'))}.lock`);
+    writeFileSync(lock, JSON.stringify({ pid: process.pid, token: 'held-by-the-test' }) + '\n', { mode: 0o600 });
+    expect(s.run(['--reverify', 'GATES.md'], { GATE_CHECK_LOCK_TIMEOUT_MS: '300' }).code).toBe(2);
+    rmSync(lock);
+    writeFileSync(join(s.repo, 'go'), '');
+    const done = await older.done;
+    expect(done.stdout).toMatch(/^STALE main:B1: run records were set aside while it ran, as a failure in this repository could not be recorded/m);
+    expect(done.code).toBe(1);
   }, 60_000);
 
   it('a pass is not written under a title changed while it ran', async () => {
@@ -677,7 +721,7 @@ describe('a failure is never lost', () => {
       rmSync(join(s.repo, 'done'));
       const r = run(['--reverify']);
       expect(r.code).toBe(2);
-      expect(r.stderr).toMatch(/the failure of GATES:A could not be recorded: .*ENOSPC.*; the run records of GATES\.md were removed, so that no earlier pass of it counts as verified .*; the failed gates were un-ticked in the ledger/);
+      expect(r.stderr).toMatch(/the failure of GATES:A could not be recorded: .*ENOSPC.*; the run records of GATES\.md and the repository's check results were set aside, so that no earlier pass counts as verified .*; the failed gates were un-ticked in the ledger/);
       expect(readFileSync(join(s.repo, 'GATES.md'), 'utf8')).toMatch(/^- \[ \] A: feature a$/m);
       expect(readdirSync(records).filter((f) => f.endsWith('.records.json'))).toEqual([]);
       rmSync(join(fs.dir, 'fill'));

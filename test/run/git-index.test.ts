@@ -49,6 +49,59 @@ describe('indexExtensionDigest', () => {
     expect(indexExtensionDigest(r.index())).toBe(before);
   });
 
+  it('reads an EOIE and IEOT that git wrote (index.threads): where they say the entries and extensions are', () => {
+    const r = repo();
+    const before = indexExtensionDigest(r.index());
+    r.git('-c', 'index.recordEndOfIndexEntries=true', '-c', 'index.recordOffsetTable=true', '-c', 'index.threads=2', 'update-index', '--really-refresh');
+    r.git('-c', 'index.recordEndOfIndexEntries=true', '-c', 'index.recordOffsetTable=true', '-c', 'index.threads=2', 'update-index', '--force-write-index');
+    const index = r.index();
+    expect(index.includes(Buffer.from('EOIE'))).toBe(true);
+    expect(indexExtensionDigest(index)).toBe(before);
+  });
+
+  // Round-39d F1: git, reading with threads, starts at the offset the EOIE names; an EOIE
+  // naming a TREE hidden inside an UNTR showed git another cache tree than this reading.
+  it('is null for an EOIE (where git looks for one) that names another place than where the entries end', () => {
+    const good = repo().index();
+    const entriesEnd = good.indexOf(Buffer.from('TREE'));
+    const ext = good.subarray(entriesEnd, good.length - 20);
+    const be = (n: number) => {
+      const b = Buffer.alloc(4);
+      b.writeUInt32BE(n);
+      return b;
+    };
+    const withTail = (extensions: Buffer, eoieOffset: number) => {
+      const body = Buffer.concat([good.subarray(0, entriesEnd), extensions, Buffer.from('EOIE'), be(24), be(eoieOffset), Buffer.alloc(20)]);
+      return Buffer.concat([body, Buffer.alloc(20)]);
+    };
+    expect(indexExtensionDigest(withTail(ext, entriesEnd))).not.toBeNull();
+    const hidden = Buffer.concat([Buffer.from('UNTR'), be(ext.length), ext]);
+    expect(indexExtensionDigest(withTail(Buffer.concat([hidden, ext]), entriesEnd + 8))).toBeNull();
+    expect(indexExtensionDigest(withTail(ext, entriesEnd + 1))).toBeNull();
+    // An EOIE's bytes inside another extension, at the place git looks for one.
+    const inside = Buffer.concat([Buffer.from('UNTR'), be(32), Buffer.from('EOIE'), be(24), be(entriesEnd), Buffer.alloc(20)]);
+    expect(indexExtensionDigest(Buffer.concat([good.subarray(0, entriesEnd), ext, inside, Buffer.alloc(20)]))).toBeNull();
+  });
+
+  it('is null for an IEOT whose blocks do not start where entries start, or do not cover them', () => {
+    const good = repo().index();
+    const entriesEnd = good.indexOf(Buffer.from('TREE'));
+    const ext = good.subarray(entriesEnd, good.length - 20);
+    const ieot = (pairs: number[][]) => {
+      const data = Buffer.alloc(4 + 8 * pairs.length);
+      data.writeUInt32BE(1, 0);
+      pairs.forEach(([offset, n], i) => (data.writeUInt32BE(offset!, 4 + 8 * i), data.writeUInt32BE(n!, 8 + 8 * i)));
+      const head = Buffer.alloc(8);
+      head.write('IEOT', 0, 'latin1');
+      head.writeUInt32BE(data.length, 4);
+      return Buffer.concat([good.subarray(0, entriesEnd), ext, head, data, Buffer.alloc(20)]);
+    };
+    const count = good.readUInt32BE(8);
+    expect(indexExtensionDigest(ieot([[12, count]]))).not.toBeNull();
+    expect(indexExtensionDigest(ieot([[13, count]]))).toBeNull();
+    expect(indexExtensionDigest(ieot([[12, count - 1]]))).toBeNull();
+  });
+
   it('is null for what is not an index: another signature, a version it does not know, cut short, trailing bytes', () => {
     const good = repo().index();
     expect(indexExtensionDigest(good)).not.toBeNull();
