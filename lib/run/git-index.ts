@@ -39,18 +39,27 @@ function extensionsWith(bytes: Buffer, oidLength: number): Map<string, string> |
       at += 2;
     }
     if (version === 4) {
-      // A varint (how much of the previous path to drop), then the rest of the path, NUL-ended.
+      // A varint (how much of the previous path to drop), then the rest of the path, NUL-ended:
+      // git too ends the entry at that NUL.
       let more = true;
       for (let n = 0; more; n++) {
         if (at >= end || n > 9) return null;
         more = (bytes[at++]! & 0x80) !== 0;
       }
+      const nul = bytes.indexOf(0, at);
+      if (nul < 0 || nul >= end) return null;
+      at = nul + 1;
+    } else {
+      // git ends the path where the length in the flags says (unless it is 0xFFF: at the NUL),
+      // then pads the entry with NULs to a multiple of 8. A length that disagrees with the first
+      // NUL moved git's end of the entries 8 bytes on from this reading's, onto a TREE hidden
+      // inside an UNTR (round-39e F1): such an index is no index here.
+      const nul = bytes.indexOf(0, at);
+      if (nul < 0 || nul >= end) return null;
+      const length = flags & 0x0fff;
+      if (length !== 0x0fff && nul !== at + length) return null;
+      at = start + ((at - start + (nul - at) + 8) & ~7);
     }
-    const nul = bytes.indexOf(0, at);
-    if (nul < 0 || nul >= end) return null;
-    at = nul + 1;
-    // Versions 2 and 3 pad each entry with 1 to 8 NULs to a multiple of 8 bytes.
-    if (version < 4) at = start + Math.ceil((at - start) / 8) * 8;
   }
   const entriesEnd = at;
   // Where git looks for an EOIE: the last extension, of its exact size.

@@ -84,11 +84,16 @@ function statOf(root: string, path: string): string {
 export async function snapshotWorkingTree(root: string, env: NodeJS.ProcessEnv): Promise<TreeSnapshot> {
   const snapshot: TreeSnapshot = new Map();
   const staged = await git(root, ['ls-files', '-z', '--stage', '-v'], env);
+  // Each entry counts, also a second one of the same path (the stages of a conflict, or a
+  // duplicate a check appended to the index: round-39e).
+  const seen = new Map<string, number>();
   for (const entry of staged.split('\0')) {
     const tab = entry.indexOf('\t');
     if (tab === -1) continue;
     const path = entry.slice(tab + 1);
-    snapshot.set(path, `tracked ${entry.slice(0, tab)}|${statOf(root, path)}`);
+    const n = (seen.get(path) ?? 0) + 1;
+    seen.set(path, n);
+    snapshot.set(n === 1 ? path : `${path} (index entry ${n})`, `tracked ${entry.slice(0, tab)}|${statOf(root, path)}`);
   }
   const untracked = await git(root, ['ls-files', '-z', '--others', '--exclude-standard'], env);
   for (const path of untracked.split('\0')) if (path !== '') snapshot.set(path, `untracked|${statOf(root, path)}`);

@@ -138,6 +138,26 @@ describe('--assert-clean', () => {
     expect(execFileSync('git', ['diff', '--cached', '--stat'], { cwd: s.repo, encoding: 'utf8' })).toBe('');
   });
 
+  // Round-39e: a second copy of an entry appended to the index was folded into the first by
+  // path; git status then showed `A  src/app.js`, and the next commit was malformed.
+  it('fails a check that appends a second entry of a path to the index', () => {
+    const dup = [
+      "const fs = require('fs'), crypto = require('crypto');",
+      "const b = fs.readFileSync('.git/index');",
+      'const n = b.readUInt32BE(8);',
+      'let at = 12, last = 12;',
+      'for (let i = 0; i < n; i++) { last = at; const len = b.readUInt16BE(at + 60) & 0xfff; at = at + ((62 + len + 8) & ~7); }',
+      'const body = Buffer.concat([b.subarray(0, at), b.subarray(last, at), b.subarray(at, b.length - 20)]);',
+      'body.writeUInt32BE(n + 1, 8);',
+      "fs.writeFileSync('.git/index', Buffer.concat([body, crypto.createHash('sha1').update(body).digest()]));",
+      '',
+    ].join('\n');
+    const s = gitRepo({ 'GATES.md': `- [ ] A: t\n  CHECK: ${JSON.stringify(process.execPath)} dup.js && echo ok\n  EXPECT: ok\n`, 'dup.js': dup, 'zz.txt': 'z\n' });
+    const r = s.run(['--approve', '--assert-clean']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^FAIL GATES:A .*\(--assert-clean\): .*zz\.txt \(index entry 2\)/m);
+  });
+
   it('passes a check that looks at the repository with git status and git diff, whatever they refresh', () => {
     const s = gitRepo({ 'GATES.md': '- [ ] A: t\n  CHECK: touch -c src/app.js; git status --short >/dev/null; git diff --exit-code >/dev/null && echo ok\n  EXPECT: ok\n', 'src/app.js': 'x\n' });
     expect(execFileSync('git', ['write-tree'], { cwd: s.repo, encoding: 'utf8' })).toMatch(/^[0-9a-f]{40}/);

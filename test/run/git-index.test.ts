@@ -102,6 +102,21 @@ describe('indexExtensionDigest', () => {
     expect(indexExtensionDigest(ieot([[12, count - 1]]))).toBeNull();
   });
 
+  // Round-39e F1: git ends an entry's path where the length in its flags says; a length 8
+  // longer than the path, padded with NULs, moved git's end of the entries onto a hidden TREE.
+  it('is null for an entry whose name length (in its flags) disagrees with where its name ends', () => {
+    const good = repo().index();
+    const name = good.indexOf(Buffer.from('src/deep/b.js'));
+    const flags = good.readUInt16BE(name - 2);
+    expect(flags & 0x0fff).toBe('src/deep/b.js'.length);
+    const longer = Buffer.from(good);
+    longer.writeUInt16BE((flags & 0xf000) | ((flags & 0x0fff) + 8), name - 2);
+    expect(indexExtensionDigest(longer)).toBeNull();
+    const shorter = Buffer.from(good);
+    shorter.writeUInt16BE((flags & 0xf000) | ((flags & 0x0fff) - 1), name - 2);
+    expect(indexExtensionDigest(shorter)).toBeNull();
+  });
+
   it('is null for what is not an index: another signature, a version it does not know, cut short, trailing bytes', () => {
     const good = repo().index();
     expect(indexExtensionDigest(good)).not.toBeNull();
