@@ -89,8 +89,8 @@ export function setAside(path: string, mark: string): void {
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw new UnsafeFileError(path, `cannot set aside (${systemError(e)})`);
   }
-  // Mutation note: not reached by the suite (a failure that cannot be recorded before the
-  // ledger has any record needs a second, concurrent approval, which a live run refuses).
+  // No file (a failure that cannot be recorded before the ledger has any record): the mark
+  // alone says when, by its ctime (test/fsx/create.test.ts).
   removeFile(mark);
   try {
     closeSync(openSync(mark, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600));

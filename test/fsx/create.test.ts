@@ -1,10 +1,12 @@
 // publishNewFile / createNewFile: a new file appears complete or not at all, never over
 // anything that is there (a dangling link included), and leaves no temporary file.
+// setAside: a file is renamed to its mark; with no file, an empty mark is made (its ctime
+// is what later verification compares), never through a link planted at the mark.
 import { existsSync, lstatSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { UnsafeFileError } from '../../lib/errors.js';
-import { createNewFile, publishNewFile } from '../../lib/fsx/create.js';
+import { createNewFile, publishNewFile, setAside } from '../../lib/fsx/create.js';
 import { fsyncFault } from '../../lib/fsx/sync.js';
 import { tempDir } from '../helpers/cli.js';
 
@@ -49,5 +51,42 @@ describe('publishNewFile', () => {
     const d = tempDir();
     writeFileSync(join(d, 'f'), 'theirs');
     expect(() => createNewFile(join(d, 'f'), 'ours', 0o644)).toThrow(/already exists \(never overwritten\)/);
+  });
+});
+
+describe('setAside', () => {
+  it('renames the file to its mark, content and all', () => {
+    const d = tempDir();
+    writeFileSync(join(d, 'r.json'), 'records');
+    setAside(join(d, 'r.json'), join(d, 'r.json.forgotten'));
+    expect(readdirSync(d)).toEqual(['r.json.forgotten']);
+    expect(readFileSync(join(d, 'r.json.forgotten'), 'utf8')).toBe('records');
+  });
+
+  it('with no file, makes a new empty mark (an older mark is replaced, so its ctime is now)', async () => {
+    const d = tempDir();
+    writeFileSync(join(d, 'r.json.forgotten'), 'an older mark');
+    const before = lstatSync(join(d, 'r.json.forgotten'));
+    await new Promise((r) => setTimeout(r, 20));
+    setAside(join(d, 'r.json'), join(d, 'r.json.forgotten'));
+    const after = lstatSync(join(d, 'r.json.forgotten'));
+    expect(readdirSync(d)).toEqual(['r.json.forgotten']);
+    expect(after.size).toBe(0);
+    expect(after.ino === before.ino && after.ctimeMs === before.ctimeMs).toBe(false);
+    expect(after.mode & 0o777).toBe(0o600);
+  });
+
+  it('with no file, a link planted at the mark is replaced by a file, and its target is never created', () => {
+    const d = tempDir();
+    symlinkSync(join(d, 'elsewhere'), join(d, 'r.json.forgotten'));
+    setAside(join(d, 'r.json'), join(d, 'r.json.forgotten'));
+    expect(lstatSync(join(d, 'r.json.forgotten')).isFile()).toBe(true);
+    expect(existsSync(join(d, 'elsewhere'))).toBe(false);
+  });
+
+  it('a mark that cannot be made is an error naming it', () => {
+    const d = tempDir();
+    expect(() => setAside(join(d, 'r.json'), join(d, 'missing-dir', 'r.json.forgotten'))).toThrow(UnsafeFileError);
+    expect(() => setAside(join(d, 'r.json'), join(d, 'missing-dir', 'r.json.forgotten'))).toThrow(/missing-dir\/r\.json\.forgotten/);
   });
 });
