@@ -1,109 +1,103 @@
-// What git's index holds beyond its entries, for --assert-clean: the extensions after the
-// entries, each by a digest of its bytes. `git ls-files --stage -v` shows the entries; the cache
-// tree (TREE) is what `git commit` writes for every folder it does not rebuild, so a check that
-// pointed it at a tree of its own making, with every entry put back, had its tree committed
-// next time, unseen by git status and git diff (round-39c F2). Volatile extensions that git
-// rewrites as it looks (the untracked cache, fsmonitor's token, the offset tables) are left
-// out. Pure: the caller reads the file. Formats: git's Documentation/gitformat-index.txt,
-// versions 2 to 4, SHA-1 or SHA-256 object ids.
+// What git's index holds beyond what `git ls-files --stage -v` shows, for --assert-clean:
+// each entry's flags (intent-to-add: a tracked file that git leaves out of the next tree it
+// builds for its folder, round-39f F3) and the extensions, above all the cache tree (TREE),
+// which `git commit` writes for every folder it does not rebuild (round-39c F2). Pure: the
+// caller reads the file.
 //
-// git reads an index with several threads (index.threads, as scalar sets it) from the offsets
-// that its EOIE and IEOT extensions name, not in file order: a check laid out an EOIE naming
-// a TREE hidden inside an UNTR, which this reading skipped and git took (round-39d F1). So an
-// index whose EOIE (found where git looks for it, just before the checksum) or IEOT names
-// anything but where this reading finds the extensions and the entries is no index here (null).
-
+// The bytes read here are never the index a check could have laid out, but git's own
+// rewrite of a copy of it (run/git.ts: `git update-index --index-version 2
+// --force-write-index` on a private copy). Reading a check's layout directly met a new way
+// to make git and this reading disagree in every round (an EOIE, a name length, a second
+// object id length: rounds 39d to 39f); what git writes is what git read, in the one
+// layout it writes: versions 2 or 3, names of the length their flags say, no offset tables,
+// and a checksum that says whether object ids are SHA-1 or SHA-256. Anything else is no
+// index here (null), and the caller compares the index by its stat data.
+//
+// Left out, as in every entry: its stat data (ctime, mtime, dev, ino, uid, gid, size), which
+// a `git status` run by a check refreshes; and extensions git rewrites as it only looks (the
+// untracked cache, fsmonitor's token, offset tables), which the rewrite drops anyway.
 import { createHash } from 'node:crypto';
 
-/** Extensions git rewrites while it only looks (git status with core.untrackedCache or core.fsmonitor). */
 const VOLATILE = new Set(['UNTR', 'FSMN', 'EOIE', 'IEOT']);
 
-/** Extension signature to the first 16 hex of the SHA-256 of its data; null when `bytes` is no index of that object id length. */
-function extensionsWith(bytes: Buffer, oidLength: number): Map<string, string> | null {
-  if (bytes.length < 12 + oidLength || bytes.toString('latin1', 0, 4) !== 'DIRC') return null;
+/** On-disk flags of an entry: assume-unchanged (in the flags), skip-worktree and intent-to-add (in the extended flags). */
+const ASSUME_VALID = 0x8000;
+const EXTENDED = 0x4000;
+const SKIP_WORKTREE = 0x4000;
+const INTENT_TO_ADD = 0x2000;
+
+export interface IndexFacts {
+  /** SHA-256 over every entry without its stat data, and every lasting extension. */
+  digest: string;
+  /** Paths whose entry is marked intent-to-add, skip-worktree or assume-unchanged, to their marks. */
+  marked: Map<string, string>;
+}
+
+/** The length of the object ids the trailing checksum was made with (20: SHA-1, 32: SHA-256), or null. */
+function checksumLength(bytes: Buffer): 20 | 32 | null {
+  for (const [length, algorithm] of [
+    [20, 'sha1'],
+    [32, 'sha256'],
+  ] as const) {
+    if (bytes.length < 12 + length) continue;
+    const body = bytes.subarray(0, bytes.length - length);
+    if (createHash(algorithm).update(body).digest().equals(bytes.subarray(bytes.length - length))) return length;
+  }
+  return null;
+}
+
+function marksOf(flags: number, extended: number): string {
+  const marks: string[] = [];
+  if (extended & INTENT_TO_ADD) marks.push('intent-to-add');
+  if (extended & SKIP_WORKTREE) marks.push('skip-worktree');
+  if (flags & ASSUME_VALID) marks.push('assume-unchanged');
+  return marks.join(',');
+}
+
+/** The facts of an index git itself wrote (see above), or null when `bytes` is not such an index. */
+export function canonicalIndexFacts(bytes: Buffer): IndexFacts | null {
+  const oidLength = checksumLength(bytes);
+  if (oidLength === null || bytes.toString('latin1', 0, 4) !== 'DIRC') return null;
   const version = bytes.readUInt32BE(4);
   const count = bytes.readUInt32BE(8);
-  if (version < 2 || version > 4) return null;
+  if (version !== 2 && version !== 3) return null;
   const end = bytes.length - oidLength;
+  const digest = createHash('sha256');
+  const marked = new Map<string, string>();
   let at = 12;
-  const entryStarts: number[] = [];
   for (let i = 0; i < count; i++) {
-    const start = at;
-    entryStarts.push(start);
     // ctime, mtime, dev, ino, mode, uid, gid, size (40 bytes), the object id, the flags.
-    if (at + 40 + oidLength + 2 > end) return null;
-    const flags = bytes.readUInt16BE(at + 40 + oidLength);
-    at += 40 + oidLength + 2;
-    if (flags & 0x4000) {
-      if (version < 3) return null;
-      at += 2;
+    // (The checks of the name and of the end below would refuse what runs past the checksum
+    // too; these keep every read inside the buffer.)
+    let name = at + 40 + oidLength + 2;
+    if (name > end) return null;
+    const flags = bytes.readUInt16BE(name - 2);
+    let extended = 0;
+    if (flags & EXTENDED) {
+      if (version < 3 || name + 2 > end) return null;
+      extended = bytes.readUInt16BE(name);
+      name += 2;
     }
-    if (version === 4) {
-      // A varint (how much of the previous path to drop), then the rest of the path, NUL-ended:
-      // git too ends the entry at that NUL.
-      let more = true;
-      for (let n = 0; more; n++) {
-        if (at >= end || n > 9) return null;
-        more = (bytes[at++]! & 0x80) !== 0;
-      }
-      const nul = bytes.indexOf(0, at);
-      if (nul < 0 || nul >= end) return null;
-      at = nul + 1;
-    } else {
-      // git ends the path where the length in the flags says (unless it is 0xFFF: at the NUL),
-      // then pads the entry with NULs to a multiple of 8. A length that disagrees with the first
-      // NUL moved git's end of the entries 8 bytes on from this reading's, onto a TREE hidden
-      // inside an UNTR (round-39e F1): such an index is no index here.
-      const nul = bytes.indexOf(0, at);
-      if (nul < 0 || nul >= end) return null;
-      const length = flags & 0x0fff;
-      if (length !== 0x0fff && nul !== at + length) return null;
-      at = start + ((at - start + (nul - at) + 8) & ~7);
-    }
+    const length = flags & 0x0fff;
+    const nul = bytes.indexOf(0, name);
+    // The name ends where its length says (at the first NUL only for a name of 0xFFF bytes or more).
+    if (nul < 0 || nul >= end || (length !== 0x0fff && nul !== name + length)) return null;
+    const next = at + ((name - at + (nul - name) + 8) & ~7);
+    for (let p = nul; p < next; p++) if (bytes[p] !== 0) return null;
+    digest.update(bytes.subarray(at + 24, at + 28)); // mode
+    digest.update(bytes.subarray(at + 40, name)); // object id, flags, extended flags
+    digest.update(bytes.subarray(name, nul + 1)); // name, NUL-ended
+    const marks = marksOf(flags, extended);
+    if (marks !== '') marked.set(bytes.toString('utf8', name, nul), marks);
+    at = next;
   }
-  const entriesEnd = at;
-  // Where git looks for an EOIE: the last extension, of its exact size.
-  const eoieSize = 4 + oidLength;
-  const eoieAt = end - 8 - eoieSize;
-  const tailIsEoie = eoieAt >= entriesEnd && bytes.toString('latin1', eoieAt, eoieAt + 4) === 'EOIE' && bytes.readUInt32BE(eoieAt + 4) === eoieSize;
-  const found = new Map<string, string>();
-  let eoieMet = false;
   while (at + 8 <= end) {
     const signature = bytes.toString('latin1', at, at + 4);
     const size = bytes.readUInt32BE(at + 4);
-    if (at + 8 + size > end) return null;
-    const data = bytes.subarray(at + 8, at + 8 + size);
-    if (signature === 'EOIE') {
-      if (!(at === eoieAt && tailIsEoie && data.readUInt32BE(0) === entriesEnd)) return null;
-      eoieMet = true;
-    }
-    if (signature === 'IEOT' && !offsetTableHolds(data, entryStarts)) return null;
-    if (!VOLATILE.has(signature)) found.set(signature, createHash('sha256').update(data).digest('hex').slice(0, 16));
+    if (!VOLATILE.has(signature)) digest.update(bytes.subarray(at, at + 8 + size));
     at += 8 + size;
   }
-  // Bytes where git looks for an EOIE that this reading did not meet as one (inside another extension).
-  if (at !== end || tailIsEoie !== eoieMet) return null;
-  return found;
-}
-
-/** Whether an IEOT (version 1: offset and entry count per block) names blocks that start where entries start, in order, covering all of them. */
-function offsetTableHolds(data: Buffer, entryStarts: readonly number[]): boolean {
-  if (data.length < 4 || (data.length - 4) % 8 !== 0 || data.readUInt32BE(0) !== 1) return false;
-  let entry = 0;
-  for (let at = 4; at < data.length; at += 8) {
-    if (entry >= entryStarts.length || data.readUInt32BE(at) !== entryStarts[entry]) return false;
-    entry += data.readUInt32BE(at + 4);
-  }
-  return entry === entryStarts.length;
-}
-
-/**
- * The index's extensions that decide what git does next, as `SIG=digest` joined by spaces
- * (sorted; '' for none), or null when `bytes` cannot be read as an index (the caller then
- * falls back to the file's stat data, which any write changes).
- */
-export function indexExtensionDigest(bytes: Buffer): string | null {
-  const found = extensionsWith(bytes, 20) ?? extensionsWith(bytes, 32);
-  if (found === null) return null;
-  return [...found].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([sig, digest]) => `${sig}=${digest}`).join(' ');
+  // An entry or extension that runs past the checksum ends past it.
+  if (at !== end) return null;
+  return { digest: digest.digest('hex'), marked };
 }

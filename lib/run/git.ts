@@ -13,7 +13,8 @@ import { join, relative, resolve as resolvePath } from 'node:path';
 import { RunSetupError, UsageError } from '../errors.js';
 import { workTreeTop } from '../fsx/repo-root.js';
 import { safeReadFile } from '../fsx/safe-read.js';
-import { indexExtensionDigest } from './git-index.js';
+import { withScratchFile } from '../fsx/scratch.js';
+import { canonicalIndexFacts } from './git-index.js';
 import { interruptedError, interruptSignal } from './interrupts.js';
 import { killChild } from './kill-child.js';
 
@@ -34,12 +35,12 @@ function snapshotEnv(root: string, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return { ...clean, ...(top !== null ? { GIT_WORK_TREE: top } : {}), GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' };
 }
 
-function git(root: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
+function git(root: string, args: string[], env: NodeJS.ProcessEnv, extraEnv: NodeJS.ProcessEnv = {}): Promise<string> {
   const signal = interruptSignal();
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(interruptedError('git snapshot not taken'));
     // An interrupt kills git (the snapshot is a wait like any other) and nothing is started after it.
-    execFile('git', [...GIT_ARGS, ...args], { cwd: root, env: snapshotEnv(root, env), maxBuffer: 256 * 1024 * 1024, timeout: 120_000, encoding: 'utf8', signal }, (err, stdout, stderr) => {
+    execFile('git', [...GIT_ARGS, ...args], { cwd: root, env: { ...snapshotEnv(root, env), ...extraEnv }, maxBuffer: 256 * 1024 * 1024, timeout: 120_000, encoding: 'utf8', signal }, (err, stdout, stderr) => {
       if (err && signal.aborted) reject(interruptedError('git snapshot not finished'));
       else if (err) reject(new RunSetupError(`--assert-clean: git ${args[0]} failed: ${(stderr || err.message).trim().split('\n')[0]}`, '--assert-clean needs git and a git working tree at --root'));
       else resolve(stdout);
@@ -47,24 +48,60 @@ function git(root: string, args: string[], env: NodeJS.ProcessEnv): Promise<stri
   });
 }
 
-/** size, mtime, ctime, inode and mode: a write changes ctime, which no process can set back. */
 /** An index larger than this is watched by its stat data only (any write then counts). */
 const MAX_INDEX_BYTES = 256 * 1024 * 1024;
+/**
+ * git's rewrite of a copy of the index, in the one layout it writes (git-index.ts): version
+ * 2 (3 with extended flags), whole (not split), with no offset tables and a real checksum,
+ * and without the untracked cache and fsmonitor's token (core.* off in GIT_ARGS). Threads
+ * and other reading settings stay the repository's own, so that git reads the copy as the
+ * person's next git command reads the index.
+ */
+const REWRITE_ARGS = [
+  '-c', 'core.splitIndex=false',
+  '-c', 'splitIndex.sharedIndexExpire=never',
+  '-c', 'index.recordEndOfIndexEntries=false',
+  '-c', 'index.recordOffsetTable=false',
+  '-c', 'index.skipHash=false',
+  'update-index', '--index-version', '2', '--force-write-index',
+];
+export const INDEX_KEY = '.git/index (cache tree, entry flags)';
 
 /**
- * This worktree's index beyond its entries (git-index.ts): its cache tree and other lasting
- * extensions by digest; by stat data where it cannot be read or parsed.
+ * This worktree's index beyond what ls-files shows (git-index.ts): its entries' flags and
+ * its cache tree, as git reads them, by digest, and each marked entry by its path; by the
+ * file's stat data where git cannot rewrite a copy of it or the rewrite cannot be read.
  */
-function indexState(gitDir: string): string {
+async function indexState(root: string, gitDir: string, env: NodeJS.ProcessEnv): Promise<TreeSnapshot> {
+  const state: TreeSnapshot = new Map();
+  let bytes: Buffer | null = null;
   try {
-    const digest = indexExtensionDigest(safeReadFile(join(gitDir, 'index'), MAX_INDEX_BYTES, 'git index').bytes);
-    if (digest !== null) return `index|${digest}`;
+    bytes = safeReadFile(join(gitDir, 'index'), MAX_INDEX_BYTES, 'git index').bytes;
   } catch {
     // Missing (a fresh repository), too large, or not a file: by stat data.
   }
-  return `index|${statOf(gitDir, 'index')}`;
+  if (bytes !== null) {
+    try {
+      const facts = await withScratchFile('index', bytes, async (copy) => {
+        await git(root, [...REWRITE_ARGS], env, { GIT_INDEX_FILE: copy.path });
+        return canonicalIndexFacts(copy.read(2 * MAX_INDEX_BYTES));
+      });
+      if (facts !== null) {
+        state.set(INDEX_KEY, `index|${facts.digest}`);
+        for (const [path, marks] of facts.marked) state.set(`${path} (index entry marked ${marks})`, `marks|${marks}`);
+        return state;
+      }
+    } catch (e) {
+      if (interruptSignal().aborted) throw e;
+      // git could not rewrite it (an unmerged or damaged index, a git without
+      // --force-write-index), or no scratch file: by stat data.
+    }
+  }
+  state.set(INDEX_KEY, `index|${statOf(gitDir, 'index')}`);
+  return state;
 }
 
+/** size, mtime, ctime, inode and mode: a write changes ctime, which no process can set back. */
 function statOf(root: string, path: string): string {
   try {
     const st = lstatSync(join(root, path), { bigint: true });
@@ -179,8 +216,9 @@ async function repositoryState(root: string, env: NodeJS.ProcessEnv): Promise<Tr
   for (const module of moduleGitDirs(commonDir)) places.push([`.git/${relative(commonDir, module)}`, module]);
   // Every other worktree's git directory: its HEAD and config.worktree decide what git does
   // there next (round-39a lead). This worktree's is `.git` above.
-  // This worktree's index: its entries are read above, its cache tree here (round-39c F2).
-  state.set('.git/index (cache tree)', indexState(gitDir));
+  // This worktree's index: its entries are read above, their flags and its cache tree here
+  // (round-39c F2, round-39f).
+  for (const [key, value] of await indexState(root, gitDir, env)) state.set(key, value);
   const otherWorktrees = new Set(worktreeGitDirs(commonDir).filter((wt) => resolvePath(wt) !== resolvePath(gitDir)));
   for (const wt of otherWorktrees) places.push([`${commonDir === gitDir ? '.git' : '.git (common)'}/${relative(commonDir, wt)}`, wt]);
   for (const [label, dir] of places) {

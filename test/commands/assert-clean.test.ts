@@ -133,9 +133,59 @@ describe('--assert-clean', () => {
     const s = gitRepo({ 'GATES.md': '- [ ] A: t\n  CHECK: sh check.sh\n  EXPECT: ok\n', 'check.sh': check, 'poison.js': poison, 'src/app.js': 'safe\n' });
     const r = s.run(['--approve', '--assert-clean']);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/^FAIL GATES:A .*\(--assert-clean\): \.git\/index \(cache tree\)/m);
+    expect(r.stdout).toMatch(/^FAIL GATES:A .*\(--assert-clean\): \.git\/index \(cache tree, entry flags\)/m);
     // It was the attack: the entry is as before, and the next commit would take the planted tree.
     expect(execFileSync('git', ['diff', '--cached', '--stat'], { cwd: s.repo, encoding: 'utf8' })).toBe('');
+  });
+
+  // Round-39f F3: the intent-to-add mark set on a tracked entry, its object kept: ls-files
+  // --stage -v showed the same line, and the person's next commit of another file in that
+  // folder deleted it.
+  it('fails a check that marks a tracked file intent-to-add, naming it', () => {
+    const mark = [
+      "const fs = require('fs'), crypto = require('crypto');",
+      "const [file, target] = process.argv.slice(2), b = fs.readFileSync(file), parts = [Buffer.from(b.subarray(0, 12))];",
+      'parts[0].writeUInt32BE(3, 4);',
+      'let at = 12;',
+      'for (let i = 0; i < b.readUInt32BE(8); i++) {',
+      '  const flags = b.readUInt16BE(at + 60), nul = b.indexOf(0, at + 62), name = b.subarray(at + 62, nul);',
+      '  const hit = name.toString() === target, head = Buffer.from(b.subarray(at, at + 62));',
+      '  if (hit) head.writeUInt16BE(flags | 0x4000, 60);',
+      '  const ext = hit ? Buffer.from([0x20, 0]) : Buffer.alloc(0), size = (62 + ext.length + name.length + 8) & ~7;',
+      '  parts.push(head, ext, name, Buffer.alloc(size - 62 - ext.length - name.length));',
+      '  at += (62 + name.length + 8) & ~7;',
+      '}',
+      'const body = Buffer.concat([...parts, b.subarray(at, b.length - 20)]);',
+      "fs.writeFileSync(file, Buffer.concat([body, crypto.createHash('sha1').update(body).digest()]));",
+      '',
+    ].join('\n');
+    const s = gitRepo({ 'GATES.md': `- [ ] A: t\n  CHECK: ${JSON.stringify(process.execPath)} mark.js .git/index test/security.js && echo ok\n  EXPECT: ok\n`, 'mark.js': mark, 'test/security.js': 's\n' });
+    const before = execFileSync('git', ['ls-files', '--stage', '-v'], { cwd: s.repo, encoding: 'utf8' });
+    const r = s.run(['--approve', '--assert-clean']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^FAIL GATES:A .*\(--assert-clean\): .*test\/security\.js \(index entry marked intent-to-add\)/m);
+    // It was the attack: the same entries for ls-files, the mark for git status.
+    expect(execFileSync('git', ['ls-files', '--stage', '-v'], { cwd: s.repo, encoding: 'utf8' })).toBe(before);
+    expect(execFileSync('git', ['status', '--short', 'test'], { cwd: s.repo, encoding: 'utf8' })).toBe(' A test/security.js\n');
+  });
+
+  // The index is read as git reads it, by git's own rewrite of a copy: an index of version 4
+  // (feature.manyFiles) that a check's git status rewrites is the same index.
+  it("reads a version 4 index as git does: git status in a check changes nothing, a cache tree of the check's making is seen", () => {
+    const refresh = gitRepo({ 'GATES.md': '- [ ] A: t\n  CHECK: touch -d 2001-01-01 src/app.js; git status --short >/dev/null; touch -d 2001-01-01 src/app.js; echo ok\n  EXPECT: ok\n', 'src/app.js': 'x\n' });
+    execFileSync('git', ['update-index', '--index-version', '4'], { cwd: refresh.repo });
+    execFileSync('touch', ['-d', '2001-01-01', join(refresh.repo, 'src/app.js')]);
+    const r = refresh.run(['--approve', '--assert-clean']);
+    expect(r.stdout).toMatch(/^FAIL GATES:A .*\(--assert-clean\): src\/app\.js$/m);
+    const quiet = gitRepo({ 'GATES.md': '- [ ] A: t\n  CHECK: git status --short >/dev/null; echo ok\n  EXPECT: ok\n', 'src/app.js': 'x\n' });
+    execFileSync('git', ['update-index', '--index-version', '4'], { cwd: quiet.repo });
+    execFileSync('touch', ['-d', '2001-01-01', join(quiet.repo, 'src/app.js')]);
+    execFileSync('touch', [join(quiet.repo, 'src/app.js')]);
+    const q = quiet.run(['--approve', '--assert-clean']);
+    expect(q.code, q.stdout + q.stderr).toBe(0);
+    const planted = gitRepo({ 'GATES.md': '- [ ] A: t\n  CHECK: sh plant.sh && echo ok\n  EXPECT: ok\n', 'plant.sh': 'good=$(git rev-parse :src/app.js)\nevil=$(echo evil | git hash-object -w --stdin)\ngit update-index --cacheinfo 100644,$evil,src/app.js\ngit write-tree >/dev/null\ngit update-index --cacheinfo 100644,$good,src/app.js\n', 'src/app.js': 'x\n' });
+    execFileSync('git', ['update-index', '--index-version', '4'], { cwd: planted.repo });
+    expect(planted.run(['--approve', '--assert-clean']).stdout).toMatch(/^FAIL GATES:A .*\(--assert-clean\): \.git\/index \(cache tree, entry flags\)$/m);
   });
 
   // Round-39e: a second copy of an entry appended to the index was folded into the first by
@@ -225,7 +275,7 @@ describe('--assert-clean', () => {
   it('fails a check that stages a file, or rewrites a tracked file with the same bytes (a write is a change)', () => {
     const staged = gitRepo({ 'GATES.md': '- [ ] A: t\n  CHECK: echo more >> f.txt; git add f.txt; git checkout -- . 2>/dev/null; echo ok\n  EXPECT: ok\n', 'f.txt': 'x\n' });
     // Staging also invalidates the index's cache tree for the file's folder.
-    expect(staged.run(['--approve', '--assert-clean']).stdout).toMatch(/--assert-clean\): \.git\/index \(cache tree\), f\.txt$/m);
+    expect(staged.run(['--approve', '--assert-clean']).stdout).toMatch(/--assert-clean\): \.git\/index \(cache tree, entry flags\), f\.txt$/m);
     const same = gitRepo({ 'GATES.md': '- [ ] A: t\n  CHECK: cp f.txt /tmp/gc-same-$$ && cp /tmp/gc-same-$$ f.txt && rm /tmp/gc-same-$$; echo ok\n  EXPECT: ok\n', 'f.txt': 'x\n' });
     expect(same.run(['--approve', '--assert-clean']).stdout).toMatch(/--assert-clean\): f\.txt$/m);
   });

@@ -1,11 +1,13 @@
-// git's index read beyond its entries (lib/run/git-index.ts), against indexes git itself wrote:
-// versions 2, 3 (an extended flag) and 4, SHA-1 and SHA-256; volatile extensions left out;
-// anything else is no index (null), so that the caller falls back to the file's stat data.
+// git's own rewrite of an index, read (lib/run/git-index.ts): entries without their stat
+// data, their marks, and the lasting extensions, by digest; anything git does not write
+// (version 4, a name length that disagrees with its NUL, a checksum of neither length,
+// trailing bytes) is no index here (null), so that the caller compares stat data instead.
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { indexExtensionDigest } from '../../lib/run/git-index.js';
+import { canonicalIndexFacts } from '../../lib/run/git-index.js';
 import { tempDir, writeFiles } from '../helpers/cli.js';
 
 function repo(initArgs: string[] = []) {
@@ -15,120 +17,137 @@ function repo(initArgs: string[] = []) {
   writeFiles(dir, { 'src/a.js': 'a\n', 'src/deep/b.js': 'b\n', 'README.md': 'r\n' });
   git('add', '-A');
   git('commit', '-qm', 'init');
-  return { dir, git, index: () => readFileSync(join(dir, '.git', 'index')) };
+  /** The index as run/git.ts reads it: git's rewrite of a copy (version 2, or 3 with extended flags). */
+  const rewritten = () => {
+    const copy = join(tempDir('gc-index-copy-'), 'index');
+    copyFileSync(join(dir, '.git', 'index'), copy);
+    execFileSync('git', ['-c', 'core.splitIndex=false', '-c', 'core.untrackedCache=false', '-c', 'core.fsmonitor=false', 'update-index', '--index-version', '2', '--force-write-index'], { cwd: dir, env: { ...process.env, GIT_INDEX_FILE: copy } });
+    return readFileSync(copy);
+  };
+  return { dir, git, rewritten, raw: () => readFileSync(join(dir, '.git', 'index')) };
 }
 
-describe('indexExtensionDigest', () => {
-  it('reads versions 2, 3 and 4: the cache tree by digest, and a rewritten cache tree gives another', () => {
+const facts = (bytes: Buffer) => canonicalIndexFacts(bytes);
+
+/** `bytes` with its SHA-1 checksum made again after `edit`. */
+function resealed(bytes: Buffer, edit: (body: Buffer) => Buffer): Buffer {
+  const body = edit(Buffer.from(bytes.subarray(0, bytes.length - 20)));
+  return Buffer.concat([body, createHash('sha1').update(body).digest()]);
+}
+
+describe('canonicalIndexFacts', () => {
+  it('reads what git rewrites from versions 2, 3 and 4 alike; a rewritten cache tree gives another digest', () => {
     const r = repo();
-    const v2 = indexExtensionDigest(r.index());
-    expect(v2).toMatch(/^TREE=[0-9a-f]{16}$/);
+    const v2 = facts(r.rewritten());
+    expect(v2?.digest).toMatch(/^[0-9a-f]{64}$/);
     r.git('update-index', '--index-version', '4');
-    expect(indexExtensionDigest(r.index())).toBe(v2);
-    writeFiles(r.dir, { 'new.txt': 'n\n' });
-    r.git('add', '-N', 'new.txt'); // intent to add: an extended flag, version 3
-    expect(r.index().readUInt32BE(4)).toBe(4);
-    r.git('update-index', '--index-version', '3');
-    expect(indexExtensionDigest(r.index())).toMatch(/^TREE=[0-9a-f]{16}$/);
-    expect(indexExtensionDigest(r.index())).not.toBe(v2);
+    expect(r.raw().readUInt32BE(4)).toBe(4);
+    expect(r.rewritten().readUInt32BE(4)).toBe(2);
+    expect(facts(r.rewritten())?.digest).toBe(v2?.digest);
+    // The cache tree for src/ made invalid (a staged entry put back): another digest.
+    const blob = r.git('rev-parse', ':src/a.js').trim();
+    r.git('update-index', '--cacheinfo', `100644,${blob},src/a.js`);
+    expect(facts(r.rewritten())?.digest).not.toBe(v2?.digest);
   });
 
-  it('reads a SHA-256 repository', () => {
-    const r = repo(['--object-format=sha256']);
-    expect(indexExtensionDigest(r.index())).toMatch(/^TREE=[0-9a-f]{16}$/);
-  });
-
-  it('leaves out the untracked cache, which git status rewrites as it looks', () => {
+  it('leaves out stat data: a file touched and refreshed by git status gives the same digest', () => {
     const r = repo();
-    const before = indexExtensionDigest(r.index());
+    const before = facts(r.rewritten());
+    execFileSync('touch', ['-d', '2001-01-01', join(r.dir, 'src/a.js')]);
+    r.git('update-index', '--really-refresh');
+    r.git('status', '--short');
+    expect(facts(r.rewritten())).toEqual(before);
+  });
+
+  it('leaves out the untracked cache, which git status writes as it looks', () => {
+    const r = repo();
+    const before = facts(r.rewritten());
     r.git('config', 'core.untrackedCache', 'true');
     r.git('update-index', '--untracked-cache');
     writeFiles(r.dir, { 'loose.txt': 'l\n' });
     r.git('status', '--short');
-    expect(r.index().includes(Buffer.from('UNTR'))).toBe(true);
-    expect(indexExtensionDigest(r.index())).toBe(before);
-  });
-
-  it('reads an EOIE and IEOT that git wrote (index.threads): where they say the entries and extensions are', () => {
-    const r = repo();
-    const before = indexExtensionDigest(r.index());
-    r.git('-c', 'index.recordEndOfIndexEntries=true', '-c', 'index.recordOffsetTable=true', '-c', 'index.threads=2', 'update-index', '--really-refresh');
-    r.git('-c', 'index.recordEndOfIndexEntries=true', '-c', 'index.recordOffsetTable=true', '-c', 'index.threads=2', 'update-index', '--force-write-index');
-    const index = r.index();
-    expect(index.includes(Buffer.from('EOIE'))).toBe(true);
-    expect(indexExtensionDigest(index)).toBe(before);
-  });
-
-  // Round-39d F1: git, reading with threads, starts at the offset the EOIE names; an EOIE
-  // naming a TREE hidden inside an UNTR showed git another cache tree than this reading.
-  it('is null for an EOIE (where git looks for one) that names another place than where the entries end', () => {
-    const good = repo().index();
-    const entriesEnd = good.indexOf(Buffer.from('TREE'));
-    const ext = good.subarray(entriesEnd, good.length - 20);
-    const be = (n: number) => {
-      const b = Buffer.alloc(4);
-      b.writeUInt32BE(n);
-      return b;
-    };
-    const withTail = (extensions: Buffer, eoieOffset: number) => {
-      const body = Buffer.concat([good.subarray(0, entriesEnd), extensions, Buffer.from('EOIE'), be(24), be(eoieOffset), Buffer.alloc(20)]);
-      return Buffer.concat([body, Buffer.alloc(20)]);
-    };
-    expect(indexExtensionDigest(withTail(ext, entriesEnd))).not.toBeNull();
-    const hidden = Buffer.concat([Buffer.from('UNTR'), be(ext.length), ext]);
-    expect(indexExtensionDigest(withTail(Buffer.concat([hidden, ext]), entriesEnd + 8))).toBeNull();
-    expect(indexExtensionDigest(withTail(ext, entriesEnd + 1))).toBeNull();
-    // An EOIE's bytes inside another extension, at the place git looks for one.
-    const inside = Buffer.concat([Buffer.from('UNTR'), be(32), Buffer.from('EOIE'), be(24), be(entriesEnd), Buffer.alloc(20)]);
-    expect(indexExtensionDigest(Buffer.concat([good.subarray(0, entriesEnd), ext, inside, Buffer.alloc(20)]))).toBeNull();
-  });
-
-  it('is null for an IEOT whose blocks do not start where entries start, or do not cover them', () => {
-    const good = repo().index();
-    const entriesEnd = good.indexOf(Buffer.from('TREE'));
-    const ext = good.subarray(entriesEnd, good.length - 20);
-    const ieot = (pairs: number[][]) => {
-      const data = Buffer.alloc(4 + 8 * pairs.length);
-      data.writeUInt32BE(1, 0);
-      pairs.forEach(([offset, n], i) => (data.writeUInt32BE(offset!, 4 + 8 * i), data.writeUInt32BE(n!, 8 + 8 * i)));
+    expect(r.raw().includes(Buffer.from('UNTR'))).toBe(true);
+    expect(facts(r.rewritten())).toEqual(before);
+    // Should a git keep it in the rewrite, or fsmonitor's token, they still do not count.
+    const rewritten = r.rewritten();
+    const volatile = (sig: string) => {
       const head = Buffer.alloc(8);
-      head.write('IEOT', 0, 'latin1');
-      head.writeUInt32BE(data.length, 4);
-      return Buffer.concat([good.subarray(0, entriesEnd), ext, head, data, Buffer.alloc(20)]);
+      head.write(sig, 0, 'latin1');
+      head.writeUInt32BE(3, 4);
+      return Buffer.concat([head, Buffer.from('xyz')]);
     };
-    const count = good.readUInt32BE(8);
-    expect(indexExtensionDigest(ieot([[12, count]]))).not.toBeNull();
-    expect(indexExtensionDigest(ieot([[13, count]]))).toBeNull();
-    expect(indexExtensionDigest(ieot([[12, count - 1]]))).toBeNull();
+    expect(facts(resealed(rewritten, (body) => Buffer.concat([body, volatile('UNTR'), volatile('FSMN')])))).toEqual(before);
+    expect(facts(resealed(rewritten, (body) => Buffer.concat([body, volatile('REUC')])))?.digest).not.toBe(before?.digest);
   });
 
-  // Round-39e F1: git ends an entry's path where the length in its flags says; a length 8
-  // longer than the path, padded with NULs, moved git's end of the entries onto a hidden TREE.
-  it('is null for an entry whose name length (in its flags) disagrees with where its name ends', () => {
-    const good = repo().index();
+  // Round-39f F3: the intent-to-add mark left a tracked file out of the next tree git builds
+  // for its folder; ls-files --stage -v shows the same line.
+  it('names entries marked intent-to-add, skip-worktree or assume-unchanged, and each mark changes the digest', () => {
+    const r = repo();
+    const plain = facts(r.rewritten())!;
+    expect(plain.marked.size).toBe(0);
+    writeFiles(r.dir, { 'new.txt': 'n\n' });
+    r.git('add', '-N', 'new.txt');
+    const ita = facts(r.rewritten())!;
+    expect(r.rewritten().readUInt32BE(4)).toBe(3);
+    expect([...ita.marked]).toEqual([['new.txt', 'intent-to-add']]);
+    r.git('update-index', '--skip-worktree', 'src/a.js');
+    r.git('update-index', '--assume-unchanged', 'README.md');
+    const all = facts(r.rewritten())!;
+    expect(all.marked.get('src/a.js')).toBe('skip-worktree');
+    expect(all.marked.get('README.md')).toBe('assume-unchanged');
+    expect(new Set([plain.digest, ita.digest, all.digest]).size).toBe(3);
+  });
+
+  it('reads a SHA-256 repository, by its checksum', () => {
+    const r = repo(['--object-format=sha256']);
+    expect(facts(r.rewritten())?.digest).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  // Round-39f F2: an index read as SHA-1 first and, failing that, as SHA-256 showed this
+  // reading another cache tree than git's. The checksum decides, once.
+  it('is null when the checksum is of neither length, or bytes are left over before it', () => {
+    const good = repo().rewritten();
+    expect(facts(good)).not.toBeNull();
+    const wrongSum = Buffer.from(good);
+    wrongSum[wrongSum.length - 1]! ^= 1;
+    expect(facts(wrongSum)).toBeNull();
+    expect(facts(resealed(good, (body) => Buffer.concat([body, Buffer.alloc(4, 0x55)])))).toBeNull();
+  });
+
+  // Rounds 39e F1 and 39f F1: git ends an entry's name where the length in its flags says.
+  it('is null for an entry whose name length disagrees with where its name ends, or whose padding is not NULs', () => {
+    const good = repo().rewritten();
     const name = good.indexOf(Buffer.from('src/deep/b.js'));
     const flags = good.readUInt16BE(name - 2);
     expect(flags & 0x0fff).toBe('src/deep/b.js'.length);
-    const longer = Buffer.from(good);
-    longer.writeUInt16BE((flags & 0xf000) | ((flags & 0x0fff) + 8), name - 2);
-    expect(indexExtensionDigest(longer)).toBeNull();
-    const shorter = Buffer.from(good);
-    shorter.writeUInt16BE((flags & 0xf000) | ((flags & 0x0fff) - 1), name - 2);
-    expect(indexExtensionDigest(shorter)).toBeNull();
+    for (const length of [(flags & 0x0fff) + 8, (flags & 0x0fff) - 1]) {
+      expect(facts(resealed(good, (b) => (b.writeUInt16BE((flags & 0xf000) | length, name - 2), b)))).toBeNull();
+    }
+    expect(facts(resealed(good, (b) => ((b[name + 'src/deep/b.js'.length + 1] = 0x41), b)))).toBeNull();
   });
 
-  it('is null for what is not an index: another signature, a version it does not know, cut short, trailing bytes', () => {
-    const good = repo().index();
-    expect(indexExtensionDigest(good)).not.toBeNull();
-    const bad = (edit: (b: Buffer) => Buffer) => indexExtensionDigest(edit(Buffer.from(good)));
+  it('is null for what git does not write: another signature, version 4 or 5, cut short, an entry count too large, trailing bytes', () => {
+    const r = repo();
+    const good = r.rewritten();
+    const bad = (edit: (b: Buffer) => Buffer) => facts(resealed(good, edit));
+    expect(bad((b) => b)).not.toBeNull();
     expect(bad((b) => (b.write('DIRX', 0, 'latin1'), b))).toBeNull();
+    expect(bad((b) => (b.writeUInt32BE(4, 4), b))).toBeNull();
     expect(bad((b) => (b.writeUInt32BE(5, 4), b))).toBeNull();
     expect(bad((b) => b.subarray(0, b.length - 30))).toBeNull();
-    expect(bad((b) => Buffer.concat([b, Buffer.alloc(3)]))).toBeNull();
     expect(bad((b) => (b.writeUInt32BE(1000, 8), b))).toBeNull();
-    expect(indexExtensionDigest(Buffer.alloc(0))).toBeNull();
-    const file = join(tempDir('gc-index-'), 'x');
-    writeFileSync(file, 'DIRC');
-    expect(indexExtensionDigest(readFileSync(file))).toBeNull();
+    expect(bad((b) => Buffer.concat([b, Buffer.alloc(3)]))).toBeNull();
+    // Extended flags in a version 2 index (git writes version 3 for them).
+    writeFiles(r.dir, { 'new.txt': 'n\n' });
+    r.git('add', '-N', 'new.txt');
+    const v3 = r.rewritten();
+    expect(v3.readUInt32BE(4)).toBe(3);
+    expect(facts(v3)).not.toBeNull();
+    expect(facts(resealed(v3, (b) => (b.writeUInt32BE(2, 4), b)))).toBeNull();
+    r.git('update-index', '--index-version', '4');
+    expect(facts(r.raw())).toBeNull();
+    expect(facts(Buffer.alloc(0))).toBeNull();
+    expect(facts(Buffer.from('DIRC'))).toBeNull();
   });
 });
