@@ -8,7 +8,7 @@
 // the checkout could make it run a command. ls-files only lists the index and walks the
 // tree; core.fsmonitor and the untracked cache are off so that no config makes it run one.
 import { execFile, spawn } from 'node:child_process';
-import { lstatSync, readdirSync } from 'node:fs';
+import { type BigIntStats, lstatSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve as resolvePath } from 'node:path';
 import { RunSetupError, UsageError } from '../errors.js';
 import { workTreeTop } from '../fsx/repo-root.js';
@@ -112,6 +112,29 @@ function statOf(root: string, path: string): string {
 }
 
 /**
+ * A file of the git directory by its stat data and, when it is a symbolic link, by that of
+ * what the link leads to: git follows it (a hook linked to a script elsewhere, round-39c lead).
+ */
+function gitFileState(dir: string, path: string): string {
+  const full = join(dir, path);
+  const stamp = (st: BigIntStats) => `${st.size}:${st.mtimeNs}:${st.ctimeNs}:${st.ino}:${st.mode}`;
+  let own: BigIntStats | undefined;
+  try {
+    own = lstatSync(full, { bigint: true, throwIfNoEntry: false });
+  } catch {
+    // Not reachable (a component is no directory): as missing.
+  }
+  if (own === undefined) return 'git|missing';
+  if (!own.isSymbolicLink()) return `git|${stamp(own)}`;
+  try {
+    const target = statSync(full, { bigint: true });
+    return `git|${stamp(own)}|${target.dev}:${stamp(target)}`;
+  } catch {
+    return `git|${stamp(own)}|dangling`;
+  }
+}
+
+/**
  * The working tree as files and their stat data: the index's entries (mode, object, stage:
  * `git add` by a check shows; and their tag, `-v`: a file a check marked skip-worktree or
  * assume-unchanged, whose later edits git status no longer shows, round-39b F4), then
@@ -141,13 +164,20 @@ export async function snapshotWorkingTree(root: string, env: NodeJS.ProcessEnv):
 }
 
 /** Files of the git directory that decide what git does next (a config, a hook, attributes), by their stat data. */
-const GIT_DIR_FILES = ['HEAD', 'config', 'config.worktree', 'packed-refs', 'info/attributes', 'info/exclude', 'info/sparse-checkout', 'info/grafts', 'shallow', 'commondir', 'objects/info/alternates', 'MERGE_HEAD', 'CHERRY_PICK_HEAD', 'REVERT_HEAD', 'MERGE_MSG', 'REBASE_HEAD', 'BISECT_START'];
+const GIT_DIR_FILES = [
+  'HEAD', 'config', 'config.worktree', 'packed-refs', 'info/attributes', 'info/exclude', 'info/sparse-checkout', 'info/grafts', 'shallow', 'commondir', 'objects/info/alternates',
+  // A merge, cherry-pick, revert, rebase or bisect in progress: what the next `git commit`
+  // or `git merge --continue` takes, and the stash a finished merge applies to the tree.
+  'MERGE_HEAD', 'MERGE_MSG', 'MERGE_MODE', 'MERGE_AUTOSTASH', 'AUTO_MERGE', 'SQUASH_MSG', 'CHERRY_PICK_HEAD', 'REVERT_HEAD', 'REBASE_HEAD', 'BISECT_START',
+];
 /**
- * Folders of the git directory whose files are listed and watched one by one: hooks, and the
- * state of a rebase, cherry-pick or revert in progress, whose to-do list `git rebase
- * --continue` runs (an `exec` line left there by a check, round-39b F3).
+ * Folders of the git directory whose files are listed and watched one by one, and those of
+ * their subfolders: hooks; the state of a rebase, cherry-pick or revert in progress, whose
+ * to-do list `git rebase --continue` runs (an `exec` line left there by a check, round-39b
+ * F3); and rerere's recorded resolutions, which the next conflicted merge applies to the
+ * tree (rr-cache/<conflict>/postimage, round-39c lead).
  */
-const GIT_DIR_FOLDERS = ['hooks', 'rebase-merge', 'rebase-apply', 'sequencer'];
+const GIT_DIR_FOLDERS = ['hooks', 'rebase-merge', 'rebase-apply', 'sequencer', 'rr-cache'];
 /**
  * Entries of such a folder looked at one by one; a folder with more (git ships 14 sample
  * hooks) is taken as changed at every look, so that no file hides behind the others
@@ -182,6 +212,31 @@ function moduleGitDirs(dir: string): string[] {
   };
   walk(join(dir, 'modules'), 0);
   return found;
+}
+
+/**
+ * The entries of a folder of the git directory and those of its subfolders (rr-cache keeps
+ * each recorded resolution in a folder of its own), as paths under `dir`, sorted; at most
+ * one more than MAX_FOLDER_ENTRIES, so that the caller can tell a folder that has more.
+ */
+function folderEntries(dir: string, folder: string): string[] {
+  const out: string[] = [];
+  const list = (rel: string, depth: number) => {
+    let names: string[];
+    try {
+      names = readdirSync(join(dir, rel)).sort();
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      if (out.length > MAX_FOLDER_ENTRIES) return;
+      const child = `${rel}/${name}`;
+      out.push(child);
+      if (depth < 2 && lstatSync(join(dir, child), { throwIfNoEntry: false })?.isDirectory()) list(child, depth + 1);
+    }
+  };
+  list(folder, 1);
+  return out;
 }
 
 /** The git directories of the repository's linked worktrees (<common>/worktrees/<name>), at most MAX_MODULE_DIRS. */
@@ -221,21 +276,23 @@ async function repositoryState(root: string, env: NodeJS.ProcessEnv): Promise<Tr
   for (const [key, value] of await indexState(root, gitDir, env)) state.set(key, value);
   const otherWorktrees = new Set(worktreeGitDirs(commonDir).filter((wt) => resolvePath(wt) !== resolvePath(gitDir)));
   for (const wt of otherWorktrees) places.push([`${commonDir === gitDir ? '.git' : '.git (common)'}/${relative(commonDir, wt)}`, wt]);
+  // A submodule's own linked worktrees (round-39c lead): their HEAD, config.worktree, index.
+  for (const [, module] of places.filter(([label]) => label.startsWith('.git/modules/'))) {
+    for (const wt of worktreeGitDirs(module)) {
+      otherWorktrees.add(wt);
+      places.push([`.git/${relative(commonDir, wt)}`, wt]);
+    }
+  }
   for (const [label, dir] of places) {
-    for (const name of GIT_DIR_FILES) state.set(`${label}/${name}`, `git|${statOf(dir, name)}`);
+    for (const name of GIT_DIR_FILES) state.set(`${label}/${name}`, gitFileState(dir, name));
     for (const folder of GIT_DIR_FOLDERS) {
-      let names: string[];
-      try {
-        names = readdirSync(join(dir, folder)).sort();
-      } catch {
-        names = [];
-      }
-      if (names.length > MAX_FOLDER_ENTRIES) {
+      let listed = folderEntries(dir, folder);
+      if (listed.length > MAX_FOLDER_ENTRIES) {
         state.set(`${label}/${folder} (more than ${MAX_FOLDER_ENTRIES} entries: cannot be watched)`, `git|${process.hrtime.bigint()}`);
-        names = names.slice(0, MAX_FOLDER_ENTRIES);
+        listed = listed.slice(0, MAX_FOLDER_ENTRIES);
       }
-      state.set(`${label}/${folder}`, `git|${statOf(dir, folder)}|${names.length}`);
-      for (const name of names) state.set(`${label}/${folder}/${name}`, `git|${statOf(dir, `${folder}/${name}`)}`);
+      state.set(`${label}/${folder}`, `git|${statOf(dir, folder)}|${listed.length}`);
+      for (const rel of listed) state.set(`${label}/${rel}`, gitFileState(dir, rel));
     }
     // Another worktree's index: what a plain `git commit` there commits (round-39b F4). This
     // worktree's is read entry by entry above.

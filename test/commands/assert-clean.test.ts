@@ -1,6 +1,6 @@
 // --assert-clean: a check that changes the repository fails with the paths it changed.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, sandbox, tempDir, writeFiles } from '../helpers/cli.js';
@@ -90,6 +90,26 @@ describe('--assert-clean', () => {
     const s = some.run(['--approve', '--assert-clean']);
     expect(s.code).toBe(1);
     expect(s.stdout).toMatch(/^FAIL GATES:A .*\(--assert-clean\): .*\.git\/hooks\/zz-last/m);
+  });
+
+  // Round-39c leads: what a later git command takes from the git directory, planted by a
+  // check in a place that was not watched.
+  it('fails a check that plants a merge state, edits a recorded rerere resolution in place, or rewrites what a linked hook runs', () => {
+    const outside = tempDir('gc-hook-target-');
+    writeFileSync(join(outside, 'hook.sh'), '#!/bin/sh\n');
+    for (const [check, changed, setup] of [
+      ['echo "squash" > .git/SQUASH_MSG', /\.git\/SQUASH_MSG/, () => {}],
+      ['echo 0000000000000000000000000000000000000000 > .git/MERGE_AUTOSTASH', /\.git\/MERGE_AUTOSTASH/, () => {}],
+      // In place: the folder's own stat data does not change.
+      ['(echo "evil" >> .git/rr-cache/0123abcd/postimage)', /\.git\/rr-cache\/0123abcd\/postimage/, (repo: string) => writeFiles(join(repo, '.git', 'rr-cache', '0123abcd'), { preimage: 'a\n', postimage: 'b\n' })],
+      [`(echo "touch pwned" >> ${JSON.stringify(join(outside, 'hook.sh'))})`, /\.git\/hooks\/pre-commit/, (repo: string) => symlinkSync(join(outside, 'hook.sh'), join(repo, '.git', 'hooks', 'pre-commit'))],
+    ] as const) {
+      const s = gitRepo({ 'GATES.md': `- [ ] A: t\n  CHECK: ${check} >/dev/null 2>&1; echo ok\n  EXPECT: ok\n` });
+      setup(s.repo);
+      const r = s.run(['--approve', '--assert-clean']);
+      expect(r.code, check).toBe(1);
+      expect(r.stdout, check).toMatch(new RegExp(`^FAIL GATES:A .*\\(--assert-clean\\): .*${changed.source}`, 'm'));
+    }
   });
 
   // Round-39a lead: another worktree's HEAD and config.worktree live in .git/worktrees/<name>.
@@ -224,13 +244,16 @@ describe('--assert-clean', () => {
     const g = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', '-c', 'protocol.file.allow=always', ...args], { cwd, stdio: 'ignore' });
     g(origin, 'init', '-q');
     g(origin, 'commit', '-q', '--allow-empty', '-m', 'lib');
-    for (const [check, changed] of [
-      ['git -C lib config core.fsmonitor "touch pwned"', /\.git\/modules\/lib\/config/],
-      ['printf "#!/bin/sh\\n" > .git/modules/lib/hooks/pre-commit', /\.git\/modules\/lib\/hooks\/pre-commit/],
+    for (const [check, changed, worktree] of [
+      ['git -C lib config core.fsmonitor "touch pwned"', /\.git\/modules\/lib\/config/, false],
+      ['printf "#!/bin/sh\\n" > .git/modules/lib/hooks/pre-commit', /\.git\/modules\/lib\/hooks\/pre-commit/, false],
+      // Round-39c lead: the submodule's own linked worktree, its git directory under the submodule's.
+      ['git -C ../lib-wt checkout -q --detach', /\.git\/modules\/lib\/worktrees\/lib-wt\/HEAD/, true],
     ] as const) {
       const s = gitRepo({ 'GATES.md': `- [ ] A: t\n  CHECK: ${check} >/dev/null 2>&1; echo ok\n  EXPECT: ok\n` });
       g(s.repo, 'submodule', 'add', '-q', origin, 'lib');
       g(s.repo, 'commit', '-qm', 'lib');
+      if (worktree) g(join(s.repo, 'lib'), 'worktree', 'add', '-q', '-b', 'side', join(s.repo, '..', 'lib-wt'));
       const r = s.run(['--approve', '--assert-clean']);
       expect(r.code, check).toBe(1);
       expect(r.stdout, check).toMatch(new RegExp(`^FAIL GATES:A .*\\(--assert-clean\\): .*${changed.source}`, 'm'));
