@@ -9,7 +9,7 @@
 // tree; core.fsmonitor and the untracked cache are off so that no config makes it run one.
 import { execFile, spawn } from 'node:child_process';
 import { type BigIntStats, lstatSync, readdirSync, statSync } from 'node:fs';
-import { join, relative, resolve as resolvePath } from 'node:path';
+import { basename, dirname, join, relative, resolve as resolvePath } from 'node:path';
 import { RunSetupError, UsageError } from '../errors.js';
 import { workTreeTop } from '../fsx/repo-root.js';
 import { safeReadFile } from '../fsx/safe-read.js';
@@ -215,6 +215,22 @@ function moduleGitDirs(dir: string): string[] {
 }
 
 /**
+ * Every file git reads configuration from here, as git lists them: the system's, yours, the
+ * repository's and the files they include. A file a check creates or fills (~/.gitconfig
+ * with a core.fsmonitor or an alias, a file an include names) joins the list, one it empties
+ * or removes leaves it: either is a change. Absolute paths.
+ */
+async function configFiles(root: string, env: NodeJS.ProcessEnv): Promise<string[]> {
+  const files = new Set<string>();
+  // Each entry is its origin, then its key and value: `file:PATH\0KEY\nVALUE\0`.
+  const listed = (await git(root, ['config', '--list', '--show-origin', '-z'], env)).split('\0');
+  for (let i = 0; i + 1 < listed.length; i += 2) {
+    if (listed[i]!.startsWith('file:')) files.add(resolvePath(root, listed[i]!.slice('file:'.length)));
+  }
+  return [...files].sort();
+}
+
+/**
  * The entries of a folder of the git directory and those of its subfolders (rr-cache keeps
  * each recorded resolution in a folder of its own), as paths under `dir`, sorted; at most
  * one more than MAX_FOLDER_ENTRIES, so that the caller can tell a folder that has more.
@@ -265,6 +281,7 @@ async function repositoryState(root: string, env: NodeJS.ProcessEnv): Promise<Tr
   const commonDir = resolvePath(root, dirs[1] || gitDir);
   const refs = await git(root, ['for-each-ref', '--format=%(refname)%00%(objectname)%00%(symref)'], env);
   for (const line of refs.split('\n')) if (line !== '') state.set(`.git/${line.slice(0, line.indexOf('\0'))}`, `ref|${line}`);
+  for (const file of await configFiles(root, env)) state.set(`git configuration ${file}`, gitFileState(dirname(file), basename(file)));
   const places: [string, string][] = commonDir === gitDir ? [['.git', gitDir]] : [['.git', gitDir], ['.git (common)', commonDir]];
   // A submodule's config and hooks live in the top repository's git directory (round-38e F4:
   // core.fsmonitor set there ran at the person's next git status).

@@ -112,6 +112,23 @@ describe('--assert-clean', () => {
     }
   });
 
+  // Round-39c lead: configuration git reads from files other than .git/config: one that an
+  // include names (there or not yet), and your own, even before it exists.
+  it('fails a check that changes configuration git reads here: an included file, one an include names that did not exist, your ~/.gitconfig', () => {
+    for (const [check, changed, include] of [
+      ['(printf "[core]\\n\\tfsmonitor = touch pwned\\n" >> .git/extra.cfg)', /git configuration \S*\/\.git\/extra\.cfg/, 'extra.cfg'],
+      ['(printf "[core]\\n\\tfsmonitor = touch pwned\\n" > .git/later.cfg)', /git configuration \S*\/\.git\/later\.cfg/, 'later.cfg'],
+      ['git config --global alias.st "!touch pwned"', /git configuration \S*\/\.gitconfig/, null],
+    ] as const) {
+      const s = gitRepo({ 'GATES.md': `- [ ] A: t\n  CHECK: ${check} >/dev/null 2>&1; echo ok\n  EXPECT: ok\n` });
+      if (include === 'extra.cfg') writeFileSync(join(s.repo, '.git', 'extra.cfg'), '[user]\n\tname = t\n');
+      if (include !== null) execFileSync('git', ['config', 'include.path', include], { cwd: s.repo });
+      const r = s.run(['--approve', '--assert-clean']);
+      expect(r.code, check).toBe(1);
+      expect(r.stdout, check).toMatch(new RegExp(`^FAIL GATES:A .*\\(--assert-clean\\): .*${changed.source}`, 'm'));
+    }
+  });
+
   // Round-39a lead: another worktree's HEAD and config.worktree live in .git/worktrees/<name>.
   it("fails a check that changes another worktree's git directory: its HEAD, its config", () => {
     for (const [check, changed] of [
