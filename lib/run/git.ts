@@ -188,11 +188,22 @@ const MAX_FOLDER_ENTRIES = 4096;
 const MAX_MODULE_DIRS = 128;
 const MAX_MODULE_DEPTH = 8;
 
+/**
+ * Git directories found under a folder of the git directory, and what could not be watched
+ * there: more than MAX_MODULE_DIRS of them, or a symbolic link where git would follow one to
+ * a git directory elsewhere (round-39b leads: past the 128th, or behind a link, a change went
+ * unseen). What cannot be watched makes every check fail, naming it.
+ */
+interface GitDirs {
+  dirs: string[];
+  unwatchable: string[];
+}
+
 /** The git directories of submodules under `dir` (<common>/modules/<name>…): a folder with HEAD and config. */
-function moduleGitDirs(dir: string): string[] {
-  const found: string[] = [];
+function moduleGitDirs(dir: string): GitDirs {
+  const found: GitDirs = { dirs: [], unwatchable: [] };
   const walk = (at: string, depth: number) => {
-    if (depth > MAX_MODULE_DEPTH || found.length >= MAX_MODULE_DIRS) return;
+    if (depth > MAX_MODULE_DEPTH || found.dirs.length > MAX_MODULE_DIRS) return;
     let names: string[];
     try {
       names = readdirSync(at).sort();
@@ -200,18 +211,25 @@ function moduleGitDirs(dir: string): string[] {
       return;
     }
     if (depth > 0 && names.includes('HEAD') && names.includes('config')) {
-      found.push(at);
+      found.dirs.push(at);
       // Its own submodules live in its modules/.
       walk(join(at, 'modules'), 1);
       return;
     }
     for (const name of names) {
       const next = join(at, name);
-      if (lstatSync(next, { throwIfNoEntry: false })?.isDirectory()) walk(next, depth + 1);
+      const st = lstatSync(next, { throwIfNoEntry: false });
+      if (st?.isDirectory()) walk(next, depth + 1);
+      else if (st?.isSymbolicLink()) found.unwatchable.push(`${relative(dir, next)} (a symbolic link: cannot be watched)`);
     }
   };
   walk(join(dir, 'modules'), 0);
-  return found;
+  return capped(found, 'modules');
+}
+
+function capped(found: GitDirs, folder: string): GitDirs {
+  if (found.dirs.length <= MAX_MODULE_DIRS) return found;
+  return { dirs: found.dirs.slice(0, MAX_MODULE_DIRS), unwatchable: [...found.unwatchable, `${folder} (more than ${MAX_MODULE_DIRS} git directories: cannot be watched)`] };
 }
 
 /**
@@ -255,16 +273,22 @@ function folderEntries(dir: string, folder: string): string[] {
   return out;
 }
 
-/** The git directories of the repository's linked worktrees (<common>/worktrees/<name>), at most MAX_MODULE_DIRS. */
-function worktreeGitDirs(commonDir: string): string[] {
+/** The git directories of the repository's linked worktrees (<common>/worktrees/<name>). */
+function worktreeGitDirs(commonDir: string): GitDirs {
+  const found: GitDirs = { dirs: [], unwatchable: [] };
   let names: string[];
   try {
     names = readdirSync(join(commonDir, 'worktrees')).sort();
   } catch {
-    return [];
+    return found;
   }
-  const dirs = names.map((n) => join(commonDir, 'worktrees', n)).filter((d) => lstatSync(d, { throwIfNoEntry: false })?.isDirectory());
-  return dirs.slice(0, MAX_MODULE_DIRS);
+  for (const name of names) {
+    const dir = join(commonDir, 'worktrees', name);
+    const st = lstatSync(dir, { throwIfNoEntry: false });
+    if (st?.isDirectory()) found.dirs.push(dir);
+    else if (st?.isSymbolicLink()) found.unwatchable.push(`worktrees/${name} (a symbolic link: cannot be watched)`);
+  }
+  return capped(found, 'worktrees');
 }
 
 /**
@@ -285,17 +309,22 @@ async function repositoryState(root: string, env: NodeJS.ProcessEnv): Promise<Tr
   const places: [string, string][] = commonDir === gitDir ? [['.git', gitDir]] : [['.git', gitDir], ['.git (common)', commonDir]];
   // A submodule's config and hooks live in the top repository's git directory (round-38e F4:
   // core.fsmonitor set there ran at the person's next git status).
-  for (const module of moduleGitDirs(commonDir)) places.push([`.git/${relative(commonDir, module)}`, module]);
+  const commonLabel = commonDir === gitDir ? '.git' : '.git (common)';
+  const unwatchable = (found: GitDirs, under: string) => {
+    for (const what of found.unwatchable) state.set(`${under}/${what}`, `git|${process.hrtime.bigint()}`);
+    return found.dirs;
+  };
+  for (const module of unwatchable(moduleGitDirs(commonDir), commonLabel)) places.push([`.git/${relative(commonDir, module)}`, module]);
   // Every other worktree's git directory: its HEAD and config.worktree decide what git does
   // there next (round-39a lead). This worktree's is `.git` above.
   // This worktree's index: its entries are read above, their flags and its cache tree here
   // (round-39c F2, round-39f).
   for (const [key, value] of await indexState(root, gitDir, env)) state.set(key, value);
-  const otherWorktrees = new Set(worktreeGitDirs(commonDir).filter((wt) => resolvePath(wt) !== resolvePath(gitDir)));
-  for (const wt of otherWorktrees) places.push([`${commonDir === gitDir ? '.git' : '.git (common)'}/${relative(commonDir, wt)}`, wt]);
+  const otherWorktrees = new Set(unwatchable(worktreeGitDirs(commonDir), commonLabel).filter((wt) => resolvePath(wt) !== resolvePath(gitDir)));
+  for (const wt of otherWorktrees) places.push([`${commonLabel}/${relative(commonDir, wt)}`, wt]);
   // A submodule's own linked worktrees (round-39c lead): their HEAD, config.worktree, index.
-  for (const [, module] of places.filter(([label]) => label.startsWith('.git/modules/'))) {
-    for (const wt of worktreeGitDirs(module)) {
+  for (const [label, module] of places.filter(([label]) => label.startsWith('.git/modules/'))) {
+    for (const wt of unwatchable(worktreeGitDirs(module), label)) {
       otherWorktrees.add(wt);
       places.push([`.git/${relative(commonDir, wt)}`, wt]);
     }

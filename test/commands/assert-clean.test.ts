@@ -1,6 +1,6 @@
 // --assert-clean: a check that changes the repository fails with the paths it changed.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, sandbox, tempDir, writeFiles } from '../helpers/cli.js';
@@ -126,6 +126,24 @@ describe('--assert-clean', () => {
       const r = s.run(['--approve', '--assert-clean']);
       expect(r.code, check).toBe(1);
       expect(r.stdout, check).toMatch(new RegExp(`^FAIL GATES:A .*\\(--assert-clean\\): .*${changed.source}`, 'm'));
+    }
+  });
+
+  // Round-39b leads: worktree or submodule git directories past the 128th, or behind a link,
+  // were not watched; now every check fails, naming them.
+  it('fails every check where worktree or submodule git directories cannot all be watched: more than 128, or a symbolic link', () => {
+    const elsewhere = tempDir('gc-admin-');
+    for (const [setup, named] of [
+      [(git: string) => { for (let i = 0; i <= 128; i++) mkdirSync(join(git, 'worktrees', `w${i}`), { recursive: true }); }, /\.git\/worktrees \(more than 128 git directories: cannot be watched\)/],
+      [(git: string) => { for (let i = 0; i <= 128; i++) writeFiles(join(git, 'modules', `m${i}`), { HEAD: 'ref: refs/heads/main\n', config: '' }); }, /\.git\/modules \(more than 128 git directories: cannot be watched\)/],
+      [(git: string) => { mkdirSync(join(git, 'worktrees')); symlinkSync(elsewhere, join(git, 'worktrees', 'wt')); }, /\.git\/worktrees\/wt \(a symbolic link: cannot be watched\)/],
+      [(git: string) => { mkdirSync(join(git, 'modules')); symlinkSync(elsewhere, join(git, 'modules', 'lib')); }, /\.git\/modules\/lib \(a symbolic link: cannot be watched\)/],
+    ] as const) {
+      const s = gitRepo({ 'GATES.md': '- [ ] A: t\n  CHECK: echo ok\n  EXPECT: ok\n' });
+      setup(join(s.repo, '.git'));
+      const r = s.run(['--approve', '--assert-clean']);
+      expect(r.code, named.source).toBe(1);
+      expect(r.stdout, named.source).toMatch(new RegExp(`^FAIL GATES:A .*\\(--assert-clean\\): .*${named.source}`, 'm'));
     }
   });
 
