@@ -14,7 +14,7 @@ import { emptyResult, type GateResult } from '../report/model.js';
 import { cappedIds } from '../report/text.js';
 import { sanitizeLine } from '../text/sanitize.js';
 import { matchExpect } from '../run/expect-match.js';
-import { changedPaths, snapshotWorkingTree } from '../run/git.js';
+import { changedInRepository, snapshotWorkingTree } from '../run/git.js';
 import type { ShellInvocation } from '../run/shell.js';
 import { RunningChecks, superviseCheck, type CheckOutcome } from '../run/supervisor.js';
 import { checkEnvironment } from '../oracle/check-path.js';
@@ -114,7 +114,7 @@ export async function attemptGate(e: Entry, ctx: RunContext, bindings: BoundFile
   if (before) {
     const after = await snapshot();
     if (after === null) return interruptedAttempt();
-    const changed = changedPaths(before, after, ctx.ownFiles);
+    const changed = changedInRepository(ctx.root, before, after, ctx.ownFiles);
     if (changed.length > 0) {
       // The check's own verdict was a pass: history keeps the failure apart (not flaky).
       if (error === null) changedFiles = true;

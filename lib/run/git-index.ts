@@ -13,9 +13,11 @@
 // and a checksum that says whether object ids are SHA-1 or SHA-256. Anything else is no
 // index here (null), and the caller compares the index by its stat data.
 //
-// Left out, as in every entry: its stat data (ctime, mtime, dev, ino, uid, gid, size), which
-// a `git status` run by a check refreshes; and extensions git rewrites as it only looks (the
-// untracked cache, fsmonitor's token, offset tables), which the rewrite drops anyway.
+// Left out of the digest: each entry's stat data (ctime, mtime, dev, ino, uid, gid, size),
+// which a `git status` run by a check refreshes, returned apart for the caller to check
+// against the files (`stats`); the untracked cache's content (its presence counts), which
+// git status rewrites as it looks; fsmonitor's token and the offset tables, which the
+// rewrite drops.
 import { createHash } from 'node:crypto';
 
 const VOLATILE = new Set(['UNTR', 'FSMN', 'EOIE', 'IEOT']);
@@ -27,10 +29,23 @@ const SKIP_WORKTREE = 0x4000;
 const INTENT_TO_ADD = 0x2000;
 
 export interface IndexFacts {
-  /** SHA-256 over every entry without its stat data, and every lasting extension. */
+  /** SHA-256 over every entry without its stat data, and every lasting extension (of the untracked cache, that there is one). */
   digest: string;
   /** Paths whose entry is marked intent-to-add, skip-worktree or assume-unchanged, to their marks. */
   marked: Map<string, string>;
+  /** Each stage-0 file or link entry's stored stat data (hex), object id (hex) and mode. */
+  stats: Map<string, EntryStat>;
+}
+
+/**
+ * What git compares with a file's own stat data to take it as unmodified without reading
+ * it (ie_match_stat): a check that copied the file's stat data into the entry of a file the
+ * person had edited made git take the edit for committed (round-39f F1).
+ */
+export interface EntryStat {
+  stat: string;
+  oid: string;
+  mode: number;
 }
 
 /** The length of the object ids the trailing checksum was made with (20: SHA-1, 32: SHA-256), or null. */
@@ -64,6 +79,7 @@ export function canonicalIndexFacts(bytes: Buffer): IndexFacts | null {
   const end = bytes.length - oidLength;
   const digest = createHash('sha256');
   const marked = new Map<string, string>();
+  const stats = new Map<string, EntryStat>();
   let at = 12;
   for (let i = 0; i < count; i++) {
     // ctime, mtime, dev, ino, mode, uid, gid, size (40 bytes), the object id, the flags.
@@ -87,17 +103,26 @@ export function canonicalIndexFacts(bytes: Buffer): IndexFacts | null {
     digest.update(bytes.subarray(at + 24, at + 28)); // mode
     digest.update(bytes.subarray(at + 40, name)); // object id, flags, extended flags
     digest.update(bytes.subarray(name, nul + 1)); // name, NUL-ended
+    const path = bytes.toString('utf8', name, nul);
     const marks = marksOf(flags, extended);
-    if (marks !== '') marked.set(bytes.toString('utf8', name, nul), marks);
+    if (marks !== '') marked.set(path, marks);
+    const mode = bytes.readUInt32BE(at + 24);
+    // Stage 0 only (the stages of a conflict are compared by ls-files), no gitlinks (a submodule's commit).
+    if ((flags & 0x3000) === 0 && (mode & 0o170000) !== 0o160000) {
+      stats.set(path, { stat: bytes.toString('hex', at, at + 24) + bytes.toString('hex', at + 28, at + 40), oid: bytes.toString('hex', at + 40, at + 40 + oidLength), mode });
+    }
     at = next;
   }
   while (at + 8 <= end) {
     const signature = bytes.toString('latin1', at, at + 4);
     const size = bytes.readUInt32BE(at + 4);
-    if (!VOLATILE.has(signature)) digest.update(bytes.subarray(at, at + 8 + size));
+    // The untracked cache by its presence only: git status rewrites it as it looks, but one
+    // planted where there was none hid a new file from the person's git status (round-39g F3).
+    if (signature === 'UNTR') digest.update('UNTR');
+    else if (!VOLATILE.has(signature)) digest.update(bytes.subarray(at, at + 8 + size));
     at += 8 + size;
   }
   // An entry or extension that runs past the checksum ends past it.
   if (at !== end) return null;
-  return { digest: digest.digest('hex'), marked };
+  return { digest: digest.digest('hex'), marked, stats };
 }

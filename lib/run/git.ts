@@ -13,6 +13,7 @@ import { basename, dirname, join, relative, resolve as resolvePath } from 'node:
 import { RunSetupError, UsageError } from '../errors.js';
 import { workTreeTop } from '../fsx/repo-root.js';
 import { safeReadFile } from '../fsx/safe-read.js';
+import { holdsBlob } from '../fsx/git-blob.js';
 import { withScratchFile } from '../fsx/scratch.js';
 import { canonicalIndexFacts } from './git-index.js';
 import { interruptedError, interruptSignal } from './interrupts.js';
@@ -63,9 +64,14 @@ const REWRITE_ARGS = [
   '-c', 'index.recordEndOfIndexEntries=false',
   '-c', 'index.recordOffsetTable=false',
   '-c', 'index.skipHash=false',
+  // The untracked cache as it is (git's default): whether there is one counts (git-index.ts).
+  '-c', 'core.untrackedCache=keep',
   'update-index', '--index-version', '2', '--force-write-index',
 ];
 export const INDEX_KEY = '.git/index (cache tree, entry flags)';
+/** The key and value of an index entry's stored stat data (see changedInRepository). */
+const STAT_DATA = ' (index entry stat data)';
+const STAT_VALUE = 'stat|';
 
 /**
  * This worktree's index beyond what ls-files shows (git-index.ts): its entries' flags and
@@ -89,6 +95,7 @@ async function indexState(root: string, gitDir: string, env: NodeJS.ProcessEnv):
       if (facts !== null) {
         state.set(INDEX_KEY, `index|${facts.digest}`);
         for (const [path, marks] of facts.marked) state.set(`${path} (index entry marked ${marks})`, `marks|${marks}`);
+        for (const [path, e] of facts.stats) state.set(`${path}${STAT_DATA}`, `${STAT_VALUE}${e.mode}|${e.oid}|${e.stat}`);
         return state;
       }
     } catch (e) {
@@ -248,6 +255,18 @@ async function configFiles(root: string, env: NodeJS.ProcessEnv): Promise<string
   return [...files].sort();
 }
 
+/** The branch a git directory's HEAD names (`ref: refs/heads/main`), or null (detached, unreadable, odd). */
+function symbolicHead(dir: string): string | null {
+  let text: string;
+  try {
+    text = safeReadFile(join(dir, 'HEAD'), 4096, 'git HEAD').bytes.toString('utf8');
+  } catch {
+    return null;
+  }
+  const ref = /^ref: (refs\/[^\n]+)\n?$/.exec(text)?.[1];
+  return ref !== undefined && !ref.split('/').includes('..') ? ref : null;
+}
+
 /**
  * The entries of a folder of the git directory and those of its subfolders (rr-cache keeps
  * each recorded resolution in a folder of its own), as paths under `dir`, sorted; at most
@@ -320,6 +339,9 @@ async function repositoryState(root: string, env: NodeJS.ProcessEnv): Promise<Tr
   // This worktree's index: its entries are read above, their flags and its cache tree here
   // (round-39c F2, round-39f).
   for (const [key, value] of await indexState(root, gitDir, env)) state.set(key, value);
+  // From a linked worktree, the main worktree's index: what a plain `git commit` there
+  // commits (round-39g F2).
+  if (commonDir !== gitDir) state.set(`${commonLabel}/index`, `git|${statOf(commonDir, 'index')}`);
   const otherWorktrees = new Set(unwatchable(worktreeGitDirs(commonDir), commonLabel).filter((wt) => resolvePath(wt) !== resolvePath(gitDir)));
   for (const wt of otherWorktrees) places.push([`${commonLabel}/${relative(commonDir, wt)}`, wt]);
   // A submodule's own linked worktrees (round-39c lead): their HEAD, config.worktree, index.
@@ -340,11 +362,40 @@ async function repositoryState(root: string, env: NodeJS.ProcessEnv): Promise<Tr
       state.set(`${label}/${folder}`, `git|${statOf(dir, folder)}|${listed.length}`);
       for (const rel of listed) state.set(`${label}/${rel}`, gitFileState(dir, rel));
     }
+    // A submodule's branch, which its HEAD names: the commit the top repository records for
+    // it (round-39g F4). The top repository's own refs are listed above.
+    if (label.startsWith('.git/modules/')) {
+      const branch = symbolicHead(dir);
+      if (branch !== null) state.set(`${label}/${branch}`, gitFileState(dir, branch));
+    }
     // Another worktree's index: what a plain `git commit` there commits (round-39b F4). This
     // worktree's is read entry by entry above.
     if (otherWorktrees.has(dir)) state.set(`${label}/index`, `git|${statOf(dir, 'index')}`);
   }
   return state;
+}
+
+/**
+ * What a check changed in the repository (changedPaths), less the index entries whose only
+ * change is their stored stat data while the file still holds the entry's object: git
+ * refreshed them (a `git status` run by the check, which writes stat data only after it
+ * found the file unchanged). Stat data copied into the entry of a file that holds something
+ * else (the person's unstaged edit, which git then takes for committed: round-39g F1) stays
+ * a change. An entry added or removed is named by its path already.
+ */
+export function changedInRepository(root: string, before: TreeSnapshot, after: TreeSnapshot, ignore: (path: string) => boolean): string[] {
+  const top = workTreeTop(root) ?? root;
+  return changedPaths(before, after, ignore).filter((key) => {
+    if (!key.endsWith(STAT_DATA)) return true;
+    const was = before.get(key);
+    const now = after.get(key);
+    if (was === undefined || now === undefined) return false;
+    const [wasMode, wasOid] = was.slice(STAT_VALUE.length).split('|');
+    const [mode, oid] = now.slice(STAT_VALUE.length).split('|');
+    // Another object or mode: named by its path already (ls-files).
+    if (wasMode !== mode || wasOid !== oid) return false;
+    return !holdsBlob(top, key.slice(0, -STAT_DATA.length), Number(mode), oid!);
+  });
 }
 
 /** Paths that differ between two snapshots, sorted; `ignore` filters gate-check's own files. */

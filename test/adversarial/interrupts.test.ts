@@ -422,9 +422,9 @@ describe('every wait is interruptible', () => {
   }, 30_000);
 
   it("--assert-clean: an interrupt during the git snapshot starts no check, and finished results are still written", async () => {
-    // A git that, once "slow" exists, takes its time from its eleventh call on: A's snapshots
-    // before and after (five calls each: three ls-files, rev-parse, for-each-ref), then B's
-    // snapshot before its check.
+    // A git that, once "slow" exists, takes its time from its thirteenth call on: A's
+    // snapshots before and after (six calls each: three ls-files, rev-parse, for-each-ref,
+    // config --list; no index yet, so no rewrite of one), then B's snapshot before its check.
     const s = repo({ 'GATES.md': gate('A', gated('echo ok')) + gate('B', gated('touch ran; echo ok')) });
     execFileSync('git', ['init', '-q'], { cwd: s.repo });
     const tools = join(s.home, 'tools');
@@ -432,7 +432,7 @@ describe('every wait is interruptible', () => {
     const count = join(s.home, 'git-calls');
     writeFiles(tools, {
       git: `#!/bin/sh
-if [ -f '${s.file('slow')}' ]; then n=$(( $(cat '${count}' 2>/dev/null || echo 0) + 1 )); echo $n > '${count}'; if [ $n -ge 11 ]; then echo $$ > '${s.file('git.pid')}'; exec sleep 30; fi; fi
+if [ -f '${s.file('slow')}' ]; then n=$(( $(cat '${count}' 2>/dev/null || echo 0) + 1 )); echo $n > '${count}'; if [ $n -ge 13 ]; then echo $$ > '${s.file('git.pid')}'; exec sleep 30; fi; fi
 exec '${realGit}' "$@"
 `,
     });

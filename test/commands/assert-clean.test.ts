@@ -235,12 +235,70 @@ describe('--assert-clean', () => {
     const quiet = gitRepo({ 'GATES.md': '- [ ] A: t\n  CHECK: git status --short >/dev/null; echo ok\n  EXPECT: ok\n', 'src/app.js': 'x\n' });
     execFileSync('git', ['update-index', '--index-version', '4'], { cwd: quiet.repo });
     execFileSync('touch', ['-d', '2001-01-01', join(quiet.repo, 'src/app.js')]);
-    execFileSync('touch', [join(quiet.repo, 'src/app.js')]);
     const q = quiet.run(['--approve', '--assert-clean']);
     expect(q.code, q.stdout + q.stderr).toBe(0);
+    expect(execFileSync('git', ['ls-files', '--debug', 'src/app.js'], { cwd: quiet.repo, encoding: 'utf8' })).toMatch(/mtime: 978307200:0/);
+    expect(readFileSync(join(quiet.repo, '.git', 'index')).readUInt32BE(4)).toBe(4);
     const planted = gitRepo({ 'GATES.md': '- [ ] A: t\n  CHECK: sh plant.sh && echo ok\n  EXPECT: ok\n', 'plant.sh': 'good=$(git rev-parse :src/app.js)\nevil=$(echo evil | git hash-object -w --stdin)\ngit update-index --cacheinfo 100644,$evil,src/app.js\ngit write-tree >/dev/null\ngit update-index --cacheinfo 100644,$good,src/app.js\n', 'src/app.js': 'x\n' });
     execFileSync('git', ['update-index', '--index-version', '4'], { cwd: planted.repo });
     expect(planted.run(['--approve', '--assert-clean']).stdout).toMatch(/^FAIL GATES:A .*\(--assert-clean\): \.git\/index \(cache tree, entry flags\)$/m);
+  });
+
+  // Round-39g F1: the check copied a file's own stat data into its index entry while the
+  // person's edit of it was unstaged: git then took the edit for committed (git status, git
+  // commit -a and git add all left it out), with ls-files showing the same entries.
+  it("fails a check that copies a file's stat data into its index entry over an unstaged edit; passes git's own refresh", () => {
+    const forge = [
+      "const fs = require('fs'), crypto = require('crypto');",
+      "const [file, target] = process.argv.slice(2), b = fs.readFileSync(file), st = fs.statSync(target, { bigint: true });",
+      'let at = 12;',
+      'for (let i = 0; i < b.readUInt32BE(8); i++) {',
+      '  const nul = b.indexOf(0, at + 62);',
+      '  if (b.toString("utf8", at + 62, nul) === target) {',
+      '    const w = (o, v) => b.writeUInt32BE(Number(BigInt(v) & 0xffffffffn), at + o);',
+      '    w(0, st.ctimeNs / 1000000000n); w(4, st.ctimeNs % 1000000000n); w(8, st.mtimeNs / 1000000000n); w(12, st.mtimeNs % 1000000000n);',
+      '    w(16, st.dev); w(20, st.ino); w(28, st.uid); w(32, st.gid); w(36, st.size);',
+      '  }',
+      '  at += (62 + (nul - at - 62) + 8) & ~7;',
+      '}',
+      "crypto.createHash('sha1').update(b.subarray(0, b.length - 20)).digest().copy(b, b.length - 20);",
+      "fs.writeFileSync(file + '.new', b); fs.renameSync(file + '.new', file);",
+      '',
+    ].join('\n');
+    const s = gitRepo({ 'GATES.md': `- [ ] A: t\n  CHECK: ${JSON.stringify(process.execPath)} forge.js .git/index src/app.js && echo ok\n  EXPECT: ok\n`, 'forge.js': forge, 'src/app.js': 'eval(x)\n' });
+    writeFileSync(join(s.repo, 'src/app.js'), 'JSON.parse(x)\n'); // the person's fix, not staged yet
+    execFileSync('touch', ['-d', '2001-01-01', join(s.repo, 'src/app.js')]); // not racily clean
+    const r = s.run(['--approve', '--assert-clean']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^FAIL GATES:A .*\(--assert-clean\): src\/app\.js \(index entry stat data\)$/m);
+    // It was the attack: git status no longer shows the edit.
+    expect(execFileSync('git', ['status', '--short', 'src'], { cwd: s.repo, encoding: 'utf8' })).toBe('');
+    // The control: git's own refresh of a file touched but not changed is no change.
+    const touched = gitRepo({ 'GATES.md': '- [ ] A: t\n  CHECK: git status --short >/dev/null; echo ok\n  EXPECT: ok\n', 'src/app.js': 'x\n' });
+    execFileSync('touch', ['-d', '2001-01-01', join(touched.repo, 'src/app.js')]);
+    const t = touched.run(['--approve', '--assert-clean']);
+    // git status did refresh it.
+    expect(execFileSync('git', ['ls-files', '--debug', 'src/app.js'], { cwd: touched.repo, encoding: 'utf8' })).toMatch(/mtime: 978307200:0/);
+    expect(t.code, t.stdout + t.stderr).toBe(0);
+  });
+
+  // Round-39g F3: an untracked cache planted where there was none (git uses one it finds)
+  // hid the person's new file from git status.
+  it('fails a check that plants an untracked cache in the index', () => {
+    const s = gitRepo({ 'GATES.md': '- [ ] A: t\n  CHECK: git update-index --untracked-cache >/dev/null 2>&1; git -c core.untrackedCache=true status --short >/dev/null; echo ok\n  EXPECT: ok\n' });
+    const r = s.run(['--approve', '--assert-clean']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^FAIL GATES:A .*\(--assert-clean\): \.git\/index \(cache tree, entry flags\)$/m);
+  });
+
+  // Round-39g F2: from a linked worktree, the main worktree's index was not watched.
+  it("fails a check run in a linked worktree that stages content into the main worktree's index", () => {
+    const s = gitRepo({ 'GATES.md': '- [ ] A: t\n  CHECK: git -C ../repo update-index --cacheinfo 100644,$(echo evil | git hash-object -w --stdin),src/app.js && echo ok\n  EXPECT: ok\n', 'src/app.js': 'safe\n' });
+    const wt = join(s.repo, '..', 'wt');
+    execFileSync('git', ['worktree', 'add', '-q', '-b', 'side', wt], { cwd: s.repo, stdio: 'ignore' });
+    const r = runCli(['--approve', '--assert-clean'], { cwd: wt, env: s.env });
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    expect(r.stdout).toMatch(/^FAIL GATES:A .*\(--assert-clean\): .*\.git \(common\)\/index/m);
   });
 
   // Round-39e: a second copy of an entry appended to the index was folded into the first by
@@ -284,6 +342,9 @@ describe('--assert-clean', () => {
       ['printf "#!/bin/sh\\n" > .git/modules/lib/hooks/pre-commit', /\.git\/modules\/lib\/hooks\/pre-commit/, false],
       // Round-39c lead: the submodule's own linked worktree, its git directory under the submodule's.
       ['git -C ../lib-wt checkout -q --detach', /\.git\/modules\/lib\/worktrees\/lib-wt\/HEAD/, true],
+      // Round-39g F4: the submodule's branch moved (its HEAD still names it): the commit the
+      // top repository's next `git commit -a` records.
+      ['git -C lib -c user.email=t@t -c user.name=t commit -q --allow-empty -m evil', /\.git\/modules\/lib\/refs\/heads\//, false],
     ] as const) {
       const s = gitRepo({ 'GATES.md': `- [ ] A: t\n  CHECK: ${check} >/dev/null 2>&1; echo ok\n  EXPECT: ok\n` });
       g(s.repo, 'submodule', 'add', '-q', origin, 'lib');
