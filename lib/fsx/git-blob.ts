@@ -3,7 +3,6 @@
 // No filter or end-of-line conversion is applied (git would run the repository's clean filter
 // for that, a command of the repository's choosing), so a converted file never matches.
 import { readlinkSync } from 'node:fs';
-import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { safeReadFile } from './safe-read.js';
 
@@ -11,14 +10,16 @@ import { safeReadFile } from './safe-read.js';
 const MAX_BLOB_BYTES = 64 * 1024 * 1024;
 
 /**
- * Whether `root/path` holds the blob `oid` (hex; SHA-1 or SHA-256 by its length): a regular
+ * Whether `root/name` (the name as git lists it: bytes, not always UTF-8) holds the blob
+ * `oid` (hex; SHA-1 or SHA-256 by its length): a regular
  * file by its bytes (one link, no link followed), a symbolic link (mode 120000) by its
  * target. False when it cannot be read.
  */
-export function holdsBlob(root: string, path: string, mode: number, oid: string): boolean {
+export function holdsBlob(root: string, name: Buffer, mode: number, oid: string): boolean {
+  const path = Buffer.concat([Buffer.from(`${root}/`), name]);
   let bytes: Buffer;
   try {
-    bytes = mode === 0o120000 ? readlinkSync(join(root, path), { encoding: 'buffer' }) : safeReadFile(join(root, path), MAX_BLOB_BYTES, 'tracked file').bytes;
+    bytes = mode === 0o120000 ? readlinkSync(path, { encoding: 'buffer' }) : safeReadFile(path, MAX_BLOB_BYTES, 'tracked file').bytes;
   } catch {
     return false;
   }

@@ -83,7 +83,8 @@ const REPLACED_RETRIES = 5;
  * read (as every atomic writer, gate-check's included, replaces files) is read again: each
  * read is whole and checked on its own, and only the last one counts.
  */
-export function safeReadFile(path: string, maxBytes: number, what = 'file'): SafeReadResult {
+/** `path` may be bytes: a name git listed that is no UTF-8 (run/git.ts); errors name it as text. */
+export function safeReadFile(path: string | Buffer, maxBytes: number, what = 'file'): SafeReadResult {
   for (let attempt = 1; ; attempt++) {
     try {
       return readOnce(path, maxBytes, what);
@@ -93,10 +94,11 @@ export function safeReadFile(path: string, maxBytes: number, what = 'file'): Saf
   }
 }
 
-function readOnce(path: string, maxBytes: number, what: string): SafeReadResult {
+function readOnce(file: string | Buffer, maxBytes: number, what: string): SafeReadResult {
+  const path = typeof file === 'string' ? file : file.toString('utf8');
   let before: Stats;
   try {
-    before = lstatSync(path);
+    before = lstatSync(file);
   } catch (e) {
     throw new UnsafeFileError(path, `${what}: ${systemReason(e)}`);
   }
@@ -104,7 +106,7 @@ function readOnce(path: string, maxBytes: number, what: string): SafeReadResult 
 
   let fd: number;
   try {
-    fd = openSync(path, OPEN_FLAGS);
+    fd = openSync(file, OPEN_FLAGS);
   } catch (e) {
     throw new UnsafeFileError(path, `${what}: ${systemReason(e)}`);
   }
@@ -138,7 +140,7 @@ function readOnce(path: string, maxBytes: number, what: string): SafeReadResult 
     }
     let again: Stats;
     try {
-      again = lstatSync(path);
+      again = lstatSync(file);
     } catch (e) {
       throw new UnsafeFileError(path, `${what} disappeared while being read (${systemReason(e)})`);
     }

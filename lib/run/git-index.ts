@@ -46,6 +46,18 @@ export interface EntryStat {
   stat: string;
   oid: string;
   mode: number;
+  /** The path's bytes, relative to the top of the working tree. */
+  name: Buffer;
+}
+
+/**
+ * A path git lists, as a snapshot key: its text, or, for bytes that are no UTF-8, that text
+ * (with U+FFFD for what does not decode) and the bytes in hex, so that two names never share
+ * a key (round-39h lead: two names decoding alike hid each other).
+ */
+export function pathKey(raw: Buffer): string {
+  const text = raw.toString('utf8');
+  return Buffer.from(text, 'utf8').equals(raw) ? text : `${text} (name bytes ${raw.toString('hex')})`;
 }
 
 /** The length of the object ids the trailing checksum was made with (20: SHA-1, 32: SHA-256), or null. */
@@ -103,13 +115,14 @@ export function canonicalIndexFacts(bytes: Buffer): IndexFacts | null {
     digest.update(bytes.subarray(at + 24, at + 28)); // mode
     digest.update(bytes.subarray(at + 40, name)); // object id, flags, extended flags
     digest.update(bytes.subarray(name, nul + 1)); // name, NUL-ended
-    const path = bytes.toString('utf8', name, nul);
+    const raw = bytes.subarray(name, nul);
+    const path = pathKey(raw);
     const marks = marksOf(flags, extended);
     if (marks !== '') marked.set(path, marks);
     const mode = bytes.readUInt32BE(at + 24);
     // Stage 0 only (the stages of a conflict are compared by ls-files), no gitlinks (a submodule's commit).
     if ((flags & 0x3000) === 0 && (mode & 0o170000) !== 0o160000) {
-      stats.set(path, { stat: bytes.toString('hex', at, at + 24) + bytes.toString('hex', at + 28, at + 40), oid: bytes.toString('hex', at + 40, at + 40 + oidLength), mode });
+      stats.set(path, { stat: bytes.toString('hex', at, at + 24) + bytes.toString('hex', at + 28, at + 40), oid: bytes.toString('hex', at + 40, at + 40 + oidLength), mode, name: Buffer.from(raw) });
     }
     at = next;
   }

@@ -15,7 +15,7 @@ import { workTreeTop } from '../fsx/repo-root.js';
 import { safeReadFile } from '../fsx/safe-read.js';
 import { holdsBlob } from '../fsx/git-blob.js';
 import { withScratchFile } from '../fsx/scratch.js';
-import { canonicalIndexFacts } from './git-index.js';
+import { canonicalIndexFacts, pathKey } from './git-index.js';
 import { interruptedError, interruptSignal } from './interrupts.js';
 import { killChild } from './kill-child.js';
 
@@ -37,16 +37,33 @@ function snapshotEnv(root: string, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 }
 
 function git(root: string, args: string[], env: NodeJS.ProcessEnv, extraEnv: NodeJS.ProcessEnv = {}): Promise<string> {
+  return gitBytes(root, args, env, extraEnv).then((out) => out.toString('utf8'));
+}
+
+/** git's output as bytes: the names git lists are bytes, not always UTF-8. */
+function gitBytes(root: string, args: string[], env: NodeJS.ProcessEnv, extraEnv: NodeJS.ProcessEnv = {}): Promise<Buffer> {
   const signal = interruptSignal();
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(interruptedError('git snapshot not taken'));
     // An interrupt kills git (the snapshot is a wait like any other) and nothing is started after it.
-    execFile('git', [...GIT_ARGS, ...args], { cwd: root, env: { ...snapshotEnv(root, env), ...extraEnv }, maxBuffer: 256 * 1024 * 1024, timeout: 120_000, encoding: 'utf8', signal }, (err, stdout, stderr) => {
+    execFile('git', [...GIT_ARGS, ...args], { cwd: root, env: { ...snapshotEnv(root, env), ...extraEnv }, maxBuffer: 256 * 1024 * 1024, timeout: 120_000, encoding: 'buffer', signal }, (err, stdout, stderr) => {
       if (err && signal.aborted) reject(interruptedError('git snapshot not finished'));
-      else if (err) reject(new RunSetupError(`--assert-clean: git ${args[0]} failed: ${(stderr || err.message).trim().split('\n')[0]}`, '--assert-clean needs git and a git working tree at --root'));
+      else if (err) reject(new RunSetupError(`--assert-clean: git ${args[0]} failed: ${(stderr.toString('utf8') || err.message).trim().split('\n')[0]}`, '--assert-clean needs git and a git working tree at --root'));
       else resolve(stdout);
     });
   });
+}
+
+/** The NUL-ended records of `git … -z` output. */
+function records(out: Buffer): Buffer[] {
+  const list: Buffer[] = [];
+  for (let at = 0; at < out.length; ) {
+    let nul = out.indexOf(0, at);
+    if (nul === -1) nul = out.length;
+    if (nul > at) list.push(out.subarray(at, nul));
+    at = nul + 1;
+  }
+  return list;
 }
 
 /** An index larger than this is watched by its stat data only (any write then counts). */
@@ -95,7 +112,7 @@ async function indexState(root: string, gitDir: string, env: NodeJS.ProcessEnv):
       if (facts !== null) {
         state.set(INDEX_KEY, `index|${facts.digest}`);
         for (const [path, marks] of facts.marked) state.set(`${path} (index entry marked ${marks})`, `marks|${marks}`);
-        for (const [path, e] of facts.stats) state.set(`${path}${STAT_DATA}`, `${STAT_VALUE}${e.mode}|${e.oid}|${e.stat}`);
+        for (const [path, e] of facts.stats) state.set(`${path}${STAT_DATA}`, `${STAT_VALUE}${e.mode}|${e.oid}|${e.stat}|${e.name.toString('hex')}`);
         return state;
       }
     } catch (e) {
@@ -110,8 +127,13 @@ async function indexState(root: string, gitDir: string, env: NodeJS.ProcessEnv):
 
 /** size, mtime, ctime, inode and mode: a write changes ctime, which no process can set back. */
 function statOf(root: string, path: string): string {
+  return statOfName(root, Buffer.from(path));
+}
+
+/** statOf for a name as git lists it (bytes). */
+function statOfName(root: string, name: Buffer): string {
   try {
-    const st = lstatSync(join(root, path), { bigint: true });
+    const st = lstatSync(Buffer.concat([Buffer.from(`${root}/`), name]), { bigint: true });
     return `${st.size}:${st.mtimeNs}:${st.ctimeNs}:${st.ino}:${st.mode}`;
   } catch {
     return 'missing';
@@ -150,22 +172,26 @@ function gitFileState(dir: string, path: string): string {
  */
 export async function snapshotWorkingTree(root: string, env: NodeJS.ProcessEnv): Promise<TreeSnapshot> {
   const snapshot: TreeSnapshot = new Map();
-  const staged = await git(root, ['ls-files', '-z', '--stage', '-v'], env);
+  const staged = await gitBytes(root, ['ls-files', '-z', '--stage', '-v'], env);
   // Each entry counts, also a second one of the same path (the stages of a conflict, or a
-  // duplicate a check appended to the index: round-39e).
+  // duplicate a check appended to the index: round-39e). Names are bytes: a name that is no
+  // UTF-8 is looked at by its bytes, and keyed so that no two share a key (pathKey).
   const seen = new Map<string, number>();
-  for (const entry of staged.split('\0')) {
-    const tab = entry.indexOf('\t');
+  for (const entry of records(staged)) {
+    const tab = entry.indexOf(0x09);
     if (tab === -1) continue;
-    const path = entry.slice(tab + 1);
+    const name = entry.subarray(tab + 1);
+    const path = pathKey(name);
     const n = (seen.get(path) ?? 0) + 1;
     seen.set(path, n);
-    snapshot.set(n === 1 ? path : `${path} (index entry ${n})`, `tracked ${entry.slice(0, tab)}|${statOf(root, path)}`);
+    snapshot.set(n === 1 ? path : `${path} (index entry ${n})`, `tracked ${entry.toString('latin1', 0, tab)}|${statOfName(root, name)}`);
   }
-  const untracked = await git(root, ['ls-files', '-z', '--others', '--exclude-standard'], env);
-  for (const path of untracked.split('\0')) if (path !== '') snapshot.set(path, `untracked|${statOf(root, path)}`);
-  const ignored = await git(root, ['ls-files', '-z', '--others', '--ignored', '--exclude-standard'], env);
-  for (const path of ignored.split('\0')) if (path !== '') snapshot.set(path, `ignored|${statOf(root, path)}`);
+  for (const [kind, args] of [
+    ['untracked', ['ls-files', '-z', '--others', '--exclude-standard']],
+    ['ignored', ['ls-files', '-z', '--others', '--ignored', '--exclude-standard']],
+  ] as const) {
+    for (const name of records(await gitBytes(root, [...args], env))) snapshot.set(pathKey(name), `${kind}|${statOfName(root, name)}`);
+  }
   for (const [key, value] of await repositoryState(root, env)) snapshot.set(key, value);
   return snapshot;
 }
@@ -391,10 +417,10 @@ export function changedInRepository(root: string, before: TreeSnapshot, after: T
     const now = after.get(key);
     if (was === undefined || now === undefined) return false;
     const [wasMode, wasOid] = was.slice(STAT_VALUE.length).split('|');
-    const [mode, oid] = now.slice(STAT_VALUE.length).split('|');
+    const [mode, oid, , name] = now.slice(STAT_VALUE.length).split('|');
     // Another object or mode: named by its path already (ls-files).
     if (wasMode !== mode || wasOid !== oid) return false;
-    return !holdsBlob(top, key.slice(0, -STAT_DATA.length), Number(mode), oid!);
+    return !holdsBlob(top, Buffer.from(name!, 'hex'), Number(mode), oid!);
   });
 }
 

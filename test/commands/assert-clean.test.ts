@@ -291,6 +291,24 @@ describe('--assert-clean', () => {
     expect(r.stdout).toMatch(/^FAIL GATES:A .*\(--assert-clean\): \.git\/index \(cache tree, entry flags\)$/m);
   });
 
+  // A tracked file whose name is no UTF-8 was looked at by a decoded name that does not
+  // exist: its changes went unseen.
+  it('fails a check that changes a tracked file whose name is no UTF-8', () => {
+    const s = gitRepo({ 'GATES.md': `- [ ] A: t\n  CHECK: for f in caf*.txt; do echo changed > "$f"; done; echo ok\n  EXPECT: ok\n` });
+    writeFileSync(Buffer.concat([Buffer.from(`${s.repo}/caf`), Buffer.from([0xe9]), Buffer.from('.txt')]), 'original\n');
+    execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', 'add', '-A'], { cwd: s.repo });
+    execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-qm', 'latin-1 name'], { cwd: s.repo });
+    const r = s.run(['--approve', '--assert-clean']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^FAIL GATES:A .*\(--assert-clean\): caf.*\.txt \(name bytes 636166e92e747874\)$/m);
+    // Two untracked names that decode alike: each is its own entry.
+    const two = gitRepo({ 'GATES.md': `- [ ] A: t\n  CHECK: (echo changed > "$(printf 'caf\\350.txt')"); echo ok\n  EXPECT: ok\n` });
+    for (const byte of [0xe8, 0xe9]) writeFileSync(Buffer.concat([Buffer.from(`${two.repo}/caf`), Buffer.from([byte]), Buffer.from('.txt')]), 'untracked\n');
+    const t = two.run(['--approve', '--assert-clean']);
+    expect(t.code).toBe(1);
+    expect(t.stdout).toMatch(/^FAIL GATES:A .*\(--assert-clean\): caf.*\.txt \(name bytes 636166e82e747874\)$/m);
+  });
+
   // Round-39g F2: from a linked worktree, the main worktree's index was not watched.
   it("fails a check run in a linked worktree that stages content into the main worktree's index", () => {
     const s = gitRepo({ 'GATES.md': '- [ ] A: t\n  CHECK: git -C ../repo update-index --cacheinfo 100644,$(echo evil | git hash-object -w --stdin),src/app.js && echo ok\n  EXPECT: ok\n', 'src/app.js': 'safe\n' });

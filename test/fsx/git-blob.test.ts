@@ -19,9 +19,9 @@ describe('holdsBlob', () => {
       writeFileSync(join(d, 'f.txt'), 'content\n');
       const oid = hashObject(d, 'f.txt', format);
       expect(oid.length).toBe(format === 'sha1' ? 40 : 64);
-      expect(holdsBlob(d, 'f.txt', 0o100644, oid)).toBe(true);
+      expect(holdsBlob(d, Buffer.from('f.txt'), 0o100644, oid)).toBe(true);
       writeFileSync(join(d, 'f.txt'), 'content!\n');
-      expect(holdsBlob(d, 'f.txt', 0o100644, oid)).toBe(false);
+      expect(holdsBlob(d, Buffer.from('f.txt'), 0o100644, oid)).toBe(false);
     }
   });
 
@@ -31,16 +31,26 @@ describe('holdsBlob', () => {
     symlinkSync('target.txt', join(d, 'l'));
     execFileSync('git', ['init', '-q'], { cwd: d });
     const oid = execFileSync('git', ['hash-object', '--stdin'], { cwd: d, input: 'target.txt', encoding: 'utf8' }).trim();
-    expect(holdsBlob(d, 'l', 0o120000, oid)).toBe(true);
-    expect(holdsBlob(d, 'l', 0o100644, oid)).toBe(false);
+    expect(holdsBlob(d, Buffer.from('l'), 0o120000, oid)).toBe(true);
+    expect(holdsBlob(d, Buffer.from('l'), 0o100644, oid)).toBe(false);
+  });
+
+  it('a name that is no UTF-8, by its bytes', () => {
+    const d = tempDir('gc-blob-');
+    const name = Buffer.from([0x63, 0x61, 0x66, 0xe9]); // "caf" and a Latin-1 e-acute
+    writeFileSync(Buffer.concat([Buffer.from(`${d}/`), name]), 'x\n');
+    execFileSync('git', ['init', '-q'], { cwd: d });
+    const oid = execFileSync('git', ['hash-object', '--stdin'], { cwd: d, input: 'x\n', encoding: 'utf8' }).trim();
+    expect(holdsBlob(d, name, 0o100644, oid)).toBe(true);
+    expect(holdsBlob(d, Buffer.from(name.toString('utf8')), 0o100644, oid)).toBe(false);
   });
 
   it('false for what it cannot read: missing, a second hard link', () => {
     const d = tempDir('gc-blob-');
     writeFileSync(join(d, 'f.txt'), 'content\n');
     const oid = hashObject(d, 'f.txt');
-    expect(holdsBlob(d, 'missing.txt', 0o100644, oid)).toBe(false);
+    expect(holdsBlob(d, Buffer.from('missing.txt'), 0o100644, oid)).toBe(false);
     linkSync(join(d, 'f.txt'), join(d, 'g.txt'));
-    expect(holdsBlob(d, 'f.txt', 0o100644, oid)).toBe(false);
+    expect(holdsBlob(d, Buffer.from('f.txt'), 0o100644, oid)).toBe(false);
   });
 });
