@@ -3,7 +3,7 @@
 // audit log in batches, and report in ledger order. Nothing runs without an approval of its
 // exact oracle.
 import { statSync } from 'node:fs';
-import { dirname, relative, resolve, sep } from 'node:path';
+import { dirname, resolve, sep } from 'node:path';
 import { assertMayApprove } from '../approval/approver.js';
 import { ApprovalStore } from '../approval/store.js';
 import type { Io } from '../program/io.js';
@@ -18,7 +18,6 @@ import { globCanBindLater, isRepositoryDirectory, isRepositoryNonFolder, physica
 import { shellPatternMatches } from '../fsx/shell-pattern.js';
 import { publishRunMarker } from '../fsx/run-marker.js';
 import { HistoryLog } from '../history/log.js';
-import { filesOfLedgers } from '../ledger/own-files.js';
 import { gateState } from '../ledger/state.js';
 import { homeDirectory } from '../oracle/path-bound.js';
 import { changedFields, normalizePath, pinSignature, sha256Hex } from '../oracle/oracle.js';
@@ -310,7 +309,6 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
 
   // Run what is approved.
   const runnable = candidates.filter((e) => e.approved);
-  const ownFiles = filesOfLedgers(ws.ledgers.map((l) => relative(ws.root.path, l.location.path).split(sep).join('/')));
   const ctx: RunContext = {
     shell,
     // One plain copy for the whole run (spreading process.env costs a native call per
@@ -319,7 +317,6 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
     running: new RunningChecks(),
     root: ws.root.path,
     assertClean: options.assertClean,
-    ownFiles,
   };
   const preflightCtx: PreflightContext = { root: ws.root.path, resolver, store, shellNow: () => {
       // Judged again before each check: an earlier gate's check may have relinked it (round-36 F3).
@@ -358,6 +355,10 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
         progress?.end(e.qualified);
         if (attempt.result.status === 'fail') failed = true;
         outcomes[i] = attempt.write || attempt.event ? writer.add(e.loaded, attempt) : null;
+        // --assert-clean (one check at a time): gate-check's own writes are done before the
+        // next check's first snapshot, so that whatever changes while a check runs, the
+        // ledger included, was changed by it (round-39h F7: a check deleted an open gate).
+        if (options.assertClean) await writer.flushAll();
         return attempt;
       },
       {

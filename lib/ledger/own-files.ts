@@ -20,25 +20,3 @@ export function isLedgerOwnFile(rel: string): boolean {
   const ledger = name.endsWith('.lock') ? name.slice(0, -'.lock'.length) : name;
   return dir === '' ? ledger === 'GATES.md' : LEDGER_NAME.test(ledger);
 }
-
-/**
- * The files of these ledgers only (repository-relative paths, wherever they lie): each ledger,
- * its lock, and the temporary files gate-check writes beside them. `--assert-clean` leaves out
- * exactly these: a check that writes any other ledger still changed the working tree.
- */
-export function filesOfLedgers(ledgers: readonly string[]): (rel: string) => boolean {
-  const own = new Set<string>();
-  for (const rel of ledgers) {
-    own.add(rel);
-    own.add(`${rel}.lock`);
-  }
-  return (rel) => {
-    if (own.has(rel)) return true;
-    const slash = rel.lastIndexOf('/');
-    const name = rel.slice(slash + 1);
-    if (!TEMP_BESIDE_LEDGER.test(name)) return false;
-    // `.NAME.md[.lock].gate-check-…` beside NAME.md: the ledger it belongs to.
-    const owner = rel.slice(0, slash + 1) + name.slice(1, name.indexOf('.gate-check-')).replace(/\.lock$/, '');
-    return own.has(owner);
-  };
-}

@@ -57,8 +57,14 @@ export interface EntryStat {
  */
 export function pathKey(raw: Buffer): string {
   const text = raw.toString('utf8');
-  return Buffer.from(text, 'utf8').equals(raw) ? text : `${text} (name bytes ${raw.toString('hex')})`;
+  return Buffer.from(text, 'utf8').equals(raw) ? text : `${text}${LABEL} (name bytes ${raw.toString('hex')})`;
 }
+
+/**
+ * Starts every part of a snapshot key that is not a file's path: no path holds a NUL, so no
+ * file can be named like a label (round-39h F6). Removed for display.
+ */
+export const LABEL = '\0';
 
 /** The length of the object ids the trailing checksum was made with (20: SHA-1, 32: SHA-256), or null. */
 function checksumLength(bytes: Buffer): 20 | 32 | null {

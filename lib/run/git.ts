@@ -15,7 +15,7 @@ import { workTreeTop } from '../fsx/repo-root.js';
 import { safeReadFile } from '../fsx/safe-read.js';
 import { holdsBlob } from '../fsx/git-blob.js';
 import { withScratchFile } from '../fsx/scratch.js';
-import { canonicalIndexFacts, pathKey } from './git-index.js';
+import { canonicalIndexFacts, LABEL, pathKey } from './git-index.js';
 import { interruptedError, interruptSignal } from './interrupts.js';
 import { killChild } from './kill-child.js';
 
@@ -24,14 +24,22 @@ export type TreeSnapshot = Map<string, string>;
 const GIT_ARGS = ['--no-pager', '-c', 'core.fsmonitor=false', '-c', 'core.untrackedCache=false', '-c', 'core.quotePath=false'];
 
 /**
+ * Variables that choose which configuration files git reads: kept, so that the files watched
+ * are those your git reads (round-39h F4: with GIT_CONFIG_GLOBAL set, ~/.gitconfig was
+ * watched instead of the file your git reads). They name files only; every setting that
+ * could make git run something is overridden on the command line (GIT_ARGS).
+ */
+const CONFIG_FILE_VARIABLES = new Set(['GIT_CONFIG_GLOBAL', 'GIT_CONFIG_SYSTEM', 'GIT_CONFIG_NOSYSTEM']);
+
+/**
  * The environment git runs in for a snapshot: none of the variables that name another
- * repository, work tree, index or configuration (GIT_DIR=decoy would snapshot another tree),
- * and the work tree named as the top level found above the root (over a core.worktree in
- * .git/config that points elsewhere).
+ * repository, work tree, index or configuration values (GIT_DIR=decoy would snapshot another
+ * tree), and the work tree named as the top level found above the root (over a core.worktree
+ * in .git/config that points elsewhere).
  */
 function snapshotEnv(root: string, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const clean: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(env)) if (!k.startsWith('GIT_')) clean[k] = v;
+  for (const [k, v] of Object.entries(env)) if (!k.startsWith('GIT_') || CONFIG_FILE_VARIABLES.has(k)) clean[k] = v;
   const top = workTreeTop(root);
   return { ...clean, ...(top !== null ? { GIT_WORK_TREE: top } : {}), GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' };
 }
@@ -87,7 +95,7 @@ const REWRITE_ARGS = [
 ];
 export const INDEX_KEY = '.git/index (cache tree, entry flags)';
 /** The key and value of an index entry's stored stat data (see changedInRepository). */
-const STAT_DATA = ' (index entry stat data)';
+const STAT_DATA = `${LABEL} (index entry stat data)`;
 const STAT_VALUE = 'stat|';
 
 /**
@@ -111,7 +119,7 @@ async function indexState(root: string, gitDir: string, env: NodeJS.ProcessEnv):
       });
       if (facts !== null) {
         state.set(INDEX_KEY, `index|${facts.digest}`);
-        for (const [path, marks] of facts.marked) state.set(`${path} (index entry marked ${marks})`, `marks|${marks}`);
+        for (const [path, marks] of facts.marked) state.set(`${path}${LABEL} (index entry marked ${marks})`, `marks|${marks}`);
         for (const [path, e] of facts.stats) state.set(`${path}${STAT_DATA}`, `${STAT_VALUE}${e.mode}|${e.oid}|${e.stat}|${e.name.toString('hex')}`);
         return state;
       }
@@ -172,7 +180,10 @@ function gitFileState(dir: string, path: string): string {
  */
 export async function snapshotWorkingTree(root: string, env: NodeJS.ProcessEnv): Promise<TreeSnapshot> {
   const snapshot: TreeSnapshot = new Map();
-  const staged = await gitBytes(root, ['ls-files', '-z', '--stage', '-v'], env);
+  // The whole working tree, from its top, whatever folder the ledgers are in (round-39h F1:
+  // listed from a ledger's folder, git showed nothing outside it). Keys are paths from the top.
+  const top = workTreeTop(root) ?? root;
+  const staged = await gitBytes(top, ['ls-files', '-z', '--stage', '-v'], env);
   // Each entry counts, also a second one of the same path (the stages of a conflict, or a
   // duplicate a check appended to the index: round-39e). Names are bytes: a name that is no
   // UTF-8 is looked at by its bytes, and keyed so that no two share a key (pathKey).
@@ -184,15 +195,21 @@ export async function snapshotWorkingTree(root: string, env: NodeJS.ProcessEnv):
     const path = pathKey(name);
     const n = (seen.get(path) ?? 0) + 1;
     seen.set(path, n);
-    snapshot.set(n === 1 ? path : `${path} (index entry ${n})`, `tracked ${entry.toString('latin1', 0, tab)}|${statOfName(root, name)}`);
+    const fields = entry.toString('latin1', 0, tab);
+    snapshot.set(n === 1 ? path : `${path}${LABEL} (index entry ${n})`, `tracked ${fields}|${statOfName(top, name)}`);
+    // A submodule: its `.git`, which says where its git directory is (round-39h F2: pointed
+    // at a copy outside the repository, with a commit and a config of the check's making).
+    if (fields.split(' ')[1] === '160000') snapshot.set(`${path}/.git${LABEL} (where the submodule's git directory is)`, gitFileState(top, `${name.toString('utf8')}/.git`));
   }
   for (const [kind, args] of [
     ['untracked', ['ls-files', '-z', '--others', '--exclude-standard']],
     ['ignored', ['ls-files', '-z', '--others', '--ignored', '--exclude-standard']],
   ] as const) {
-    for (const name of records(await gitBytes(root, [...args], env))) snapshot.set(pathKey(name), `${kind}|${statOfName(root, name)}`);
+    for (const name of records(await gitBytes(top, [...args], env))) snapshot.set(pathKey(name), `${kind}|${statOfName(top, name)}`);
   }
-  for (const [key, value] of await repositoryState(root, env)) snapshot.set(key, value);
+  // What is not a file of the working tree, in a namespace of its own (round-39h F6: a file
+  // named like one of these labels took its place).
+  for (const [key, value] of await repositoryState(root, env)) snapshot.set(`${LABEL}${key}`, value);
   return snapshot;
 }
 
@@ -236,7 +253,11 @@ interface GitDirs {
 function moduleGitDirs(dir: string): GitDirs {
   const found: GitDirs = { dirs: [], unwatchable: [] };
   const walk = (at: string, depth: number) => {
-    if (depth > MAX_MODULE_DEPTH || found.dirs.length > MAX_MODULE_DIRS) return;
+    if (found.dirs.length > MAX_MODULE_DIRS) return;
+    if (depth > MAX_MODULE_DEPTH) {
+      found.unwatchable.push(`${relative(dir, at)} (more than ${MAX_MODULE_DEPTH} folders deep: cannot be watched)`);
+      return;
+    }
     let names: string[];
     try {
       names = readdirSync(at).sort();
@@ -266,19 +287,54 @@ function capped(found: GitDirs, folder: string): GitDirs {
 }
 
 /**
- * Every file git reads configuration from here, as git lists them: the system's, yours, the
- * repository's and the files they include. A file a check creates or fills (~/.gitconfig
- * with a core.fsmonitor or an alias, a file an include names) joins the list, one it empties
- * or removes leaves it: either is a change. Absolute paths.
+ * Every file git reads configuration from here, as git lists them (the system's, yours, the
+ * repository's and the files they include), and the files and folders that configuration
+ * names for git to read or run: the excludes and attributes files (yours by default, round-39h
+ * F3: a pattern added to ~/.config/git/ignore hid the person's new test from git status and
+ * git add -A), and the hooks folder core.hooksPath names. A file a check creates or fills
+ * (~/.gitconfig with a core.fsmonitor or an alias, a file an include names) joins the list,
+ * one it empties or removes leaves it: either is a change. Keys to states.
  */
-async function configFiles(root: string, env: NodeJS.ProcessEnv): Promise<string[]> {
-  const files = new Set<string>();
+async function configState(root: string, top: string, env: NodeJS.ProcessEnv): Promise<TreeSnapshot> {
+  const state: TreeSnapshot = new Map();
+  const home = env.HOME ?? '';
+  const xdg = env.XDG_CONFIG_HOME || (home !== '' ? join(home, '.config') : '');
+  const named = new Map<string, string>();
+  if (xdg !== '') {
+    named.set('core.excludesfile', join(xdg, 'git', 'ignore'));
+    named.set('core.attributesfile', join(xdg, 'git', 'attributes'));
+  }
+  const pathOf = (value: string) => (value.startsWith('~/') ? (home !== '' ? join(home, value.slice(2)) : null) : resolvePath(top, value));
   // Each entry is its origin, then its key and value: `file:PATH\0KEY\nVALUE\0`.
   const listed = (await git(root, ['config', '--list', '--show-origin', '-z'], env)).split('\0');
   for (let i = 0; i + 1 < listed.length; i += 2) {
-    if (listed[i]!.startsWith('file:')) files.add(resolvePath(root, listed[i]!.slice('file:'.length)));
+    if (!listed[i]!.startsWith('file:')) continue;
+    const file = resolvePath(root, listed[i]!.slice('file:'.length));
+    state.set(`git configuration ${file}`, gitFileState(dirname(file), basename(file)));
+    const entry = listed[i + 1]!;
+    const newline = entry.indexOf('\n');
+    const key = newline === -1 ? entry : entry.slice(0, newline);
+    if (newline !== -1 && (key === 'core.excludesfile' || key === 'core.attributesfile' || key === 'core.hookspath')) {
+      // The last one read wins, as for git.
+      const path = pathOf(entry.slice(newline + 1));
+      if (path !== null) named.set(key, path);
+      else named.delete(key);
+    }
   }
-  return [...files].sort();
+  for (const [key, path] of named) {
+    if (key !== 'core.hookspath') {
+      state.set(`${key} ${path}`, gitFileState(dirname(path), basename(path)));
+      continue;
+    }
+    let listed = folderEntries(path, '.');
+    if (listed.length > MAX_FOLDER_ENTRIES) {
+      state.set(`${key} ${path} (more than ${MAX_FOLDER_ENTRIES} entries: cannot be watched)`, `git|${process.hrtime.bigint()}`);
+      listed = listed.slice(0, MAX_FOLDER_ENTRIES);
+    }
+    state.set(`${key} ${path}`, `${gitFileState(dirname(path), basename(path))}|${listed.length}`);
+    for (const rel of listed) state.set(`${key} ${join(path, rel)}`, gitFileState(path, rel));
+  }
+  return state;
 }
 
 /** The branch a git directory's HEAD names (`ref: refs/heads/main`), or null (detached, unreadable, odd). */
@@ -350,7 +406,7 @@ async function repositoryState(root: string, env: NodeJS.ProcessEnv): Promise<Tr
   const commonDir = resolvePath(root, dirs[1] || gitDir);
   const refs = await git(root, ['for-each-ref', '--format=%(refname)%00%(objectname)%00%(symref)'], env);
   for (const line of refs.split('\n')) if (line !== '') state.set(`.git/${line.slice(0, line.indexOf('\0'))}`, `ref|${line}`);
-  for (const file of await configFiles(root, env)) state.set(`git configuration ${file}`, gitFileState(dirname(file), basename(file)));
+  for (const [key, value] of await configState(root, workTreeTop(root) ?? root, env)) state.set(key, value);
   const places: [string, string][] = commonDir === gitDir ? [['.git', gitDir]] : [['.git', gitDir], ['.git (common)', commonDir]];
   // A submodule's config and hooks live in the top repository's git directory (round-38e F4:
   // core.fsmonitor set there ran at the person's next git status).
@@ -403,15 +459,17 @@ async function repositoryState(root: string, env: NodeJS.ProcessEnv): Promise<Tr
 
 /**
  * What a check changed in the repository (changedPaths), less the index entries whose only
- * change is their stored stat data while the file still holds the entry's object: git
- * refreshed them (a `git status` run by the check, which writes stat data only after it
- * found the file unchanged). Stat data copied into the entry of a file that holds something
- * else (the person's unstaged edit, which git then takes for committed: round-39g F1) stays
- * a change. An entry added or removed is named by its path already.
+ * change is their stored stat data, unless that stat data now says "unmodified" for a file
+ * that holds something else than the entry's object: stat data copied into the entry of a
+ * file the person had edited made git take the edit for committed (round-39g F1). git's own
+ * refresh (a `git status` run by the check) writes stat data only for a file it found
+ * unchanged, and stat data that does not match the file (git's rewrite of the copy sets the
+ * size of a racily clean entry to 0) makes git read the file again. An entry added or
+ * removed is named by its path already.
  */
-export function changedInRepository(root: string, before: TreeSnapshot, after: TreeSnapshot, ignore: (path: string) => boolean): string[] {
+export function changedInRepository(root: string, before: TreeSnapshot, after: TreeSnapshot): string[] {
   const top = workTreeTop(root) ?? root;
-  return changedPaths(before, after, ignore).filter((key) => {
+  const changed = changedPaths(before, after).filter((key) => {
     if (!key.endsWith(STAT_DATA)) return true;
     const was = before.get(key);
     const now = after.get(key);
@@ -420,16 +478,38 @@ export function changedInRepository(root: string, before: TreeSnapshot, after: T
     const [mode, oid, , name] = now.slice(STAT_VALUE.length).split('|');
     // Another object or mode: named by its path already (ls-files).
     if (wasMode !== mode || wasOid !== oid) return false;
-    return !holdsBlob(top, Buffer.from(name!, 'hex'), Number(mode), oid!);
+    const file = Buffer.from(name!, 'hex');
+    if (!saysUnmodified(now, top, file)) return false;
+    return !holdsBlob(top, file, Number(mode), oid!);
   });
+  return changed.map((key) => key.replaceAll(LABEL, ''));
 }
 
-/** Paths that differ between two snapshots, sorted; `ignore` filters gate-check's own files. */
-export function changedPaths(before: TreeSnapshot, after: TreeSnapshot, ignore: (path: string) => boolean): string[] {
+/**
+ * Whether an entry's stored stat data (a snapshot value) may make git take the file for
+ * unmodified without reading it: its mtime seconds and size (modulo 2^32, as stored) are the
+ * file's. Looser than git (which compares more), so that nothing git would take is missed.
+ */
+function saysUnmodified(value: string, top: string, name: Buffer): boolean {
+  const stat = Buffer.from(value.slice(STAT_VALUE.length).split('|')[2]!, 'hex');
+  let st: BigIntStats;
+  try {
+    st = lstatSync(Buffer.concat([Buffer.from(`${top}/`), name]), { bigint: true });
+  } catch {
+    return false;
+  }
+  // Stored: ctime s, ns, mtime s, ns, dev, ino (24 bytes), then uid, gid, size.
+  const mtime = BigInt(stat.readUInt32BE(8));
+  const size = BigInt(stat.readUInt32BE(32));
+  return st.mtimeNs / 1_000_000_000n % 2n ** 32n === mtime && st.size % 2n ** 32n === size;
+}
+
+/** Keys that differ between two snapshots, sorted. */
+function changedPaths(before: TreeSnapshot, after: TreeSnapshot): string[] {
   const out = new Set<string>();
   for (const [p, v] of after) if (before.get(p) !== v) out.add(p);
   for (const p of before.keys()) if (!after.has(p)) out.add(p);
-  return [...out].filter((p) => !ignore(p)).sort();
+  return [...out].sort();
 }
 
 /** True when git tracks `rel` under `root`, false when not (or not a repository), null when git cannot be run. */

@@ -138,6 +138,7 @@ describe('--assert-clean', () => {
       [(git: string) => { for (let i = 0; i <= 128; i++) writeFiles(join(git, 'modules', `m${i}`), { HEAD: 'ref: refs/heads/main\n', config: '' }); }, /\.git\/modules \(more than 128 git directories: cannot be watched\)/],
       [(git: string) => { mkdirSync(join(git, 'worktrees')); symlinkSync(elsewhere, join(git, 'worktrees', 'wt')); }, /\.git\/worktrees\/wt \(a symbolic link: cannot be watched\)/],
       [(git: string) => { mkdirSync(join(git, 'modules')); symlinkSync(elsewhere, join(git, 'modules', 'lib')); }, /\.git\/modules\/lib \(a symbolic link: cannot be watched\)/],
+      [(git: string) => mkdirSync(join(git, 'modules', 'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'), { recursive: true }), /\.git\/modules\/a\/b\/c\/d\/e\/f\/g\/h\/i \(more than 8 folders deep: cannot be watched\)/],
     ] as const) {
       const s = gitRepo({ 'GATES.md': '- [ ] A: t\n  CHECK: echo ok\n  EXPECT: ok\n' });
       setup(join(s.repo, '.git'));
@@ -309,6 +310,36 @@ describe('--assert-clean', () => {
     expect(t.stdout).toMatch(/^FAIL GATES:A .*\(--assert-clean\): caf.*\.txt \(name bytes 636166e82e747874\)$/m);
   });
 
+  // Round-39h F1: with the ledger in a folder, only that folder was listed.
+  it('watches the whole working tree when the ledger is in a folder of it', () => {
+    const s = gitRepo({ 'web/GATES.md': '- [ ] A: t\n  CHECK: echo evil > ../src/app.js; echo ok\n  EXPECT: ok\n', 'src/app.js': 'safe\n' });
+    const r = runCli(['--approve', '--assert-clean'], { cwd: join(s.repo, 'web'), env: s.env });
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    expect(r.stdout).toMatch(/^FAIL GATES:A .*\(--assert-clean\): src\/app\.js$/m);
+  });
+
+  // Round-39h F3, F4, F6, F7: your global excludes file, a hooks folder core.hooksPath names
+  // outside the repository, the configuration file GIT_CONFIG_GLOBAL names, a file named like
+  // one of gate-check's labels, and the ledger itself.
+  it("fails a check that changes your excludes file, a hooks folder outside, the file GIT_CONFIG_GLOBAL names, a file named like a label, or the ledger", () => {
+    const hooks = tempDir('gc-hooks-');
+    writeFileSync(join(hooks, 'pre-commit'), '#!/bin/sh\n');
+    for (const [check, changed, setup] of [
+      ['(mkdir -p "$HOME/.config/git" && echo "*.test.js" >> "$HOME/.config/git/ignore")', /core\.excludesfile \S*\/\.config\/git\/ignore/, () => ({})],
+      [`(echo "touch pwned" >> ${JSON.stringify(join(hooks, 'pre-commit'))})`, /core\.hookspath \S*\/pre-commit/, (repo: string) => (execFileSync('git', ['config', 'core.hooksPath', hooks], { cwd: repo }), {})],
+      ['(printf "[core]\\n\\tfsmonitor = touch pwned\\n" >> "$HOME/dotfiles/gitconfig")', /git configuration \S*\/dotfiles\/gitconfig/, (_repo: string, home: string) => (writeFiles(join(home, 'dotfiles'), { gitconfig: '[user]\n\tname = t\n' }), { GIT_CONFIG_GLOBAL: join(home, 'dotfiles', 'gitconfig') })],
+      ['touch "src/app.js (index entry stat data)"', /src\/app\.js \(index entry stat data\)/, () => ({})],
+      // A new file whose path is one of gate-check's own labels.
+      ['(mkdir -p "core.excludesfile $HOME/.config/git" && touch "core.excludesfile $HOME/.config/git/ignore")', /core\.excludesfile \S*\/\.config\/git\/ignore/, () => ({})],
+      [`sed -i "/^- \\[ \\] B/d" GATES.md`, /GATES\.md/, () => ({})],
+    ] as const) {
+      const s = gitRepo({ 'GATES.md': `- [ ] A: t\n  CHECK: ${check} >/dev/null 2>&1; echo ok\n  EXPECT: ok\n- [ ] B: an open gate\n`, 'src/app.js': 'x\n' });
+      const env = { ...s.env, ...setup(s.repo, s.home) };
+      const r = runCli(['--approve', '--assert-clean'], { cwd: s.repo, env });
+      expect(r.stdout, check).toMatch(new RegExp(`^FAIL GATES:A .*\\(--assert-clean\\): .*${changed.source}`, 'm'));
+    }
+  });
+
   // Round-39g F2: from a linked worktree, the main worktree's index was not watched.
   it("fails a check run in a linked worktree that stages content into the main worktree's index", () => {
     const s = gitRepo({ 'GATES.md': '- [ ] A: t\n  CHECK: git -C ../repo update-index --cacheinfo 100644,$(echo evil | git hash-object -w --stdin),src/app.js && echo ok\n  EXPECT: ok\n', 'src/app.js': 'safe\n' });
@@ -363,6 +394,9 @@ describe('--assert-clean', () => {
       // Round-39g F4: the submodule's branch moved (its HEAD still names it): the commit the
       // top repository's next `git commit -a` records.
       ['git -C lib -c user.email=t@t -c user.name=t commit -q --allow-empty -m evil', /\.git\/modules\/lib\/refs\/heads\//, false],
+      // Round-39h F2: the submodule's `.git` file, which says where its git directory is
+      // (pointed at a copy elsewhere, with a commit and a config of the check's making).
+      ['(cat lib/.git > lib/.git.new && mv lib/.git.new lib/.git)', /lib\/\.git \(where the submodule's git directory is\)/, false],
     ] as const) {
       const s = gitRepo({ 'GATES.md': `- [ ] A: t\n  CHECK: ${check} >/dev/null 2>&1; echo ok\n  EXPECT: ok\n` });
       g(s.repo, 'submodule', 'add', '-q', origin, 'lib');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { filesOfLedgers, isLedgerOwnFile } from '../../lib/ledger/own-files.js';
+import { isLedgerOwnFile } from '../../lib/ledger/own-files.js';
 
 describe('the files gate-check writes in a repository, by path', () => {
   it('the ledgers where discovery finds them, their locks and the temporary files beside them', () => {
@@ -36,20 +36,6 @@ describe('the files gate-check writes in a repository, by path', () => {
       'lock',
     ]) {
       expect(isLedgerOwnFile(p), p).toBe(false);
-    }
-  });
-});
-
-describe('the files of the ledgers a run loaded (--assert-clean leaves out these only)', () => {
-  const own = filesOfLedgers(['GATES.md', 'docs/plan.md']);
-  it('each ledger, wherever it lies, its lock and its temporary files', () => {
-    for (const p of ['GATES.md', 'GATES.md.lock', '.GATES.md.gate-check-1-abcdef.tmp', 'docs/plan.md', 'docs/plan.md.lock', 'docs/.plan.md.gate-check-2-00ff.tmp', 'docs/.plan.md.lock.gate-check-3-0a.tmp']) {
-      expect(own(p), p).toBe(true);
-    }
-  });
-  it('not another ledger, even where discovery would find one, nor a temporary file of another', () => {
-    for (const p of ['gates/web.md', 'gates/web.md.lock', '.web.md.gate-check-1-ab.tmp', 'plan.md', '.plan.md.gate-check-1-ab.tmp', 'docs/.GATES.md.gate-check-1-ab.tmp', 'docs/plan.md.bak']) {
-      expect(own(p), p).toBe(false);
     }
   });
 });
