@@ -14,7 +14,7 @@ import { emptyResult, type GateResult } from '../report/model.js';
 import { cappedIds } from '../report/text.js';
 import { sanitizeLine } from '../text/sanitize.js';
 import { matchExpect } from '../run/expect-match.js';
-import { changedInRepository, snapshotWorkingTree } from '../run/git.js';
+import { changedInRepository, snapshotWorkingTree } from '../run/repo-snapshot.js';
 import type { ShellInvocation } from '../run/shell.js';
 import { RunningChecks, superviseCheck, type CheckOutcome } from '../run/supervisor.js';
 import { checkEnvironment } from '../oracle/check-path.js';

@@ -1,5 +1,5 @@
 // The git object id of a file of the working tree as a blob, from its bytes as they are: to
-// tell whether a file still holds the object its index entry names (--assert-clean, run/git.ts).
+// tell whether a file still holds the object its index entry names (--assert-clean, run/repo-snapshot.ts).
 // No filter or end-of-line conversion is applied (git would run the repository's clean filter
 // for that, a command of the repository's choosing), so a converted file never matches.
 import { readlinkSync } from 'node:fs';

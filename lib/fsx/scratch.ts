@@ -1,7 +1,7 @@
 // A private scratch file for a process gate-check starts to rewrite: a new directory (mode
 // 700, a name no one can guess: mkdtemp) under the system's temporary directory, a new file
 // in it (O_EXCL, mode 600) with the bytes given, removed with its directory whatever happens.
-// Used by run/git.ts for git's own rewrite of a copy of the index (--assert-clean), so that
+// Used by run/repo-snapshot.ts for git's own rewrite of a copy of the index (--assert-clean), so that
 // nothing is written into the repository.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

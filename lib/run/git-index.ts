@@ -5,7 +5,7 @@
 // caller reads the file.
 //
 // The bytes read here are never the index a check could have laid out, but git's own
-// rewrite of a copy of it (run/git.ts: `git update-index --index-version 2
+// rewrite of a copy of it (run/repo-snapshot.ts: `git update-index --index-version 2
 // --force-write-index` on a private copy). Reading a check's layout directly met a new way
 // to make git and this reading disagree in every round (an EOIE, a name length, a second
 // object id length: rounds 39d to 39f); what git writes is what git read, in the one
