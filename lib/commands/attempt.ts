@@ -115,7 +115,7 @@ export async function attemptGate(e: Entry, ctx: RunContext, bindings: BoundFile
     if (after === null) return interruptedAttempt();
     // Nothing is left out: gate-check writes nothing while a check runs (run.ts flushes its
     // results before the next check), so a ledger that changed was changed by the check.
-    const changed = changedInRepository(ctx.root, before, after);
+    const changed = changedInRepository(before, after);
     if (changed.length > 0) {
       // The check's own verdict was a pass: history keeps the failure apart (not flaky).
       if (error === null) changedFiles = true;

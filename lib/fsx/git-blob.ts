@@ -10,13 +10,12 @@ import { safeReadFile } from './safe-read.js';
 const MAX_BLOB_BYTES = 64 * 1024 * 1024;
 
 /**
- * Whether `root/name` (the name as git lists it: bytes, not always UTF-8) holds the blob
+ * Whether the file at `path` (bytes: a name git lists is not always UTF-8) holds the blob
  * `oid` (hex; SHA-1 or SHA-256 by its length): a regular
  * file by its bytes (one link, no link followed), a symbolic link (mode 120000) by its
  * target. False when it cannot be read.
  */
-export function holdsBlob(root: string, name: Buffer, mode: number, oid: string): boolean {
-  const path = Buffer.concat([Buffer.from(`${root}/`), name]);
+export function holdsBlob(path: Buffer, mode: number, oid: string): boolean {
   let bytes: Buffer;
   try {
     bytes = mode === 0o120000 ? readlinkSync(path, { encoding: 'buffer' }) : safeReadFile(path, MAX_BLOB_BYTES, 'tracked file').bytes;

@@ -133,6 +133,28 @@ export function writableTree(root: string): string {
   return tree;
 }
 
+/** Work trees looked at, at most, by enclosingWorkTrees. */
+export const MAX_ENCLOSING_TREES = 8;
+
+/**
+ * Every folder at or above `root` that holds a `.git` (a directory, a file, a link, valid or
+ * not: as writableTree, whose outermost one is first), outermost first, not one that holds
+ * the home directory; `root` itself when there is none. For --assert-clean, which looks at
+ * each: the outermost, because a `.git` planted in a package would otherwise make that
+ * package look like the whole repository (round-39i F1), and the nearer ones, because a
+ * ledger in a submodule or a nested repository has its own files there, which the outer one
+ * sees as one entry. At most MAX_ENCLOSING_TREES + 1 (the caller refuses more).
+ */
+export function enclosingWorkTrees(root: string): string[] {
+  const found: string[] = [];
+  const home = canonical(osModule().homedir());
+  for (let dir = root; ; dir = dirname(dir)) {
+    if (!(home === dir || home.startsWith(dir.endsWith('/') ? dir : `${dir}/`)) && lstatQuiet(join(dir, '.git')) !== null) found.unshift(dir);
+    if (dirname(dir) === dir || found.length > MAX_ENCLOSING_TREES) break;
+  }
+  return found.length > 0 ? found : [root];
+}
+
 /** The root discovery uses when no --root is given (see the header). */
 export function discoveryRoot(cwd: string): string {
   const start = canonical(resolve(cwd));

@@ -1,9 +1,10 @@
 // A private scratch file for a process gate-check starts to rewrite: a new directory (mode
 // 700, a name no one can guess: mkdtemp) under the system's temporary directory, a new file
-// in it (O_EXCL, mode 600) with the bytes given, removed with its directory whatever happens.
+// in it (O_EXCL, mode 600) with the bytes given (and a time, if asked), removed with its
+// directory whatever happens.
 // Used by run/repo-snapshot.ts for git's own rewrite of a copy of the index (--assert-clean), so that
 // nothing is written into the repository.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UnsafeFileError } from '../errors.js';
@@ -16,7 +17,12 @@ export interface ScratchFile {
   read(maxBytes: number): Buffer;
 }
 
-export async function withScratchFile<T>(name: string, bytes: Uint8Array, use: (file: ScratchFile) => Promise<T>): Promise<T> {
+export interface ScratchOptions {
+  /** The file's modification (and access) time, in seconds since the epoch. */
+  mtimeSeconds?: number;
+}
+
+export async function withScratchFile<T>(name: string, bytes: Uint8Array, options: ScratchOptions, use: (file: ScratchFile) => Promise<T>): Promise<T> {
   let dir: string;
   try {
     dir = mkdtempSync(join(tmpdir(), 'gate-check-'));
@@ -26,6 +32,7 @@ export async function withScratchFile<T>(name: string, bytes: Uint8Array, use: (
   try {
     const path = join(dir, name);
     writeFileSync(path, bytes, { flag: 'wx', mode: 0o600 });
+    if (options.mtimeSeconds !== undefined) utimesSync(path, options.mtimeSeconds, options.mtimeSeconds);
     return await use({ path, read: (maxBytes) => safeReadFile(path, maxBytes, 'scratch copy').bytes });
   } finally {
     rmSync(dir, { recursive: true, force: true });

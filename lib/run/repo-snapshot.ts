@@ -12,7 +12,7 @@ import { type BigIntStats, lstatSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve as resolvePath } from 'node:path';
 import { RunSetupError } from '../errors.js';
 import { holdsBlob } from '../fsx/git-blob.js';
-import { workTreeTop } from '../fsx/repo-root.js';
+import { enclosingWorkTrees, MAX_ENCLOSING_TREES } from '../fsx/repo-root.js';
 import { safeReadFile } from '../fsx/safe-read.js';
 import { withScratchFile } from '../fsx/scratch.js';
 import { canonicalIndexFacts, LABEL, pathKey } from './git-index.js';
@@ -20,7 +20,9 @@ import { interruptedError, interruptSignal } from './interrupts.js';
 
 export type TreeSnapshot = Map<string, string>;
 
-const GIT_ARGS = ['--no-pager', '-c', 'core.fsmonitor=false', '-c', 'core.untrackedCache=false', '-c', 'core.quotePath=false'];
+// No hook either: writing an index (the rewrite of the copy, below) runs post-index-change
+// (round-39i F3).
+const GIT_ARGS = ['--no-pager', '-c', 'core.fsmonitor=false', '-c', 'core.untrackedCache=false', '-c', 'core.quotePath=false', '-c', 'core.hooksPath=/dev/null'];
 
 /**
  * Variables that choose which configuration files git reads: kept, so that the files watched
@@ -31,29 +33,28 @@ const GIT_ARGS = ['--no-pager', '-c', 'core.fsmonitor=false', '-c', 'core.untrac
 const CONFIG_FILE_VARIABLES = new Set(['GIT_CONFIG_GLOBAL', 'GIT_CONFIG_SYSTEM', 'GIT_CONFIG_NOSYSTEM']);
 
 /**
- * The environment git runs in for a snapshot: none of the variables that name another
- * repository, work tree, index or configuration values (GIT_DIR=decoy would snapshot another
- * tree), and the work tree named as the top level found above the root (over a core.worktree
- * in .git/config that points elsewhere).
+ * The environment git runs in for a snapshot of the work tree at `top`, run in `top`: none of
+ * the variables that name another repository, work tree, index or configuration values
+ * (GIT_DIR=decoy would snapshot another tree), and `top` named as the work tree (over a
+ * core.worktree in .git/config that points elsewhere).
  */
-function snapshotEnv(root: string, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+function snapshotEnv(top: string, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const clean: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(env)) if (!k.startsWith('GIT_') || CONFIG_FILE_VARIABLES.has(k)) clean[k] = v;
-  const top = workTreeTop(root);
-  return { ...clean, ...(top !== null ? { GIT_WORK_TREE: top } : {}), GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' };
+  return { ...clean, GIT_WORK_TREE: top, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' };
 }
 
-function git(root: string, args: string[], env: NodeJS.ProcessEnv, extraEnv: NodeJS.ProcessEnv = {}): Promise<string> {
-  return gitBytes(root, args, env, extraEnv).then((out) => out.toString('utf8'));
+function git(top: string, args: string[], env: NodeJS.ProcessEnv, extraEnv: NodeJS.ProcessEnv = {}): Promise<string> {
+  return gitBytes(top, args, env, extraEnv).then((out) => out.toString('utf8'));
 }
 
 /** git's output as bytes: the names git lists are bytes, not always UTF-8. */
-function gitBytes(root: string, args: string[], env: NodeJS.ProcessEnv, extraEnv: NodeJS.ProcessEnv = {}): Promise<Buffer> {
+function gitBytes(top: string, args: string[], env: NodeJS.ProcessEnv, extraEnv: NodeJS.ProcessEnv = {}): Promise<Buffer> {
   const signal = interruptSignal();
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(interruptedError('git snapshot not taken'));
     // An interrupt kills git (the snapshot is a wait like any other) and nothing is started after it.
-    execFile('git', [...GIT_ARGS, ...args], { cwd: root, env: { ...snapshotEnv(root, env), ...extraEnv }, maxBuffer: 256 * 1024 * 1024, timeout: 120_000, encoding: 'buffer', signal }, (err, stdout, stderr) => {
+    execFile('git', [...GIT_ARGS, ...args], { cwd: top, env: { ...snapshotEnv(top, env), ...extraEnv }, maxBuffer: 256 * 1024 * 1024, timeout: 120_000, encoding: 'buffer', signal }, (err, stdout, stderr) => {
       if (err && signal.aborted) reject(interruptedError('git snapshot not finished'));
       else if (err) reject(new RunSetupError(`--assert-clean: git ${args[0]} failed: ${(stderr.toString('utf8') || err.message).trim().split('\n')[0]}`, '--assert-clean needs git and a git working tree at --root'));
       else resolve(stdout);
@@ -102,7 +103,7 @@ const STAT_VALUE = 'stat|';
  * its cache tree, as git reads them, by digest, and each marked entry by its path; by the
  * file's stat data where git cannot rewrite a copy of it or the rewrite cannot be read.
  */
-async function indexState(root: string, gitDir: string, env: NodeJS.ProcessEnv): Promise<TreeSnapshot> {
+async function indexState(top: string, gitDir: string, env: NodeJS.ProcessEnv): Promise<TreeSnapshot> {
   const state: TreeSnapshot = new Map();
   let bytes: Buffer | null = null;
   try {
@@ -112,14 +113,16 @@ async function indexState(root: string, gitDir: string, env: NodeJS.ProcessEnv):
   }
   if (bytes !== null) {
     try {
-      const facts = await withScratchFile('index', bytes, async (copy) => {
-        await git(root, [...REWRITE_ARGS], env, { GIT_INDEX_FILE: copy.path });
+      // The copy dated after every time an entry can hold (2^32 s): git takes no entry for
+      // racily clean, so it reads no file to check one, and runs no clean filter (round-39i F3).
+      const facts = await withScratchFile('index', bytes, { mtimeSeconds: 2 ** 32 }, async (copy) => {
+        await git(top, [...REWRITE_ARGS], env, { GIT_INDEX_FILE: copy.path });
         return canonicalIndexFacts(copy.read(2 * MAX_INDEX_BYTES));
       });
       if (facts !== null) {
         state.set(INDEX_KEY, `index|${facts.digest}`);
         for (const [path, marks] of facts.marked) state.set(`${path}${LABEL} (index entry marked ${marks})`, `marks|${marks}`);
-        for (const [path, e] of facts.stats) state.set(`${path}${STAT_DATA}`, `${STAT_VALUE}${e.mode}|${e.oid}|${e.stat}|${e.name.toString('hex')}`);
+        for (const [path, e] of facts.stats) state.set(`${path}${STAT_DATA}`, `${STAT_VALUE}${e.mode}|${e.oid}|${e.stat}|${Buffer.concat([Buffer.from(`${top}/`), e.name]).toString('hex')}`);
         return state;
       }
     } catch (e) {
@@ -179,10 +182,20 @@ function gitFileState(dir: string, path: string): string {
  */
 export async function snapshotWorkingTree(root: string, env: NodeJS.ProcessEnv): Promise<TreeSnapshot> {
   const snapshot: TreeSnapshot = new Map();
-  // The whole working tree, from its top, whatever folder the ledgers are in (round-39h F1:
-  // listed from a ledger's folder, git showed nothing outside it). Keys are paths from the top.
-  const top = workTreeTop(root) ?? root;
+  // Each work tree at or above the root (enclosingWorkTrees), outermost first; keys are paths
+  // from the outermost.
+  const tops = enclosingWorkTrees(root);
+  if (tops.length > MAX_ENCLOSING_TREES) {
+    snapshot.set(`${LABEL}${tops[0]} (more than ${MAX_ENCLOSING_TREES} work trees around the root: cannot be watched)`, `git|${process.hrtime.bigint()}`);
+  }
+  for (const top of tops.slice(0, MAX_ENCLOSING_TREES)) await workTreeState(top, top === tops[0] ? '' : `${relative(tops[0]!, top)}/`, env, snapshot);
+  return snapshot;
+}
+
+/** One work tree, whole, from its top (round-39h F1: listed from a ledger's folder, git showed nothing outside it), into `snapshot` with `prefix` before its keys. */
+async function workTreeState(top: string, prefix: string, env: NodeJS.ProcessEnv, snapshot: TreeSnapshot): Promise<void> {
   const staged = await gitBytes(top, ['ls-files', '-z', '--stage', '-v'], env);
+  const embedded: [string, string][] = [];
   // Each entry counts, also a second one of the same path (the stages of a conflict, or a
   // duplicate a check appended to the index: round-39e). Names are bytes: a name that is no
   // UTF-8 is looked at by its bytes, and keyed so that no two share a key (pathKey).
@@ -191,25 +204,29 @@ export async function snapshotWorkingTree(root: string, env: NodeJS.ProcessEnv):
     const tab = entry.indexOf(0x09);
     if (tab === -1) continue;
     const name = entry.subarray(tab + 1);
-    const path = pathKey(name);
+    const path = prefix + pathKey(name);
     const n = (seen.get(path) ?? 0) + 1;
     seen.set(path, n);
     const fields = entry.toString('latin1', 0, tab);
     snapshot.set(n === 1 ? path : `${path}${LABEL} (index entry ${n})`, `tracked ${fields}|${statOfName(top, name)}`);
+    if (fields.split(' ')[1] !== '160000') continue;
     // A submodule: its `.git`, which says where its git directory is (round-39h F2: pointed
-    // at a copy outside the repository, with a commit and a config of the check's making).
-    if (fields.split(' ')[1] === '160000') snapshot.set(`${path}/.git${LABEL} (where the submodule's git directory is)`, gitFileState(top, `${name.toString('utf8')}/.git`));
+    // at a copy outside the repository, with a commit and a config of the check's making);
+    // a git directory inside it, as `git submodule add` leaves an existing clone, is watched
+    // as one of the repository's (round-39i F2).
+    const dotGit = `${name.toString('utf8')}/.git`;
+    snapshot.set(`${prefix}${dotGit}${LABEL} (where the submodule's git directory is)`, gitFileState(top, dotGit));
+    if (lstatSync(join(top, dotGit), { throwIfNoEntry: false })?.isDirectory()) embedded.push([dotGit, join(top, dotGit)]);
   }
   for (const [kind, args] of [
     ['untracked', ['ls-files', '-z', '--others', '--exclude-standard']],
     ['ignored', ['ls-files', '-z', '--others', '--ignored', '--exclude-standard']],
   ] as const) {
-    for (const name of records(await gitBytes(top, [...args], env))) snapshot.set(pathKey(name), `${kind}|${statOfName(top, name)}`);
+    for (const name of records(await gitBytes(top, [...args], env))) snapshot.set(prefix + pathKey(name), `${kind}|${statOfName(top, name)}`);
   }
   // What is not a file of the working tree, in a namespace of its own (round-39h F6: a file
   // named like one of these labels took its place).
-  for (const [key, value] of await repositoryState(root, env)) snapshot.set(`${LABEL}${key}`, value);
-  return snapshot;
+  for (const [key, value] of await repositoryState(top, env, embedded)) snapshot.set(`${LABEL}${prefix}${key}`, value);
 }
 
 /** Files of the git directory that decide what git does next (a config, a hook, attributes), by their stat data. */
@@ -294,7 +311,7 @@ function capped(found: GitDirs, folder: string): GitDirs {
  * (~/.gitconfig with a core.fsmonitor or an alias, a file an include names) joins the list,
  * one it empties or removes leaves it: either is a change. Keys to states.
  */
-async function configState(root: string, top: string, env: NodeJS.ProcessEnv): Promise<TreeSnapshot> {
+async function configState(top: string, env: NodeJS.ProcessEnv): Promise<TreeSnapshot> {
   const state: TreeSnapshot = new Map();
   const home = env.HOME ?? '';
   const xdg = env.XDG_CONFIG_HOME || (home !== '' ? join(home, '.config') : '');
@@ -305,10 +322,10 @@ async function configState(root: string, top: string, env: NodeJS.ProcessEnv): P
   }
   const pathOf = (value: string) => (value.startsWith('~/') ? (home !== '' ? join(home, value.slice(2)) : null) : resolvePath(top, value));
   // Each entry is its origin, then its key and value: `file:PATH\0KEY\nVALUE\0`.
-  const listed = (await git(root, ['config', '--list', '--show-origin', '-z'], env)).split('\0');
+  const listed = (await git(top, ['config', '--list', '--show-origin', '-z'], env)).split('\0');
   for (let i = 0; i + 1 < listed.length; i += 2) {
     if (!listed[i]!.startsWith('file:')) continue;
-    const file = resolvePath(root, listed[i]!.slice('file:'.length));
+    const file = resolvePath(top, listed[i]!.slice('file:'.length));
     state.set(`git configuration ${file}`, gitFileState(dirname(file), basename(file)));
     const entry = listed[i + 1]!;
     const newline = entry.indexOf('\n');
@@ -398,15 +415,18 @@ function worktreeGitDirs(commonDir: string): GitDirs {
  * config (core.fsmonitor, a filter), hooks, info/attributes, packed-refs. Keyed by
  * `.git/…` (the common directory of a linked worktree too).
  */
-async function repositoryState(root: string, env: NodeJS.ProcessEnv): Promise<TreeSnapshot> {
+async function repositoryState(top: string, env: NodeJS.ProcessEnv, embedded: readonly [string, string][]): Promise<TreeSnapshot> {
   const state: TreeSnapshot = new Map();
-  const dirs = (await git(root, ['rev-parse', '--absolute-git-dir', '--git-common-dir'], env)).split('\n');
+  const dirs = (await git(top, ['rev-parse', '--absolute-git-dir', '--git-common-dir'], env)).split('\n');
   const gitDir = dirs[0]!;
-  const commonDir = resolvePath(root, dirs[1] || gitDir);
-  const refs = await git(root, ['for-each-ref', '--format=%(refname)%00%(objectname)%00%(symref)'], env);
+  const commonDir = resolvePath(top, dirs[1] || gitDir);
+  const refs = await git(top, ['for-each-ref', '--format=%(refname)%00%(objectname)%00%(symref)'], env);
   for (const line of refs.split('\n')) if (line !== '') state.set(`.git/${line.slice(0, line.indexOf('\0'))}`, `ref|${line}`);
-  for (const [key, value] of await configState(root, workTreeTop(root) ?? root, env)) state.set(key, value);
+  for (const [key, value] of await configState(top, env)) state.set(key, value);
   const places: [string, string][] = commonDir === gitDir ? [['.git', gitDir]] : [['.git', gitDir], ['.git (common)', commonDir]];
+  // Submodules whose git directory is inside them (`lib/.git/`).
+  const submodules = new Set<string>(embedded.map(([, dir]) => dir));
+  for (const [label, dir] of embedded) places.push([label, dir]);
   // A submodule's config and hooks live in the top repository's git directory (round-38e F4:
   // core.fsmonitor set there ran at the person's next git status).
   const commonLabel = commonDir === gitDir ? '.git' : '.git (common)';
@@ -414,22 +434,25 @@ async function repositoryState(root: string, env: NodeJS.ProcessEnv): Promise<Tr
     for (const what of found.unwatchable) state.set(`${under}/${what}`, `git|${process.hrtime.bigint()}`);
     return found.dirs;
   };
-  for (const module of unwatchable(moduleGitDirs(commonDir), commonLabel)) places.push([`.git/${relative(commonDir, module)}`, module]);
+  for (const module of unwatchable(moduleGitDirs(commonDir), commonLabel)) {
+    submodules.add(module);
+    places.push([`.git/${relative(commonDir, module)}`, module]);
+  }
   // Every other worktree's git directory: its HEAD and config.worktree decide what git does
   // there next (round-39a lead). This worktree's is `.git` above.
   // This worktree's index: its entries are read above, their flags and its cache tree here
   // (round-39c F2, round-39f).
-  for (const [key, value] of await indexState(root, gitDir, env)) state.set(key, value);
+  for (const [key, value] of await indexState(top, gitDir, env)) state.set(key, value);
   // From a linked worktree, the main worktree's index: what a plain `git commit` there
   // commits (round-39g F2).
   if (commonDir !== gitDir) state.set(`${commonLabel}/index`, `git|${statOf(commonDir, 'index')}`);
   const otherWorktrees = new Set(unwatchable(worktreeGitDirs(commonDir), commonLabel).filter((wt) => resolvePath(wt) !== resolvePath(gitDir)));
   for (const wt of otherWorktrees) places.push([`${commonLabel}/${relative(commonDir, wt)}`, wt]);
   // A submodule's own linked worktrees (round-39c lead): their HEAD, config.worktree, index.
-  for (const [label, module] of places.filter(([label]) => label.startsWith('.git/modules/'))) {
+  for (const [label, module] of places.filter(([, dir]) => submodules.has(dir))) {
     for (const wt of unwatchable(worktreeGitDirs(module), label)) {
       otherWorktrees.add(wt);
-      places.push([`.git/${relative(commonDir, wt)}`, wt]);
+      places.push([`${label}/${relative(module, wt)}`, wt]);
     }
   }
   for (const [label, dir] of places) {
@@ -445,7 +468,7 @@ async function repositoryState(root: string, env: NodeJS.ProcessEnv): Promise<Tr
     }
     // A submodule's branch, which its HEAD names: the commit the top repository records for
     // it (round-39g F4). The top repository's own refs are listed above.
-    if (label.startsWith('.git/modules/')) {
+    if (submodules.has(dir)) {
       const branch = symbolicHead(dir);
       if (branch !== null) state.set(`${label}/${branch}`, gitFileState(dir, branch));
     }
@@ -466,8 +489,7 @@ async function repositoryState(root: string, env: NodeJS.ProcessEnv): Promise<Tr
  * size of a racily clean entry to 0) makes git read the file again. An entry added or
  * removed is named by its path already.
  */
-export function changedInRepository(root: string, before: TreeSnapshot, after: TreeSnapshot): string[] {
-  const top = workTreeTop(root) ?? root;
+export function changedInRepository(before: TreeSnapshot, after: TreeSnapshot): string[] {
   const changed = changedPaths(before, after).filter((key) => {
     if (!key.endsWith(STAT_DATA)) return true;
     const was = before.get(key);
@@ -478,10 +500,13 @@ export function changedInRepository(root: string, before: TreeSnapshot, after: T
     // Another object or mode: named by its path already (ls-files).
     if (wasMode !== mode || wasOid !== oid) return false;
     const file = Buffer.from(name!, 'hex');
-    if (!saysUnmodified(now, top, file)) return false;
-    return !holdsBlob(top, file, Number(mode), oid!);
+    if (!saysUnmodified(now, file)) return false;
+    return !holdsBlob(file, Number(mode), oid!);
   });
-  return changed.map((key) => key.replaceAll(LABEL, ''));
+  // An ignored file (a cache, a build's output) says so: PYTHONDONTWRITEBYTECODE=1 or a cache
+  // outside the repository keeps a test runner from writing one (references/evidence.md).
+  const ignored = (key: string) => before.get(key)?.startsWith('ignored|') === true || after.get(key)?.startsWith('ignored|') === true;
+  return changed.map((key) => key.replaceAll(LABEL, '') + (ignored(key) ? ' (ignored)' : ''));
 }
 
 /**
@@ -489,11 +514,11 @@ export function changedInRepository(root: string, before: TreeSnapshot, after: T
  * unmodified without reading it: its mtime seconds and size (modulo 2^32, as stored) are the
  * file's. Looser than git (which compares more), so that nothing git would take is missed.
  */
-function saysUnmodified(value: string, top: string, name: Buffer): boolean {
+function saysUnmodified(value: string, file: Buffer): boolean {
   const stat = Buffer.from(value.slice(STAT_VALUE.length).split('|')[2]!, 'hex');
   let st: BigIntStats;
   try {
-    st = lstatSync(Buffer.concat([Buffer.from(`${top}/`), name]), { bigint: true });
+    st = lstatSync(file, { bigint: true });
   } catch {
     return false;
   }

@@ -1,6 +1,6 @@
 // --assert-clean: a check that changes the repository fails with the paths it changed.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, sandbox, tempDir, writeFiles } from '../helpers/cli.js';
@@ -27,7 +27,7 @@ describe('--assert-clean', () => {
     const s = gitRepo({ 'GATES.md': '- [ ] A: t\n  CHECK: mkdir -p build; touch build/out.o new.txt; echo ok\n  EXPECT: ok\n' });
     const r = s.run(['--approve', '--assert-clean']);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/--assert-clean\): build\/out\.o, new\.txt/);
+    expect(r.stdout).toMatch(/--assert-clean\): build\/out\.o \(ignored\), new\.txt/);
   });
 
   // Round-38b F6: a build gate that rewrites its ignored output, failed once by --assert-clean,
@@ -318,6 +318,48 @@ describe('--assert-clean', () => {
     expect(r.stdout).toMatch(/^FAIL GATES:A .*\(--assert-clean\): src\/app\.js$/m);
   });
 
+  // Round-39i F1: a `.git` planted in the ledger's folder (a gitfile naming the repository's
+  // own git directory), or a blank line in .git/HEAD that made gate-check's own test of the
+  // top level fail, shrank the snapshot to that folder. A ledger in a nested repository still
+  // has its own files watched.
+  it('watches every work tree around the root: the outermost, whatever is planted in the folder, and a nested one', () => {
+    for (const plant of [
+      (repo: string) => writeFileSync(join(repo, 'web', '.git'), `gitdir: ${join(repo, '.git')}\n`),
+      (repo: string) => writeFileSync(join(repo, '.git', 'HEAD'), `${readFileSync(join(repo, '.git', 'HEAD'), 'utf8')}\n`),
+    ]) {
+      const s = gitRepo({ 'web/GATES.md': '- [ ] A: t\n  CHECK: echo evil > ../src/app.js; echo ok\n  EXPECT: ok\n', 'src/app.js': 'safe\n' });
+      plant(s.repo);
+      const r = runCli(['--approve', '--assert-clean'], { cwd: join(s.repo, 'web'), env: s.env });
+      expect(r.stdout, r.stderr).toMatch(/^FAIL GATES:A .*\(--assert-clean\): .*src\/app\.js/m);
+    }
+    const nested = gitRepo({ 'src/app.js': 'safe\n' });
+    const web = join(nested.repo, 'web');
+    writeFiles(web, { 'GATES.md': '- [ ] A: t\n  CHECK: echo evil > page.html; echo ok\n  EXPECT: ok\n', 'page.html': 'p\n' });
+    execFileSync('git', ['init', '-q'], { cwd: web });
+    execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', 'add', '-A'], { cwd: web });
+    execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-qm', 'web'], { cwd: web });
+    const r = runCli(['--approve', '--assert-clean'], { cwd: web, env: nested.env });
+    expect(r.stdout, r.stderr).toMatch(/^FAIL GATES:A .*\(--assert-clean\): .*web\/page\.html/m);
+  });
+
+  // Round-39i F3: gate-check's own rewrite of the index ran the repository's
+  // post-index-change hook, and the clean filter of a racily clean entry.
+  it("runs no hook and no filter of the repository's while it looks", () => {
+    const s = gitRepo({ 'GATES.md': '- [ ] A: t\n  CHECK: echo ok\n  EXPECT: ok\n', 'a.txt': 'data\n' });
+    const marker = join(s.home, 'ran');
+    writeFiles(join(s.repo, '.git', 'hooks'), { 'post-index-change': `#!/bin/sh\necho hook >> '${marker}'\n` });
+    execFileSync('chmod', ['+x', join(s.repo, '.git', 'hooks', 'post-index-change')]);
+    execFileSync('git', ['config', 'filter.pwn.clean', `sh -c 'echo filter >> "${marker}"; cat'`], { cwd: s.repo });
+    writeFiles(s.repo, { '.gitattributes': 'a.txt filter=pwn\n' });
+    // Racily clean: the file and its entry dated after the index.
+    execFileSync('touch', ['-d', '2031-01-01', join(s.repo, 'a.txt')]);
+    execFileSync('git', ['-c', 'core.hooksPath=/dev/null', 'add', 'a.txt', '.gitattributes'], { cwd: s.repo });
+    execFileSync('rm', ['-f', marker]);
+    const r = s.run(['--approve', '--assert-clean']);
+    expect(r.stdout + r.stderr).toMatch(/^PASS GATES:A/m);
+    expect(existsSync(marker)).toBe(false);
+  });
+
   // Round-39h F3, F4, F6, F7: your global excludes file, a hooks folder core.hooksPath names
   // outside the repository, the configuration file GIT_CONFIG_GLOBAL names, a file named like
   // one of gate-check's labels, and the ledger itself.
@@ -378,6 +420,28 @@ describe('--assert-clean', () => {
     expect(r.stdout).toMatch(/^FAIL GATES:A .*\(--assert-clean\): src\/app\.js$/m);
     const quiet = gitRepo({ 'GATES.md': '- [ ] A: t\n  CHECK: git status --short >/dev/null; git diff --exit-code >/dev/null && echo ok\n  EXPECT: ok\n', 'src/app.js': 'x\n' });
     expect(quiet.run(['--approve', '--assert-clean']).code).toBe(0);
+  });
+
+  // Round-39i F2: a submodule whose git directory is inside it (`git submodule add` of an
+  // existing clone leaves lib/.git a folder): its config and its branch.
+  it('watches a submodule whose git directory is inside it', () => {
+    const origin = tempDir('gc-sub-origin-');
+    const g = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', '-c', 'protocol.file.allow=always', ...args], { cwd, stdio: 'ignore' });
+    g(origin, 'init', '-q');
+    g(origin, 'commit', '-q', '--allow-empty', '-m', 'lib');
+    for (const [check, changed] of [
+      ['git -C lib config core.fsmonitor "touch pwned"', /lib\/\.git\/config/],
+      ['git -C lib -c user.email=t@t -c user.name=t commit -q --allow-empty -m evil', /lib\/\.git\/refs\/heads\//],
+    ] as const) {
+      const s = gitRepo({ 'GATES.md': `- [ ] A: t\n  CHECK: ${check} >/dev/null 2>&1; echo ok\n  EXPECT: ok\n` });
+      g(s.repo, 'clone', '-q', origin, 'lib');
+      g(s.repo, 'submodule', 'add', '-q', origin, 'lib');
+      g(s.repo, 'commit', '-qm', 'lib');
+      expect(lstatSync(join(s.repo, 'lib', '.git')).isDirectory()).toBe(true);
+      const r = s.run(['--approve', '--assert-clean']);
+      expect(r.code, check).toBe(1);
+      expect(r.stdout, check).toMatch(new RegExp(`^FAIL GATES:A .*\\(--assert-clean\\): .*${changed.source}`, 'm'));
+    }
   });
 
   // Round-38e F4: a submodule's config and hooks live in the top repository's .git/modules.

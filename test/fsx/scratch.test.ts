@@ -9,7 +9,7 @@ import { tempDir } from '../helpers/cli.js';
 describe('withScratchFile', () => {
   it('gives a new file with the bytes, mode 600 in a directory of mode 700, and removes both', async () => {
     let seen = '';
-    const out = await withScratchFile('index', Buffer.from('bytes'), async (file) => {
+    const out = await withScratchFile('index', Buffer.from('bytes'), {}, async (file) => {
       seen = file.path;
       expect(lstatSync(file.path).mode & 0o777).toBe(0o600);
       expect(lstatSync(dirname(file.path)).mode & 0o777).toBe(0o700);
@@ -20,10 +20,16 @@ describe('withScratchFile', () => {
     expect(existsSync(dirname(seen))).toBe(false);
   });
 
+  it('dates the file as asked', async () => {
+    await withScratchFile('index', Buffer.from('x'), { mtimeSeconds: 2 ** 32 }, async (file) => {
+      expect(lstatSync(file.path).mtimeMs).toBe(2 ** 32 * 1000);
+    });
+  });
+
   it('removes the directory when its user throws', async () => {
     let seen = '';
     await expect(
-      withScratchFile('index', Buffer.from('x'), async (file) => {
+      withScratchFile('index', Buffer.from('x'), {}, async (file) => {
         seen = file.path;
         throw new Error('git failed');
       }),
@@ -34,7 +40,7 @@ describe('withScratchFile', () => {
   it('reads back no link (a process that put one there), and no more than asked', async () => {
     const elsewhere = join(tempDir('gc-scratch-'), 'other');
     writeFileSync(elsewhere, 'not the copy');
-    await withScratchFile('index', Buffer.from('xy'), async (file) => {
+    await withScratchFile('index', Buffer.from('xy'), {}, async (file) => {
       expect(() => file.read(1)).toThrow();
       rmSync(file.path);
       symlinkSync(elsewhere, file.path);
@@ -46,7 +52,7 @@ describe('withScratchFile', () => {
     const before = process.env.TMPDIR;
     process.env.TMPDIR = join(tempDir('gc-scratch-'), 'missing');
     try {
-      await expect(withScratchFile('index', Buffer.from('x'), async () => 1)).rejects.toThrow(/missing\/gate-check-\*.*cannot create/);
+      await expect(withScratchFile('index', Buffer.from('x'), {}, async () => 1)).rejects.toThrow(/missing\/gate-check-\*.*cannot create/);
     } finally {
       if (before === undefined) delete process.env.TMPDIR;
       else process.env.TMPDIR = before;
