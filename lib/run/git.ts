@@ -2,14 +2,21 @@
 // revision: rev-parse and cat-file --batch). --assert-clean's git is in repo-snapshot.ts.
 import { execFile, spawn } from 'node:child_process';
 import { RunSetupError, UsageError } from '../errors.js';
+import { gitProgram } from './git-program.js';
 import { interruptedError, interruptSignal } from './interrupts.js';
 import { killChild } from './kill-child.js';
 
 /** True when git tracks `rel` under `root`, false when not (or not a repository), null when git cannot be run. */
 export function gitTracks(root: string, rel: string, env: NodeJS.ProcessEnv, timeoutMs = 5000): Promise<boolean | null> {
   return new Promise((resolve) => {
+    let program: string;
+    try {
+      program = gitProgram(env, root);
+    } catch {
+      return resolve(null);
+    }
     execFile(
-      'git',
+      program,
       ['-c', 'core.fsmonitor=false', 'ls-files', '--error-unmatch', '--', rel],
       { cwd: root, env: { ...env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' }, timeout: timeoutMs, maxBuffer: 64 * 1024, windowsHide: true },
       (error) => {
@@ -67,8 +74,14 @@ function gitRead(root: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs
   const signal = interruptSignal();
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(interruptedError('BASE not read'));
+    let program: string;
+    try {
+      program = gitProgram(env, root);
+    } catch (e) {
+      return resolve({ ok: false, reason: (e as Error).message });
+    }
     execFile(
-      'git',
+      program,
       [...READ_ARGS, ...args],
       { cwd: root, env: gitReadEnv(env), timeout: timeoutMs, maxBuffer: SMALL_OUTPUT, encoding: 'buffer', windowsHide: true, signal },
       (error, stdout, stderr) => {
@@ -164,7 +177,7 @@ interface Waiting {
  * cap ends git at its header: its bytes are never read into memory.
  */
 export function openObjectReader(root: string, env: NodeJS.ProcessEnv, limits: ObjectReaderLimits): ObjectReader {
-  const child = spawn('git', [...READ_ARGS, 'cat-file', '--batch'], { cwd: root, env: gitReadEnv(env), stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
+  const child = spawn(gitProgram(env, root), [...READ_ARGS, 'cat-file', '--batch'], { cwd: root, env: gitReadEnv(env), stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
   const waiting: Waiting[] = [];
   let failure: Error | null = null;
   let stderr = '';

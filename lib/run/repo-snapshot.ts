@@ -16,6 +16,7 @@ import { enclosingWorkTrees, MAX_ENCLOSING_TREES } from '../fsx/repo-root.js';
 import { safeReadFile } from '../fsx/safe-read.js';
 import { withScratchFile } from '../fsx/scratch.js';
 import { canonicalIndexFacts, LABEL, pathKey } from './git-index.js';
+import { gitProgram } from './git-program.js';
 import { interruptedError, interruptSignal } from './interrupts.js';
 
 export type TreeSnapshot = Map<string, string>;
@@ -41,7 +42,9 @@ const CONFIG_FILE_VARIABLES = new Set(['GIT_CONFIG_GLOBAL', 'GIT_CONFIG_SYSTEM',
 function snapshotEnv(top: string, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const clean: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(env)) if (!k.startsWith('GIT_') || CONFIG_FILE_VARIABLES.has(k)) clean[k] = v;
-  return { ...clean, GIT_WORK_TREE: top, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' };
+  // No lazy fetch of a partial clone's missing objects, and no transport should one start: a
+  // fetch runs what the repository's config names (remote.*.uploadpack, ext::), round-39j F2.
+  return { ...clean, GIT_WORK_TREE: top, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0', GIT_NO_LAZY_FETCH: '1', GIT_ALLOW_PROTOCOL: '' };
 }
 
 function git(top: string, args: string[], env: NodeJS.ProcessEnv, extraEnv: NodeJS.ProcessEnv = {}): Promise<string> {
@@ -54,7 +57,13 @@ function gitBytes(top: string, args: string[], env: NodeJS.ProcessEnv, extraEnv:
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(interruptedError('git snapshot not taken'));
     // An interrupt kills git (the snapshot is a wait like any other) and nothing is started after it.
-    execFile('git', [...GIT_ARGS, ...args], { cwd: top, env: { ...snapshotEnv(top, env), ...extraEnv }, maxBuffer: 256 * 1024 * 1024, timeout: 120_000, encoding: 'buffer', signal }, (err, stdout, stderr) => {
+    let program: string;
+    try {
+      program = gitProgram(env, top);
+    } catch (e) {
+      return reject(e);
+    }
+    execFile(program, [...GIT_ARGS, ...args], { cwd: top, env: { ...snapshotEnv(top, env), ...extraEnv }, maxBuffer: 256 * 1024 * 1024, timeout: 120_000, encoding: 'buffer', signal }, (err, stdout, stderr) => {
       if (err && signal.aborted) reject(interruptedError('git snapshot not finished'));
       else if (err) reject(new RunSetupError(`--assert-clean: git ${args[0]} failed: ${(stderr.toString('utf8') || err.message).trim().split('\n')[0]}`, '--assert-clean needs git and a git working tree at --root'));
       else resolve(stdout);
@@ -188,12 +197,29 @@ export async function snapshotWorkingTree(root: string, env: NodeJS.ProcessEnv):
   if (tops.length > MAX_ENCLOSING_TREES) {
     snapshot.set(`${LABEL}${tops[0]} (more than ${MAX_ENCLOSING_TREES} work trees around the root: cannot be watched)`, `git|${process.hrtime.bigint()}`);
   }
-  for (const top of tops.slice(0, MAX_ENCLOSING_TREES)) await workTreeState(top, top === tops[0] ? '' : `${relative(tops[0]!, top)}/`, env, snapshot);
+  const views: View[] = [];
+  for (const top of tops.slice(0, MAX_ENCLOSING_TREES)) {
+    const dirs = (await git(top, ['rev-parse', '--absolute-git-dir', '--git-common-dir'], env)).split('\n');
+    views.push({ top, gitDir: dirs[0]!, commonDir: resolvePath(top, dirs[1] || dirs[0]!) });
+  }
+  // A worktree that is a view of its own (a linked worktree inside the main one, as Claude
+  // Code makes them) is compared there, entry by entry, not by its index's stat data, which
+  // a git status refreshes (round-39j F4).
+  const viewed = new Set(views.map((v) => resolvePath(v.gitDir)));
+  for (const view of views) await workTreeState(view, view.top === tops[0] ? '' : `${relative(tops[0]!, view.top)}/`, viewed, env, snapshot);
   return snapshot;
 }
 
+/** A work tree looked at: its top, its git directory and the repository's common directory. */
+interface View {
+  top: string;
+  gitDir: string;
+  commonDir: string;
+}
+
 /** One work tree, whole, from its top (round-39h F1: listed from a ledger's folder, git showed nothing outside it), into `snapshot` with `prefix` before its keys. */
-async function workTreeState(top: string, prefix: string, env: NodeJS.ProcessEnv, snapshot: TreeSnapshot): Promise<void> {
+async function workTreeState(view: View, prefix: string, viewed: ReadonlySet<string>, env: NodeJS.ProcessEnv, snapshot: TreeSnapshot): Promise<void> {
+  const top = view.top;
   const staged = await gitBytes(top, ['ls-files', '-z', '--stage', '-v'], env);
   const embedded: [string, string][] = [];
   // Each entry counts, also a second one of the same path (the stages of a conflict, or a
@@ -226,7 +252,7 @@ async function workTreeState(top: string, prefix: string, env: NodeJS.ProcessEnv
   }
   // What is not a file of the working tree, in a namespace of its own (round-39h F6: a file
   // named like one of these labels took its place).
-  for (const [key, value] of await repositoryState(top, env, embedded)) snapshot.set(`${LABEL}${prefix}${key}`, value);
+  for (const [key, value] of await repositoryState(view, viewed, env, embedded)) snapshot.set(`${LABEL}${prefix}${key}`, value);
 }
 
 /** Files of the git directory that decide what git does next (a config, a hook, attributes), by their stat data. */
@@ -415,11 +441,9 @@ function worktreeGitDirs(commonDir: string): GitDirs {
  * config (core.fsmonitor, a filter), hooks, info/attributes, packed-refs. Keyed by
  * `.git/…` (the common directory of a linked worktree too).
  */
-async function repositoryState(top: string, env: NodeJS.ProcessEnv, embedded: readonly [string, string][]): Promise<TreeSnapshot> {
+async function repositoryState(view: View, viewed: ReadonlySet<string>, env: NodeJS.ProcessEnv, embedded: readonly [string, string][]): Promise<TreeSnapshot> {
   const state: TreeSnapshot = new Map();
-  const dirs = (await git(top, ['rev-parse', '--absolute-git-dir', '--git-common-dir'], env)).split('\n');
-  const gitDir = dirs[0]!;
-  const commonDir = resolvePath(top, dirs[1] || gitDir);
+  const { top, gitDir, commonDir } = view;
   const refs = await git(top, ['for-each-ref', '--format=%(refname)%00%(objectname)%00%(symref)'], env);
   for (const line of refs.split('\n')) if (line !== '') state.set(`.git/${line.slice(0, line.indexOf('\0'))}`, `ref|${line}`);
   for (const [key, value] of await configState(top, env)) state.set(key, value);
@@ -445,9 +469,17 @@ async function repositoryState(top: string, env: NodeJS.ProcessEnv, embedded: re
   for (const [key, value] of await indexState(top, gitDir, env)) state.set(key, value);
   // From a linked worktree, the main worktree's index: what a plain `git commit` there
   // commits (round-39g F2).
-  if (commonDir !== gitDir) state.set(`${commonLabel}/index`, `git|${statOf(commonDir, 'index')}`);
-  const otherWorktrees = new Set(unwatchable(worktreeGitDirs(commonDir), commonLabel).filter((wt) => resolvePath(wt) !== resolvePath(gitDir)));
+  if (commonDir !== gitDir && !viewed.has(resolvePath(commonDir))) state.set(`${commonLabel}/index`, `git|${statOf(commonDir, 'index')}`);
+  const otherWorktrees = new Set(unwatchable(worktreeGitDirs(commonDir), commonLabel).filter((wt) => resolvePath(wt) !== resolvePath(gitDir) && !viewed.has(resolvePath(wt))));
   for (const wt of otherWorktrees) places.push([`${commonLabel}/${relative(commonDir, wt)}`, wt]);
+  // Submodules of a linked worktree keep their git directories in that worktree's own
+  // (.git/worktrees/<name>/modules/…, round-39j F1): this one's and every other's.
+  for (const [label, dir] of [...(gitDir !== commonDir ? [['.git', gitDir] as const] : []), ...[...otherWorktrees].map((wt) => [`${commonLabel}/${relative(commonDir, wt)}`, wt] as const)]) {
+    for (const module of unwatchable(moduleGitDirs(dir), label)) {
+      submodules.add(module);
+      places.push([`${label}/${relative(dir, module)}`, module]);
+    }
+  }
   // A submodule's own linked worktrees (round-39c lead): their HEAD, config.worktree, index.
   for (const [label, module] of places.filter(([, dir]) => submodules.has(dir))) {
     for (const wt of unwatchable(worktreeGitDirs(module), label)) {

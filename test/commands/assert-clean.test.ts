@@ -360,6 +360,59 @@ describe('--assert-clean', () => {
     expect(existsSync(marker)).toBe(false);
   });
 
+  // Round-39j F1: a submodule added in a linked worktree keeps its git directory in that
+  // worktree's own (.git/worktrees/<name>/modules/<sub>).
+  it("watches the git directory of a submodule of a linked worktree", () => {
+    const origin = tempDir('gc-sub-origin-');
+    const g = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', '-c', 'protocol.file.allow=always', ...args], { cwd, stdio: 'ignore' });
+    g(origin, 'init', '-q');
+    g(origin, 'commit', '-q', '--allow-empty', '-m', 'lib');
+    const s = gitRepo({ 'GATES.md': '- [ ] A: t\n  CHECK: git -C lib config core.fsmonitor "touch pwned" >/dev/null 2>&1; echo ok\n  EXPECT: ok\n' });
+    const wt = join(s.repo, '..', 'wt');
+    g(s.repo, 'worktree', 'add', '-q', '-b', 'side', wt);
+    g(wt, 'submodule', 'add', '-q', origin, 'lib');
+    g(wt, 'commit', '-qm', 'lib');
+    expect(existsSync(join(s.repo, '.git', 'worktrees', 'wt', 'modules', 'lib', 'config'))).toBe(true);
+    const r = runCli(['--approve', '--assert-clean'], { cwd: wt, env: s.env });
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    expect(r.stdout).toMatch(/^FAIL GATES:A .*\(--assert-clean\): .*\.git\/modules\/lib\/config/m);
+  });
+
+  // Round-39j F4: a linked worktree inside the main one (where Claude Code makes them): its
+  // index was compared by stat data from the main one's view, so git status failed the check.
+  it('passes a check that runs git status in a linked worktree inside the main one', () => {
+    const s = gitRepo({ 'GATES.md': '- [ ] A: t\n  CHECK: git status --short >/dev/null; echo ok\n  EXPECT: ok\n', 'src/app.js': 'x\n' });
+    const wt = join(s.repo, '.claude', 'worktrees', 'feat');
+    execFileSync('git', ['worktree', 'add', '-q', '-b', 'feat', wt], { cwd: s.repo, stdio: 'ignore' });
+    execFileSync('touch', ['-d', '2001-01-01', join(wt, 'src', 'app.js')]); // git status refreshes its entry
+    const r = runCli(['--approve', '--assert-clean'], { cwd: wt, env: s.env });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+  });
+
+  // Round-39j F2, F3: gate-check's own git fetched a partial clone's missing tree (running
+  // remote.origin.uploadpack), and was found through a relative PATH entry at the top.
+  it("runs no program of the repository's: no lazy fetch, no git found through a relative or inner PATH entry", () => {
+    const s = gitRepo({ 'GATES.md': '- [ ] A: t\n  CHECK: echo ok\n  EXPECT: ok\n', 'src/app.js': 'x\n', 'docs/a.md': 'd\n' });
+    const marker = join(s.home, 'ran');
+    const g = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd: s.repo, stdio: 'ignore' });
+    g('clone', '-q', '--bare', '.', join(s.home, 'origin'));
+    g('config', 'index.sparse', 'true');
+    g('sparse-checkout', 'set', '--cone', 'src');
+    const tree = execFileSync('git', ['rev-parse', 'HEAD:docs'], { cwd: s.repo, encoding: 'utf8' }).trim();
+    g('config', 'core.repositoryformatversion', '1');
+    g('config', 'extensions.partialClone', 'origin');
+    g('config', 'remote.origin.url', join(s.home, 'origin'));
+    g('config', 'remote.origin.promisor', 'true');
+    g('config', 'remote.origin.uploadpack', `echo uploadpack >> '${marker}'; git-upload-pack`);
+    execFileSync('rm', ['-f', join(s.repo, '.git', 'objects', tree.slice(0, 2), tree.slice(2))]);
+    // And a git of the repository's, on a relative PATH entry.
+    writeFiles(join(s.repo, 'tools'), { git: `#!/bin/sh\necho tools-git >> '${marker}'\nexec /usr/bin/env -i PATH=/usr/bin:/bin git "$@"\n` });
+    execFileSync('chmod', ['+x', join(s.repo, 'tools', 'git')]);
+    const r = runCli(['--approve', '--assert-clean'], { cwd: s.repo, env: { ...s.env, PATH: `tools:${join(s.repo, 'tools')}:${process.env.PATH}` } });
+    expect(r.stdout + r.stderr).toMatch(/^(PASS|FAIL) GATES:A/m);
+    expect(existsSync(marker), existsSync(marker) ? readFileSync(marker, 'utf8') : '').toBe(false);
+  });
+
   // Round-39h F3, F4, F6, F7: your global excludes file, a hooks folder core.hooksPath names
   // outside the repository, the configuration file GIT_CONFIG_GLOBAL names, a file named like
   // one of gate-check's labels, and the ledger itself.
