@@ -122,8 +122,9 @@ async function indexState(top: string, gitDir: string, env: NodeJS.ProcessEnv): 
   }
   if (bytes !== null) {
     try {
-      // The copy dated after every time an entry can hold (2^32 s): git takes no entry for
-      // racily clean, so it reads no file to check one, and runs no clean filter (round-39i F3).
+      // The copy dated 2^32 s: git keeps an index's time in 32 bits, where that reads as 0,
+      // "no time", and then takes no entry for racily clean (a later time than any entry's
+      // would do the same): it reads no file to check one and runs no clean filter (round-39i F3).
       const facts = await withScratchFile('index', bytes, { mtimeSeconds: 2 ** 32 }, async (copy) => {
         await git(top, [...REWRITE_ARGS], env, { GIT_INDEX_FILE: copy.path });
         return canonicalIndexFacts(copy.read(2 * MAX_INDEX_BYTES));
