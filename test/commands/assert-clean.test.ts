@@ -342,6 +342,20 @@ describe('--assert-clean', () => {
     expect(r.stdout, r.stderr).toMatch(/^FAIL GATES:A .*\(--assert-clean\): .*web\/page\.html/m);
   });
 
+  it('fails every check when more than 8 work trees are around the root', () => {
+    const s = gitRepo({});
+    let dir = s.repo;
+    for (let i = 0; i < 8; i++) {
+      dir = join(dir, `n${i}`);
+      mkdirSync(dir);
+      execFileSync('git', ['init', '-q'], { cwd: dir });
+    }
+    writeFiles(dir, { 'GATES.md': '- [ ] A: t\n  CHECK: echo ok\n  EXPECT: ok\n' });
+    const r = runCli(['--approve', '--assert-clean'], { cwd: dir, env: s.env });
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    expect(r.stdout).toMatch(/^FAIL GATES:A .*\(--assert-clean\): .*\(more than 8 work trees around the root: cannot be watched\)/m);
+  });
+
   // Round-39i F3: gate-check's own rewrite of the index ran the repository's
   // post-index-change hook, and the clean filter of a racily clean entry.
   it("runs no hook and no filter of the repository's while it looks", () => {
