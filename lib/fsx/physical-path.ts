@@ -7,6 +7,15 @@ import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, posix, relative, resolve, sep } from 'node:path';
 import { safeReadFile } from './safe-read.js';
 
+/** realpath(3) of `path` (the kernel's: each `..` after the link before it), or null when it does not resolve (missing, a loop, no access). */
+export function realPath(path: string): string | null {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return null;
+  }
+}
+
 /**
  * `path` (as written, relative) from the repository directory `dir`, as a repository path:
  * its directory resolved on disk, its last name kept (a DEPENDS file is never a link).

@@ -133,6 +133,11 @@ export function writableTree(root: string): string {
   return tree;
 }
 
+/** Whether `dir` holds a `.git` of any kind (a directory, a file, a link, valid or not). */
+export function hasDotGit(dir: string): boolean {
+  return lstatQuiet(join(dir, '.git')) !== null;
+}
+
 /** Work trees looked at, at most, by enclosingWorkTrees. */
 export const MAX_ENCLOSING_TREES = 8;
 

@@ -22,7 +22,7 @@ import { dirname, join, relative } from 'node:path';
 import { UnsafeStoreError } from '../errors.js';
 import { atomicWriteFile } from '../fsx/atomic-write.js';
 import { acquireLock } from '../fsx/lock.js';
-import { isGitTopLevel } from '../fsx/repo-root.js';
+import { hasDotGit } from '../fsx/repo-root.js';
 import { leaseRepository } from '../lease/repository.js';
 import { openPrivateDir, privateDirExists } from '../fsx/private-dir.js';
 import { hasExactKeys, isPlainObject } from '../json/hostile.js';
@@ -61,9 +61,13 @@ const HEX64 = /^[0-9a-f]{64}$/;
  */
 export function baselineOwners(root: string): string[] {
   for (let dir = root; ; dir = dirname(dir)) {
-    if (isGitTopLevel(dir)) {
+    // Any `.git` that names a repository, as git takes it: gate-check's stricter test of a top
+    // level (isGitTopLevel) refused a worktree whose HEAD had a blank line added, or whose
+    // `.git` was a link, which git still uses, and the stop there got a baseline of its own
+    // (round-39k F1). A `.git` that names none (planted junk) is passed over.
+    if (hasDotGit(dir)) {
       const repository = leaseRepository(dir);
-      return repository.startsWith('git:') ? [dir === root ? repository : `${repository}//${relative(dir, root)}`] : [];
+      if (repository.startsWith('git:')) return [dir === root ? repository : `${repository}//${relative(dir, root)}`];
     }
     if (dirname(dir) === dir) return [];
   }

@@ -34,19 +34,36 @@ export function leaseRepository(root: string): string {
   } catch {
     st = null;
   }
+  // git follows a `.git` that is a symbolic link (round-39k F1): so does this, to what it is.
+  let target = dotGit;
+  if (st?.isSymbolicLink()) {
+    const resolved = real(dotGit);
+    target = resolved ?? dotGit;
+    try {
+      st = resolved === null ? null : lstatOrNull(resolved);
+    } catch {
+      st = null;
+    }
+  }
   if (st?.isDirectory()) {
-    const common = real(dotGit);
+    // A git directory, or a linked worktree's (its commondir names <repo>/.git).
+    const common = commonOf(target);
     if (common !== null) return `git:${common}`;
   } else if (st?.isFile()) {
     // A linked worktree: ".git" says "gitdir: <repo>/.git/worktrees/<name>", whose commondir names <repo>/.git.
-    const m = /^gitdir: *(.+?)\s*$/m.exec(readSmall(dotGit) ?? '');
+    const m = /^gitdir: *(.+?)\s*$/m.exec(readSmall(target) ?? '');
     if (m) {
-      const gitDir = isAbsolute(m[1]!) ? m[1]! : resolve(root, m[1]!);
-      const commonText = readSmall(join(gitDir, 'commondir'));
-      const common = real(commonText === null ? gitDir : resolve(gitDir, commonText.trim()));
-      // A commondir that names nothing real, or a gitdir that is not under it, is not trusted to merge registries.
-      if (common !== null && (commonText === null || real(dirname(dirname(gitDir))) === common)) return `git:${common}`;
+      const common = commonOf(isAbsolute(m[1]!) ? m[1]! : resolve(root, m[1]!));
+      if (common !== null) return `git:${common}`;
     }
   }
   return `dir:${root}`;
+}
+
+/** The common directory of a git directory: itself, or what its commondir names; null when that names nothing real or the gitdir is not under it. */
+function commonOf(gitDir: string): string | null {
+  const commonText = readSmall(join(gitDir, 'commondir'));
+  const common = real(commonText === null ? gitDir : resolve(gitDir, commonText.trim()));
+  // A commondir that names nothing real, or a gitdir that is not under it, is not trusted to merge registries.
+  return common !== null && (commonText === null || real(dirname(dirname(gitDir))) === common) ? common : null;
 }

@@ -5,6 +5,7 @@
 // run a `git` nobody approved (round-39j F3). None found is an error, never a guess.
 import { delimiter, isAbsolute, join } from 'node:path';
 import { RunSetupError } from '../errors.js';
+import { realPath } from '../fsx/physical-path.js';
 import { writableTree } from '../fsx/repo-root.js';
 import { isExecutableFile } from './shell.js';
 
@@ -16,9 +17,14 @@ export function gitProgram(env: NodeJS.ProcessEnv, root: string): string {
   const key = `${tree}\0${env.PATH ?? ''}`;
   const known = found.get(key);
   if (known !== undefined) return known;
-  const inside = (dir: string) => dir === tree || dir.startsWith(tree.endsWith('/') ? tree : `${tree}/`);
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (!dir || !isAbsolute(dir) || inside(dir)) continue;
+  // By real paths: a folder reached through a link, or written `//repo/…`, is where it is
+  // (round-39k F2).
+  const realTree = realPath(tree) ?? tree;
+  const inside = (dir: string) => dir === realTree || dir.startsWith(realTree.endsWith('/') ? realTree : `${realTree}/`);
+  for (const entry of (env.PATH ?? '').split(delimiter)) {
+    if (!entry || !isAbsolute(entry)) continue;
+    const dir = realPath(entry);
+    if (dir === null || inside(dir)) continue;
     const candidate = join(dir, 'git');
     if (isExecutableFile(candidate)) {
       found.set(key, candidate);

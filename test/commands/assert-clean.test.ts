@@ -406,7 +406,8 @@ describe('--assert-clean', () => {
   // Round-39j F2, F3: gate-check's own git fetched a partial clone's missing tree (running
   // remote.origin.uploadpack), and was found through a relative PATH entry at the top.
   it("runs no program of the repository's: no lazy fetch, no git found through a relative or inner PATH entry", () => {
-    const s = gitRepo({ 'GATES.md': '- [ ] A: t\n  CHECK: echo ok\n  EXPECT: ok\n', 'src/app.js': 'x\n', 'docs/a.md': 'd\n' });
+    // A gate that never passes, so that every run runs it (and takes its snapshots).
+    const s = gitRepo({ 'GATES.md': '- [ ] A: t\n  CHECK: echo ok\n  EXPECT: never\n', 'src/app.js': 'x\n', 'docs/a.md': 'd\n' });
     const marker = join(s.home, 'ran');
     const g = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd: s.repo, stdio: 'ignore' });
     g('clone', '-q', '--bare', '.', join(s.home, 'origin'));
@@ -422,6 +423,13 @@ describe('--assert-clean', () => {
     // And a git of the repository's, on a relative PATH entry.
     writeFiles(join(s.repo, 'tools'), { git: `#!/bin/sh\necho tools-git >> '${marker}'\nexec /usr/bin/env -i PATH=/usr/bin:/bin git "$@"\n` });
     execFileSync('chmod', ['+x', join(s.repo, 'tools', 'git')]);
+    // Round-39k F2: the same folder reached through a link, or written with a double slash.
+    symlinkSync(s.repo, join(s.home, 'link'));
+    for (const entry of [`/${join(s.repo, 'tools')}`, join(s.home, 'link', 'tools'), 'tools', join(s.repo, 'tools')]) {
+      const one = runCli(['--approve', '--assert-clean'], { cwd: s.repo, env: { ...s.env, PATH: `${entry}:${process.env.PATH}` } });
+      expect(one.stdout + one.stderr, entry).toMatch(/^(PASS|FAIL) GATES:A/m);
+      expect(existsSync(marker), entry).toBe(false);
+    }
     const r = runCli(['--approve', '--assert-clean'], { cwd: s.repo, env: { ...s.env, PATH: `tools:${join(s.repo, 'tools')}:${process.env.PATH}` } });
     expect(r.stdout + r.stderr).toMatch(/^(PASS|FAIL) GATES:A/m);
     expect(existsSync(marker), existsSync(marker) ? readFileSync(marker, 'utf8') : '').toBe(false);

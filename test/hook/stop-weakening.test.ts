@@ -222,6 +222,28 @@ describe('one baseline per session in every worktree of the repository', () => {
     writeFileSync(join(s.wt, '.gate-check', 'api', 'work.md'), WEAK);
     expect(blockOf(s.stop(s.wt))).toMatch(/work:A1 \(weakened since the session began: turned manual/);
   });
+
+  // Round-39k F1: a worktree that gate-check's own test of a top level refused, while git
+  // still uses it (a blank line added to its HEAD, or its `.git` a link), got a baseline of
+  // its own at its first stop.
+  it("a worktree whose git files only git still takes keeps the repository's baseline", () => {
+    const WEAK = '- [x] A1: unknown ids answer 404\n  EVIDENCE: checked by hand\n';
+    for (const odd of [
+      (wt: string, repo: string) => writeFileSync(join(repo, '.git', 'worktrees', 'wt', 'HEAD'), `${readFileSync(join(repo, '.git', 'worktrees', 'wt', 'HEAD'), 'utf8')}\n`),
+      (wt: string, repo: string) => {
+        rmSync(join(wt, '.git'));
+        symlinkSync(join(repo, '.git', 'worktrees', 'wt'), join(wt, '.git'));
+      },
+    ]) {
+      const s = withWorktree();
+      expect(blockOf(s.stop(s.repo))).toMatch(/^gate-check: 2 gates are not met/);
+      git(s.repo, ['worktree', 'add', '-q', s.wt]);
+      odd(s.wt, s.repo);
+      execFileSync('git', ['status', '--short'], { cwd: s.wt }); // git still works there
+      writeFileSync(join(s.wt, '.gate-check', 'api', 'work.md'), WEAK);
+      expect(blockOf(s.stop(s.wt))).toMatch(/work:A1 \(weakened since the session began: turned manual/);
+    }
+  });
 });
 
 describe('a session baseline is hostile JSON: every field of every gate is checked', () => {
