@@ -49,7 +49,6 @@ export interface RunContext {
   running: RunningChecks;
   root: string;
   assertClean: boolean;
-  /** Paths gate-check itself writes during a run (ledgers, their locks and temporary files). */
 }
 
 const HELD_BY_ESCAPEE = "; a process that left the check's process group (setsid or a daemon) still held the output and was not killed";

@@ -81,9 +81,9 @@ const REPLACED_RETRIES = 5;
 /**
  * Reads an untrusted file under the rules above. A file renamed over while it was opened or
  * read (as every atomic writer, gate-check's included, replaces files) is read again: each
- * read is whole and checked on its own, and only the last one counts.
+ * read is whole and checked on its own, and only the last one counts. `path` may be bytes: a
+ * name git listed that is no UTF-8 (run/repo-snapshot.ts); errors name it as text.
  */
-/** `path` may be bytes: a name git listed that is no UTF-8 (run/repo-snapshot.ts); errors name it as text. */
 export function safeReadFile(path: string | Buffer, maxBytes: number, what = 'file'): SafeReadResult {
   for (let attempt = 1; ; attempt++) {
     try {
