@@ -4,7 +4,7 @@
 // gitdir, commondir), never by running git. A file that cannot be read, or says something
 // unexpected, falls back to the root: leases then cover this checkout only, as without git.
 import { realpathSync } from 'node:fs';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { lstatOrNull, safeReadFile } from '../fsx/safe-read.js';
 
 const MAX_GIT_FILE = 4096;
@@ -60,10 +60,13 @@ export function leaseRepository(root: string): string {
   return `dir:${root}`;
 }
 
-/** The common directory of a git directory: itself, or what its commondir names; null when that names nothing real or the gitdir is not under it. */
+/**
+ * The common directory of a git directory, as git takes it: itself, or what its commondir
+ * names (resolved), wherever the git directory lies and however its path is spelled
+ * (round-39l F1: a stricter reading, "the gitdir must lie under it", gave a worktree laid out
+ * otherwise a baseline and a registry of its own). Null when that names nothing real.
+ */
 function commonOf(gitDir: string): string | null {
   const commonText = readSmall(join(gitDir, 'commondir'));
-  const common = real(commonText === null ? gitDir : resolve(gitDir, commonText.trim()));
-  // A commondir that names nothing real, or a gitdir that is not under it, is not trusted to merge registries.
-  return common !== null && (commonText === null || real(dirname(dirname(gitDir))) === common) ? common : null;
+  return real(commonText === null ? gitDir : resolve(gitDir, commonText.trim()));
 }

@@ -25,8 +25,10 @@ export function gitProgram(env: NodeJS.ProcessEnv, root: string): string {
     if (!entry || !isAbsolute(entry)) continue;
     const dir = realPath(entry);
     if (dir === null || inside(dir)) continue;
-    const candidate = join(dir, 'git');
-    if (isExecutableFile(candidate)) {
+    // The program itself by its real path too: a `git` that is a link into the repository
+    // runs the repository's program (round-39l F3).
+    const candidate = realPath(join(dir, 'git'));
+    if (candidate !== null && !inside(candidate) && isExecutableFile(candidate)) {
       found.set(key, candidate);
       return candidate;
     }

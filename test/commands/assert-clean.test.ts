@@ -425,7 +425,10 @@ describe('--assert-clean', () => {
     execFileSync('chmod', ['+x', join(s.repo, 'tools', 'git')]);
     // Round-39k F2: the same folder reached through a link, or written with a double slash.
     symlinkSync(s.repo, join(s.home, 'link'));
-    for (const entry of [`/${join(s.repo, 'tools')}`, join(s.home, 'link', 'tools'), 'tools', join(s.repo, 'tools')]) {
+    // Round-39l F3: a `git` outside that is a link to the repository's.
+    mkdirSync(join(s.home, 'bin'));
+    symlinkSync(join(s.repo, 'tools', 'git'), join(s.home, 'bin', 'git'));
+    for (const entry of [`/${join(s.repo, 'tools')}`, join(s.home, 'link', 'tools'), 'tools', join(s.repo, 'tools'), join(s.home, 'bin')]) {
       const one = runCli(['--approve', '--assert-clean'], { cwd: s.repo, env: { ...s.env, PATH: `${entry}:${process.env.PATH}` } });
       expect(one.stdout + one.stderr, entry).toMatch(/^(PASS|FAIL) GATES:A/m);
       expect(existsSync(marker), entry).toBe(false);

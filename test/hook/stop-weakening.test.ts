@@ -5,7 +5,7 @@
 // strict view would let it pass, until a person runs `gate-check hook accept` on a terminal.
 // Cosmetic edits (order, whitespace, titles) are not weakening.
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, runCli, sandbox, writeFiles } from '../helpers/cli.js';
@@ -233,6 +233,20 @@ describe('one baseline per session in every worktree of the repository', () => {
       (wt: string, repo: string) => {
         rmSync(join(wt, '.git'));
         symlinkSync(join(repo, '.git', 'worktrees', 'wt'), join(wt, '.git'));
+      },
+      // Round-39l F1: laid out otherwise than `git worktree add` does, git working on.
+      (wt: string, repo: string) => writeFileSync(join(wt, '.git'), `gitdir: ${join(repo, '.git', 'worktrees', 'wt')}/.\n`),
+      (wt: string, repo: string) => {
+        const admin = join(wt, '..', 'admin');
+        mkdirSync(admin);
+        renameSync(join(repo, '.git', 'worktrees', 'wt'), join(admin, 'wt'));
+        writeFileSync(join(admin, 'wt', 'commondir'), `${join(repo, '.git')}\n`);
+        writeFileSync(join(wt, '.git'), `gitdir: ${join(admin, 'wt')}\n`);
+      },
+      (wt: string, repo: string) => {
+        rmSync(join(wt, '.git'));
+        renameSync(join(repo, '.git', 'worktrees', 'wt'), join(wt, '.git'));
+        writeFileSync(join(wt, '.git', 'commondir'), `${join(repo, '.git')}\n`);
       },
     ]) {
       const s = withWorktree();
