@@ -19,7 +19,7 @@
 // lock that is never stolen; a file that cannot be trusted blocks (the caller fails closed).
 import { readdirSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { UnsafeStoreError } from '../errors.js';
+import { UnsafeFileError, UnsafeStoreError } from '../errors.js';
 import { atomicWriteFile } from '../fsx/atomic-write.js';
 import { acquireLock } from '../fsx/lock.js';
 import { hasDotGit } from '../fsx/repo-root.js';
@@ -61,13 +61,15 @@ const HEX64 = /^[0-9a-f]{64}$/;
  */
 export function baselineOwners(root: string): string[] {
   for (let dir = root; ; dir = dirname(dir)) {
-    // Any `.git` that names a repository, as git takes it: gate-check's stricter test of a top
-    // level (isGitTopLevel) refused a worktree whose HEAD had a blank line added, or whose
-    // `.git` was a link, which git still uses, and the stop there got a baseline of its own
-    // (round-39k F1). A `.git` that names none (planted junk) is passed over.
+    // The first `.git`, read as git reads it: gate-check's stricter test of a top level
+    // (isGitTopLevel) refused a worktree whose HEAD had a blank line added, or whose `.git`
+    // was a link, which git still uses, and the stop there got a baseline of its own
+    // (round-39k F1). One that names no repository, or cannot be read, is no reason to start
+    // afresh: the stop is held until it is fixed (round-39m F1).
     if (hasDotGit(dir)) {
       const repository = leaseRepository(dir);
       if (repository.startsWith('git:')) return [dir === root ? repository : `${repository}//${relative(dir, root)}`];
+      throw new UnsafeFileError(join(dir, '.git'), 'names no git repository that gate-check can read, so the session\'s baseline cannot be found');
     }
     if (dirname(dir) === dir) return [];
   }

@@ -3,10 +3,11 @@
 // (`./node_modules/.bin`) would resolve in the folder git runs in, and a folder inside the
 // repository holds what the repository (a check, a pull request) put there: either would
 // run a `git` nobody approved (round-39j F3). None found is an error, never a guess.
-import { delimiter, isAbsolute, join } from 'node:path';
+import { basename, delimiter, dirname, isAbsolute, join } from 'node:path';
 import { RunSetupError } from '../errors.js';
 import { realPath } from '../fsx/physical-path.js';
 import { writableTree } from '../fsx/repo-root.js';
+import { leaseRepository } from '../lease/repository.js';
 import { isExecutableFile } from './shell.js';
 
 const found = new Map<string, string>();
@@ -19,8 +20,16 @@ export function gitProgram(env: NodeJS.ProcessEnv, root: string): string {
   if (known !== undefined) return known;
   // By real paths: a folder reached through a link, or written `//repo/…`, is where it is
   // (round-39k F2).
-  const realTree = realPath(tree) ?? tree;
-  const inside = (dir: string) => dir === realTree || dir.startsWith(realTree.endsWith('/') ? realTree : `${realTree}/`);
+  // The repository's main worktree too, when the root is in a linked one (round-39m F3).
+  const trees = [realPath(tree) ?? tree];
+  let repository = 'dir:';
+  try {
+    repository = leaseRepository(tree);
+  } catch {
+    // Unreadable git files: the tree itself only (git will refuse to run there anyway).
+  }
+  if (repository.startsWith('git:') && basename(repository) === '.git') trees.push(dirname(repository.slice('git:'.length)));
+  const inside = (dir: string) => trees.some((t) => dir === t || dir.startsWith(t.endsWith('/') ? t : `${t}/`));
   for (const entry of (env.PATH ?? '').split(delimiter)) {
     if (!entry || !isAbsolute(entry)) continue;
     const dir = realPath(entry);

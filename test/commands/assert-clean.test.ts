@@ -1,6 +1,6 @@
 // --assert-clean: a check that changes the repository fails with the paths it changed.
 import { execFileSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, sandbox, tempDir, writeFiles } from '../helpers/cli.js';
@@ -433,6 +433,13 @@ describe('--assert-clean', () => {
       expect(one.stdout + one.stderr, entry).toMatch(/^(PASS|FAIL) GATES:A/m);
       expect(existsSync(marker), entry).toBe(false);
     }
+    // Round-39m F3: run in a linked worktree, a PATH folder in the main one.
+    const wt = join(s.repo, '..', 'wt');
+    execFileSync('git', ['worktree', 'add', '-q', '-b', 'wt', wt], { cwd: s.repo, stdio: 'ignore' });
+    rmSync(marker, { force: true }); // the checkout above fetched the missing tree itself
+    const inWorktree = runCli(['--approve', '--assert-clean'], { cwd: wt, env: { ...s.env, PATH: `${join(s.repo, 'tools')}:${process.env.PATH}` } });
+    expect(inWorktree.stdout + inWorktree.stderr).toMatch(/^(PASS|FAIL) GATES:A/m);
+    expect(existsSync(marker), existsSync(marker) ? readFileSync(marker, 'utf8') + inWorktree.stdout + inWorktree.stderr : '').toBe(false);
     const r = runCli(['--approve', '--assert-clean'], { cwd: s.repo, env: { ...s.env, PATH: `tools:${join(s.repo, 'tools')}:${process.env.PATH}` } });
     expect(r.stdout + r.stderr).toMatch(/^(PASS|FAIL) GATES:A/m);
     expect(existsSync(marker), existsSync(marker) ? readFileSync(marker, 'utf8') : '').toBe(false);

@@ -5,7 +5,7 @@
 // strict view would let it pass, until a person runs `gate-check hook accept` on a terminal.
 // Cosmetic edits (order, whitespace, titles) are not weakening.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, runCli, sandbox, writeFiles } from '../helpers/cli.js';
@@ -248,6 +248,19 @@ describe('one baseline per session in every worktree of the repository', () => {
         renameSync(join(repo, '.git', 'worktrees', 'wt'), join(wt, '.git'));
         writeFileSync(join(wt, '.git', 'commondir'), `${join(repo, '.git')}\n`);
       },
+      // Round-39m F1: its git folder named through a link (`..` then goes up from where it
+      // leads), its commondir a link, a second hard link, or padded with newlines past 4 KiB.
+      (wt: string, repo: string) => {
+        symlinkSync(join(repo, '.git', 'worktrees', 'wt'), join(wt, '..', 'adm'));
+        writeFileSync(join(wt, '.git'), `gitdir: ${join(wt, '..', 'adm')}\n`);
+      },
+      (wt: string, repo: string) => {
+        const commondir = join(repo, '.git', 'worktrees', 'wt', 'commondir');
+        renameSync(commondir, join(wt, '..', 'cd'));
+        symlinkSync(join(wt, '..', 'cd'), commondir);
+      },
+      (wt: string, repo: string) => linkSync(join(repo, '.git', 'worktrees', 'wt', 'commondir'), join(wt, '..', 'cd.bak')),
+      (wt: string, repo: string) => writeFileSync(join(repo, '.git', 'worktrees', 'wt', 'commondir'), `../..${'\n'.repeat(5000)}`),
     ]) {
       const s = withWorktree();
       expect(blockOf(s.stop(s.repo))).toMatch(/^gate-check: 2 gates are not met/);
@@ -257,6 +270,13 @@ describe('one baseline per session in every worktree of the repository', () => {
       writeFileSync(join(s.wt, '.gate-check', 'api', 'work.md'), WEAK);
       expect(blockOf(s.stop(s.wt))).toMatch(/work:A1 \(weakened since the session began: turned manual/);
     }
+    // A `.git` that names no repository (git no longer works there) holds the stop: no new baseline.
+    const s = withWorktree();
+    expect(blockOf(s.stop(s.repo))).toMatch(/^gate-check: 2 gates are not met/);
+    git(s.repo, ['worktree', 'add', '-q', s.wt]);
+    writeFileSync(join(s.wt, '.git'), 'not a gitfile\n');
+    writeFileSync(join(s.wt, '.gate-check', 'api', 'work.md'), WEAK);
+    expect(blockOf(s.stop(s.wt))).toMatch(/names no git repository that gate-check can read/);
   });
 });
 
