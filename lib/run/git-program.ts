@@ -42,5 +42,5 @@ export function gitProgram(env: NodeJS.ProcessEnv, root: string): string {
       return candidate;
     }
   }
-  throw new RunSetupError('git was not found on PATH (only absolute folders outside the repository are searched)', 'install git, or put the folder that holds it on PATH');
+  throw new RunSetupError('git is not installed (not found on PATH; only absolute folders outside the repository are searched)', 'install git, or put the folder that holds it on PATH');
 }

@@ -177,7 +177,15 @@ interface Waiting {
  * cap ends git at its header: its bytes are never read into memory.
  */
 export function openObjectReader(root: string, env: NodeJS.ProcessEnv, limits: ObjectReaderLimits): ObjectReader {
-  const child = spawn(gitProgram(env, root), [...READ_ARGS, 'cat-file', '--batch'], { cwd: root, env: gitReadEnv(env), stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
+  let program: string;
+  try {
+    program = gitProgram(env, root);
+  } catch (e) {
+    // No git to run: every read says so, as when git cannot be started.
+    const failure = e as Error;
+    return { read: () => Promise.reject(failure), close: () => {} };
+  }
+  const child = spawn(program, [...READ_ARGS, 'cat-file', '--batch'], { cwd: root, env: gitReadEnv(env), stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
   const waiting: Waiting[] = [];
   let failure: Error | null = null;
   let stderr = '';
