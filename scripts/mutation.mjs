@@ -1,33 +1,24 @@
 #!/usr/bin/env node
 // Refusal-deletion mutation testing: every refusal in the security folders must have a test
-// that fails when it is removed. For each refusal site, the script disables that one refusal,
-// rebuilds, runs the tests, and records whether a test failed (killed) or not (survived).
+// that fails when it is removed. Each refusal site (scripts/mutation/sites.mjs) is disabled on
+// its own, the tree rebuilt, and the tests that reach that site run: a failure kills the mutant.
 //
-//   node scripts/mutation.mjs [--folders fsx,approval,...] [--file lib/x.ts[,lib/y.ts]] [--full]
-//                             [--tests test/a,test/b] [--quick-only]
+//   node scripts/mutation.mjs [--folders fsx,approval,...] [--file lib/x.ts[,lib/y.ts]]
+//                             [--only lib/x.ts:12,...] [--jobs N] [--map FILE]
 //                             [--timeout SECONDS] [--json report.json] [--list]
-//                             [--only lib/x.ts:12,lib/y.ts:34]
+//                             [--map-tests test/run,...]   (map with these tests only: to try the script)
 //
-// --tests replaces the folder's first tests; --quick-only reports a mutant those tests miss
-// as surviving them, without trying the whole suite (for a quick score of one area: say so).
-// --mirror tries first the tests that mirror the mutated file (test/<folder>/<name>*.test.ts),
-// then the folder's tests; only a mutant both miss goes on to the whole suite.
-//
-// Operators (one per mutant, each on one line of source):
-//   guard   `if (COND) throw …` / `if (COND) return <refusal>` / `if (COND) {` + throw
-//           → the condition becomes `false`
-//   throw   a bare `throw new <GateCheck error>(…)` → `void new …(…)` (the refusal is built, not thrown)
-// A refusal return is `return null`, `return false`, `return undefined`, `return { ok: false`.
-//
-// It works in a copy of the repository (node_modules linked), so the working tree and a
-// running CLI are never disturbed. Tests run with the suite's own runner; a mutant is first
-// tried against the tests of its folder (fast), and a survivor is tried again against the
-// whole suite before it counts as surviving. A run that exceeds --timeout counts as killed
-// (the mutant made something hang, which a test noticed).
-import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// First, a coverage map (scripts/mutation/coverage-map.mjs): the whole suite runs once over a
+// tree whose sites report which test reached them. --map FILE keeps that map and reuses it
+// while the sites are unchanged. Then each mutant runs against its tests only (`file:line`
+// filters), in --jobs workspaces at once. A run that exceeds --timeout counts as killed (the
+// mutant made something hang, which a test noticed); a site no test reaches survives unrun.
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join, relative, resolve } from 'node:path';
+import { filtersOf, mapSlice, parseHits } from './mutation/coverage-map.mjs';
+import { filesOf, mutantsOf } from './mutation/sites.mjs';
+import { build, makeWorkspace, runTests } from './mutation/workspace.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2);
@@ -41,179 +32,119 @@ const DEFAULT_FOLDERS = ['fsx', 'approval', 'evidence', 'report/parse-report.ts'
 const folders = (opt('--folders', DEFAULT_FOLDERS.join(',')) ?? '').split(',').filter(Boolean);
 const onlyFile = opt('--file', null);
 const timeoutMs = Number(opt('--timeout', '600')) * 1000;
-const chosenTests = opt('--tests', null)?.split(',').filter(Boolean) ?? null;
-const quickOnly = flag('--quick-only');
-const mirror = flag('--mirror');
+const jobs = Math.max(1, Number(opt('--jobs', String(Math.min(2, availableParallelism())))));
+const mapFile = opt('--map', null);
+const log = (line) => process.stdout.write(`${line}\n`);
 
-/** The test files named after `file` (lib/run/shell.ts: test/run/shell*.test.ts), in the workspace. */
-function mirrorTests(dir, file) {
-  const rel = relative(join(ROOT, 'lib'), file);
-  const folder = rel.split('/').slice(0, -1).join('/');
-  const stem = rel.split('/').pop().replace(/\.ts$/, '');
-  const testDir = join(dir, 'test', folder);
-  if (!existsSync(testDir)) return [];
-  return readdirSync(testDir)
-    .filter((n) => n.startsWith(stem) && n.endsWith('.test.ts'))
-    .map((n) => join('test', folder, n));
-}
-
-/** Which tests exercise each folder first (a survivor is always re-run against everything). */
-const QUICK_TESTS = {
-  fsx: ['test/fsx', 'test/adversarial', 'test/evidence', 'test/approval', 'test/commands'],
-  approval: ['test/approval', 'test/adversarial', 'test/oracle', 'test/commands/approvals'],
-  evidence: ['test/evidence', 'test/adversarial', 'test/hook', 'test/commands'],
-  report: ['test/report', 'test/commands/ci.test.ts', 'test/adversarial'],
-  hook: ['test/hook', 'test/adversarial/stop-hook.test.ts'],
-  run: ['test/run', 'test/adversarial', 'test/commands', 'test/approval'],
-};
-
-const ERRORS = 'UnsafeFileError|UnsafeStoreError|RunSetupError|ParseError|LockTimeoutError|UsageError|DiscoveryError|InterruptedError|Invalid';
-const REFUSAL_RETURN = String.raw`return (?:null|false|undefined|\{ ok: false)`;
-const GUARD = new RegExp(String.raw`^(\s*(?:\}\s*else\s+)?if\s*)\((.*)\)(\s*(?:throw |${REFUSAL_RETURN}))`);
-const GUARD_BLOCK = /^(\s*(?:\}\s*else\s+)?if\s*)\((.*)\)(\s*\{\s*)$/;
-const BARE_THROW = new RegExp(String.raw`^(\s*)throw (new (?:${ERRORS})\()`);
-
-function filesOf(target) {
-  const abs = join(ROOT, 'lib', target);
-  if (!existsSync(abs)) return [];
-  if (statSync(abs).isFile()) return [abs];
-  const out = [];
-  for (const name of readdirSync(abs)) {
-    const p = join(abs, name);
-    if (statSync(p).isDirectory()) out.push(...filesOf(relative(join(ROOT, 'lib'), p)));
-    else if (name.endsWith('.ts')) out.push(p);
-  }
-  return out.sort();
-}
-
-/** Balanced parentheses: the condition of `if (` … `)` must close where the regex says. */
-function balanced(text) {
-  let depth = 0;
-  for (const c of text) {
-    if (c === '(') depth++;
-    else if (c === ')' && --depth < 0) return false;
-  }
-  return depth === 0;
-}
-
-function mutantsOf(file) {
-  const lines = readFileSync(file, 'utf8').split('\n');
-  const out = [];
-  lines.forEach((line, i) => {
-    const trimmed = line.trim();
-    if (trimmed.startsWith('//') || trimmed.startsWith('*')) return;
-    let m = GUARD.exec(line);
-    if (m && balanced(m[2])) {
-      out.push({ file, line: i + 1, operator: 'guard', source: trimmed, mutated: line.replace(GUARD, (_a, head, _cond, tail) => `${head}(false)${tail}`) });
-      return;
-    }
-    m = GUARD_BLOCK.exec(line);
-    if (m && balanced(m[2]) && BARE_THROW.test(lines[i + 1] ?? '')) {
-      out.push({ file, line: i + 1, operator: 'guard', source: trimmed, mutated: line.replace(GUARD_BLOCK, (_a, head, _cond, tail) => `${head}(false)${tail}`) });
-      return;
-    }
-    m = BARE_THROW.exec(line);
-    if (m && !/^\s*(?:\}\s*else\s+)?if\s*\(/.test(lines[i - 1] ?? '')) {
-      out.push({ file, line: i + 1, operator: 'throw', source: trimmed, mutated: line.replace(BARE_THROW, (_a, indent, rest) => `${indent}void ${rest}`) });
-    }
-  });
-  return out;
-}
-
-function folderOf(file) {
-  const rel = relative(join(ROOT, 'lib'), file).split('/');
-  return rel[0];
-}
-
-function makeWorkspace() {
-  const dir = mkdtempSync(join(tmpdir(), 'gc-mutation-'));
-  for (const entry of ['lib', 'test', 'bin', 'scripts', 'references', 'examples', 'package.json', 'tsconfig.json', 'vitest.config.ts', 'vitest.serial.config.ts', 'README.md', 'SECURITY.md', 'action.yml']) {
-    if (existsSync(join(ROOT, entry))) cpSync(join(ROOT, entry), join(dir, entry), { recursive: true });
-  }
-  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
-  return dir;
-}
-
-// The build runs the CLI once to make its code cache, and bounds that run itself (build.mjs):
-// a mutant that hangs the CLI builds without a cache, and the tests then meet the hang.
-function build(dir) {
-  const r = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: dir, encoding: 'utf8', timeout: 10 * 60_000, killSignal: 'SIGKILL' });
-  return r.status === 0;
-}
-
-function runTests(dir, tests) {
-  const vitest = join(ROOT, 'node_modules', 'vitest', 'vitest.mjs');
-  const r = spawnSync(process.execPath, [vitest, 'run', '--bail', '1', '--reporter', 'dot', ...tests], {
-    cwd: dir,
-    encoding: 'utf8',
-    timeout: timeoutMs,
-    killSignal: 'SIGKILL',
-    env: { ...process.env, CI: '' },
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  if (r.error && r.error.code === 'ETIMEDOUT') return 'timeout';
-  return r.status === 0 ? 'passed' : 'failed';
-}
-
-const targets = onlyFile ? onlyFile.split(',').filter(Boolean).map((f) => resolve(f)) : folders.flatMap(filesOf);
-// --only file:line,...: just those mutants (to try a first pass's survivors against more tests).
+const targets = onlyFile ? onlyFile.split(',').filter(Boolean).map((f) => resolve(f)) : folders.flatMap((f) => filesOf(ROOT, f));
 const only = opt('--only', null)?.split(',').filter(Boolean) ?? null;
-const mutants = targets.flatMap(mutantsOf).filter((m) => only === null || only.includes(`${relative(ROOT, m.file)}:${m.line}`));
+const mutants = targets.flatMap((f) => mutantsOf(ROOT, f)).filter((m) => only === null || only.includes(`${m.file}:${m.line}`));
+const keyOf = (m) => `${m.file}:${m.line}\t${m.source}`;
 if (flag('--list')) {
-  for (const m of mutants) console.log(`${relative(ROOT, m.file)}:${m.line}  ${m.operator}  ${m.source}`);
-  console.log(`${mutants.length} mutants`);
+  for (const m of mutants) log(`${m.file}:${m.line}  ${m.operator}${m.equivalent ? ' (equivalent)' : ''}  ${m.source}`);
+  log(`${mutants.length} mutants`);
   process.exit(0);
 }
 
-const work = makeWorkspace();
-const results = [];
-const started = Date.now();
-try {
-  if (!build(work) || runTests(work, ['test/ledger/state.test.ts']) !== 'passed') throw new Error('the unmutated tree does not build or pass');
-  for (const [n, m] of mutants.entries()) {
-    const rel = relative(ROOT, m.file);
-    const copy = join(work, rel);
-    const original = readFileSync(copy, 'utf8');
-    const lines = original.split('\n');
-    lines[m.line - 1] = m.mutated;
-    writeFileSync(copy, lines.join('\n'));
-    let outcome;
-    if (!build(work)) outcome = 'invalid';
-    else {
-      const mirrored = mirror ? mirrorTests(work, m.file) : [];
-      const first = mirrored.length > 0 ? runTests(work, mirrored) : 'passed';
-      const quick = flag('--full') ? 'passed' : first !== 'passed' ? first : runTests(work, chosenTests ?? QUICK_TESTS[folderOf(m.file)] ?? ['test']);
-      outcome = quick !== 'passed' ? 'killed' : quickOnly ? 'survived' : runTests(work, []) !== 'passed' ? 'killed' : 'survived';
-    }
-    writeFileSync(copy, original);
-    results.push({ file: rel, line: m.line, operator: m.operator, source: m.source, outcome });
-    process.stdout.write(`[${n + 1}/${mutants.length}] ${outcome.padEnd(8)} ${rel}:${m.line}  ${m.source.slice(0, 100)}\n`);
+function testFiles(dir) {
+  if (statSync(join(ROOT, dir)).isFile()) return [dir];
+  const out = [];
+  for (const name of readdirSync(join(ROOT, dir))) {
+    const p = join(dir, name);
+    if (statSync(join(ROOT, p)).isDirectory()) out.push(...testFiles(p));
+    else if (name.endsWith('.test.ts')) out.push(p);
   }
-} finally {
-  rmSync(work, { recursive: true, force: true });
+  return out;
 }
 
+/** Map(key → filters) for every mutant, from --map when it covers them all, else measured now. */
+async function coverage() {
+  const saved = mapFile && existsSync(mapFile) ? JSON.parse(readFileSync(mapFile, 'utf8')) : {};
+  const missing = mutants.filter((m) => !Object.hasOwn(saved, keyOf(m)));
+  if (missing.length === 0) return saved;
+  // Biggest files first, dealt in turn: the slices take about as long as each other.
+  const files = (opt('--map-tests', 'test') ?? 'test').split(',').flatMap(testFiles).sort((a, b) => statSync(join(ROOT, b)).size - statSync(join(ROOT, a)).size);
+  const slices = Array.from({ length: jobs }, (_, k) => files.filter((_f, i) => i % jobs === k));
+  const started = Date.now();
+  log(`mapping ${missing.length} sites over ${files.length} test files (${jobs} at once)…`);
+  const texts = await Promise.all(slices.map((slice) => mapSlice(ROOT, missing, slice, { timeoutMs: 120 * 60_000, log })));
+  const hits = parseHits(texts.join('\n'));
+  missing.forEach((m, id) => {
+    saved[keyOf(m)] = filtersOf(hits.get(id) ?? new Set());
+  });
+  log(`mapped in ${Math.round((Date.now() - started) / 60000)} min`);
+  if (mapFile) writeFileSync(mapFile, JSON.stringify(saved, null, 1) + '\n');
+  return saved;
+}
+
+async function tryMutants(map) {
+  const queue = mutants.map((m, n) => ({ m, n })).filter(({ m }) => !m.equivalent && map[keyOf(m)].length > 0);
+  const results = new Map();
+  for (const m of mutants) {
+    if (m.equivalent) results.set(m, 'equivalent');
+    else if (map[keyOf(m)].length === 0) results.set(m, 'unreached');
+  }
+  const worker = async () => {
+    const dir = makeWorkspace(ROOT);
+    try {
+      if ((await build(dir)) !== null) throw new Error('the unmutated tree does not build');
+      for (let next = queue.shift(); next; next = queue.shift()) {
+        const { m, n } = next;
+        const copy = join(dir, m.file);
+        const original = readFileSync(copy, 'utf8');
+        const lines = original.split('\n');
+        lines[m.line - 1] = m.mutated;
+        writeFileSync(copy, lines.join('\n'));
+        const filters = map[keyOf(m)];
+        const t0 = Date.now();
+        let outcome;
+        if ((await build(dir)) !== null) outcome = 'invalid';
+        else {
+          const r = await runTests(dir, filters, { timeoutMs });
+          outcome = r.outcome === 'passed' ? 'survived' : 'killed';
+          if (r.outcome === 'failed' && !/(?:Test Files|Tests)\s+\d+ failed/.test(r.output.replace(/\x1b\[[0-9;]*m/g, ''))) {
+            // vitest itself failed (not a test): say so rather than count a kill.
+            outcome = 'error';
+            log(r.output.slice(-2000));
+          }
+        }
+        writeFileSync(copy, original);
+        results.set(m, outcome);
+        log(`[${n + 1}/${mutants.length}] ${outcome.padEnd(8)} ${m.file}:${m.line}  ${filters.length} tests ${Math.round((Date.now() - t0) / 1000)} s  ${m.source.slice(0, 90)}`);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  await Promise.all(Array.from({ length: jobs }, worker));
+  return results;
+}
+
+const started = Date.now();
+const map = await coverage();
+const results = await tryMutants(map);
+
 const byFolder = new Map();
-for (const r of results) {
-  const key = r.file.startsWith('lib/report/') ? r.file.slice(4) : `${r.file.split('/')[1]}/`;
-  const row = byFolder.get(key) ?? { killed: 0, survived: 0, invalid: 0 };
-  row[r.outcome === 'killed' ? 'killed' : r.outcome === 'survived' ? 'survived' : 'invalid']++;
+for (const [m, outcome] of results) {
+  const key = m.file.startsWith('lib/report/') ? m.file.slice(4) : `${m.file.split('/')[1]}/`;
+  const row = byFolder.get(key) ?? { killed: 0, survived: 0, unreached: 0, equivalent: 0, invalid: 0, error: 0 };
+  row[outcome]++;
   byFolder.set(key, row);
 }
-console.log(`\nrefusal-deletion mutants (${Math.round((Date.now() - started) / 60000)} min)`);
-let killed = 0;
-let total = 0;
+log(`\nrefusal-deletion mutants (${Math.round((Date.now() - started) / 60000)} min); score = killed / (killed + survived + unreached), equivalents left out`);
+const total = { killed: 0, n: 0 };
 for (const [key, row] of [...byFolder].sort()) {
-  const n = row.killed + row.survived;
-  killed += row.killed;
-  total += n;
-  console.log(`  ${key.padEnd(28)} ${String(row.killed).padStart(4)} / ${String(n).padStart(4)} killed  ${n ? ((100 * row.killed) / n).toFixed(0) : '-'}%${row.invalid ? `  (${row.invalid} did not build)` : ''}`);
+  const n = row.killed + row.survived + row.unreached;
+  total.killed += row.killed;
+  total.n += n;
+  const extra = [row.unreached && `${row.unreached} reached by no test`, row.equivalent && `${row.equivalent} equivalent`, row.invalid && `${row.invalid} did not build`, row.error && `${row.error} vitest errors`].filter(Boolean).join(', ');
+  log(`  ${key.padEnd(28)} ${String(row.killed).padStart(4)} / ${String(n).padStart(4)} killed  ${n ? ((100 * row.killed) / n).toFixed(0) : '-'}%${extra ? `  (${extra})` : ''}`);
 }
-console.log(`  ${'total'.padEnd(28)} ${String(killed).padStart(4)} / ${String(total).padStart(4)} killed  ${total ? ((100 * killed) / total).toFixed(0) : '-'}%`);
-const survivors = results.filter((r) => r.outcome === 'survived');
+log(`  ${'total'.padEnd(28)} ${String(total.killed).padStart(4)} / ${String(total.n).padStart(4)} killed  ${total.n ? ((100 * total.killed) / total.n).toFixed(0) : '-'}%`);
+const survivors = [...results].filter(([, o]) => o === 'survived' || o === 'unreached' || o === 'error');
 if (survivors.length > 0) {
-  console.log('\nsurvivors (a refusal no test notices, or an equivalent mutant: say which in a comment at the site):');
-  for (const s of survivors) console.log(`  ${s.file}:${s.line}  ${s.source}`);
+  log('\nsurvivors (a refusal no test notices, or an equivalent mutant: say which in a "Mutation note: equivalent" comment at the site):');
+  for (const [m, o] of survivors) log(`  ${o.padEnd(9)} ${m.file}:${m.line}  ${m.source}`);
 }
 const jsonOut = opt('--json', null);
-if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ results }, null, 2) + '\n');
+if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ results: [...results].map(([m, outcome]) => ({ file: m.file, line: m.line, operator: m.operator, source: m.source, outcome })) }, null, 2) + '\n');

@@ -112,6 +112,9 @@ async function matchWithFastGlob(root: string, pattern: string, label: string): 
   for (const e of entries) {
     if (e.dirent.isDirectory()) continue;
     refuseType(label, e.path, e.dirent.isSymbolicLink(), e.dirent.isFile());
+    // Mutation note: equivalent while refuseUnbounded holds (fixed parts and brace alternatives
+    // are repository-relative, extended globs are refused, and a wildcard never yields `..`,
+    // which readdir does not list: test/fsx/depends-glob.test.ts); the last line of defence.
     if (e.path.startsWith('../') || e.path.startsWith('/')) throw new RunSetupError(`${label}: ${e.path} is outside the repository (refused)`);
     // A brace alternative "." ({.,x}/f) comes back as "./f": the same file as "f".
     let path = e.path;

@@ -146,18 +146,29 @@ describe('atomicWriteFile: callers can refuse the target', () => {
     noTemps(d);
   });
 
-  it('beforeRename() throwing leaves the target and no temporary file', () => {
+  it('beforeRename() throwing leaves the target and no temporary file, and its refusal is the error as it was thrown', () => {
     const d = tempDir();
     const f = join(d, 'a.md');
     writeFileSync(f, 'keep');
+    const refusal = new UnsafeFileError(d, 'was replaced');
     expect(() =>
       atomicWriteFile(f, 'x', {
         mode: 0o644,
         beforeRename: () => {
-          throw new UnsafeFileError(d, 'was replaced');
+          throw refusal;
         },
       }),
-    ).toThrow(/was replaced/);
+    ).toThrow(refusal);
+    // Not rewrapped as a write failure: the refusal itself says what was wrong.
+    const thrown = (() => {
+      try {
+        atomicWriteFile(f, 'x', { mode: 0o644, beforeRename: () => { throw refusal; } });
+      } catch (e) {
+        return e;
+      }
+      return null;
+    })();
+    expect(thrown).toBe(refusal);
     expect(readFileSync(f, 'utf8')).toBe('keep');
     noTemps(d);
   });

@@ -2,11 +2,11 @@
 // anything that is there (a dangling link included), and leaves no temporary file.
 // setAside: a file is renamed to its mark; with no file, an empty mark is made (its ctime
 // is what later verification compares), never through a link planted at the mark.
-import { existsSync, lstatSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { UnsafeFileError } from '../../lib/errors.js';
-import { createNewFile, publishNewFile, setAside } from '../../lib/fsx/create.js';
+import { createNewFile, makeDirectory, publishNewFile, setAside } from '../../lib/fsx/create.js';
 import { fsyncFault } from '../../lib/fsx/sync.js';
 import { tempDir } from '../helpers/cli.js';
 
@@ -88,5 +88,26 @@ describe('setAside', () => {
     const d = tempDir();
     expect(() => setAside(join(d, 'r.json'), join(d, 'missing-dir', 'r.json.forgotten'))).toThrow(UnsafeFileError);
     expect(() => setAside(join(d, 'r.json'), join(d, 'missing-dir', 'r.json.forgotten'))).toThrow(/missing-dir\/r\.json\.forgotten/);
+  });
+
+  it('a file that is there but cannot be renamed is an error, never an empty mark beside it (a directory planted at the file)', () => {
+    const d = tempDir();
+    mkdirSync(join(d, 'r.json'));
+    writeFileSync(join(d, 'r.json', 'inside'), 'x');
+    writeFileSync(join(d, 'r.json.forgotten'), 'older mark');
+    expect(() => setAside(join(d, 'r.json'), join(d, 'r.json.forgotten'))).toThrow(/r\.json: cannot set aside \(ENOTDIR/);
+    expect(readFileSync(join(d, 'r.json.forgotten'), 'utf8')).toBe('older mark');
+    expect(readFileSync(join(d, 'r.json', 'inside'), 'utf8')).toBe('x');
+  });
+});
+
+describe('makeDirectory', () => {
+  it('tolerates a directory made meanwhile, and names any other failure', () => {
+    const d = tempDir();
+    mkdirSync(join(d, 'made'));
+    expect(() => makeDirectory(join(d, 'made'), 0o700)).not.toThrow();
+    writeFileSync(join(d, 'file'), '');
+    expect(() => makeDirectory(join(d, 'file', 'sub'), 0o700)).toThrow(UnsafeFileError);
+    expect(() => makeDirectory(join(d, 'file', 'sub'), 0o700)).toThrow(/file\/sub: cannot create the directory \(ENOTDIR/);
   });
 });

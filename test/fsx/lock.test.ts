@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LockTimeoutError, UnsafeFileError } from '../../lib/errors.js';
+import { InterruptedError, LockTimeoutError, UnsafeFileError } from '../../lib/errors.js';
 import { acquireLock, lockTimeoutFromEnv } from '../../lib/fsx/lock.js';
 import { fsyncFault } from '../../lib/fsx/sync.js';
 import { tempDir } from '../helpers/cli.js';
@@ -39,6 +39,14 @@ describe('acquireLock', () => {
     expect((err as LockTimeoutError).message).toMatch(/PID 999999 \(not running\)/);
     expect((err as LockTimeoutError).hint).toMatch(/remove the lock by hand/);
     expect(readFileSync(path, 'utf8')).toBe(body);
+  });
+
+  it('an interrupt is an interrupt even when it comes as the bound runs out (exit 130, not a lock error)', async () => {
+    const path = join(tempDir(), 'x.lock');
+    writeFileSync(path, JSON.stringify({ pid: 999999, token: 'theirs' }));
+    const err = await acquireLock(path, 0, { signal: AbortSignal.abort() }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InterruptedError);
+    expect((err as Error).message).toBe(`interrupted while waiting for the lock ${path}`);
   });
 
   it('releases only a lock it owns: a lock replaced by hand is left alone', async () => {
