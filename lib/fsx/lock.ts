@@ -112,6 +112,8 @@ export async function acquireLock(path: string, timeoutMs: number, options: Lock
     try {
       await interruptibleSleep(Math.min(delay, Math.max(1, deadline - Date.now())), signal);
     } catch {
+      // Mutation note: equivalent (the sleep ends early only for an aborted signal, which the
+      // loop's next turn refuses with the same error).
       throw new InterruptedError(`interrupted while waiting for the lock ${path}`);
     }
     delay = Math.min(delay * 2, 100);

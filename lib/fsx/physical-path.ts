@@ -108,6 +108,9 @@ export function isRepositoryNonFolder(root: string, path: string): boolean {
 
 /** Whether a repository path is a real folder there now (not a link to one, which is named as written). */
 export function isRepositoryDirectory(root: string, path: string): boolean {
+  // Mutation note: equivalent for what callers do with it (a folder reached through `..` or
+  // from / cannot be run either, so naming it or not changes no approval); kept so that the
+  // answer is about the repository only.
   if (isAbsolute(path) || path.split('/').includes('..')) return false;
   try {
     return lstatSync(`${root}/${path.replace(/\/+$/, '')}`).isDirectory();

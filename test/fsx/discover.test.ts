@@ -30,4 +30,12 @@ describe('ledger discovery refuses', () => {
       expect(r.stderr, named).toBe(`gate-check: ${named}: is outside the repository root ${s.repo} (refused)\nhint: pass --root with the repository that holds this ledger\n`);
     }
   });
+
+  it('a ledger named in a folder that does not exist', () => {
+    const s = sandbox();
+    writeFileSync(join(s.repo, 'GATES.md'), LEDGER);
+    const r = runCli(['--root', '.', '--status', 'nodir/GATES.md'], { cwd: s.repo, env: s.env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`gate-check: ${join(s.repo, 'nodir', 'GATES.md')}: no such file\n`);
+  });
 });

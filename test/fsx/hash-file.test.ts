@@ -3,7 +3,8 @@ import { createHash } from 'node:crypto';
 import { appendFileSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sha256File, sha256FileWithStat } from '../../lib/fsx/hash-file.js';
+import { UnsafeFileError } from '../../lib/errors.js';
+import { readHead, sha256File, sha256FileWithStat } from '../../lib/fsx/hash-file.js';
 import { tempDir } from '../helpers/cli.js';
 
 describe('sha256File', () => {
@@ -72,5 +73,15 @@ describe('sha256File limits', () => {
         },
       }),
     ).toThrow('out of time');
+  });
+});
+
+describe('readHead', () => {
+  it('reads the first bytes of a regular file; a file that cannot be opened or is no regular file is an error naming the label', () => {
+    const d = tempDir();
+    writeFileSync(join(d, 'tool'), '#!/bin/sh\necho hi\n');
+    expect(readHead(join(d, 'tool'), 'tools/tool', 4).toString()).toBe('#!/b');
+    expect(() => readHead(join(d, 'absent'), 'tools/absent')).toThrow(new UnsafeFileError('tools/absent', 'cannot read (ENOENT)'));
+    expect(() => readHead(d, 'tools')).toThrow(new UnsafeFileError('tools', 'is not a regular file (refused)'));
   });
 });
