@@ -10,9 +10,11 @@
 //
 // First, a coverage map (scripts/mutation/coverage-map.mjs): the whole suite runs once over a
 // tree whose sites report which test reached them. --map FILE keeps that map and reuses it
-// while the sites are unchanged. Then each mutant runs against its tests only (`file:line`
-// filters), in --jobs workspaces at once. A run that exceeds --timeout counts as killed (the
-// mutant made something hang, which a test noticed); a site no test reaches survives unrun.
+// while the sites are unchanged (a site is keyed by its text, not its line). Then each mutant
+// runs against its tests only (`file:line` filters) and the test files named after its source
+// file (a test written after the map), in --jobs workspaces at once. A run that exceeds
+// --timeout counts as killed (the mutant made something hang, which a test noticed); a site
+// no test reaches survives unrun.
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, relative, resolve } from 'node:path';
@@ -39,7 +41,9 @@ const log = (line) => process.stdout.write(`${line}\n`);
 const targets = onlyFile ? onlyFile.split(',').filter(Boolean).map((f) => resolve(f)) : folders.flatMap((f) => filesOf(ROOT, f));
 const only = opt('--only', null)?.split(',').filter(Boolean) ?? null;
 const mutants = targets.flatMap((f) => mutantsOf(ROOT, f)).filter((m) => only === null || only.includes(`${m.file}:${m.line}`));
-const keyOf = (m) => `${m.file}:${m.line}\t${m.source}`;
+// A site is known by its file, its text and which of the same text it is, not by its line:
+// the coverage map stays valid while comments and tests are added.
+const keyOf = (m) => `${m.file}\t${m.source}\t${m.occurrence}`;
 if (flag('--list')) {
   for (const m of mutants) log(`${m.file}:${m.line}  ${m.operator}${m.equivalent ? ' (equivalent)' : ''}  ${m.source}`);
   log(`${mutants.length} mutants`);
@@ -55,6 +59,21 @@ function testFiles(dir) {
     else if (name.endsWith('.test.ts')) out.push(p);
   }
   return out;
+}
+
+/**
+ * The test files named after a source file (lib/fsx/lock.ts: test/fsx/lock*.test.ts), always
+ * tried whole: a test written after the map was made still counts.
+ */
+function mirrorTests(file) {
+  const rel = relative(join(ROOT, 'lib'), join(ROOT, file));
+  const folder = rel.split('/').slice(0, -1).join('/');
+  const stem = rel.split('/').pop().replace(/\.ts$/, '');
+  const dir = join(ROOT, 'test', folder);
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((n) => (n === `${stem}.test.ts` || n.startsWith(`${stem}-`) || n.startsWith(`${stem}.`)) && n.endsWith('.test.ts'))
+    .map((n) => join('test', folder, n));
 }
 
 /** Map(key → filters) for every mutant, from --map when it covers them all, else measured now. */
@@ -78,11 +97,12 @@ async function coverage() {
 }
 
 async function tryMutants(map) {
-  const queue = mutants.map((m, n) => ({ m, n })).filter(({ m }) => !m.equivalent && map[keyOf(m)].length > 0);
+  const reached = (m) => map[keyOf(m)].length > 0 || mirrorTests(m.file).length > 0;
+  const queue = mutants.map((m, n) => ({ m, n })).filter(({ m }) => !m.equivalent && reached(m));
   const results = new Map();
   for (const m of mutants) {
     if (m.equivalent) results.set(m, 'equivalent');
-    else if (map[keyOf(m)].length === 0) results.set(m, 'unreached');
+    else if (!reached(m)) results.set(m, 'unreached');
   }
   const worker = async () => {
     const dir = makeWorkspace(ROOT);
@@ -95,7 +115,7 @@ async function tryMutants(map) {
         const lines = original.split('\n');
         lines[m.line - 1] = m.mutated;
         writeFileSync(copy, lines.join('\n'));
-        const filters = map[keyOf(m)];
+        const filters = filtersOf(new Set([...map[keyOf(m)], ...mirrorTests(m.file)]));
         const t0 = Date.now();
         let outcome;
         if ((await build(dir)) !== null) outcome = 'invalid';

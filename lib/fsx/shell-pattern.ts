@@ -45,6 +45,8 @@ export function shellPatternMatches(root: string, dir: string, pattern: string, 
   const kind = (abs: string, e: Dirent): 'dir' | 'file' | null => {
     if (e.isDirectory()) return 'dir';
     if (e.isFile()) return 'file';
+    // Mutation note: equivalent (a stat of an entry that is no link says what the entry says:
+    // neither a folder nor a file); it spares the stat.
     if (!e.isSymbolicLink()) return null;
     try {
       const st = statSync(`${abs}/${e.name}`);

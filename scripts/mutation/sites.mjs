@@ -59,7 +59,9 @@ export function mutantsOf(root, abs) {
     const trimmed = line.trim();
     if (trimmed.startsWith('//') || trimmed.startsWith('*')) return;
     const equivalent = EQUIVALENT.test(line) || commentAbove(lines, i).some((c) => EQUIVALENT.test(c));
-    const site = { file, line: i + 1, source: trimmed, equivalent };
+    // The nth site with this text in the file: a key that survives lines added above it.
+    const occurrence = out.filter((m) => m.source === trimmed).length;
+    const site = { file, line: i + 1, source: trimmed, occurrence, equivalent };
     for (const pattern of [GUARD, GUARD_BLOCK]) {
       const m = pattern.exec(line);
       if (!m || !balanced(m[2])) continue;
