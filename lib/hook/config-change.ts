@@ -78,7 +78,7 @@ export function missingAfterChange(settingsFile: string, rt: Runtime, root: stri
 
 function runtime(): Runtime {
   const bin = process.argv[1];
-  // Mutation note: unreachable through the CLI (node always sets argv[1]).
+  // Mutation note: equivalent (unreachable through the CLI: node always sets argv[1]).
   if (bin === undefined) throw new Error('the path of the gate-check CLI is unknown');
   return { node: process.execPath, bin: realpathSync(bin) };
 }

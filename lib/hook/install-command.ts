@@ -115,13 +115,13 @@ function context(kind: TargetKind, options: InstallOptions, io: Io): { ctx: Loca
 /** The running CLI: absolute node and bin paths (the CLI's symlinks resolved). */
 function currentRuntime(): Runtime {
   const argvBin = process.argv[1];
-  // Mutation note: unreachable through the CLI (node always sets argv[1] to the bin it runs).
+  // Mutation note: equivalent (unreachable through the CLI: node always sets argv[1] to the bin it runs).
   if (argvBin === undefined) throw new UsageError('cannot tell the path of the gate-check CLI (process.argv[1] is missing)');
   let bin: string;
   try {
     bin = realpathSync(argvBin);
   } catch {
-    // Mutation note: unreachable through the CLI (the bin that runs exists).
+    // Mutation note: equivalent (unreachable through the CLI: the bin that runs exists).
     throw new UsageError(`cannot resolve the path of the gate-check CLI (${sanitizeLine(argvBin, 200)})`);
   }
   for (const [what, path] of [['node', process.execPath], ['gate-check', bin]] as const) {
@@ -181,7 +181,7 @@ function describeInstall(r: InstallResult, file: string): string {
 }
 
 function describeCommand(entry: JsonObject | null): string | null {
-  // Mutation note: not a refusal (a description of no entry).
+  // Mutation note: equivalent as a refusal (it is none: a description of no entry).
   if (entry === null) return null;
   const exe = typeof entry.command === 'string' && Array.isArray(entry.args) ? entry.command : typeof entry.exec === 'string' ? entry.exec : null;
   if (exe !== null && Array.isArray(entry.args)) return [exe, ...(entry.args as string[])].map((w) => (/^[A-Za-z0-9_./:-]+$/.test(w) ? w : shellQuote(w))).join(' ');

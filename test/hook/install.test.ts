@@ -242,6 +242,25 @@ describe('every host: refusals (exit 2, no byte changed)', () => {
   });
 });
 
+describe('a hooks file (Copilot, Cursor) that says no version', () => {
+  it('is taken as it is: the entry is added beside what is there, nothing else changes', () => {
+    for (const [args, rel, mine] of [
+      [['--host', 'copilot', '--shared'], '.github/hooks/gate-check.json', { agentStop: [{ type: 'command', bash: 'echo mine' }] }],
+      [['--host', 'cursor'], '.cursor/hooks.json', { stop: [{ command: './mine.sh' }] }],
+    ] as Array<[string[], string, Record<string, unknown[]>]>) {
+      const s = repo();
+      s.write(rel, JSON.stringify({ hooks: mine }) + '\n');
+      const r = s.run(['install', ...args]);
+      expect(r.code, r.stderr).toBe(0);
+      const written = JSON.parse(s.read(rel)) as { version?: unknown; hooks: Record<string, unknown[]> };
+      expect(Object.hasOwn(written, 'version')).toBe(false);
+      const [slot, entries] = Object.entries(mine)[0]!;
+      expect(written.hooks[slot]!.slice(0, entries.length)).toEqual(entries);
+      expect(written.hooks[slot]).toHaveLength(entries.length + 1);
+    }
+  });
+});
+
 describe('a host must not run the hook twice', () => {
   const cases: Array<{ name: string; first: string[]; second: string[]; message: RegExp }> = [
     { name: 'Claude Code local, then shared', first: [], second: ['--shared'], message: /Claude Code run the gate-check Stop hook twice/ },

@@ -104,6 +104,8 @@ export const copilotHost: HostAdapter = {
     return out;
   },
   disabled: (ctx, read) => {
+    // Mutation note: equivalent in practice (without a repository, the files looked at would
+    // be named from the text "undefined", relative to where gate-check runs).
     if (!ctx.root) return null;
     for (const name of ['settings.local.json', 'settings.json']) {
       const file = `${ctx.root}/.github/copilot/${name}`;
