@@ -6,6 +6,7 @@
 //   node scripts/mutation.mjs [--folders fsx,approval,...] [--file lib/x.ts[,lib/y.ts]]
 //                             [--only lib/x.ts:12,...] [--jobs N] [--map FILE]
 //                             [--timeout SECONDS] [--json report.json] [--list]
+//                             [--remap]   (map the chosen sites again: tests were added since)
 //                             [--map-tests test/run,...]   (map with these tests only: to try the script)
 //
 // First, a coverage map (scripts/mutation/coverage-map.mjs): the whole suite runs once over a
@@ -79,7 +80,8 @@ function mirrorTests(file) {
 /** Map(key → filters) for every mutant, from --map when it covers them all, else measured now. */
 async function coverage() {
   const saved = mapFile && existsSync(mapFile) ? JSON.parse(readFileSync(mapFile, 'utf8')) : {};
-  const missing = mutants.filter((m) => !Object.hasOwn(saved, keyOf(m)));
+  // --remap: measure the chosen sites again (tests were added since the map was made).
+  const missing = mutants.filter((m) => flag('--remap') || !Object.hasOwn(saved, keyOf(m)));
   if (missing.length === 0) return saved;
   // Biggest files first, dealt in turn: the slices take about as long as each other.
   const files = (opt('--map-tests', 'test') ?? 'test').split(',').flatMap(testFiles).sort((a, b) => statSync(join(ROOT, b)).size - statSync(join(ROOT, a)).size);

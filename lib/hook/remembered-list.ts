@@ -98,6 +98,8 @@ export async function writeList(kind: ListKind, locations: StoreLocations, root:
 
 /** Removes the list of `root`; false when there was none. */
 export async function removeList(kind: ListKind, locations: StoreLocations, root: string, lockTimeoutMs: number): Promise<boolean> {
+  // Mutation note: only a race reaches it (`hook forget` removes lists it has just read, so
+  // their folder is there unless it was removed in between); without it, that race is exit 2.
   if (!privateDirExists(locations.hooks)) return false;
   openPrivateDir(locations.base, { repoRoot: root, create: false });
   const dir = openPrivateDir(locations.hooks, { repoRoot: root, create: false });

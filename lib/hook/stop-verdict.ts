@@ -424,6 +424,8 @@ async function verdictFor(gathered: Gathered, io: Io, locations: StoreLocations,
       }
     }
   } catch (e) {
+    // Mutation note: equivalent in verdict (any other error, taken for a deadline, blocks as
+    // "verification was incomplete" instead of naming it; the stop is held either way).
     if (!(e instanceof DeadlineError)) throw e;
     incomplete = e.message;
   }
@@ -585,6 +587,8 @@ async function decide(request: StopRequest, host: HostAdapter, io: Io, deadline:
       bound = findBinding(locations, found, event);
     } catch (e) {
       const verdict = errorVerdict(e, '');
+      // Mutation note: equivalent in verdict (a null verdict fails in counted(), and the
+      // catch-all blocks the stop as it does for the error rethrown here).
       if (verdict === null) throw e;
       return counted(verdict, found.gitTop ?? found.candidates[0]!, counter, pending, locations, lockMs());
     }
@@ -612,6 +616,8 @@ async function decide(request: StopRequest, host: HostAdapter, io: Io, deadline:
       }
     } catch (e) {
       const verdict = errorVerdict(e, '');
+      // Mutation note: equivalent in verdict (a null verdict fails in counted(), and the
+      // catch-all blocks the stop as it does for the error rethrown here).
       if (verdict === null) throw e;
       return counted(verdict, found.gitTop ?? found.candidates[0]!, counter, pending, locations, lockMs());
     }
