@@ -644,6 +644,8 @@ async function decide(request: StopRequest, host: HostAdapter, io: Io, deadline:
     verdict = gathered.unreadable ?? (await verdictFor(gathered, io, locations, { session: event.sessionId, bound, verifyBy, lockTimeoutMs }));
   } catch (e) {
     const v = e instanceof DeadlineError ? incompleteVerdict([], e.message) : null;
+    // Mutation note: equivalent in verdict (a null verdict fails in counted(), and the
+    // catch-all blocks the stop as it does for the error rethrown here).
     if (v === null) throw e;
     verdict = v;
   }
