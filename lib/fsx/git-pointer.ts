@@ -36,3 +36,17 @@ export function readGitPointer(path: string): string | null {
     closeSync(fd);
   }
 }
+
+/**
+ * The path a `.git` file names, as git's read_gitfile_gently takes it: the text must begin
+ * with exactly "gitdir: ", trailing CR and LF are dropped, and the rest is the path as it is
+ * (leading or trailing spaces included: "gitdir:  x" names " x", round-39n N1), up to a NUL.
+ * Null when git would refuse the file (no such prefix, or no path).
+ */
+export function gitdirOf(text: string): string | null {
+  if (!text.startsWith('gitdir: ')) return null;
+  const path = text.replace(/[\r\n]+$/, '').slice('gitdir: '.length);
+  const end = path.indexOf('\0');
+  const named = end < 0 ? path : path.slice(0, end);
+  return named === '' ? null : named;
+}

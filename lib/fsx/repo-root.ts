@@ -12,7 +12,8 @@
 //   the root, and on every CWD: that anchors there.
 import { builtinModule } from '../builtin-module.js';
 import { lstatSync, realpathSync, type Stats } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { gitdirOf } from './git-pointer.js';
 import { safeReadFile } from './safe-read.js';
 
 const MAX_GIT_FILE_BYTES = 4096;
@@ -39,15 +40,19 @@ function isDirectory(path: string): boolean {
 
 /** git's is_git_directory: a HEAD that names a ref or an object, and objects/ and refs/ (in the common directory of a linked worktree). */
 function isGitDirectory(gitDir: string): boolean {
-  const head = readSmall(join(gitDir, 'HEAD'));
+  // Paths joined as text, not by path.join: the kernel takes a `..` after a link from where
+  // the link leads, as git does (a lexical join would look somewhere else: round-39n N1).
+  const head = readSmall(`${gitDir}/HEAD`);
   if (head === null || !/^(ref:[ \t]*refs\/\S+|[0-9a-f]{40}|[0-9a-f]{64})[ \t]*\r?\n?$/.test(head)) return false;
   let common = gitDir;
-  if (lstatQuiet(join(gitDir, 'commondir')) !== null) {
-    const text = readSmall(join(gitDir, 'commondir'));
-    if (text === null || text.trim() === '' || text.includes('\0')) return false;
-    common = resolve(gitDir, text.trim());
+  if (lstatQuiet(`${gitDir}/commondir`) !== null) {
+    const text = readSmall(`${gitDir}/commondir`);
+    // As git reads it: trailing CR and LF dropped, nothing else.
+    const named = text?.replace(/[\r\n]+$/, '') ?? '';
+    if (named === '' || named.includes('\0')) return false;
+    common = isAbsolute(named) ? named : `${gitDir}/${named}`;
   }
-  return isDirectory(join(common, 'objects')) && isDirectory(join(common, 'refs'));
+  return isDirectory(`${common}/objects`) && isDirectory(`${common}/refs`);
 }
 
 /** Is `dir` a work-tree top level? (`.git` a valid git directory, or a `gitdir:` file naming one.) */
@@ -57,9 +62,8 @@ export function isGitTopLevel(dir: string): boolean {
   if (st === null) return false;
   if (st.isDirectory()) return isGitDirectory(dotGit);
   const text = readSmall(dotGit); // null for a link, a FIFO or anything but a small regular file
-  const m = text === null ? null : /^gitdir:[ \t]*(.+?)[ \t]*\r?\n?$/.exec(text);
-  if (!m || m[1]!.includes('\0')) return false;
-  return isGitDirectory(resolve(dir, m[1]!));
+  const named = text === null ? null : gitdirOf(text);
+  return named !== null && isGitDirectory(isAbsolute(named) ? named : `${dir}/${named}`);
 }
 
 /**

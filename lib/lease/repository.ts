@@ -5,7 +5,7 @@
 // the root: leases then cover this checkout only, as without git.
 import { type Stats, statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
-import { readGitPointer } from '../fsx/git-pointer.js';
+import { gitdirOf, readGitPointer } from '../fsx/git-pointer.js';
 import { realPath } from '../fsx/physical-path.js';
 
 /**
@@ -24,9 +24,9 @@ export function leaseRepository(root: string): string {
     if (common !== null) return `git:${common}`;
   } else if (st?.isFile()) {
     // A linked worktree: ".git" says "gitdir: <repo>/.git/worktrees/<name>", whose commondir names <repo>/.git.
-    const m = /^gitdir: *(.+?)[\r\n]*$/.exec(readGitPointer(dotGit) ?? '');
-    if (m) {
-      const common = commonOf(isAbsolute(m[1]!) ? m[1]! : `${root}/${m[1]!}`);
+    const named = gitdirOf(readGitPointer(dotGit) ?? '');
+    if (named !== null) {
+      const common = commonOf(isAbsolute(named) ? named : `${root}/${named}`);
       if (common !== null) return `git:${common}`;
     }
   }

@@ -36,13 +36,42 @@ export function makeWorkspace(root, configExtra = '') {
   return dir;
 }
 
-/** Runs a command in its own process group; 'timeout' when it outlives timeoutMs (the group is killed). */
+// The tests' command runs under a perl parent that is a child subreaper (prctl
+// PR_SET_CHILD_SUBREAPER): whatever the tests leave running, even in sessions of its own (a
+// mutant's run that never ends, its checks), is reparented to it and killed when the command
+// ends or runs out of time. Without it, a mutant's leftover runs spun for the rest of a
+// mutation run, took the CPU, and made later `--approve`s refuse (a run under way).
+const REAPER = String.raw`
+use POSIX ();
+syscall(157, 36, 1, 0, 0, 0); # prctl(PR_SET_CHILD_SUBREAPER, 1) on x86-64
+my $pid = fork();
+die "fork: $!" unless defined $pid;
+if ($pid == 0) { setpgrp(0, 0); exec { $ARGV[0] } @ARGV or die "exec: $!"; }
+$SIG{TERM} = sub { kill 'KILL', -$pid; kill 'KILL', $pid; };
+waitpid($pid, 0);
+my $status = $?;
+for my $round (1 .. 100) {
+  my @left;
+  for my $stat (glob('/proc/[0-9]*/stat')) {
+    open(my $f, '<', $stat) or next;
+    my $line = <$f>;
+    push @left, $1 if defined $line && $line =~ /^(\d+) .*\) \S+ (\d+) / && $2 == $$;
+  }
+  last unless @left;
+  kill 'KILL', @left;
+  select(undef, undef, undef, 0.02);
+  1 while waitpid(-1, POSIX::WNOHANG()) > 0;
+}
+exit($status & 127 ? 128 + ($status & 127) : $status >> 8);
+`;
+
+/** Runs a command; 'timeout' when it outlives timeoutMs. Everything it started is killed when it ends. */
 function run(cmd, args, { cwd, timeoutMs, env }) {
   return new Promise((resolvePromise) => {
-    // A process group of its own, but not a session of its own: gate-check refuses --approve
-    // without a terminal while a run of another session is under way (approval/approver.ts), so
-    // workspaces in separate sessions would fail each other's tests. Node's `detached` is setsid.
-    const child = spawn('perl', ['-e', 'setpgrp(0, 0); exec { $ARGV[0] } @ARGV or die "exec: $!"', cmd, ...args], { cwd, env: env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Not a session of its own: gate-check refuses --approve without a terminal while a run of
+    // another session is under way (approval/approver.ts), so workspaces in separate sessions
+    // would fail each other's tests (Node's detached is setsid).
+    const child = spawn('perl', ['-e', REAPER, cmd, ...args], { cwd, env: env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     const keep = (chunk) => {
       output = (output + chunk).slice(-20_000);
@@ -52,20 +81,10 @@ function run(cmd, args, { cwd, timeoutMs, env }) {
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        /* already gone */
-      }
+      child.kill('SIGTERM');
     }, timeoutMs);
     child.on('close', (code) => {
       clearTimeout(timer);
-      // What the tests started and left behind goes with them.
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        /* already gone */
-      }
       resolvePromise({ outcome: timedOut ? 'timeout' : code === 0 ? 'passed' : 'failed', output });
     });
   });

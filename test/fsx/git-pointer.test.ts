@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UnsafeFileError } from '../../lib/errors.js';
-import { readGitPointer } from '../../lib/fsx/git-pointer.js';
+import { gitdirOf, readGitPointer } from '../../lib/fsx/git-pointer.js';
 import { tempDir } from '../helpers/cli.js';
 
 describe('readGitPointer', () => {
@@ -47,5 +47,19 @@ describe('readGitPointer', () => {
   });
   it.runIf(growing !== undefined)(`refuses a file that reads longer than 64 KiB after saying it is smaller (${growing})`, () => {
     expect(() => readGitPointer(growing!)).toThrow(new UnsafeFileError(growing!, 'grew past 65536 bytes while being read'));
+  });
+});
+
+describe('gitdirOf: the path a .git file names, as git reads it', () => {
+  it('takes exactly "gitdir: ", drops trailing CR and LF, keeps every other byte (round-39n N1)', () => {
+    expect(gitdirOf('gitdir: /r/.git/worktrees/w\n')).toBe('/r/.git/worktrees/w');
+    expect(gitdirOf('gitdir: ../r/.git/worktrees/w\r\n\n\r')).toBe('../r/.git/worktrees/w');
+    expect(gitdirOf('gitdir:  /x\n')).toBe(' /x');
+    expect(gitdirOf('gitdir: x \t\n')).toBe('x \t');
+    expect(gitdirOf('gitdir: x\0junk\n')).toBe('x');
+  });
+
+  it('refuses what git refuses: another prefix, no space, no path', () => {
+    for (const text of ['gitdir:x\n', 'Gitdir: x\n', ' gitdir: x\n', 'gitdir: \n', 'gitdir: ', 'gitdir: \0x\n', '']) expect(gitdirOf(text), JSON.stringify(text)).toBeNull();
   });
 });

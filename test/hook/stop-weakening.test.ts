@@ -6,7 +6,7 @@
 // Cosmetic edits (order, whitespace, titles) are not weakening.
 import { execFileSync } from 'node:child_process';
 import { linkSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, runCli, sandbox, writeFiles } from '../helpers/cli.js';
 import { ptyDriver, startInPty } from '../helpers/process.js';
@@ -261,6 +261,15 @@ describe('one baseline per session in every worktree of the repository', () => {
       },
       (wt: string, repo: string) => linkSync(join(repo, '.git', 'worktrees', 'wt', 'commondir'), join(wt, '..', 'cd.bak')),
       (wt: string, repo: string) => writeFileSync(join(repo, '.git', 'worktrees', 'wt', 'commondir'), `../..${'\n'.repeat(5000)}`),
+      // Round-39n N1: "gitdir:  X" (two spaces) names " X" below the worktree, as git reads it,
+      // here a link to the real admin folder; X itself is some other folder.
+      (wt: string, repo: string) => {
+        const other = join(wt, '..', 'other');
+        mkdirSync(other);
+        mkdirSync(join(wt, ` ${dirname(other)}`), { recursive: true });
+        symlinkSync(join(repo, '.git', 'worktrees', 'wt'), join(wt, ` ${other}`));
+        writeFileSync(join(wt, '.git'), `gitdir:  ${other}\n`);
+      },
     ]) {
       const s = withWorktree();
       expect(blockOf(s.stop(s.repo))).toMatch(/^gate-check: 2 gates are not met/);
