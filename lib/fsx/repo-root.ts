@@ -11,9 +11,9 @@
 //   directory; so `gate-check gates/web.md` (as pre-commit passes it) and discovery agree on
 //   the root, and on every CWD: that anchors there.
 import { builtinModule } from '../builtin-module.js';
-import { lstatSync, realpathSync, type Stats } from 'node:fs';
+import { lstatSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
-import { gitdirOf } from './git-pointer.js';
+import { gitdirOf, readGitPointer } from './git-pointer.js';
 import { safeReadFile } from './safe-read.js';
 
 const MAX_GIT_FILE_BYTES = 4096;
@@ -21,6 +21,14 @@ const MAX_GIT_FILE_BYTES = 4096;
 function lstatQuiet(path: string): Stats | null {
   try {
     return lstatSync(path);
+  } catch {
+    return null;
+  }
+}
+
+function statQuiet(path: string): Stats | null {
+  try {
+    return statSync(path);
   } catch {
     return null;
   }
@@ -55,13 +63,24 @@ function isGitDirectory(gitDir: string): boolean {
   return isDirectory(`${common}/objects`) && isDirectory(`${common}/refs`);
 }
 
-/** Is `dir` a work-tree top level? (`.git` a valid git directory, or a `gitdir:` file naming one.) */
+/**
+ * Is `dir` a work-tree top level? Its `.git` as git takes it: a valid git directory, or a
+ * `gitdir:` file naming one, either of them through a symbolic link (git follows it; refusing
+ * the link made a worktree's `.git` moved into the home folder as a link no top level, and that
+ * folder, which holds the private store, was then passed over: round-39n N2).
+ */
 export function isGitTopLevel(dir: string): boolean {
-  const dotGit = join(dir, '.git');
-  const st = lstatQuiet(dotGit);
+  const dotGit = `${dir}/.git`;
+  const st = statQuiet(dotGit);
   if (st === null) return false;
   if (st.isDirectory()) return isGitDirectory(dotGit);
-  const text = readSmall(dotGit); // null for a link, a FIFO or anything but a small regular file
+  if (!st.isFile()) return false;
+  let text: string | null;
+  try {
+    text = readGitPointer(dotGit);
+  } catch {
+    return false;
+  }
   const named = text === null ? null : gitdirOf(text);
   return named !== null && isGitDirectory(isAbsolute(named) ? named : `${dir}/${named}`);
 }

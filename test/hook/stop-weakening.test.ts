@@ -191,6 +191,24 @@ describe('one baseline per session in every worktree of the repository', () => {
     expect(blockOf(s.stop(s.repo))).toMatch(/^gate-check: 2 gates are not met: GATES:G1 \(unchecked\)/);
   });
 
+  // Round-39n N2: a worktree in the home folder (which holds the private store) whose `.git`
+  // is moved to the home folder as a link, git's work tree set back to it by core.worktree.
+  it("a worktree whose .git was moved into the home folder as a link keeps the repository's baseline", () => {
+    const s = withWorktree();
+    expect(blockOf(s.stop(s.repo))).toMatch(/^gate-check: 2 gates are not met/);
+    const wt = join(s.home, 'w');
+    git(s.repo, ['worktree', 'add', '-q', wt]);
+    writeFileSync(join(wt, 'GATES.md'), '- [x] G1: the main work is done\n  EVIDENCE: checked by hand\n');
+    renameSync(join(wt, '.git'), join(s.home, '.gitfile'));
+    symlinkSync('.gitfile', join(s.home, '.git'));
+    git(s.repo, ['config', 'extensions.worktreeConfig', 'true']);
+    writeFileSync(join(s.repo, '.git', 'worktrees', 'w', 'config.worktree'), `[core]\n\tworktree = ${wt}\n`);
+    expect(execFileSync('git', ['rev-parse', '--show-toplevel'], { cwd: wt, encoding: 'utf8' }).trim()).toBe(realpathSync(wt)); // git works there
+    // The home folder is then the work tree's top, as its `.git` says, and the private store in
+    // it lies inside that tree: refused, so the stop is held until that is undone.
+    expect(blockOf(s.stop(wt))).toMatch(/^gate-check: the Stop hook could not check the gates \(.*\/home\/\.gate-check: is inside the repository /);
+  });
+
   // Round-39b F1, F2: the repository's name is the agent's to change: a `.git` folder swapped
   // for a `.git` file naming it elsewhere, moved away for the stop, or a worktree's gitdir
   // naming the repository through a link. The root's own baseline stays, and so does the
