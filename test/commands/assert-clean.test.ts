@@ -445,6 +445,48 @@ describe('--assert-clean', () => {
     expect(existsSync(marker), existsSync(marker) ? readFileSync(marker, 'utf8') : '').toBe(false);
   });
 
+  // Round-39n N3: a git in another checkout of the same repository: a sibling linked worktree,
+  // and the main checkout (or the git directory) of a repository made with --separate-git-dir.
+  it('runs no git from another checkout of the repository or from its git directory', () => {
+    const ledger = '- [ ] A: t\n  CHECK: echo ok\n  EXPECT: never\n';
+    const s = gitRepo({ 'GATES.md': ledger, 'src/app.js': 'x\n' });
+    const marker = join(s.home, 'ran');
+    const plant = (dir: string) => {
+      writeFiles(dir, { git: `#!/bin/sh\necho planted >> '${marker}'\nexec /usr/bin/env -i PATH=/usr/bin:/bin git "$@"\n` });
+      execFileSync('chmod', ['+x', join(dir, 'git')]);
+      return dir;
+    };
+    const g = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd, stdio: 'ignore' });
+    const w1 = join(s.repo, '..', 'w1');
+    const w2 = join(s.repo, '..', 'w2');
+    g(s.repo, 'worktree', 'add', '-q', '-b', 'w1', w1);
+    g(s.repo, 'worktree', 'add', '-q', '-b', 'w2', w2);
+    // A worktree whose .git file is gone: git still lists it, and its files are still there.
+    const w3 = join(s.repo, '..', 'w3');
+    g(s.repo, 'worktree', 'add', '-q', '-b', 'w3', w3);
+    rmSync(join(w3, '.git'));
+    const sep = tempDir('gc-separate-');
+    const main = join(sep, 'main');
+    mkdirSync(main);
+    g(main, 'init', '-q', `--separate-git-dir=${join(sep, 'repo.git')}`);
+    writeFiles(main, { 'GATES.md': ledger });
+    g(main, 'add', '-A');
+    g(main, 'commit', '-qm', 'init');
+    const w = join(sep, 'w');
+    g(main, 'worktree', 'add', '-q', '-b', 'w', w);
+    for (const [cwd, folder] of [
+      [w1, plant(join(w2, 'tools'))],
+      [w1, plant(join(w3, 'tools'))],
+      [w, plant(join(main, 'tools'))],
+      [w, plant(join(sep, 'repo.git', 'tools'))],
+      [main, plant(join(w, 'tools'))],
+    ] as const) {
+      const r = runCli(['--approve', '--assert-clean'], { cwd, env: { ...s.env, PATH: `${folder}:${process.env.PATH}` } });
+      expect(r.stdout + r.stderr, folder).toMatch(/^(PASS|FAIL) GATES:A/m);
+      expect(existsSync(marker), `${folder}: ${existsSync(marker) ? readFileSync(marker, 'utf8') : ''}`).toBe(false);
+    }
+  });
+
   // Round-39h F3, F4, F6, F7: your global excludes file, a hooks folder core.hooksPath names
   // outside the repository, the configuration file GIT_CONFIG_GLOBAL names, a file named like
   // one of gate-check's labels, and the ledger itself.
