@@ -4,7 +4,10 @@
 // and a worktree fell out of the session's baseline, its binding and the lease registry
 // (round-39m F1, F2). Still bounded and never blocking: a regular file only, opened
 // non-blocking, at most MAX_POINTER_BYTES. Null when absent; an error when present but not
-// readable, so that the caller fails closed.
+// readable, so that the caller fails closed. git takes the bytes as they are, and a path is
+// bytes: text that is not UTF-8 would be decoded with U+FFFD in place of its odd bytes and name
+// another path than git's (round-39o O1), so it is refused too.
+import { isUtf8 } from 'node:buffer';
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { UnsafeFileError } from '../errors.js';
 
@@ -31,7 +34,9 @@ export function readGitPointer(path: string): string | null {
       total += n;
       if (total > MAX_POINTER_BYTES) throw new UnsafeFileError(path, `grew past ${MAX_POINTER_BYTES} bytes while being read`);
     }
-    return buf.toString('utf8', 0, total);
+    const bytes = buf.subarray(0, total);
+    if (!isUtf8(bytes)) throw new UnsafeFileError(path, 'is not UTF-8 text (git would read other bytes as the path than gate-check can name)');
+    return bytes.toString('utf8');
   } finally {
     closeSync(fd);
   }
@@ -49,4 +54,34 @@ export function gitdirOf(text: string): string | null {
   const end = path.indexOf('\0');
   const named = end < 0 ? path : path.slice(0, end);
   return named === '' ? null : named;
+}
+
+/**
+ * The first `max` bytes of a file git opens and reads only the start of (a git directory's
+ * HEAD: validate_headref reads 255 bytes), through links: null when absent, or when git could
+ * not read it either (a folder), or would wait on it (a FIFO, which this opens non-blocking
+ * and refuses).
+ */
+export function readGitFileStart(path: string, max: number): Buffer | null {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    return null;
+  }
+  try {
+    if (!fstatSync(fd).isFile()) return null;
+    const buf = Buffer.alloc(max);
+    let total = 0;
+    while (total < max) {
+      const n = readSync(fd, buf, total, max - total, null);
+      if (n === 0) break;
+      total += n;
+    }
+    return buf.subarray(0, total);
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
 }

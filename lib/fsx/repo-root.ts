@@ -11,12 +11,12 @@
 //   directory; so `gate-check gates/web.md` (as pre-commit passes it) and discovery agree on
 //   the root, and on every CWD: that anchors there.
 import { builtinModule } from '../builtin-module.js';
-import { lstatSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { accessSync, constants, lstatSync, readlinkSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
-import { gitdirOf, readGitPointer } from './git-pointer.js';
-import { safeReadFile } from './safe-read.js';
+import { gitdirOf, readGitFileStart, readGitPointer } from './git-pointer.js';
 
-const MAX_GIT_FILE_BYTES = 4096;
+/** What git's validate_headref reads of a HEAD. */
+const HEAD_BYTES_READ = 255;
 
 function lstatQuiet(path: string): Stats | null {
   try {
@@ -34,33 +34,59 @@ function statQuiet(path: string): Stats | null {
   }
 }
 
-function readSmall(path: string): string | null {
+/** git's validate_headref (setup.c): a link whose target starts "refs/", or a file that starts "ref:", then blanks, then "refs/", or with an object name in hex (what follows is not looked at). */
+function isValidHead(path: string): boolean {
+  const st = lstatQuiet(path);
+  if (st === null) return false;
+  if (st.isSymbolicLink()) {
+    try {
+      return readlinkSync(path, 'buffer').subarray(0, 5).toString('latin1') === 'refs/';
+    } catch {
+      return false;
+    }
+  }
+  const start = readGitFileStart(path, HEAD_BYTES_READ);
+  if (start === null) return false;
+  // As C reads the buffer: up to a NUL. Blanks are git's isspace (space, TAB, LF, CR).
+  const text = start.toString('latin1').split('\0', 1)[0]!;
+  return /^ref:[ \t\n\r]*refs\//.test(text) || /^[0-9a-fA-F]{40}/.test(text);
+}
+
+/** What git's access(path, X_OK) says: there, through links, and searchable. */
+function isSearchable(path: string): boolean {
   try {
-    return safeReadFile(path, MAX_GIT_FILE_BYTES, 'git file').bytes.toString('utf8');
+    accessSync(path, constants.X_OK);
+    return true;
   } catch {
-    return null;
+    return false;
   }
 }
 
-function isDirectory(path: string): boolean {
-  return lstatQuiet(path)?.isDirectory() ?? false;
-}
-
-/** git's is_git_directory: a HEAD that names a ref or an object, and objects/ and refs/ (in the common directory of a linked worktree). */
+/**
+ * git's is_git_directory (setup.c), read as git reads it: a valid HEAD (isValidHead), and
+ * objects/ and refs/ in its common directory, which `commondir` names (read through links,
+ * trailing CR and LF dropped, up to a NUL; git stops on an empty or unreadable one). Stricter
+ * than git, a HEAD with a blank line added or a `commondir` that is a link made a folder git
+ * uses no top level, and the folder holding the private store was passed over again (round-39o
+ * O2, O3).
+ */
 function isGitDirectory(gitDir: string): boolean {
   // Paths joined as text, not by path.join: the kernel takes a `..` after a link from where
   // the link leads, as git does (a lexical join would look somewhere else: round-39n N1).
-  const head = readSmall(`${gitDir}/HEAD`);
-  if (head === null || !/^(ref:[ \t]*refs\/\S+|[0-9a-f]{40}|[0-9a-f]{64})[ \t]*\r?\n?$/.test(head)) return false;
+  if (!isValidHead(`${gitDir}/HEAD`)) return false;
   let common = gitDir;
   if (lstatQuiet(`${gitDir}/commondir`) !== null) {
-    const text = readSmall(`${gitDir}/commondir`);
-    // As git reads it: trailing CR and LF dropped, nothing else.
-    const named = text?.replace(/[\r\n]+$/, '') ?? '';
-    if (named === '' || named.includes('\0')) return false;
+    let text: string | null;
+    try {
+      text = readGitPointer(`${gitDir}/commondir`);
+    } catch {
+      return false;
+    }
+    if (text === null || text === '') return false;
+    const named = text.replace(/[\r\n]+$/, '').split('\0', 1)[0]!;
     common = isAbsolute(named) ? named : `${gitDir}/${named}`;
   }
-  return isDirectory(`${common}/objects`) && isDirectory(`${common}/refs`);
+  return isSearchable(`${common}/objects`) && isSearchable(`${common}/refs`);
 }
 
 /**

@@ -8,7 +8,7 @@
 //   would run hooks and config the repository controls). An empty or garbage `.git`, or a
 //   symbolic link, is not a top level, so the search goes on upwards.
 // - Every directory from the session's directory up to that top level is a candidate, and
-//   so is every directory above it that is a top level or holds ledgers: a repository nested
+//   so is every directory above it that is a top level, holds any `.git` or holds ledgers: a repository nested
 //   inside another (a fake `.git` planted in a subdirectory is one) adds its own ledgers but
 //   cannot hide the outer ones. Outside any repository, every directory up to `/` is one.
 // - A candidate holds ledgers when it has `GATES.md` (anything of that name: a link or a
@@ -18,7 +18,9 @@
 // Checking more directories only adds gates, never removes one.
 import { realpathSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { hasLedgerMarker, isGitTopLevel } from '../fsx/repo-root.js';
+import { isInside } from '../fsx/discover.js';
+import { hasDotGit, hasLedgerMarker, isGitTopLevel } from '../fsx/repo-root.js';
+import { leaseRepository } from '../lease/repository.js';
 
 // The same rules as every command's root discovery (lib/fsx/repo-root.ts).
 export { hasLedgerMarker, isGitTopLevel };
@@ -66,6 +68,30 @@ export function sessionRoots(start: string): SessionRoots {
   const top = chain.findIndex(isGitTopLevel);
   if (top < 0) return { gitTop: null, candidates: chain };
   const candidates = chain.slice(0, top + 1);
-  for (const dir of chain.slice(top + 1)) if (isGitTopLevel(dir) || hasLedgerMarker(dir)) candidates.push(dir);
+  // Any `.git` above counts too, as baselineOwners reads one: where gate-check's reading of a
+  // top level and git's part, the outer checkout's baseline and memory are still read (round-39o O3).
+  for (const dir of chain.slice(top + 1)) if (hasDotGit(dir) || isGitTopLevel(dir) || hasLedgerMarker(dir)) candidates.push(dir);
   return { gitTop: chain[top]!, candidates };
+}
+
+/**
+ * Whether a candidate is passed over because it holds the private store: every command refuses
+ * a store inside its repository, so such a folder is the user's home, not a project. Never the
+ * session's own top level, nor a folder nearer than that top level (or with none found) whose
+ * `.git` names a repository as baselineOwners reads it, or cannot be read: git may take it for
+ * the session's repository where gate-check's reading of a top level does not, and the stop
+ * there goes on to fail closed (round-39n N2, round-39o O2).
+ */
+export function holdsOnlyTheStore(dir: string, found: SessionRoots, store: string): boolean {
+  if (dir === found.gitTop || !isInside(dir, store)) return false;
+  if (found.gitTop !== null && !isInside(found.gitTop, dir)) return true;
+  return !(hasDotGit(dir) && namesRepository(dir));
+}
+
+function namesRepository(dir: string): boolean {
+  try {
+    return leaseRepository(dir).startsWith('git:');
+  } catch {
+    return true;
+  }
 }

@@ -28,7 +28,7 @@ import { markdownCode, markdownText } from '../text/markdown-code.js';
 import { sanitizeLine } from '../text/sanitize.js';
 import { ledgerBudget, ledgerStem, type Workspace } from '../workspace/load.js';
 import { Deadline, hookDeadlineMs } from './deadline.js';
-import { hasLedgerMarker, sessionRoots, startDirectories, startDirectory, type SessionRoots } from './find-root.js';
+import { hasLedgerMarker, holdsOnlyTheStore, sessionRoots, startDirectories, startDirectory, type SessionRoots } from './find-root.js';
 import { HOOK_LEDGER_BYTES, loadHookLedgers, scopeOf } from './hook-ledgers.js';
 import { readLedgerMemory, writeLedgerMemory } from './ledger-memory.js';
 import { readRepositoryRoots, rememberRepositoryRoots } from './repository-roots.js';
@@ -326,7 +326,7 @@ async function gather(found: SessionRoots, session: string, bound: Bound | null,
     checkpoint();
     // A directory that holds the private store is not a repository (every command refuses
     // to use a store inside its repository); only the session's own repository goes on to fail closed.
-    if (root !== found.gitTop && isInside(root, store)) continue;
+    if (holdsOnlyTheStore(root, found, store)) continue;
     let ws: Workspace | null = null;
     let waves: DispatchState[] = [];
     let baselines: Baseline[] = [];
@@ -527,7 +527,7 @@ function findBinding(locations: StoreLocations, found: SessionRoots, event: Stop
   const store = canonical(locations.base);
   for (const root of found.candidates) {
     // As in gather(): a directory that holds the private store is not a repository.
-    if (root !== found.gitTop && isInside(root, store)) continue;
+    if (holdsOnlyTheStore(root, found, store)) continue;
     for (const id of ids) {
       const scope = readBinding(locations, root, id);
       if (scope !== null) return { root, scope };
@@ -609,7 +609,7 @@ async function decide(request: StopRequest, host: HostAdapter, io: Io, deadline:
     try {
       for (const dir of above) {
         // As in gather(): a directory that holds the private store is not a repository.
-        if (dir !== found.gitTop && isInside(dir, store)) continue;
+        if (holdsOnlyTheStore(dir, found, store)) continue;
         const roots = readRepositoryRoots(locations, dir);
         if (dir === found.gitTop) knownRoots = roots;
         remembered.push(...roots);

@@ -3,7 +3,7 @@
 // of one repository see each other's leases), else the root itself. Read from files (.git,
 // gitdir, commondir), never by running git. A `.git` that names no repository falls back to
 // the root: leases then cover this checkout only, as without git.
-import { type Stats, statSync } from 'node:fs';
+import { accessSync, constants, type Stats, statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { gitdirOf, readGitPointer } from '../fsx/git-pointer.js';
 import { realPath } from '../fsx/physical-path.js';
@@ -45,11 +45,23 @@ function statOrNull(path: string): Stats | null {
 /**
  * The common directory of a git directory, as git takes it: itself, or what its commondir
  * names (trailing newlines dropped, as git drops them), wherever the git directory lies and
- * however its path is spelled (round-39l F1). Null when that names nothing real.
+ * however its path is spelled (round-39l F1). Null when that names nothing real, or a folder
+ * without the objects/ and refs/ git requires there: an empty folder named as a decoy is no
+ * repository to key a session by (round-39o O1).
  */
 function commonOf(gitDir: string): string | null {
   const text = readGitPointer(`${gitDir}/commondir`);
-  if (text === null) return realPath(gitDir);
-  const named = text.replace(/[\r\n]+$/, '');
-  return realPath(isAbsolute(named) ? named : `${gitDir}/${named}`);
+  const named = text?.replace(/[\r\n]+$/, '');
+  const common = realPath(named === undefined ? gitDir : isAbsolute(named) ? named : `${gitDir}/${named}`);
+  return common !== null && isSearchable(`${common}/objects`) && isSearchable(`${common}/refs`) ? common : null;
+}
+
+/** git's access(path, X_OK). */
+function isSearchable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -47,23 +47,28 @@ function snapshotEnv(top: string, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return { ...clean, GIT_WORK_TREE: top, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0', GIT_NO_LAZY_FETCH: '1', GIT_ALLOW_PROTOCOL: '' };
 }
 
-function git(top: string, args: string[], env: NodeJS.ProcessEnv, extraEnv: NodeJS.ProcessEnv = {}): Promise<string> {
-  return gitBytes(top, args, env, extraEnv).then((out) => out.toString('utf8'));
+/**
+ * How a snapshot runs git: the caller's environment, and the one git program chosen for the
+ * ledger's root (gitProgram: outside every checkout of every repository around it), for every
+ * work tree looked at. Chosen for an outer tree alone, a repository nested in it (the
+ * ledger's own) was not among those it kept clear of (round-39o O5).
+ */
+interface GitRun {
+  env: NodeJS.ProcessEnv;
+  program: string;
+}
+
+function git(top: string, args: string[], run: GitRun, extraEnv: NodeJS.ProcessEnv = {}): Promise<string> {
+  return gitBytes(top, args, run, extraEnv).then((out) => out.toString('utf8'));
 }
 
 /** git's output as bytes: the names git lists are bytes, not always UTF-8. */
-function gitBytes(top: string, args: string[], env: NodeJS.ProcessEnv, extraEnv: NodeJS.ProcessEnv = {}): Promise<Buffer> {
+function gitBytes(top: string, args: string[], run: GitRun, extraEnv: NodeJS.ProcessEnv = {}): Promise<Buffer> {
   const signal = interruptSignal();
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(interruptedError('git snapshot not taken'));
     // An interrupt kills git (the snapshot is a wait like any other) and nothing is started after it.
-    let program: string;
-    try {
-      program = gitProgram(env, top);
-    } catch (e) {
-      return reject(e);
-    }
-    execFile(program, [...GIT_ARGS, ...args], { cwd: top, env: { ...snapshotEnv(top, env), ...extraEnv }, maxBuffer: 256 * 1024 * 1024, timeout: 120_000, encoding: 'buffer', signal }, (err, stdout, stderr) => {
+    execFile(run.program, [...GIT_ARGS, ...args], { cwd: top, env: { ...snapshotEnv(top, run.env), ...extraEnv }, maxBuffer: 256 * 1024 * 1024, timeout: 120_000, encoding: 'buffer', signal }, (err, stdout, stderr) => {
       if (err && signal.aborted) reject(interruptedError('git snapshot not finished'));
       else if (err) reject(new RunSetupError(`--assert-clean: git ${args[0]} failed: ${(stderr.toString('utf8') || err.message).trim().split('\n')[0]}`, '--assert-clean needs git and a git working tree at --root'));
       else resolve(stdout);
@@ -112,7 +117,7 @@ const STAT_VALUE = 'stat|';
  * its cache tree, as git reads them, by digest, and each marked entry by its path; by the
  * file's stat data where git cannot rewrite a copy of it or the rewrite cannot be read.
  */
-async function indexState(top: string, gitDir: string, env: NodeJS.ProcessEnv): Promise<TreeSnapshot> {
+async function indexState(top: string, gitDir: string, run: GitRun): Promise<TreeSnapshot> {
   const state: TreeSnapshot = new Map();
   let bytes: Buffer | null = null;
   try {
@@ -126,7 +131,7 @@ async function indexState(top: string, gitDir: string, env: NodeJS.ProcessEnv): 
       // "no time", and then takes no entry for racily clean (a later time than any entry's
       // would do the same): it reads no file to check one and runs no clean filter (round-39i F3).
       const facts = await withScratchFile('index', bytes, { mtimeSeconds: 2 ** 32 }, async (copy) => {
-        await git(top, [...REWRITE_ARGS], env, { GIT_INDEX_FILE: copy.path });
+        await git(top, [...REWRITE_ARGS], run, { GIT_INDEX_FILE: copy.path });
         return canonicalIndexFacts(copy.read(2 * MAX_INDEX_BYTES));
       });
       if (facts !== null) {
@@ -198,16 +203,17 @@ export async function snapshotWorkingTree(root: string, env: NodeJS.ProcessEnv):
   if (tops.length > MAX_ENCLOSING_TREES) {
     snapshot.set(`${LABEL}${tops[0]} (more than ${MAX_ENCLOSING_TREES} work trees around the root: cannot be watched)`, `git|${process.hrtime.bigint()}`);
   }
+  const run: GitRun = { env, program: gitProgram(env, root) };
   const views: View[] = [];
   for (const top of tops.slice(0, MAX_ENCLOSING_TREES)) {
-    const dirs = (await git(top, ['rev-parse', '--absolute-git-dir', '--git-common-dir'], env)).split('\n');
+    const dirs = (await git(top, ['rev-parse', '--absolute-git-dir', '--git-common-dir'], run)).split('\n');
     views.push({ top, gitDir: dirs[0]!, commonDir: resolvePath(top, dirs[1] || dirs[0]!) });
   }
   // A worktree that is a view of its own (a linked worktree inside the main one, as Claude
   // Code makes them) is compared there, entry by entry, not by its index's stat data, which
   // a git status refreshes (round-39j F4).
   const viewed = new Set(views.map((v) => resolvePath(v.gitDir)));
-  for (const view of views) await workTreeState(view, view.top === tops[0] ? '' : `${relative(tops[0]!, view.top)}/`, viewed, env, snapshot);
+  for (const view of views) await workTreeState(view, view.top === tops[0] ? '' : `${relative(tops[0]!, view.top)}/`, viewed, run, snapshot);
   return snapshot;
 }
 
@@ -219,9 +225,9 @@ interface View {
 }
 
 /** One work tree, whole, from its top (round-39h F1: listed from a ledger's folder, git showed nothing outside it), into `snapshot` with `prefix` before its keys. */
-async function workTreeState(view: View, prefix: string, viewed: ReadonlySet<string>, env: NodeJS.ProcessEnv, snapshot: TreeSnapshot): Promise<void> {
+async function workTreeState(view: View, prefix: string, viewed: ReadonlySet<string>, run: GitRun, snapshot: TreeSnapshot): Promise<void> {
   const top = view.top;
-  const staged = await gitBytes(top, ['ls-files', '-z', '--stage', '-v'], env);
+  const staged = await gitBytes(top, ['ls-files', '-z', '--stage', '-v'], run);
   const embedded: [string, string][] = [];
   // Each entry counts, also a second one of the same path (the stages of a conflict, or a
   // duplicate a check appended to the index: round-39e). Names are bytes: a name that is no
@@ -249,11 +255,11 @@ async function workTreeState(view: View, prefix: string, viewed: ReadonlySet<str
     ['untracked', ['ls-files', '-z', '--others', '--exclude-standard']],
     ['ignored', ['ls-files', '-z', '--others', '--ignored', '--exclude-standard']],
   ] as const) {
-    for (const name of records(await gitBytes(top, [...args], env))) snapshot.set(prefix + pathKey(name), `${kind}|${statOfName(top, name)}`);
+    for (const name of records(await gitBytes(top, [...args], run))) snapshot.set(prefix + pathKey(name), `${kind}|${statOfName(top, name)}`);
   }
   // What is not a file of the working tree, in a namespace of its own (round-39h F6: a file
   // named like one of these labels took its place).
-  for (const [key, value] of await repositoryState(view, viewed, env, embedded)) snapshot.set(`${LABEL}${prefix}${key}`, value);
+  for (const [key, value] of await repositoryState(view, viewed, run, embedded)) snapshot.set(`${LABEL}${prefix}${key}`, value);
 }
 
 /** Files of the git directory that decide what git does next (a config, a hook, attributes), by their stat data. */
@@ -338,7 +344,8 @@ function capped(found: GitDirs, folder: string): GitDirs {
  * (~/.gitconfig with a core.fsmonitor or an alias, a file an include names) joins the list,
  * one it empties or removes leaves it: either is a change. Keys to states.
  */
-async function configState(top: string, env: NodeJS.ProcessEnv): Promise<TreeSnapshot> {
+async function configState(top: string, run: GitRun): Promise<TreeSnapshot> {
+  const env = run.env;
   const state: TreeSnapshot = new Map();
   const home = env.HOME ?? '';
   const xdg = env.XDG_CONFIG_HOME || (home !== '' ? join(home, '.config') : '');
@@ -349,7 +356,7 @@ async function configState(top: string, env: NodeJS.ProcessEnv): Promise<TreeSna
   }
   const pathOf = (value: string) => (value.startsWith('~/') ? (home !== '' ? join(home, value.slice(2)) : null) : resolvePath(top, value));
   // Each entry is its origin, then its key and value: `file:PATH\0KEY\nVALUE\0`.
-  const listed = (await git(top, ['config', '--list', '--show-origin', '-z'], env)).split('\0');
+  const listed = (await git(top, ['config', '--list', '--show-origin', '-z'], run)).split('\0');
   for (let i = 0; i + 1 < listed.length; i += 2) {
     if (!listed[i]!.startsWith('file:')) continue;
     const file = resolvePath(top, listed[i]!.slice('file:'.length));
@@ -442,12 +449,12 @@ function worktreeGitDirs(commonDir: string): GitDirs {
  * config (core.fsmonitor, a filter), hooks, info/attributes, packed-refs. Keyed by
  * `.git/…` (the common directory of a linked worktree too).
  */
-async function repositoryState(view: View, viewed: ReadonlySet<string>, env: NodeJS.ProcessEnv, embedded: readonly [string, string][]): Promise<TreeSnapshot> {
+async function repositoryState(view: View, viewed: ReadonlySet<string>, run: GitRun, embedded: readonly [string, string][]): Promise<TreeSnapshot> {
   const state: TreeSnapshot = new Map();
   const { top, gitDir, commonDir } = view;
-  const refs = await git(top, ['for-each-ref', '--format=%(refname)%00%(objectname)%00%(symref)'], env);
+  const refs = await git(top, ['for-each-ref', '--format=%(refname)%00%(objectname)%00%(symref)'], run);
   for (const line of refs.split('\n')) if (line !== '') state.set(`.git/${line.slice(0, line.indexOf('\0'))}`, `ref|${line}`);
-  for (const [key, value] of await configState(top, env)) state.set(key, value);
+  for (const [key, value] of await configState(top, run)) state.set(key, value);
   const places: [string, string][] = commonDir === gitDir ? [['.git', gitDir]] : [['.git', gitDir], ['.git (common)', commonDir]];
   // Submodules whose git directory is inside them (`lib/.git/`).
   const submodules = new Set<string>(embedded.map(([, dir]) => dir));
@@ -467,7 +474,7 @@ async function repositoryState(view: View, viewed: ReadonlySet<string>, env: Nod
   // there next (round-39a lead). This worktree's is `.git` above.
   // This worktree's index: its entries are read above, their flags and its cache tree here
   // (round-39c F2, round-39f).
-  for (const [key, value] of await indexState(top, gitDir, env)) state.set(key, value);
+  for (const [key, value] of await indexState(top, gitDir, run)) state.set(key, value);
   // From a linked worktree, the main worktree's index: what a plain `git commit` there
   // commits (round-39g F2).
   if (commonDir !== gitDir && !viewed.has(resolvePath(commonDir))) state.set(`${commonLabel}/index`, `git|${statOf(commonDir, 'index')}`);

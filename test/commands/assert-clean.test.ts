@@ -487,6 +487,101 @@ describe('--assert-clean', () => {
     }
   });
 
+  // Round-39o O4, O5, O6: the checkouts of every repository around the root (one made in the
+  // folder holding the checkout took the real one's place), a submodule's worktrees, and `.git`
+  // files whose bytes are not UTF-8 (decoded, they named a decoy instead of git's path).
+  it('runs no git from a checkout of a repository around the root, of a submodule, or named in bytes that are not UTF-8', () => {
+    const ledger = '- [ ] A: t\n  CHECK: echo ok\n  EXPECT: never\n';
+    const g = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', '-c', 'protocol.file.allow=always', ...args], { cwd, stdio: 'ignore' });
+    const home = tempDir('gc-home-');
+    const marker = join(home, 'ran');
+    const plant = (dir: string) => {
+      writeFiles(dir, { git: `#!/bin/sh\necho planted >> '${marker}'\nexec /usr/bin/env -i PATH=/usr/bin:/bin git "$@"\n` });
+      execFileSync('chmod', ['+x', join(dir, 'git')]);
+      return dir;
+    };
+    const repoIn = (dir: string) => {
+      mkdirSync(dir, { recursive: true });
+      writeFiles(dir, { 'GATES.md': ledger, '.gitignore': 'tools/\n' });
+      g(dir, 'init', '-q');
+      g(dir, 'add', '-A');
+      g(dir, 'commit', '-qm', 'init');
+      return dir;
+    };
+    const odd = (folder: string) => Buffer.concat([Buffer.from(`${folder}/`), Buffer.from([0xff])]);
+    const cases: Array<[string, () => { cwd: string; folder: string; refused?: RegExp }]> = [
+      ['O5: a repository made in the folder holding the checkout', () => {
+        const t = tempDir('gc-outer-');
+        const repo = repoIn(join(t, 'p', 'repo'));
+        g(repo, 'worktree', 'add', '-q', '-b', 'w2', join(t, 'w2'));
+        g(join(t, 'p'), 'init', '-q');
+        return { cwd: repo, folder: plant(join(t, 'w2', 'tools')) };
+      }],
+      ['O6: a linked worktree of a submodule', () => {
+        const t = tempDir('gc-subwt-');
+        const origin = repoIn(join(t, 'origin'));
+        const repo = repoIn(join(t, 'repo'));
+        g(repo, 'submodule', 'add', '-q', origin, 'sub');
+        g(repo, 'commit', '-qm', 'sub');
+        g(join(repo, 'sub'), 'worktree', 'add', '-q', '-b', 'x', join(t, 'subwt'));
+        return { cwd: repo, folder: plant(join(t, 'subwt', 'tools')) };
+      }],
+      ['O6: a linked worktree of a submodule, its .git file gone', () => {
+        const t = tempDir('gc-subwt-');
+        const origin = repoIn(join(t, 'origin'));
+        const repo = repoIn(join(t, 'repo'));
+        g(repo, 'submodule', 'add', '-q', origin, 'sub');
+        g(repo, 'commit', '-qm', 'sub');
+        g(join(repo, 'sub'), 'worktree', 'add', '-q', '-b', 'x', join(t, 'subwt'));
+        rmSync(join(t, 'subwt', '.git'));
+        return { cwd: repo, folder: plant(join(t, 'subwt', 'tools')) };
+      }],
+      ['O6: a linked worktree of a submodule, its record in the git folder naming another place', () => {
+        const t = tempDir('gc-subwt-');
+        const origin = repoIn(join(t, 'origin'));
+        const repo = repoIn(join(t, 'repo'));
+        g(repo, 'submodule', 'add', '-q', origin, 'sub');
+        g(repo, 'commit', '-qm', 'sub');
+        g(join(repo, 'sub'), 'worktree', 'add', '-q', '-b', 'x', join(t, 'subwt'));
+        writeFileSync(join(repo, '.git', 'modules', 'sub', 'worktrees', 'subwt', 'gitdir'), `${join(t, 'elsewhere', '.git')}\n`);
+        return { cwd: repo, folder: plant(join(t, 'subwt', 'tools')) };
+      }],
+      ['O4: a sibling worktree whose .git names its git folder in bytes that are not UTF-8', () => {
+        const t = tempDir('gc-utf-');
+        const repo = repoIn(join(t, 'repo'));
+        g(repo, 'worktree', 'add', '-q', '-b', 'w1', join(t, 'w1'));
+        g(repo, 'worktree', 'add', '-q', '-b', 'w2', join(t, 'w2'));
+        symlinkSync(join(repo, '.git', 'worktrees', 'w2'), odd(t));
+        mkdirSync(join(t, '\ufffd'));
+        writeFileSync(join(t, 'w2', '.git'), Buffer.concat([Buffer.from('gitdir: '), odd(t), Buffer.from('\n')]));
+        writeFileSync(join(repo, '.git', 'worktrees', 'w2', 'gitdir'), Buffer.concat([odd(t), Buffer.from('/.git\n')]));
+        return { cwd: join(t, 'w1'), folder: plant(join(t, 'w2', 'tools')) };
+      }],
+      ['O4: the checkout\'s own commondir in bytes that are not UTF-8', () => {
+        const t = tempDir('gc-utf-');
+        const repo = repoIn(join(t, 'repo'));
+        g(repo, 'worktree', 'add', '-q', '-b', 'w1', join(t, 'w1'));
+        symlinkSync(join(repo, '.git'), odd(t));
+        mkdirSync(join(t, '\ufffd'));
+        writeFileSync(join(repo, '.git', 'worktrees', 'w1', 'commondir'), Buffer.concat([odd(t), Buffer.from('\n')]));
+        return { cwd: join(t, 'w1'), folder: plant(join(repo, 'tools')), refused: /cannot tell which folders hold the repository's files: .*is not UTF-8 text/ };
+      }],
+    ];
+    for (const [name, setup] of cases) {
+      const { cwd, folder, refused } = setup();
+      execFileSync('git', ['status', '--short'], { cwd }); // git works there
+      rmSync(marker, { force: true });
+      const r = runCli(['--approve', '--assert-clean'], { cwd, env: { ...process.env, HOME: home, PATH: `${folder}:${process.env.PATH}` } });
+      if (refused) {
+        expect(r.code, name).toBe(2);
+        expect(r.stderr, name).toMatch(refused);
+      } else {
+        expect(r.stdout + r.stderr, name).toMatch(/^FAIL GATES:A/m);
+      }
+      expect(existsSync(marker), `${name}: ${existsSync(marker) ? readFileSync(marker, 'utf8') : ''}${r.stdout}${r.stderr}`).toBe(false);
+    }
+  });
+
   // Round-39h F3, F4, F6, F7: your global excludes file, a hooks folder core.hooksPath names
   // outside the repository, the configuration file GIT_CONFIG_GLOBAL names, a file named like
   // one of gate-check's labels, and the ledger itself.

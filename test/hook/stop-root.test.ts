@@ -158,9 +158,10 @@ describe('nothing planted in the session directory moves the root', () => {
     writeFiles(join(s.repo, 'main', '.git', 'worktrees', 'wt'), { HEAD: 'ref: refs/heads/wt\n', commondir: '../..\n' });
     writeFileSync(join(s.repo, 'wt', '.git'), 'gitdir: ../main/.git/worktrees/wt\n');
     expect(expectBlock(s.hook(join(s.repo, 'wt', 'sub')))).toMatch(/^gate-check: 1 gate is not met: GATES:A \(unchecked\)\./);
-    // Without its commondir, the worktree's gitdir has no objects/ or refs/: not a top level.
+    // Without its commondir, the worktree's gitdir has no objects/ or refs/: not a top level,
+    // and no repository to key the session's baseline by (round-39o O1): the stop is held.
     rmSync(join(s.repo, 'main', '.git', 'worktrees', 'wt', 'commondir'));
-    expect(expectBlock(s.hook(join(s.repo, 'wt', 'sub')))).toContain(`1 gate is not met: ${s.repo}/wt/GATES:A (unchecked).`);
+    expect(expectBlock(s.hook(join(s.repo, 'wt', 'sub')))).toContain(`${s.repo}/wt/.git: names no git repository that gate-check can read`);
     writeFileSync(join(s.repo, 'main', '.git', 'worktrees', 'wt', 'commondir'), '../..\n');
     // Another session: within one, the worktrees of a repository share a baseline, and gate A
     // (open in wt, missing in main) would be held there as removed (round-39a F3).

@@ -5,7 +5,7 @@
 // strict view would let it pass, until a person runs `gate-check hook accept` on a terminal.
 // Cosmetic edits (order, whitespace, titles) are not weakening.
 import { execFileSync } from 'node:child_process';
-import { linkSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, runCli, sandbox, writeFiles } from '../helpers/cli.js';
@@ -207,6 +207,92 @@ describe('one baseline per session in every worktree of the repository', () => {
     // The home folder is then the work tree's top, as its `.git` says, and the private store in
     // it lies inside that tree: refused, so the stop is held until that is undone.
     expect(blockOf(s.stop(wt))).toMatch(/^gate-check: the Stop hook could not check the gates \(.*\/home\/\.gate-check: is inside the repository /);
+  });
+
+  // Round-39o O2: the same with a plain `.git` file in the home folder, and git files that git
+  // takes while gate-check's stricter reading did not: a blank line after HEAD's ref, "ref:" and
+  // the ref on two lines, a commondir that is a link. The home folder was passed over again.
+  it("a worktree whose .git was moved into the home folder keeps the repository's baseline, whatever git files git still takes", () => {
+    for (const odd of [
+      (admin: string) => writeFileSync(join(admin, 'HEAD'), 'ref: refs/heads/w\n\n'),
+      (admin: string) => writeFileSync(join(admin, 'HEAD'), 'ref:\nrefs/heads/w\n'),
+      (admin: string) => {
+        renameSync(join(admin, 'commondir'), join(admin, '..', 'cd'));
+        symlinkSync(join(admin, '..', 'cd'), join(admin, 'commondir'));
+      },
+      // And one git no longer takes: the home folder holds a `.git` that names the repository all the same.
+      (admin: string) => rmSync(join(admin, 'HEAD')),
+    ]) {
+      const s = withWorktree();
+      expect(blockOf(s.stop(s.repo))).toMatch(/^gate-check: 2 gates are not met/);
+      const wt = join(s.home, 'w');
+      git(s.repo, ['worktree', 'add', '-q', wt]);
+      writeFileSync(join(wt, 'GATES.md'), '- [x] G1: the main work is done\n  EVIDENCE: checked by hand\n');
+      renameSync(join(wt, '.git'), join(s.home, '.git'));
+      git(s.repo, ['config', 'extensions.worktreeConfig', 'true']);
+      const admin = join(s.repo, '.git', 'worktrees', 'w');
+      writeFileSync(join(admin, 'config.worktree'), `[core]\n\tworktree = ${wt}\n`);
+      odd(admin);
+      if (existsSync(join(admin, 'HEAD'))) expect(execFileSync('git', ['rev-parse', '--show-toplevel'], { cwd: wt, encoding: 'utf8' }).trim()).toBe(realpathSync(wt)); // git works there
+      expect(blockOf(s.stop(wt)), String(odd)).toMatch(/\/home\/\.gate-check: is inside the repository /);
+    }
+  });
+
+  // The other side of that rule: a home folder that is a git repository of its own (dotfiles)
+  // is not the project of a session in a repository below it; its store must not hold that stop.
+  it('a dotfiles repository in the home folder does not hold a stop in a project below it', () => {
+    const s = withWorktree();
+    git(s.home, ['init', '-q']);
+    writeFileSync(join(s.home, 'GATES.md'), '- [ ] H: a gate of the home folder\n');
+    const project = join(s.home, 'proj');
+    writeFiles(project, { 'GATES.md': '- [x] M: wording approved\n  EVIDENCE: approved by Ada\n' });
+    git(project, ['init', '-q']);
+    expect(s.stop(project)).toMatchObject({ kind: 'allow' });
+  });
+
+  // Round-39o O3: no worktree. A blank line after the main checkout's HEAD ref (git works on),
+  // a repository made in a folder below it, and the ledger deleted: a stop in that folder
+  // looked no further than its own top level, and the checkout's memory was never read.
+  it('a repository made below the checkout does not hide it, whatever its HEAD', () => {
+    // A HEAD git still takes, and none at all (git fails there; the checkout's memory still holds).
+    for (const odd of [(head: string) => writeFileSync(head, `${readFileSync(head, 'utf8')}\n`), (head: string) => rmSync(head)]) {
+    const s = withWorktree();
+    expect(blockOf(s.stop(s.repo))).toMatch(/^gate-check: 2 gates are not met/);
+    git(s.repo, ['rm', '-rq', 'GATES.md', '.gate-check']);
+    git(s.repo, ['-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-qm', 'drop']);
+    const sub = join(s.repo, 'sub');
+    mkdirSync(sub);
+    git(sub, ['init', '-q']);
+    odd(join(s.repo, '.git', 'HEAD'));
+    expect(blockOf(s.stop(sub)), String(odd)).toMatch(/GATES\.md had open gates when the Stop hook last looked, and they are gone/);
+    }
+  });
+
+  // Round-39o O1: a `.git` file or a commondir naming a path whose bytes are not UTF-8 (git takes
+  // them as they are; decoded, they named an empty decoy folder instead): the stop is held.
+  it('a .git file or a commondir that is not UTF-8 text holds the stop', () => {
+    const WEAK = '- [x] A1: unknown ids answer 404\n  EVIDENCE: checked by hand\n';
+    const odd = (folder: string) => Buffer.concat([Buffer.from(`${folder}/`), Buffer.from([0xff])]);
+    for (const plant of [
+      (wt: string, repo: string) => {
+        symlinkSync(join(repo, '.git', 'worktrees', 'wt'), odd(dirname(wt)));
+        writeFileSync(join(wt, '.git'), Buffer.concat([Buffer.from('gitdir: '), odd(dirname(wt)), Buffer.from('\n')]));
+      },
+      (wt: string, repo: string) => {
+        symlinkSync(join(repo, '.git'), odd(dirname(wt)));
+        writeFileSync(join(repo, '.git', 'worktrees', 'wt', 'commondir'), Buffer.concat([odd(dirname(wt)), Buffer.from('\n')]));
+      },
+    ]) {
+      const s = withWorktree();
+      expect(blockOf(s.stop(s.repo))).toMatch(/^gate-check: 2 gates are not met/);
+      git(s.repo, ['worktree', 'add', '-q', s.wt]);
+      plant(s.wt, s.repo);
+      // The decoy: an empty folder where the decoded path leads.
+      mkdirSync(join(dirname(s.wt), '\ufffd'), { recursive: true });
+      execFileSync('git', ['status', '--short'], { cwd: s.wt }); // git still works there
+      writeFileSync(join(s.wt, '.gate-check', 'api', 'work.md'), WEAK);
+      expect(blockOf(s.stop(s.wt)), String(plant)).toMatch(/is not UTF-8 text/);
+    }
   });
 
   // Round-39b F1, F2: the repository's name is the agent's to change: a `.git` folder swapped
