@@ -8,7 +8,7 @@
 // bytes: text that is not UTF-8 would be decoded with U+FFFD in place of its odd bytes and name
 // another path than git's (round-39o O1), so it is refused too.
 import { isUtf8 } from 'node:buffer';
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { accessSync, closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { UnsafeFileError } from '../errors.js';
 
 /** Larger than any path git would follow. */
@@ -83,5 +83,15 @@ export function readGitFileStart(path: string, max: number): Buffer | null {
     return null;
   } finally {
     closeSync(fd);
+  }
+}
+
+/** What git's access(path, X_OK) says of a git directory's objects/ or refs/: there, through links, and searchable. */
+export function isSearchable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
   }
 }

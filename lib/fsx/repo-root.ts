@@ -11,9 +11,9 @@
 //   directory; so `gate-check gates/web.md` (as pre-commit passes it) and discovery agree on
 //   the root, and on every CWD: that anchors there.
 import { builtinModule } from '../builtin-module.js';
-import { accessSync, constants, lstatSync, readlinkSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { lstatSync, readlinkSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
-import { gitdirOf, readGitFileStart, readGitPointer } from './git-pointer.js';
+import { gitdirOf, isSearchable, readGitFileStart, readGitPointer } from './git-pointer.js';
 
 /** What git's validate_headref reads of a HEAD. */
 const HEAD_BYTES_READ = 255;
@@ -52,15 +52,6 @@ function isValidHead(path: string): boolean {
   return /^ref:[ \t\n\r]*refs\//.test(text) || /^[0-9a-fA-F]{40}/.test(text);
 }
 
-/** What git's access(path, X_OK) says: there, through links, and searchable. */
-function isSearchable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * git's is_git_directory (setup.c), read as git reads it: a valid HEAD (isValidHead), and

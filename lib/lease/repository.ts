@@ -3,9 +3,9 @@
 // of one repository see each other's leases), else the root itself. Read from files (.git,
 // gitdir, commondir), never by running git. A `.git` that names no repository falls back to
 // the root: leases then cover this checkout only, as without git.
-import { accessSync, constants, type Stats, statSync } from 'node:fs';
+import { type Stats, statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
-import { gitdirOf, readGitPointer } from '../fsx/git-pointer.js';
+import { gitdirOf, isSearchable, readGitPointer } from '../fsx/git-pointer.js';
 import { realPath } from '../fsx/physical-path.js';
 
 /**
@@ -56,12 +56,3 @@ function commonOf(gitDir: string): string | null {
   return common !== null && isSearchable(`${common}/objects`) && isSearchable(`${common}/refs`) ? common : null;
 }
 
-/** git's access(path, X_OK). */
-function isSearchable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}

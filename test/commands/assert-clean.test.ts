@@ -509,6 +509,16 @@ describe('--assert-clean', () => {
       return dir;
     };
     const odd = (folder: string) => Buffer.concat([Buffer.from(`${folder}/`), Buffer.from([0xff])]);
+    /** A repository with a submodule `sub`, which has a linked worktree at t/subwt. */
+    const submoduleWorktree = () => {
+      const t = tempDir('gc-subwt-');
+      const origin = repoIn(join(t, 'origin'));
+      const repo = repoIn(join(t, 'repo'));
+      g(repo, 'submodule', 'add', '-q', origin, 'sub');
+      g(repo, 'commit', '-qm', 'sub');
+      g(join(repo, 'sub'), 'worktree', 'add', '-q', '-b', 'x', join(t, 'subwt'));
+      return { t, repo };
+    };
     const cases: Array<[string, () => { cwd: string; folder: string; refused?: RegExp }]> = [
       ['O5: a repository made in the folder holding the checkout', () => {
         const t = tempDir('gc-outer-');
@@ -518,31 +528,16 @@ describe('--assert-clean', () => {
         return { cwd: repo, folder: plant(join(t, 'w2', 'tools')) };
       }],
       ['O6: a linked worktree of a submodule', () => {
-        const t = tempDir('gc-subwt-');
-        const origin = repoIn(join(t, 'origin'));
-        const repo = repoIn(join(t, 'repo'));
-        g(repo, 'submodule', 'add', '-q', origin, 'sub');
-        g(repo, 'commit', '-qm', 'sub');
-        g(join(repo, 'sub'), 'worktree', 'add', '-q', '-b', 'x', join(t, 'subwt'));
+        const { t, repo } = submoduleWorktree();
         return { cwd: repo, folder: plant(join(t, 'subwt', 'tools')) };
       }],
       ['O6: a linked worktree of a submodule, its .git file gone', () => {
-        const t = tempDir('gc-subwt-');
-        const origin = repoIn(join(t, 'origin'));
-        const repo = repoIn(join(t, 'repo'));
-        g(repo, 'submodule', 'add', '-q', origin, 'sub');
-        g(repo, 'commit', '-qm', 'sub');
-        g(join(repo, 'sub'), 'worktree', 'add', '-q', '-b', 'x', join(t, 'subwt'));
+        const { t, repo } = submoduleWorktree();
         rmSync(join(t, 'subwt', '.git'));
         return { cwd: repo, folder: plant(join(t, 'subwt', 'tools')) };
       }],
       ['O6: a linked worktree of a submodule, its record in the git folder naming another place', () => {
-        const t = tempDir('gc-subwt-');
-        const origin = repoIn(join(t, 'origin'));
-        const repo = repoIn(join(t, 'repo'));
-        g(repo, 'submodule', 'add', '-q', origin, 'sub');
-        g(repo, 'commit', '-qm', 'sub');
-        g(join(repo, 'sub'), 'worktree', 'add', '-q', '-b', 'x', join(t, 'subwt'));
+        const { t, repo } = submoduleWorktree();
         writeFileSync(join(repo, '.git', 'modules', 'sub', 'worktrees', 'subwt', 'gitdir'), `${join(t, 'elsewhere', '.git')}\n`);
         return { cwd: repo, folder: plant(join(t, 'subwt', 'tools')) };
       }],
