@@ -70,6 +70,8 @@ export function readGitFileStart(path: string, max: number): Buffer | null {
     return null;
   }
   try {
+    // Mutation note: equivalent (a folder fails the read, and a FIFO opened non-blocking reads
+    // nothing or fails: null or no bytes, which no HEAD test takes).
     if (!fstatSync(fd).isFile()) return null;
     const buf = Buffer.alloc(max);
     let total = 0;

@@ -150,6 +150,7 @@ function listQuiet(folder: string): string[] {
  * cannot be read counts as the same repository (fail closed: that folder is skipped).
  */
 function inCheckoutOf(commons: string[], dir: string): boolean {
+  // Mutation note: equivalent (an empty list matches no `.git`; this only spares the walk).
   if (commons.length === 0) return false;
   for (let at = dir; ; at = dirname(at)) {
     if (hasDotGit(at)) {

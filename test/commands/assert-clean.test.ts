@@ -577,6 +577,25 @@ describe('--assert-clean', () => {
     }
   });
 
+  // Which folders hold the repository's files must be known before any git runs: a `.git`
+  // around the root that names no repository, or submodule git folders past what is looked
+  // into (4,096 folders, 32 deep), is exit 2 before anything runs.
+  it('runs nothing when it cannot tell which folders hold the repository: a .git around the root naming none, too many or too deep submodule folders', () => {
+    for (const [name, setup, cwdOf] of [
+      ['a .git naming no repository', (repo: string) => writeFiles(join(repo, 'pkg'), { '.git': 'not a gitfile\n', 'GATES.md': '- [ ] A: t\n  CHECK: touch ran; echo ok\n  EXPECT: ok\n' }), (repo: string) => join(repo, 'pkg')],
+      ['submodule folders 33 deep', (repo: string) => mkdirSync(join(repo, '.git', 'modules', ...Array.from({ length: 33 }, (_, i) => `d${i}`)), { recursive: true }), (repo: string) => repo],
+      ['4,097 submodule folders', (repo: string) => { for (let i = 0; i < 4097; i++) mkdirSync(join(repo, '.git', 'modules', `m${i}`), { recursive: true }); }, (repo: string) => repo],
+    ] as const) {
+      const s = gitRepo({ 'GATES.md': '- [ ] A: t\n  CHECK: touch ran; echo ok\n  EXPECT: ok\n' });
+      setup(s.repo);
+      const cwd = cwdOf(s.repo);
+      const r = runCli(['--approve', '--assert-clean'], { cwd, env: s.env });
+      expect(r.code, `${name}: ${r.stdout}${r.stderr}`).toBe(2);
+      expect(r.stderr, name).toMatch(/cannot tell which folders hold the repository's files/);
+      expect(existsSync(join(cwd, 'ran')), name).toBe(false);
+    }
+  });
+
   // Round-39h F3, F4, F6, F7: your global excludes file, a hooks folder core.hooksPath names
   // outside the repository, the configuration file GIT_CONFIG_GLOBAL names, a file named like
   // one of gate-check's labels, and the ledger itself.

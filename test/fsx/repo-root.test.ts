@@ -50,6 +50,9 @@ describe('isGitTopLevel agrees with git', () => {
     ['a NUL before the ref', (g) => writeFileSync(join(g, 'HEAD'), 'ref: \0refs/heads/main\n')],
     ['objects/ a link to a folder elsewhere', (g) => (renameSync(join(g, 'objects'), join(g, '..', '..', 'objects-elsewhere')), symlinkSync(join(g, '..', '..', 'objects-elsewhere'), join(g, 'objects')))],
     ['no refs/', (g) => rmSync(join(g, 'refs'), { recursive: true })],
+    ['an empty commondir', (g) => writeFileSync(join(g, 'commondir'), '')],
+    ['a commondir of one newline (the folder itself)', (g) => writeFileSync(join(g, 'commondir'), '\n')],
+    ['a commondir naming a folder without objects/', (g) => (mkdirSync(join(g, 'elsewhere')), writeFileSync(join(g, 'commondir'), 'elsewhere\n'))],
   ];
   for (const [name, change] of cases) {
     it(name, () => {
