@@ -3,17 +3,27 @@
 // the same words read as text do not name. The directory is the shell's PWD (kept as text, as
 // `cd` keeps it); realpath(3) then resolves each `..` after the link before it, as the kernel
 // does (Node's JavaScript realpathSync first normalizes `..` away as text). Reads only.
+import { isUtf8 } from 'node:buffer';
 import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { UnsafeFileError } from '../errors.js';
 import { basename, dirname, isAbsolute, posix, relative, resolve, sep } from 'node:path';
 import { safeReadFile } from './safe-read.js';
 
-/** realpath(3) of `path` (the kernel's: each `..` after the link before it), or null when it does not resolve (missing, a loop, no access). */
+/**
+ * realpath(3) of `path` (the kernel's: each `..` after the link before it), or null when it
+ * does not resolve (missing, a loop, no access). An error when it resolves to a path that is
+ * not UTF-8: Node would decode its odd bytes to U+FFFD, and the string then names another
+ * folder (a git folder moved to such a name and linked back keyed a decoy: round-39p P1).
+ */
 export function realPath(path: string): string | null {
+  let bytes: Buffer;
   try {
-    return realpathSync.native(path);
+    bytes = realpathSync.native(path, { encoding: 'buffer' });
   } catch {
     return null;
   }
+  if (!isUtf8(bytes)) throw new UnsafeFileError(path, 'resolves to a path that is not UTF-8 text, which gate-check cannot name as the file system does');
+  return bytes.toString('utf8');
 }
 
 /**

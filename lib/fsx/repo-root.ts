@@ -91,6 +91,8 @@ export function isGitTopLevel(dir: string): boolean {
   const st = statQuiet(dotGit);
   if (st === null) return false;
   if (st.isDirectory()) return isGitDirectory(dotGit);
+  // Mutation note: equivalent (readGitPointer refuses what is not a regular file, and the
+  // refusal is read as no top level below).
   if (!st.isFile()) return false;
   let text: string | null;
   try {

@@ -11,6 +11,7 @@
 // their git directories, which hold their hooks and configuration, and their submodules' git
 // directories and worktrees (round-39n N3, round-39o O5, O6). A `.git` that cannot be read
 // leaves that unknown: no git is run then.
+import { isUtf8 } from 'node:buffer';
 import { readdirSync } from 'node:fs';
 import { basename, delimiter, dirname, isAbsolute, join } from 'node:path';
 import { RunSetupError } from '../errors.js';
@@ -44,18 +45,29 @@ export function gitProgram(env: NodeJS.ProcessEnv, root: string): string {
   const trees = [realPath(tree) ?? tree, ...commons.flatMap(repositoryFolders)];
   const inside = (dir: string) => trees.some((t) => within(dir, t)) || inCheckoutOf(commons, dir);
   for (const entry of (env.PATH ?? '').split(delimiter)) {
-    if (!entry || !isAbsolute(entry)) continue;
-    const dir = realPath(entry);
+    // An entry with U+FFFD may be Node's decoding of bytes that are not UTF-8 (an environment
+    // is bytes): the folder it names as text is not the one on PATH (round-39p P2).
+    if (!entry || !isAbsolute(entry) || entry.includes('\ufffd')) continue;
+    const dir = resolvedQuietly(entry);
     if (dir === null || inside(dir)) continue;
     // The program itself by its real path too: a `git` that is a link into the repository
     // runs the repository's program (round-39l F3).
-    const candidate = realPath(join(dir, 'git'));
+    const candidate = resolvedQuietly(join(dir, 'git'));
     if (candidate !== null && !inside(candidate) && isExecutableFile(candidate)) {
       found.set(key, candidate);
       return candidate;
     }
   }
   throw new RunSetupError('git is not installed (not found on PATH; only absolute folders outside the repository are searched)', 'install git, or put the folder that holds it on PATH');
+}
+
+/** A PATH entry's real path; null when it does not resolve, or resolves to a path that is not UTF-8 (realPath): that entry is passed over. */
+function resolvedQuietly(path: string): string | null {
+  try {
+    return realPath(path);
+  } catch {
+    return null;
+  }
 }
 
 /** The common directory of each repository whose `.git` is at or above `root`; an error for one that names none. */
@@ -134,12 +146,18 @@ function hasDotGitFiles(path: string): boolean {
   return listQuiet(path).includes('HEAD');
 }
 
+/** The names in a folder of git's (`worktrees/`, `modules/`): none when it cannot be listed; an error for a name that is not UTF-8, which could not be looked into. */
 function listQuiet(folder: string): string[] {
+  let names: Buffer[];
   try {
-    return readdirSync(folder);
+    names = readdirSync(folder, { encoding: 'buffer' });
   } catch {
     return [];
   }
+  for (const name of names) {
+    if (!isUtf8(name)) throw new RunSetupError(`${folder} holds a name that is not UTF-8 text: cannot tell which folders hold the repository's files`);
+  }
+  return names.map((name) => name.toString('utf8'));
 }
 
 /**

@@ -1,9 +1,9 @@
 // --assert-clean: a check that changes the repository fails with the paths it changed.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, sandbox, tempDir, writeFiles } from '../helpers/cli.js';
+import { BIN, runCli, sandbox, tempDir, writeFiles } from '../helpers/cli.js';
 
 function gitRepo(files: Record<string, string>) {
   const s = sandbox();
@@ -577,6 +577,19 @@ describe('--assert-clean', () => {
     }
   });
 
+  // Round-39p P2: a PATH entry whose bytes are not UTF-8 reaches Node decoded, its odd bytes as
+  // U+FFFD: the folder that text names is on no PATH, and its git is not run.
+  it('runs no git from the folder a PATH entry that is not UTF-8 decodes to', () => {
+    const s = gitRepo({ 'GATES.md': '- [ ] A: t\n  CHECK: echo ok\n  EXPECT: never\n' });
+    const t = tempDir('gc-path-');
+    const marker = join(s.home, 'ran');
+    writeFiles(join(t, '\ufffd', 'bin'), { git: `#!/bin/sh\necho planted >> '${marker}'\nexec /usr/bin/env -i PATH=/usr/bin:/bin git "$@"\n` });
+    execFileSync('chmod', ['+x', join(t, '\ufffd', 'bin', 'git')]);
+    const r = spawnSync('sh', ['-c', `PATH="$(printf '%s/\\377/bin' "$T")":"$PATH" exec "$NODE" "$BIN" --approve --assert-clean`], { cwd: s.repo, env: { ...s.env, T: t, NODE: process.execPath, BIN }, encoding: 'utf8' });
+    expect(r.stdout + r.stderr).toMatch(/^FAIL GATES:A/m);
+    expect(existsSync(marker), existsSync(marker) ? readFileSync(marker, 'utf8') : '').toBe(false);
+  });
+
   // Which folders hold the repository's files must be known before any git runs: a `.git`
   // around the root that names no repository, or submodule git folders past what is looked
   // into (4,096 folders, 32 deep), is exit 2 before anything runs.
@@ -585,6 +598,7 @@ describe('--assert-clean', () => {
       ['a .git naming no repository', (repo: string) => writeFiles(join(repo, 'pkg'), { '.git': 'not a gitfile\n', 'GATES.md': '- [ ] A: t\n  CHECK: touch ran; echo ok\n  EXPECT: ok\n' }), (repo: string) => join(repo, 'pkg')],
       ['submodule folders 33 deep', (repo: string) => mkdirSync(join(repo, '.git', 'modules', ...Array.from({ length: 33 }, (_, i) => `d${i}`)), { recursive: true }), (repo: string) => repo],
       ['4,097 submodule folders', (repo: string) => { for (let i = 0; i < 4097; i++) mkdirSync(join(repo, '.git', 'modules', `m${i}`), { recursive: true }); }, (repo: string) => repo],
+      ['a worktree folder named in bytes that are not UTF-8', (repo: string) => mkdirSync(Buffer.concat([Buffer.from(`${repo}/.git/worktrees/`), Buffer.from([0xff])]), { recursive: true }), (repo: string) => repo],
     ] as const) {
       const s = gitRepo({ 'GATES.md': '- [ ] A: t\n  CHECK: touch ran; echo ok\n  EXPECT: ok\n' });
       setup(s.repo);

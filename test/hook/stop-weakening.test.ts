@@ -268,6 +268,24 @@ describe('one baseline per session in every worktree of the repository', () => {
     }
   });
 
+  // Round-39p P1: the repository's git folder moved to a name that is not UTF-8 and linked back
+  // (git works on in both checkouts), a decoy repository where Node's decoding of that name
+  // leads: the worktree was keyed by the decoy, and its first stop took a fresh baseline.
+  it('a git folder whose real path is not UTF-8 holds the stop', () => {
+    const s = withWorktree();
+    expect(blockOf(s.stop(s.repo))).toMatch(/^gate-check: 2 gates are not met/);
+    git(s.repo, ['worktree', 'add', '-q', s.wt]);
+    const odd = Buffer.concat([Buffer.from(`${dirname(s.wt)}/`), Buffer.from([0xff])]);
+    renameSync(join(s.repo, '.git'), odd);
+    symlinkSync(odd, join(s.repo, '.git'));
+    const decoy = join(dirname(s.wt), '\ufffd');
+    git(dirname(s.wt), ['init', '-q', '--bare', decoy]);
+    writeFiles(join(decoy, 'worktrees', 'wt'), { HEAD: 'ref: refs/heads/wt\n', commondir: '../..\n' });
+    execFileSync('git', ['status', '--short'], { cwd: s.wt }); // git still works there
+    writeFileSync(join(s.wt, '.gate-check', 'api', 'work.md'), '- [x] A1: unknown ids answer 404\n  EVIDENCE: checked by hand\n');
+    expect(blockOf(s.stop(s.wt))).toMatch(/resolves to a path that is not UTF-8 text/);
+  });
+
   // Round-39o O1: a `.git` file or a commondir naming a path whose bytes are not UTF-8 (git takes
   // them as they are; decoded, they named an empty decoy folder instead): the stop is held.
   it('a .git file or a commondir that is not UTF-8 text holds the stop', () => {

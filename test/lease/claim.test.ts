@@ -2,7 +2,7 @@
 // conflicts named with exit 3, lease files that cannot be trusted holding everything, release
 // that works without the scope's folder, nothing ever stolen.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, linkSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync, linkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { leaseFileName } from '../../lib/lease/record.js';
@@ -242,18 +242,24 @@ describe('--release', () => {
 });
 
 describe('worktrees of one repository share one registry', () => {
-  it('a claim in one worktree conflicts with an overlapping lease taken in another', () => {
+  /** A git repository of `files`, committed, with a linked worktree beside it. */
+  function withWorktree(files: Record<string, string>) {
     const s = sandbox();
     const git = (args: string[], cwd = s.repo) => {
       const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd, encoding: 'utf8', env: s.env });
       expect(r.status, r.stderr).toBe(0);
     };
-    writeFiles(s.repo, { '.gate-check/api/work.md': leaf('src/api/**'), '.gate-check/all/work.md': leaf('src/**') });
+    writeFiles(s.repo, files);
     git(['init', '-q']);
     git(['add', '-A']);
     git(['commit', '-qm', 'ledgers']);
     const other = join(s.repo, '..', 'other-worktree');
     git(['worktree', 'add', '-q', other]);
+    return { s, git, other };
+  }
+
+  it('a claim in one worktree conflicts with an overlapping lease taken in another', () => {
+    const { s, other } = withWorktree({ '.gate-check/api/work.md': leaf('src/api/**'), '.gate-check/all/work.md': leaf('src/**') });
     expect(runCli(['--claim', '--scope', 'api'], { cwd: s.repo, env: s.env }).code).toBe(0);
     const r = runCli(['--claim', '--scope', 'all'], { cwd: other, env: s.env });
     expect(r.code).toBe(3);
@@ -262,6 +268,26 @@ describe('worktrees of one repository share one registry', () => {
     // Released from the other worktree: the same registry.
     expect(runCli(['--release', '--scope', 'api'], { cwd: other, env: s.env }).stdout).toContain('RELEASED');
     expect(runCli(['--claim', '--scope', 'all'], { cwd: other, env: s.env }).code).toBe(0);
+  });
+
+  // Round-39p P1: the repository's git folder moved to a name that is not UTF-8 and linked back
+  // (git works on), a decoy repository where Node's decoding of that name leads: the worktree's
+  // registry was the decoy's, new and empty, and a second claim of a leased scope went through.
+  it('a git folder whose real path is not UTF-8 refuses the claim rather than key a decoy', () => {
+    const { s, git, other } = withWorktree({ '.gate-check/api/work.md': leaf('src/api/**') });
+    expect(runCli(['--claim', '--scope', 'api'], { cwd: s.repo, env: s.env }).code).toBe(0);
+    const odd = Buffer.concat([Buffer.from(`${join(s.repo, '..')}/`), Buffer.from([0xff])]);
+    renameSync(join(s.repo, '.git'), odd);
+    symlinkSync(odd, join(s.repo, '.git'));
+    git(['init', '-q', '--bare', join(s.repo, '..', '\ufffd')]);
+    mkdirSync(join(s.repo, '..', '\ufffd', 'worktrees', 'other-worktree'), { recursive: true });
+    writeFileSync(join(s.repo, '..', '\ufffd', 'worktrees', 'other-worktree', 'HEAD'), 'ref: refs/heads/x\n');
+    writeFileSync(join(s.repo, '..', '\ufffd', 'worktrees', 'other-worktree', 'commondir'), '../..\n');
+    git(['status', '--short'], other); // git works there
+    const r = runCli(['--claim', '--scope', 'api'], { cwd: other, env: s.env });
+    expect(r.code, r.stdout + r.stderr).not.toBe(0);
+    expect(r.stdout).not.toMatch(/CLAIMED/);
+    expect(r.stderr).toMatch(/resolves to a path that is not UTF-8 text/);
   });
 
   it('a directory that is not a git checkout keeps its own registry', () => {
