@@ -52,7 +52,6 @@ function isValidHead(path: string): boolean {
   return /^ref:[ \t\n\r]*refs\//.test(text) || /^[0-9a-fA-F]{40}/.test(text);
 }
 
-
 /**
  * git's is_git_directory (setup.c), read as git reads it: a valid HEAD (isValidHead), and
  * objects/ and refs/ in its common directory, which `commondir` names (read through links,

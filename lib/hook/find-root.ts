@@ -3,14 +3,15 @@
 // so nothing it can plant may move the hook away from the repository's gates:
 //
 // - The repository is the nearest work-tree top level as git finds it: a `.git` directory
-//   with a valid HEAD, `objects/` and `refs/` (through `commondir` for a linked worktree), or
-//   a `.git` file `gitdir: <path>` naming one. It is read here, never by running git (which
-//   would run hooks and config the repository controls). An empty or garbage `.git`, or a
-//   symbolic link, is not a top level, so the search goes on upwards.
+//   git accepts (lib/fsx/repo-root.ts reads it as git's is_git_directory does), or a `.git`
+//   file `gitdir: <path>` naming one, or a link to either. It is read here, never by running
+//   git (which would run hooks and config the repository controls). An empty or garbage
+//   `.git` is not a top level, so the search goes on upwards.
 // - Every directory from the session's directory up to that top level is a candidate, and
-//   so is every directory above it that is a top level, holds any `.git` or holds ledgers: a repository nested
-//   inside another (a fake `.git` planted in a subdirectory is one) adds its own ledgers but
-//   cannot hide the outer ones. Outside any repository, every directory up to `/` is one.
+//   so is every directory above it that is a top level, holds any `.git` or holds ledgers: a
+//   repository nested inside another (a fake `.git` planted in a subdirectory is one) adds
+//   its own ledgers but cannot hide the outer ones. Outside any repository, every directory
+//   up to `/` is one.
 // - A candidate holds ledgers when it has `GATES.md` (anything of that name: a link or a
 //   FIFO there is refused when loading, which blocks), or a `gates` or `.gate-check`
 //   directory (or link). A regular file named `gates` or `.gate-check` is not a marker.

@@ -55,4 +55,3 @@ function commonOf(gitDir: string): string | null {
   const common = realPath(named === undefined ? gitDir : isAbsolute(named) ? named : `${gitDir}/${named}`);
   return common !== null && isSearchable(`${common}/objects`) && isSearchable(`${common}/refs`) ? common : null;
 }
-
