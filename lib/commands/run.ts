@@ -113,7 +113,7 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
   // The private store: refused (exit 2) before anything runs if it is unsafe.
   const locations = storeLocations(io.env);
   const store = ApprovalStore.open(locations, ws.root.path, true);
-  const receipts = ReceiptStore.open(locations, ws.root.path, true)!;
+  const receipts = ReceiptStore.open(locations, ws.root.path, 'run')!;
   const history = HistoryLog.open(locations, ws.root.path, true)!;
   // Where approvals (and the Stop hook's state) are written, a marker says that checks are
   // running: a nested --approve that hid /proc from itself (another PID namespace) still

@@ -73,19 +73,45 @@ export function mergeResults(file: CheckResultsFile, added: readonly CheckResult
  * for it, then put back) settles nothing (round-38c F1).
  */
 export function laterFailure(file: CheckResultsFile, pass: { def: string; cwd?: string | null; time: string }): CheckResult | null {
-  const check = checkOf(pass);
+  const check = indexOf(file).get(checkOf(pass));
+  if (check === undefined) return null;
   const since = Date.parse(pass.time);
-  const settledAt = new Map<string, number>();
-  for (const r of file.results) if (r.status === 'pass' && checkOf(r) === check) settledAt.set(runOf(r), Date.parse(r.time));
   let found: CheckResult | null = null;
-  for (const r of file.results) {
-    if (r.status !== 'fail' || checkOf(r) !== check) continue;
-    const at = Date.parse(r.time);
+  let foundAt = -Infinity;
+  for (const { result, at } of check.fails) {
     // A failure started in the same millisecond as the pass counts: which saw the newer work is unknown.
-    if (at < since || (settledAt.get(runOf(r)) ?? -Infinity) > at) continue;
-    if (found === null || at > Date.parse(found.time)) found = r;
+    if (at < since || (check.settledAt.get(runOf(result)) ?? -Infinity) > at) continue;
+    if (found === null || at > foundAt) {
+      found = result;
+      foundAt = at;
+    }
   }
   return found;
+}
+
+/** One check's results: when each set of contents last passed, and its failures. */
+interface CheckIndex {
+  settledAt: Map<string, number>;
+  fails: { result: CheckResult; at: number }[];
+}
+
+// Built once per file (files are never changed in place: mergeResults makes a new one), so that
+// verifying n gates is not n passes over every result.
+const indexes = new WeakMap<CheckResultsFile, Map<string, CheckIndex>>();
+
+function indexOf(file: CheckResultsFile): Map<string, CheckIndex> {
+  let index = indexes.get(file);
+  if (index !== undefined) return index;
+  index = new Map();
+  for (const r of file.results) {
+    const key = checkOf(r);
+    let check = index.get(key);
+    if (check === undefined) index.set(key, (check = { settledAt: new Map(), fails: [] }));
+    if (r.status === 'pass') check.settledAt.set(runOf(r), Date.parse(r.time));
+    else check.fails.push({ result: r, at: Date.parse(r.time) });
+  }
+  indexes.set(file, index);
+  return index;
 }
 
 export function serializeCheckResults(file: CheckResultsFile): string {

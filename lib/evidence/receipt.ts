@@ -111,13 +111,19 @@ const nullableHex12 = (v: unknown) => v === null || (typeof v === 'string' && HE
 const nullableHex64 = (v: unknown) => v === null || (typeof v === 'string' && HEX64.test(v));
 
 /**
- * A record, or null when it is malformed. `foreign` marks a pass whose receipt id does not
- * cover its fields under this ledger path: one made while the same ledger file was seen from
- * another repository root (a `gates/GATES.md` run from the top and from `gates/`, or with
- * `--root`), or not made by gate-check. It stays on file, and counts as a result of its proof
- * (the newest result decides), but never verifies an evidence line here.
+ * Whether a pass read from a records file is foreign: its receipt id does not cover its fields
+ * under this ledger path. It was made while the same ledger file was seen from another
+ * repository root (a `gates/GATES.md` run from the top and from `gates/`, or with `--root`),
+ * or not by gate-check. It stays on file, and counts as a result of its proof (the newest
+ * result decides), but never verifies an evidence line here. Asked only of the pass that
+ * would verify one (one hash per met gate, not per record).
  */
-function parseRecord(v: unknown, ledgerInRepo: string): { record: RunRecord; foreign: boolean } | null {
+export function isForeignPass(record: RunRecord, ledgerInRepo: string): boolean {
+  return record.status === 'pass' && receiptId(ledgerInRepo, record, record.match!) !== record.receipt;
+}
+
+/** A record, or null when it is malformed. */
+function parseRecord(v: unknown): RunRecord | null {
   if (!isPlainObject(v) || !hasRecordKeys(v)) return null;
   const { gate, status, def, deps, inputs, match, receipt, signature, outputSha256, bytes, bound, time } = v;
   const cwd = Object.hasOwn(v, 'cwd') ? v.cwd : undefined;
@@ -153,16 +159,15 @@ function parseRecord(v: unknown, ledgerInRepo: string): { record: RunRecord; for
     ...(title !== undefined ? { title: title as string } : {}),
     time,
   };
-  if (status === 'fail') return match === null && receipt === null ? { record: r, foreign: false } : null;
+  if (status === 'fail') return match === null && receipt === null ? r : null;
   if (typeof match !== 'string' || !HEX12.test(match) || typeof receipt !== 'string' || !HEX64.test(receipt)) return null;
-  return { record: r, foreign: receiptId(ledgerInRepo, r, match) !== receipt };
+  return r;
 }
 
-/** `foreign`: the passes of `file` that cannot verify an evidence line under this ledger path (see parseRecord). */
-export type ReceiptFileParse = { ok: true; file: ReceiptFile; foreign: RunRecord[] } | { ok: false; reason: string };
+export type ReceiptFileParse = { ok: true; file: ReceiptFile } | { ok: false; reason: string };
 
-/** `ledger` is the canonical absolute path (the file is per ledger); `ledgerInRepo` its path inside the repository. */
-export function parseReceiptFile(text: string, ledger: string, ledgerInRepo: string): ReceiptFileParse {
+/** `ledger` is the canonical absolute path (the file is per ledger). Its foreign passes are kept (isForeignPass). */
+export function parseReceiptFile(text: string, ledger: string): ReceiptFileParse {
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -174,14 +179,12 @@ export function parseReceiptFile(text: string, ledger: string, ledgerInRepo: str
   if (data.ledger !== ledger) return { ok: false, reason: 'names another ledger' };
   if (!Array.isArray(data.records)) return { ok: false, reason: 'records is not a list' };
   const records: RunRecord[] = [];
-  const foreign: RunRecord[] = [];
   for (const raw of data.records) {
-    const parsed = parseRecord(raw, ledgerInRepo);
-    if (!parsed) return { ok: false, reason: 'a record is malformed' };
-    records.push(parsed.record);
-    if (parsed.foreign) foreign.push(parsed.record);
+    const record = parseRecord(raw);
+    if (!record) return { ok: false, reason: 'a record is malformed' };
+    records.push(record);
   }
-  return { ok: true, file: { schema: RECEIPTS_SCHEMA, ledger, records }, foreign };
+  return { ok: true, file: { schema: RECEIPTS_SCHEMA, ledger, records } };
 }
 
 function sameProof(a: ProvenFields, b: ProvenFields): boolean {

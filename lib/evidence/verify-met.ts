@@ -29,7 +29,7 @@ export function readOnlyContext(ws: Workspace, io: Io): VerifyContext {
   const locations = storeLocations(io.env);
   return {
     resolver: new FileDigests(ws.root.path),
-    receipts: ReceiptStore.open(locations, ws.root.path, false),
+    receipts: ReceiptStore.open(locations, ws.root.path, 'view'),
     approvals: ApprovalStore.openIfExists(locations, ws.root.path),
   };
 }

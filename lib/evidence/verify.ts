@@ -108,7 +108,7 @@ export async function verifyMetGate(ctx: VerifyContext, loaded: LoadedLedger, ga
     return { state: 'unverified', reason: 'no run of this gate in this checkout on this machine (evidence from another checkout or machine, or written by hand)' };
   }
   if (newest.status === 'fail') return { state: 'stale', reason: `the latest run of this gate here failed (started ${newest.time}): the evidence line is older` };
-  if (ctx.receipts?.isForeign(newest)) {
+  if (ctx.receipts?.isForeign(loaded.location.path, newest)) {
     return { state: 'mismatched', reason: 'the latest passing run of this gate here was recorded under another repository root, or not by gate-check (the same ledger file seen from another folder or with --root is another path): it cannot check this evidence line; run the gate again from here' };
   }
   // A later failure of this gate counts whatever it ran under: other DEPENDS or INPUTS contents

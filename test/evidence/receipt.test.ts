@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mergeRecords, newestOf, parseReceiptFile, RECEIPTS_SCHEMA, receiptId, RECORDS_PER_GATE, serializeReceiptFile, type ReceiptFile, type RunRecord } from '../../lib/evidence/receipt.js';
+import { isForeignPass, mergeRecords, newestOf, parseReceiptFile, RECEIPTS_SCHEMA, receiptId, RECORDS_PER_GATE, serializeReceiptFile, type ReceiptFile, type RunRecord } from '../../lib/evidence/receipt.js';
 
 const L = '/repo/GATES.md';
 const IN_REPO = 'GATES.md';
@@ -30,12 +30,13 @@ describe('run records file', () => {
   it('parses what it serializes, and refuses tampering, extra keys and another ledger', () => {
     const file: ReceiptFile = { schema: RECEIPTS_SCHEMA, ledger: L, records: [pass(), fail({ gate: 'G2' })] };
     const text = serializeReceiptFile(file);
-    expect(parseReceiptFile(text, L, IN_REPO)).toEqual({ ok: true, file, foreign: [] });
-    expect(parseReceiptFile(text, '/other', IN_REPO).ok).toBe(false);
-    expect(parseReceiptFile(text.replace('"gate"', '"__proto__": {}, "gate"'), L, IN_REPO).ok).toBe(false);
-    expect(parseReceiptFile(text.replace('"status":"fail","match":null', `"status":"fail","match":"${'a'.repeat(12)}"`), L, IN_REPO).ok).toBe(false);
-    expect(parseReceiptFile(`{"schema":"${RECEIPTS_SCHEMA}","ledger":"${L}","records":[],"x":1}`, L, IN_REPO).ok).toBe(false);
-    expect(parseReceiptFile('not json', L, IN_REPO).ok).toBe(false);
+    expect(parseReceiptFile(text, L)).toEqual({ ok: true, file });
+    expect(file.records.map((r) => isForeignPass(r, IN_REPO))).toEqual([false, false]);
+    expect(parseReceiptFile(text, '/other').ok).toBe(false);
+    expect(parseReceiptFile(text.replace('"gate"', '"__proto__": {}, "gate"'), L).ok).toBe(false);
+    expect(parseReceiptFile(text.replace('"status":"fail","match":null', `"status":"fail","match":"${'a'.repeat(12)}"`), L).ok).toBe(false);
+    expect(parseReceiptFile(`{"schema":"${RECEIPTS_SCHEMA}","ledger":"${L}","records":[],"x":1}`, L).ok).toBe(false);
+    expect(parseReceiptFile('not json', L).ok).toBe(false);
   });
 
   // Found by an attack: the same ledger file seen from two repository roots (gates/GATES.md
@@ -44,10 +45,11 @@ describe('run records file', () => {
   it('keeps a pass whose receipt id does not cover it under this ledger path, as foreign: made under another root, or not by gate-check', () => {
     const file: ReceiptFile = { schema: RECEIPTS_SCHEMA, ledger: L, records: [pass(), fail({ gate: 'G2' })] };
     const text = serializeReceiptFile(file);
-    const moved = parseReceiptFile(text, L, 'gates/GATES.md');
-    expect(moved).toEqual({ ok: true, file, foreign: [file.records[0]] });
-    const tampered = parseReceiptFile(text.replace(`"match":"${'a'.repeat(12)}"`, `"match":"${'c'.repeat(12)}"`), L, IN_REPO);
-    expect(tampered.ok && tampered.foreign.map((r) => r.match)).toEqual(['c'.repeat(12)]);
+    const moved = parseReceiptFile(text, L);
+    expect(moved).toEqual({ ok: true, file });
+    expect(moved.ok && moved.file.records.map((r) => isForeignPass(r, 'gates/GATES.md'))).toEqual([true, false]);
+    const tampered = parseReceiptFile(text.replace(`"match":"${'a'.repeat(12)}"`, `"match":"${'c'.repeat(12)}"`), L);
+    expect(tampered.ok && tampered.file.records.filter((r) => isForeignPass(r, IN_REPO)).map((r) => r.match)).toEqual(['c'.repeat(12)]);
     // Kept as they were: written back unchanged, and still the newest result of their proof.
     expect(moved.ok && JSON.parse(serializeReceiptFile(mergeRecords(moved.file, [])))).toEqual(JSON.parse(text));
   });
@@ -90,8 +92,8 @@ describe('run records file', () => {
   it('refuses each malformed field, in a failure (which no receipt id covers) and in a pass whose id was recomputed over it', () => {
     const text = (r: unknown) => `{"schema":"${RECEIPTS_SCHEMA}","ledger":"${L}","records":[${JSON.stringify(r)}]}`;
     const withId = (r: Record<string, unknown>) => ({ ...r, receipt: receiptId(IN_REPO, r as unknown as RunRecord, r.match as string) });
-    expect(parseReceiptFile(text(fail()), L, IN_REPO).ok).toBe(true);
-    expect(parseReceiptFile(text(withId({ ...pass() })), L, IN_REPO).ok).toBe(true);
+    expect(parseReceiptFile(text(fail()), L).ok).toBe(true);
+    expect(parseReceiptFile(text(withId({ ...pass() })), L).ok).toBe(true);
     const bad: Record<string, unknown[]> = {
       gate: [42, null, ['G1']],
       status: ['PASS', 'ok', null],
@@ -104,16 +106,16 @@ describe('run records file', () => {
       time: ['yesterday', 0, null],
     };
     // match is covered by the id, so only its shape stops one recomputed over a number or upper case.
-    for (const match of [123, 'A'.repeat(12), 'a'.repeat(11)]) expect(parseReceiptFile(text(withId({ ...pass(), match })), L, IN_REPO).ok, `match=${match}`).toBe(false);
-    expect(parseReceiptFile(`{"schema":"gate-check/run-records@2","ledger":"${L}","records":[]}`, L, IN_REPO)).toEqual({ ok: false, reason: 'unknown schema' });
+    for (const match of [123, 'A'.repeat(12), 'a'.repeat(11)]) expect(parseReceiptFile(text(withId({ ...pass(), match })), L).ok, `match=${match}`).toBe(false);
+    expect(parseReceiptFile(`{"schema":"gate-check/run-records@2","ledger":"${L}","records":[]}`, L)).toEqual({ ok: false, reason: 'unknown schema' });
     for (const records of ['{}', '"abc"', 'null', '{"length":1,"0":{}}']) {
-      expect(parseReceiptFile(`{"schema":"${RECEIPTS_SCHEMA}","ledger":"${L}","records":${records}}`, L, IN_REPO), records).toEqual({ ok: false, reason: 'records is not a list' });
+      expect(parseReceiptFile(`{"schema":"${RECEIPTS_SCHEMA}","ledger":"${L}","records":${records}}`, L), records).toEqual({ ok: false, reason: 'records is not a list' });
     }
     for (const [field, values] of Object.entries(bad)) {
       for (const value of values) {
         const label = `${field}=${JSON.stringify(value)}`;
-        expect(parseReceiptFile(text({ ...fail(), [field]: value }), L, IN_REPO).ok, `fail ${label}`).toBe(false);
-        if (field !== 'status') expect(parseReceiptFile(text(withId({ ...pass(), [field]: value })), L, IN_REPO).ok, `pass ${label}`).toBe(false);
+        expect(parseReceiptFile(text({ ...fail(), [field]: value }), L).ok, `fail ${label}`).toBe(false);
+        if (field !== 'status') expect(parseReceiptFile(text(withId({ ...pass(), [field]: value })), L).ok, `pass ${label}`).toBe(false);
       }
     }
   });
@@ -121,9 +123,9 @@ describe('run records file', () => {
   it('refuses a bound field that is not a list of repository directories with a digest', () => {
     const good = { ...pass(), bound: { dirs: ['tools'], digest: 'a'.repeat(12) } };
     const text = (r: unknown) => `{"schema":"${RECEIPTS_SCHEMA}","ledger":"${L}","records":[${JSON.stringify(r)}]}`;
-    expect(parseReceiptFile(text(good), L, IN_REPO).ok).toBe(true);
+    expect(parseReceiptFile(text(good), L).ok).toBe(true);
     for (const bound of [{ dirs: [], digest: 'a'.repeat(12) }, { dirs: ['/etc'], digest: 'a'.repeat(12) }, { dirs: ['../x'], digest: 'a'.repeat(12) }, { dirs: ['tools'], digest: 'xyz' }, { dirs: ['tools'] }, { dirs: ['tools'], digest: 'a'.repeat(12), extra: 1 }, { dirs: Array(65).fill('t'), digest: 'a'.repeat(12) }, 'tools']) {
-      expect(parseReceiptFile(text({ ...good, bound }), L, IN_REPO).ok, JSON.stringify(bound)).toBe(false);
+      expect(parseReceiptFile(text({ ...good, bound }), L).ok, JSON.stringify(bound)).toBe(false);
     }
   });
 
@@ -131,23 +133,23 @@ describe('run records file', () => {
     const text = (r: unknown) => `{"schema":"${RECEIPTS_SCHEMA}","ledger":"${L}","records":[${JSON.stringify(r)}]}`;
     // An absolute folder: a --cwd outside the repository.
     for (const cwd of ['spec/unit', '.', null, '/srv/out', '/']) {
-      const parsed = parseReceiptFile(text({ ...pass(), cwd }), L, IN_REPO);
+      const parsed = parseReceiptFile(text({ ...pass(), cwd }), L);
       expect(parsed.ok && parsed.file.records[0]!.cwd, JSON.stringify(cwd)).toBe(cwd);
     }
-    const legacy = parseReceiptFile(text(pass()), L, IN_REPO);
+    const legacy = parseReceiptFile(text(pass()), L);
     expect(legacy.ok && legacy.file.records[0]!.cwd).toBeUndefined();
     for (const cwd of ['', '/etc/', '/a/../b', '//x', '/a\0b', '../x', 'a/../../b', 'x'.repeat(4097), 3, ['a'], { dir: 'a' }]) {
-      expect(parseReceiptFile(text({ ...pass(), cwd }), L, IN_REPO).ok, JSON.stringify(cwd).slice(0, 40)).toBe(false);
+      expect(parseReceiptFile(text({ ...pass(), cwd }), L).ok, JSON.stringify(cwd).slice(0, 40)).toBe(false);
     }
   });
 
   it('takes a record with the digest of the title it ran under, or without one; refuses anything else there', () => {
     const text = (r: unknown) => `{"schema":"${RECEIPTS_SCHEMA}","ledger":"${L}","records":[${JSON.stringify(r)}]}`;
-    const parsed = parseReceiptFile(text({ ...pass(), cwd: null, title: 'a'.repeat(12) }), L, IN_REPO);
+    const parsed = parseReceiptFile(text({ ...pass(), cwd: null, title: 'a'.repeat(12) }), L);
     expect(parsed.ok && parsed.file.records[0]!.title).toBe('a'.repeat(12));
     for (const title of [null, '', 'A'.repeat(12), 'a'.repeat(13), 'the title', 12]) {
-      expect(parseReceiptFile(text({ ...pass(), title }), L, IN_REPO).ok, JSON.stringify(title)).toBe(false);
+      expect(parseReceiptFile(text({ ...pass(), title }), L).ok, JSON.stringify(title)).toBe(false);
     }
-    expect(parseReceiptFile(text({ ...pass(), title: 'a'.repeat(12), extra: 1 }), L, IN_REPO).ok).toBe(false);
+    expect(parseReceiptFile(text({ ...pass(), title: 'a'.repeat(12), extra: 1 }), L).ok).toBe(false);
   });
 });
