@@ -12,6 +12,8 @@ import { NotRunnableError, NotRunnableYetError, RunSetupError } from '../errors.
 import { expandBraces, globLimitProblem, segmentMatches } from '../ledger/globs.js';
 import { isLedgerOwnFile } from '../ledger/own-files.js';
 import { normalizeRelativePath } from '../ledger/paths.js';
+import { visibleNonAscii } from '../text/sanitize.js';
+import { namesOneFolder } from './physical-path.js';
 
 type FastGlob = typeof import('fast-glob');
 let loaded: FastGlob | null = null;
@@ -153,5 +155,16 @@ export async function matchDependsGlob(root: string, pattern: string, gateLabel:
     );
   }
   if (files.length === 0) throw nothingMatched(label, pattern, root);
+  // A name that is not UTF-8 comes back decoded (U+FFFD), and would be hashed where that text
+  // leads: its twin spelled U+FFFD, or nothing. The file the CHECK runs was then bound by
+  // nothing, and editing it kept the gate verified (round-39r).
+  for (const f of files) {
+    if (!namesOneFolder(join(root, f))) {
+      throw new NotRunnableError(
+        `${label}: pattern ${pattern} matches ${visibleNonAscii(f).text}, a path with a name that is not UTF-8 text (Node reads its bytes as U+FFFD), which gate-check cannot hash as the file system names it`,
+        'rename the file or folder to a UTF-8 name',
+      );
+    }
+  }
   return files.sort(byCodeUnit);
 }

@@ -1,11 +1,12 @@
 // Finding ledgers: the repository root, GATES.md and gates/*.md under it, one scope's
 // .gate-check/<scope>/*.md, the list of scopes, or explicit files. Fails closed: a symlinked location, a
 // non-regular entry or a file outside the root is an error, never silently skipped.
-import { readdirSync, realpathSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { DiscoveryError, UnsafeFileError, UsageError } from '../errors.js';
 import { discoveryRoot, impliedRoot } from './repo-root.js';
 import { lstatOrNull } from './safe-read.js';
+import { namesOneFolder, realPath } from './physical-path.js';
 
 export interface LedgerLocation {
   /** Canonical absolute path (symlink-free parents). */
@@ -28,6 +29,12 @@ export const SCOPE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
  * top level, else that top level, else the current directory.
  */
 export function resolveRoot(rootArg: string | undefined, cwd: string, files: readonly string[] = []): Root {
+  // Paths come decoded (the current folder, arguments, a host's JSON): a name that was not
+  // UTF-8 would name its decoy (round-39r R5).
+  for (const path of [cwd, ...(rootArg === undefined ? [] : [rootArg]), ...files]) {
+    const at = resolve(cwd, path);
+    if (!namesOneFolder(at)) throw new UnsafeFileError(at, 'a name on this path is not UTF-8 text (Node reads its bytes as U+FFFD), so the path may name another folder than the one meant', 'rename the folder to a UTF-8 name');
+  }
   let lexical: string;
   if (rootArg !== undefined) lexical = resolve(cwd, rootArg);
   else if (files.length > 0) {
@@ -36,12 +43,8 @@ export function resolveRoot(rootArg: string | undefined, cwd: string, files: rea
     if (implied.size > 1) throw new UsageError(`these ledgers belong to different roots (${[...implied].join(', ')}): name the ledgers of one root at a time, or pass --root`);
     lexical = [...implied][0]!;
   } else lexical = discoveryRoot(cwd);
-  let real: string;
-  try {
-    real = realpathSync(lexical);
-  } catch {
-    throw new DiscoveryError(`root ${lexical} does not exist`);
-  }
+  const real = realPath(lexical);
+  if (real === null) throw new DiscoveryError(`root ${lexical} does not exist`);
   if (!statSync(real).isDirectory()) throw new DiscoveryError(`root ${lexical} is not a directory`);
   return { path: real };
 }
@@ -158,12 +161,8 @@ export function locateExplicitLedgers(root: Root, files: readonly string[], cwd:
   const out: LedgerLocation[] = [];
   for (const file of files) {
     const lexical = resolve(cwd, file);
-    let dir: string;
-    try {
-      dir = realpathSync(dirname(lexical));
-    } catch {
-      throw new UnsafeFileError(lexical, 'no such file');
-    }
+    const dir = realPath(dirname(lexical));
+    if (dir === null) throw new UnsafeFileError(lexical, 'no such file');
     const path = join(dir, basename(lexical));
     if (!isInside(root.path, path) || path === root.path) {
       throw new UnsafeFileError(file, `is outside the repository root ${root.path} (refused)`, 'pass --root with the repository that holds this ledger');

@@ -4,9 +4,9 @@
 // `cd` keeps it); realpath(3) then resolves each `..` after the link before it, as the kernel
 // does (Node's JavaScript realpathSync first normalizes `..` away as text). Reads only.
 import { isUtf8 } from 'node:buffer';
-import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { UnsafeFileError } from '../errors.js';
-import { basename, dirname, isAbsolute, posix, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
 import { safeReadFile } from './safe-read.js';
 
 /**
@@ -24,6 +24,33 @@ export function realPath(path: string): string | null {
   }
   if (!isUtf8(bytes)) throw new UnsafeFileError(path, 'resolves to a path that is not UTF-8 text, which gate-check cannot name as the file system does');
   return bytes.toString('utf8');
+}
+
+/**
+ * Whether an absolute path as Node gave it (the current folder, an argument, a host's JSON)
+ * names one folder: true unless a name on it holds U+FFFD (what Node makes of bytes that are
+ * not UTF-8) and is not the only entry of its folder spelled that way in valid UTF-8. A
+ * repository under a folder named 0xFF was read through its decoy, the folder spelled
+ * EF BF BD beside it: the current folder is decoded before gate-check sees it (round-39r R5).
+ */
+export function namesOneFolder(path: string): boolean {
+  if (!path.includes('\uFFFD')) return true;
+  const names = path.split(sep);
+  let at = names[0] === '' ? sep : names[0]!;
+  for (const name of names.slice(1)) {
+    if (name.includes('\uFFFD')) {
+      let entries: Buffer[];
+      try {
+        entries = readdirSync(at, { encoding: 'buffer' });
+      } catch {
+        return false;
+      }
+      const same = entries.filter((e) => e.toString('utf8') === name);
+      if (same.length !== 1 || !isUtf8(same[0]!)) return false;
+    }
+    if (name !== '') at = join(at, name);
+  }
+  return true;
 }
 
 /**
@@ -90,12 +117,14 @@ export function globCanBindLater(root: string, path: string): boolean {
  * or a reason it leads nowhere in the repository (missing, not a folder, outside).
  */
 export function cwdOnDisk(root: string, cwd: string): { dir: string } | { missing: string } {
-  let real: string;
+  let real: string | null;
   try {
-    real = realpathSync.native(resolve(root, cwd));
+    real = realPath(resolve(root, cwd));
   } catch {
-    return { missing: 'it does not exist now' };
+    // Two folders whose names decode alike would be one place here (round-39r R2).
+    return { missing: 'it leads to a folder whose path is not UTF-8 text now' };
   }
+  if (real === null) return { missing: 'it does not exist now' };
   const rel = relative(root, real);
   if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return { missing: 'it leads outside the repository now' };
   try {

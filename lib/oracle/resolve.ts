@@ -7,7 +7,8 @@
 // patterns share that (frozen) list, so its canonical JSON and digest are computed once too
 // (oracle.ts). Across passes, a stat cache (fsx/stat-cache.ts), when the caller gives one,
 // skips re-reading files whose device, inode, size, mtime and ctime did not change.
-import { realpathSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { realPath } from '../fsx/physical-path.js';
 import { relative, resolve, sep } from 'node:path';
 import { NotRunnableError, NotRunnableYetError } from '../errors.js';
 import { isInside } from '../fsx/discover.js';
@@ -38,12 +39,15 @@ function cwdLabel(loaded: LoadedLedger, gate: Gate): string {
 
 /** The real directory at `lexical`; a gate whose CWD is missing or not a directory is not runnable. */
 function canonicalCwd(lexical: string, label: string): string {
-  let real: string;
+  let real: string | null;
   try {
-    real = realpathSync.native(lexical);
+    real = realPath(lexical);
   } catch {
-    throw new NotRunnableYetError(`${label} does not exist: ${lexical}`);
+    // Node decodes such a path lossily: a folder beside it whose name decodes alike would be
+    // the same CWD to every later look, and a link re-pointed to it kept the pass (round-39r R2).
+    throw new NotRunnableError(`${label} leads to a folder whose path is not UTF-8 text, which gate-check cannot name as the file system does: ${lexical}`);
   }
+  if (real === null) throw new NotRunnableYetError(`${label} does not exist: ${lexical}`);
   if (!statSync(real).isDirectory()) throw new NotRunnableError(`${label} is not a directory: ${lexical}`);
   return real;
 }

@@ -1,0 +1,104 @@
+// Names that are not UTF-8 (round 39r). Node hands gate-check the current folder, arguments
+// and real paths as text, a byte that is not UTF-8 decoded to U+FFFD, and that text then names
+// whatever folder is spelled U+FFFD in UTF-8 (EF BF BD): a decoy the agent can make. Where
+// such a name decides which repository, ledger or CWD is meant, gate-check refuses it.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli, sandbox } from '../helpers/cli.js';
+import { answerOf, blockOf, codexPayload } from '../hook/host-fixtures.js';
+
+const FF = Buffer.from([0xff]);
+const FFFD = '\ufffd';
+const bytes = (folder: string, name: Buffer) => Buffer.concat([Buffer.from(`${folder}/`), name]);
+
+function gitInit(dir: string): void {
+  execFileSync('git', ['init', '-q', dir]);
+}
+
+describe('names that are not UTF-8', () => {
+  // R5: the repository under a folder named 0xFF, a decoy under the folder spelled U+FFFD with
+  // its gate ticked by hand: --status --strict and a plain run in the real checkout said
+  // ALL MET (exit 0) while its gate was open, and the hook let the stop through.
+  it('a repository under a folder whose name is not UTF-8 is refused, not read through its decoy', () => {
+    const s = sandbox();
+    const base = join(s.repo, '..');
+    const realParent = bytes(base, FF);
+    mkdirSync(realParent);
+    renameSync(s.repo, bytes(base, Buffer.concat([FF, Buffer.from('/repo')])));
+    const real = join(base, 'here'); // a link into it: chdir through it, and getcwd names the bytes
+    symlinkSync(bytes(base, Buffer.concat([FF, Buffer.from('/repo')])), real);
+    gitInit(real);
+    writeFileSync(join(real, 'GATES.md'), '- [ ] G1: the api works\n  CHECK: sh api.sh\n  EXPECT: ok\n');
+    writeFileSync(join(real, 'api.sh'), 'echo broken\n');
+    const decoy = join(base, FFFD, 'repo');
+    mkdirSync(decoy, { recursive: true });
+    gitInit(decoy);
+    writeFileSync(join(decoy, 'GATES.md'), '- [x] G1: the api works\n  EVIDENCE: checked by hand\n');
+
+    for (const args of [['--status', '--strict'], [], ['--status'], ['lint']]) {
+      const r = runCli(args, { cwd: real, env: s.env });
+      expect(r.code, `${args.join(' ')}: ${r.stdout}`).toBe(2);
+      expect(r.stderr).toMatch(/a name on this path is not UTF-8 text/);
+      expect(r.stdout).not.toMatch(/ALL MET/);
+    }
+    // The host sends the folder as JSON text, its byte decoded the same way.
+    const hook = runCli(['hook', 'stop', '--host', 'codex'], { cwd: real, env: s.env, input: JSON.stringify(codexPayload(join(base, FFFD, 'repo'))) });
+    expect(blockOf(answerOf('codex', hook))).toMatch(/a name on this path is not UTF-8 text/);
+    // The decoy is as ambiguous while its twin is there; a folder really spelled U+FFFD, with
+    // nothing that decodes alike beside it, is its own name.
+    expect(runCli(['--status'], { cwd: decoy, env: s.env }).code).toBe(2);
+    renameSync(realParent, join(base, 'moved'));
+    const r = runCli(['--status'], { cwd: decoy, env: s.env });
+    expect(r.code, r.stderr).toBe(0);
+  });
+
+  // R2, R6: a gate's CWD link into a folder named 0xFF passed; pointed at the folder spelled
+  // U+FFFD (whose script prints "broken"), both decoded alike, and the evidence stayed verified.
+  it('a CWD whose real path is not UTF-8 is not runnable, and a pass never follows a link re-pointed to one', () => {
+    const s = sandbox();
+    gitInit(s.repo);
+    const good = bytes(s.repo, FF);
+    mkdirSync(good);
+    writeFileSync(bytes(s.repo, Buffer.concat([FF, Buffer.from('/test.sh')])), 'echo ok > ran.txt; echo ok\n');
+    mkdirSync(join(s.repo, FFFD));
+    writeFileSync(join(s.repo, FFFD, 'test.sh'), 'echo ok\n');
+    symlinkSync(good, join(s.repo, 'sub'));
+    writeFileSync(join(s.repo, 'GATES.md'), '- [ ] G1: the tests pass\n  CHECK: sh test.sh\n  EXPECT: ok\n  CWD: sub\n  EVIDENCE: pending\n');
+
+    const approve = runCli(['--approve'], { cwd: s.repo, env: s.env });
+    expect(approve.code).toBe(1);
+    expect(approve.stdout).toMatch(/CWD of GATES:G1 \(GATES\.md:4\) leads to a folder whose path is not UTF-8 text/);
+    expect(existsSync(bytes(s.repo, Buffer.concat([FF, Buffer.from('/ran.txt')])))).toBe(false);
+    const status = runCli(['--status'], { cwd: s.repo, env: s.env });
+    expect(status.stdout).toMatch(/not runnable: CWD of GATES:G1 .* not UTF-8 text/);
+
+    // The other way round: a pass in the folder spelled U+FFFD, then the link pointed at 0xFF.
+    execFileSync('ln', ['-sfn', FFFD, 'sub'], { cwd: s.repo });
+    expect(runCli(['--approve'], { cwd: s.repo, env: s.env }).stdout).toMatch(/ALL MET/);
+    symlinkSync(good, join(s.repo, 'sub2'));
+    renameSync(join(s.repo, 'sub2'), join(s.repo, 'sub'));
+    const strict = runCli(['--status', '--strict'], { cwd: s.repo, env: s.env });
+    expect(strict.code).toBe(1);
+    expect(strict.stdout).toMatch(/met, stale .*CWD sub: it leads to a folder whose path is not UTF-8 text now/);
+  });
+
+  // Found after round 39r: a DEPENDS glob matched a script named 0xFF as text spelled U+FFFD
+  // and hashed its twin, so the script the CHECK runs was bound by nothing: edited after the
+  // approval, its gate stayed verified.
+  it('a DEPENDS or INPUTS match whose name is not UTF-8 is refused, never hashed as its twin', () => {
+    for (const what of ['DEPENDS', 'INPUTS']) {
+      const s = sandbox();
+      gitInit(s.repo);
+      mkdirSync(join(s.repo, 'scripts'));
+      writeFileSync(bytes(join(s.repo, 'scripts'), Buffer.from([0xff, 0x2e, 0x73, 0x68])), 'echo ok > ran.txt; echo ok\n');
+      writeFileSync(join(s.repo, 'scripts', `${FFFD}.sh`), 'echo twin\n');
+      writeFileSync(join(s.repo, 'GATES.md'), `- [ ] G1: t\n  CHECK: for f in scripts/*.sh; do sh "$f"; done\n  EXPECT: ok\n  ${what}: scripts/*.sh\n`);
+      const r = runCli(['--approve'], { cwd: s.repo, env: s.env });
+      expect(r.code, what).toBe(1);
+      expect(r.stdout).toMatch(new RegExp(`not runnable: ${what} of GATES:G1: pattern scripts/\\*\\.sh matches scripts/<U\\+FFFD>\\.sh, a path with a name that is not UTF-8 text`));
+      expect(existsSync(join(s.repo, 'ran.txt'))).toBe(false);
+    }
+  });
+});
