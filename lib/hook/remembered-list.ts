@@ -53,11 +53,14 @@ function parseList(kind: ListKind, text: string, root: string): string[] | null 
   return list as string[];
 }
 
-/** The list remembered for `root`; null when nothing is remembered. Creates nothing. */
-export function readList(kind: ListKind, locations: StoreLocations, root: string): string[] | null {
+/**
+ * The list remembered for `root`; null when nothing is remembered. Creates nothing. `repoRoot`:
+ * the repository the store must lie outside of, when `root` is a key and not that folder.
+ */
+export function readList(kind: ListKind, locations: StoreLocations, root: string, repoRoot = root): string[] | null {
   if (!privateDirExists(locations.hooks)) return null;
-  openPrivateDir(locations.base, { repoRoot: root, create: false });
-  const dir = openPrivateDir(locations.hooks, { repoRoot: root, create: false });
+  openPrivateDir(locations.base, { repoRoot, create: false });
+  const dir = openPrivateDir(locations.hooks, { repoRoot, create: false });
   const name = listFileName(kind, root);
   const text = readPrivateFile(dir, name, MAX_LIST_BYTES, true);
   if (text === null) return null;
@@ -75,11 +78,11 @@ function sameList(a: readonly string[], b: readonly string[]): boolean {
  * lock. Writes nothing (and takes no lock) when `known`, what was read before, is already
  * that list, and creates nothing for an empty list.
  */
-export async function writeList(kind: ListKind, locations: StoreLocations, root: string, items: readonly string[], known: readonly string[] | null, lockTimeoutMs: number): Promise<void> {
+export async function writeList(kind: ListKind, locations: StoreLocations, root: string, items: readonly string[], known: readonly string[] | null, lockTimeoutMs: number, repoRoot = root): Promise<void> {
   const next = [...new Set(items)].sort().slice(0, kind.max);
   if (known === null ? next.length === 0 : sameList(known, next)) return;
-  openPrivateDir(locations.base, { repoRoot: root, create: true });
-  const dir = openPrivateDir(locations.hooks, { repoRoot: root, create: true });
+  openPrivateDir(locations.base, { repoRoot, create: true });
+  const dir = openPrivateDir(locations.hooks, { repoRoot, create: true });
   const name = listFileName(kind, root);
   const path = join(dir.path, name);
   const lock = await acquireLock(`${path}.lock`, lockTimeoutMs);

@@ -84,9 +84,14 @@ interface Keyed {
   value: string;
 }
 
-/** Every name the baselines of `root` are kept under: the root's own first. */
-function keysOf(root: string): Keyed[] {
-  return [{ key: 'root', value: root }, ...baselineOwners(root).map((value) => ({ key: 'repository' as const, value }))];
+/**
+ * Every name the baselines of `root` are kept under: the root's own first, then its place in
+ * the repository its `.git` names, then `also` (its places in the repositories whose records
+ * list it: session-repositories.ts).
+ */
+function keysOf(root: string, also: readonly string[] = []): Keyed[] {
+  const owners = [...new Set([...baselineOwners(root), ...also])];
+  return [{ key: 'root', value: root }, ...owners.map((value) => ({ key: 'repository' as const, value }))];
 }
 
 function stringOrNull(v: unknown): v is string | null {
@@ -153,8 +158,8 @@ function invalid(path: string): UnsafeStoreError {
 }
 
 /** How the file `name` of `root`'s baselines is keyed (it is one of keysOf's names). */
-function keyedBy(root: string, name: string): Keyed {
-  const keyed = keysOf(root).find((k) => name.startsWith(prefixOf(k.value)));
+function keyedBy(root: string, name: string, also: readonly string[] = []): Keyed {
+  const keyed = keysOf(root, also).find((k) => name.startsWith(prefixOf(k.value)));
   if (keyed === undefined) throw new Error(`${name} is no baseline of ${root}`);
   return keyed;
 }
@@ -168,11 +173,11 @@ function readIn(dir: ReturnType<typeof openPrivateDir>, name: string, keyed: Key
 }
 
 /** The session's baselines of `root`, under each of its names that has one (none: the session's first look here). Creates nothing. */
-export function readBaselines(locations: StoreLocations, root: string, session: string): Baseline[] {
+export function readBaselines(locations: StoreLocations, root: string, session: string, also: readonly string[] = []): Baseline[] {
   if (!privateDirExists(locations.hooks)) return [];
   openPrivateDir(locations.base, { repoRoot: root, create: false });
   const dir = openPrivateDir(locations.hooks, { repoRoot: root, create: false });
-  return keysOf(root).flatMap((keyed) => readIn(dir, nameOf(keyed.value, session), keyed, session) ?? []);
+  return keysOf(root, also).flatMap((keyed) => readIn(dir, nameOf(keyed.value, session), keyed, session) ?? []);
 }
 
 /** The file names of every session's baselines of `root` (its own, and those of its repository, which every worktree shares). */
@@ -206,6 +211,7 @@ export async function updateBaselineFile(
   session: string | null,
   lockTimeoutMs: number,
   update: (previous: Baseline | null) => Baseline | null,
+  also: readonly string[] = [],
 ): Promise<Baseline | null> {
   openPrivateDir(locations.base, { repoRoot: root, create: true });
   const dir = openPrivateDir(locations.hooks, { repoRoot: root, create: true });
@@ -213,7 +219,7 @@ export async function updateBaselineFile(
   const lock = await acquireLock(`${path}.lock`, lockTimeoutMs);
   try {
     dir.verify();
-    const keyed = keyedBy(root, name);
+    const keyed = keyedBy(root, name, also);
     const previous = readIn(dir, name, keyed, session);
     const next = update(previous);
     if (next === null) return previous;
@@ -237,9 +243,9 @@ export async function updateBaselineFile(
  * to it, under each name of the root; a name without a baseline gets all of `seen` (the
  * session's first look under that name). `known`: the baselines read before this look.
  */
-export async function extendBaselines(locations: StoreLocations, root: string, session: string, seen: readonly BaselineGate[], known: readonly Baseline[], lockTimeoutMs: number, now: Date): Promise<void> {
+export async function extendBaselines(locations: StoreLocations, root: string, session: string, seen: readonly BaselineGate[], known: readonly Baseline[], lockTimeoutMs: number, now: Date, also: readonly string[] = []): Promise<void> {
   if (seen.length === 0) return;
-  for (const keyed of keysOf(root)) {
+  for (const keyed of keysOf(root, also)) {
     const before = known.find((b) => b.owner === keyed.value);
     // Mutation note: equivalent in behaviour (without it the same baseline is read again and left as it is).
     if (before !== undefined && compareWithBaseline(before.gates, seen).added.length === 0) continue;
@@ -250,6 +256,6 @@ export async function extendBaselines(locations: StoreLocations, root: string, s
       const base = previous ?? { owner: keyed.value, session, takenAt: now.toISOString(), gates: [] };
       const inBase = new Set(base.gates.map((g) => gateKey(g.file, g.id)));
       return { ...base, gates: [...base.gates, ...fresh.filter((g) => !inBase.has(gateKey(g.file, g.id)))] };
-    });
+    }, also);
   }
 }

@@ -33,7 +33,8 @@ import { HOOK_LEDGER_BYTES, loadHookLedgers, scopeOf } from './hook-ledgers.js';
 import { readLedgerMemory, writeLedgerMemory } from './ledger-memory.js';
 import { readRepositoryRoots, rememberRepositoryRoots } from './repository-roots.js';
 import { readBinding } from './scope-binding.js';
-import { extendBaselines, readBaselines, type Baseline } from './session-baseline.js';
+import { baselineOwners, extendBaselines, readBaselines, type Baseline } from './session-baseline.js';
+import { ownersFromRecords, readSessionRepositories, rememberSessionRepositories } from './session-repositories.js';
 import { resetStopState, updateStopState } from './stop-state.js';
 import type { HostAdapter, StopDecision, StopEvent, StopRequest } from './stop-types.js';
 import { compareWithBaseline, describeWeakening, gateKey, projectGate, type BaselineGate, type Weakening } from './weakening.js';
@@ -72,6 +73,8 @@ interface Held {
   waves: DispatchState[];
   /** The session's baselines of this directory's gates, one per name it has (none: this is the session's first look). */
   baselines: Baseline[];
+  /** Its places in the repositories the session was seen in whose records list it (session-repositories.ts). */
+  also: string[];
 }
 
 function openLabel(g: GateReport): string {
@@ -311,6 +314,8 @@ interface Gathered {
   held: Held[];
   /** Something that cannot be read: the verdict, whatever the rest holds. */
   unreadable: Verdict | null;
+  /** The repositories the session was seen in before this stop. */
+  repositories: string[];
 }
 
 /** Loads every candidate's ledgers, waves, baseline and memory (only the bound scope's, for a bound sub-agent). */
@@ -322,6 +327,14 @@ async function gather(found: SessionRoots, session: string, bound: Bound | null,
   // One budget for every ledger of every repository this call reads: any number of files at
   // the per-file limit would otherwise outlast the deadline the host waits for.
   const budget = ledgerBudget(HOOK_LEDGER_BYTES, checkpoint);
+  let repositories: string[] = [];
+  try {
+    repositories = readSessionRepositories(locations, session, found.gitTop ?? found.candidates[0]!);
+  } catch (e) {
+    unreadable = errorVerdict(e, '');
+    if (unreadable === null) throw e;
+    return { primary: found.gitTop ?? found.candidates[0]!, held: [], unreadable, repositories };
+  }
   for (const root of found.candidates) {
     checkpoint();
     // A directory that holds the private store is not a repository (every command refuses
@@ -330,6 +343,7 @@ async function gather(found: SessionRoots, session: string, bound: Bound | null,
     let ws: Workspace | null = null;
     let waves: DispatchState[] = [];
     let baselines: Baseline[] = [];
+    let also: string[] = [];
     try {
       if (hasLedgerMarker(root)) ws = loadHookLedgers(root, io.cwd, checkpoint, budget);
       if (ws !== null && bound !== null) {
@@ -338,7 +352,8 @@ async function gather(found: SessionRoots, session: string, bound: Bound | null,
       }
       waves = await loadWaves(locations, dispatchRoot(root, ws, io.cwd), bound);
       // Read even when no ledger is left: deleting every ledger removes every gate of the baseline.
-      baselines = readBaselines(locations, root, session);
+      also = ownersFromRecords(repositories, root);
+      baselines = readBaselines(locations, root, session, also);
       if (bound !== null) baselines = baselines.map((b) => ({ ...b, gates: b.gates.filter((g) => g.scope === bound.scope) }));
     } catch (e) {
       unreadable = errorVerdict(e, root === found.gitTop || found.gitTop === null ? '' : `in ${markdownText(sanitizeLine(root, ITEM_CAP))}: `);
@@ -348,10 +363,10 @@ async function gather(found: SessionRoots, session: string, bound: Bound | null,
     }
     let remembered = readLedgerMemory(locations, root);
     if (remembered !== null && bound !== null) remembered = remembered.filter((d) => inScope(d, bound));
-    if (ws !== null || (remembered !== null && remembered.length > 0) || waves.length > 0 || baselines.some((b) => b.gates.length > 0)) loaded.push({ root, ws, remembered, waves, baselines });
+    if (ws !== null || (remembered !== null && remembered.length > 0) || waves.length > 0 || baselines.some((b) => b.gates.length > 0)) loaded.push({ root, ws, remembered, waves, baselines, also });
   }
   const primary = found.gitTop ?? unreadableRoot ?? loaded.find((l) => l.ws !== null)?.root ?? loaded[0]?.root ?? found.candidates[0]!;
-  return { primary, held: loaded.map((l) => ({ ...l, prefix: prefixFor(l.root, primary) })), unreadable };
+  return { primary, held: loaded.map((l) => ({ ...l, prefix: prefixFor(l.root, primary) })), unreadable, repositories };
 }
 
 interface Context {
@@ -400,7 +415,7 @@ async function verdictFor(gathered: Gathered, io: Io, locations: StoreLocations,
     }
     weakenedOf.set(h, { present, removed: [...removed.values()] });
     try {
-      if (!verifyBy.expired()) await extendBaselines(locations, h.root, ctx.session, now, h.baselines, lockMs(), new Date());
+      if (!verifyBy.expired()) await extendBaselines(locations, h.root, ctx.session, now, h.baselines, lockMs(), new Date(), h.also);
     } catch (e) {
       // A busy baseline only delays when new gates join it (the next look adds them); it weakens nothing.
       if (!(e instanceof LockTimeoutError)) throw e;
@@ -629,7 +644,16 @@ async function decide(request: StopRequest, host: HostAdapter, io: Io, deadline:
     gathered = await gather(found, event.sessionId, bound, io, locations, verifyBy.check);
   } catch (e) {
     if (!(e instanceof DeadlineError)) throw e;
-    gathered = { primary: found.gitTop ?? found.candidates[0]!, held: [], unreadable: incompleteVerdict([], e.message) };
+    gathered = { primary: found.gitTop ?? found.candidates[0]!, held: [], unreadable: incompleteVerdict([], e.message), repositories: [] };
+  }
+  if (bound === null && gathered.unreadable === null) {
+    try {
+      const owners = gathered.held.flatMap((h) => baselineOwners(h.root));
+      await rememberSessionRepositories(locations, event.sessionId, gathered.repositories, owners, found.gitTop ?? found.candidates[0]!, lockMs());
+    } catch (e) {
+      // A busy list only delays when a repository joins it (the next stop adds it); it hides nothing now.
+      if (!(e instanceof LockTimeoutError)) throw e;
+    }
   }
   if (bound === null && found.gitTop !== null) {
     try {

@@ -11,11 +11,9 @@
 // their git directories, which hold their hooks and configuration, and their submodules' git
 // directories and worktrees (round-39n N3, round-39o O5, O6). A `.git` that cannot be read
 // leaves that unknown: no git is run then.
-import { isUtf8 } from 'node:buffer';
-import { readdirSync } from 'node:fs';
-import { basename, delimiter, dirname, isAbsolute, join } from 'node:path';
+import { delimiter, dirname, isAbsolute, join } from 'node:path';
 import { RunSetupError } from '../errors.js';
-import { readGitPointer } from '../fsx/git-pointer.js';
+import { checkoutsOf, GitNameError, linkedWorktrees, listGitFolder } from '../fsx/git-checkouts.js';
 import { realPath } from '../fsx/physical-path.js';
 import { enclosingWorkTrees, hasDotGit, writableTree } from '../fsx/repo-root.js';
 import { leaseRepository } from '../lease/repository.js';
@@ -95,29 +93,14 @@ function repositoriesAround(root: string): string[] {
  * checkout by its own `.git`.
  */
 function repositoryFolders(common: string): string[] {
-  const folders = [common];
-  if (basename(common) === '.git') folders.push(dirname(common));
-  const gitDirs = [common, ...moduleGitDirs(common)];
-  for (const gitDir of gitDirs) folders.push(...linkedWorktrees(gitDir));
-  return folders;
-}
-
-/** The worktrees a git directory lists (`worktrees/<name>/gitdir`: the path of each one's `.git` file). */
-function linkedWorktrees(gitDir: string): string[] {
-  const folders: string[] = [];
-  for (const name of listQuiet(join(gitDir, 'worktrees'))) {
-    let text: string | null = null;
-    try {
-      text = readGitPointer(join(gitDir, 'worktrees', name, 'gitdir'));
-    } catch {
-      continue;
-    }
-    const dotGit = text?.replace(/[\r\n]+$/, '') ?? '';
-    if (!isAbsolute(dotGit)) continue;
-    const folder = realPath(dirname(dotGit));
-    if (folder !== null) folders.push(folder);
+  try {
+    const folders = [common, ...checkoutsOf(common)];
+    for (const gitDir of moduleGitDirs(common)) folders.push(...linkedWorktrees(gitDir));
+    return folders;
+  } catch (e) {
+    if (!(e instanceof GitNameError)) throw e;
+    throw new RunSetupError(`${e.message}: cannot tell which folders hold the repository's files`);
   }
-  return folders;
 }
 
 /** Every git directory under `<common>/modules` (a submodule's, or a nested submodule's under its own `modules/`). */
@@ -126,7 +109,7 @@ function moduleGitDirs(common: string): string[] {
   let looked = 0;
   const visit = (folder: string, depth: number) => {
     if (++looked > MAX_MODULE_FOLDERS) throw new RunSetupError(`more than ${MAX_MODULE_FOLDERS} folders under ${common}/modules: cannot tell which folders hold the repository's files`);
-    for (const name of listQuiet(folder)) {
+    for (const name of listGitFolder(folder)) {
       const path = join(folder, name);
       if (hasDotGitFiles(path)) {
         dirs.push(path);
@@ -143,21 +126,7 @@ function moduleGitDirs(common: string): string[] {
 }
 
 function hasDotGitFiles(path: string): boolean {
-  return listQuiet(path).includes('HEAD');
-}
-
-/** The names in a folder of git's (`worktrees/`, `modules/`): none when it cannot be listed; an error for a name that is not UTF-8, which could not be looked into. */
-function listQuiet(folder: string): string[] {
-  let names: Buffer[];
-  try {
-    names = readdirSync(folder, { encoding: 'buffer' });
-  } catch {
-    return [];
-  }
-  for (const name of names) {
-    if (!isUtf8(name)) throw new RunSetupError(`${folder} holds a name that is not UTF-8 text: cannot tell which folders hold the repository's files`);
-  }
-  return names.map((name) => name.toString('utf8'));
+  return listGitFolder(path).includes('HEAD');
 }
 
 /**

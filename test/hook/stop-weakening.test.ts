@@ -263,6 +263,47 @@ describe('one baseline per session in every worktree of the repository', () => {
     }
   });
 
+  // Round-39r R1: the session's first stop in the main checkout; then a worktree added, its
+  // gate turned manual, and its `.git` file moved away (or replaced by a decoy repository's)
+  // for its first stop: it belonged to no repository, or to another, and took a fresh baseline
+  // of the weakened ledger. The repository's own records still list the worktree.
+  it("a worktree whose .git was moved away or replaced is held against the repository the session was seen in", () => {
+    const WEAK = '- [x] A1: unknown ids answer 404\n  EVIDENCE: checked by hand\n';
+    for (const hide of [
+      (wt: string) => renameSync(join(wt, '.git'), join(wt, '.git.off')),
+      (wt: string) => {
+        rmSync(join(wt, '.git'));
+        git(wt, ['init', '-q']);
+      },
+    ]) {
+      const s = withWorktree();
+      expect(blockOf(s.stop(s.repo))).toMatch(/^gate-check: 2 gates are not met/);
+      git(s.repo, ['worktree', 'add', '-q', s.wt]);
+      writeFileSync(join(s.wt, '.gate-check', 'api', 'work.md'), WEAK);
+      hide(s.wt);
+      expect(blockOf(s.stop(s.wt)), String(hide)).toMatch(/work:A1 \(weakened since the session began: turned manual: a person must approve\)/);
+      // Claude Code without CLAUDE_PROJECT_DIR, the same session.
+      const claude = runCli(['hook', 'stop', '--host', 'claude'], { cwd: s.wt, env: s.env, input: JSON.stringify(claudePayload(s.wt, { session: 's1' })) });
+      expect(blockOf(answerOf('claude', claude))).toMatch(/work:A1 \(weakened since the session began: turned manual/);
+    }
+  });
+
+  it("the session's memory of its repositories is hostile JSON: one that is not exactly its shape holds the stop", () => {
+    const s = withWorktree();
+    expect(blockOf(s.stop(s.repo))).toMatch(/^gate-check: 2 gates are not met/);
+    const hooks = join(s.home, '.gate-check', 'hooks');
+    const [name] = readdirSync(hooks).filter((n) => n.startsWith('session-repositories-'));
+    expect(name).toBeDefined();
+    const file = join(hooks, name!);
+    const good = JSON.parse(readFileSync(file, 'utf8')) as { root: string; repositories: string[] };
+    expect(good.root).toBe('session:s1');
+    expect(good.repositories).toEqual([`git:${realpathSync(join(s.repo, '.git'))}`]);
+    for (const bad of [{ ...good, repositories: ['relative/.git'] }, { ...good, extra: 1 }, { ...good, root: 'session:s2' }, { ...good, repositories: [`${good.repositories[0]}//pkg`] }]) {
+      writeFileSync(file, JSON.stringify(bad));
+      expect(blockOf(s.stop(s.repo)), JSON.stringify(bad)).toMatch(/invalid memory of the session's repositories/);
+    }
+  });
+
   // Round-39p P1: the repository's git folder moved to a name that is not UTF-8 and linked back
   // (git works on in both checkouts), a decoy repository where Node's decoding of that name
   // leads: the worktree was keyed by the decoy, and its first stop took a fresh baseline.
