@@ -117,6 +117,9 @@ export class NotRunnableYetError extends NotRunnableError {
   }
 }
 
+/** A DEPENDS or INPUTS pattern that matches only ledgers, which are never hashed. */
+export class OnlyLedgersError extends NotRunnableError {}
+
 /** A time budget ran out (the Stop hook's deadline): the work was abandoned, nothing is known about what was left. */
 export class DeadlineError extends GateCheckError {
   readonly kind = 'deadline';

@@ -9,7 +9,7 @@ import type { Gate } from '../ledger/types.js';
 import { FileDigests } from '../oracle/file-digests.js';
 import type { GateReport } from '../report/model.js';
 import { storeLocations } from '../store/locations.js';
-import { NotRunnableError, NotRunnableYetError } from '../errors.js';
+import { NotRunnableError, NotRunnableYetError, OnlyLedgersError } from '../errors.js';
 import { checkGateCwd } from '../oracle/resolve.js';
 import { visibleNonAscii } from '../text/sanitize.js';
 import { matchDependsGlob } from '../fsx/depends-glob.js';
@@ -62,7 +62,9 @@ export async function markNotRunnableYet(entries: readonly GateEntry[], root: st
             e.report.stateReason =
               err instanceof NotRunnableYetError
                 ? `not runnable yet: ${what} pattern ${shown} matches no file under ${root}`
-                : `not runnable: ${what} pattern ${shown} matches only ledgers, which gate-check rewrites on every run and never hashes`;
+                : err instanceof OnlyLedgersError
+                  ? `not runnable: ${what} pattern ${shown} matches only ledgers, which gate-check rewrites on every run and never hashes`
+                  : `not runnable: ${err.message}`;
             break;
           }
         }

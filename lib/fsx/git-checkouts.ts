@@ -5,7 +5,7 @@
 // Reads only; an unreadable record names nothing.
 import { isUtf8 } from 'node:buffer';
 import { readdirSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { readGitPointer } from './git-pointer.js';
 import { realPath } from './physical-path.js';
 
@@ -26,19 +26,26 @@ export function listGitFolder(folder: string): string[] {
   return names.map((name) => name.toString('utf8'));
 }
 
-/** The linked worktrees a git directory lists, by real path. */
+/**
+ * The linked worktrees a git directory lists, by real path. The record is read as git reads
+ * it: a path relative to the record's own folder (what git 2.48 and later write with
+ * `worktree.useRelativePaths`), and the worktree is that path with a final `/.git` taken off,
+ * whether or not it has one (git 2.39 still lists `/abs/w` and `/abs/w/`: round-39s S1).
+ */
 export function linkedWorktrees(gitDir: string): string[] {
   const folders: string[] = [];
   for (const name of listGitFolder(join(gitDir, 'worktrees'))) {
+    const admin = join(gitDir, 'worktrees', name);
     let text: string | null = null;
     try {
-      text = readGitPointer(join(gitDir, 'worktrees', name, 'gitdir'));
+      text = readGitPointer(join(admin, 'gitdir'));
     } catch {
       continue;
     }
-    const dotGit = text?.replace(/[\r\n]+$/, '') ?? '';
-    if (!isAbsolute(dotGit)) continue;
-    const folder = realPath(dirname(dotGit));
+    const written = text?.replace(/[\r\n]+$/, '') ?? '';
+    if (written === '') continue;
+    const path = resolve(admin, written);
+    const folder = realPath(basename(path) === '.git' ? dirname(path) : path);
     if (folder !== null) folders.push(folder);
   }
   return folders;

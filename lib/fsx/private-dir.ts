@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { UnsafeStoreError } from '../errors.js';
 import { isInside } from './discover.js';
 import type { FileIdentity } from './safe-read.js';
+import { namesOneFolder } from './physical-path.js';
 
 export interface PrivateDir {
   path: string;
@@ -41,6 +42,9 @@ export function openPrivateDir(rawPath: string, options: PrivateDirOptions): Pri
   if (isInside(options.repoRoot, path)) {
     throw new UnsafeStoreError(path, `is inside the repository ${options.repoRoot} (refused: anything in the repository can be written by what it runs)`);
   }
+  // HOME or GATE_CHECK_HOME come decoded: through a folder named 0xFF, the store was made in
+  // its twin spelled U+FFFD (round-39s S6).
+  if (!namesOneFolder(path)) throw new UnsafeStoreError(path, 'a name on this path is not UTF-8 text (Node reads its bytes as U+FFFD), so the path may name another folder than the one meant', 'set HOME or GATE_CHECK_HOME to a path whose names are UTF-8');
   let st: Stats;
   try {
     st = lstatSync(path);

@@ -10,13 +10,18 @@
 // <store>/hooks/session-repositories-<16 hex of "session:<id>">.json =
 // {"root": "session:<id>", "repositories": ["git:<common directory>", …]} (remembered-list.ts).
 import { isAbsolute, relative } from 'node:path';
-import { UnsafeFileError } from '../errors.js';
+import { UnsafeFileError, UnsafeStoreError } from '../errors.js';
 import { checkoutsOf, GitNameError } from '../fsx/git-checkouts.js';
 import type { StoreLocations } from '../store/locations.js';
-import { readList, writeList, type ListKind } from './remembered-list.js';
+import { listPath, readList, writeList, type ListKind } from './remembered-list.js';
 
-/** How many repositories one session's list keeps (each costs a look at its worktree list at every stop). */
-export const MAX_SESSION_REPOSITORIES = 64;
+/**
+ * How many repositories one session's list keeps (each costs a look at its worktree list at
+ * every stop). A session seen in more holds its stops: one that stopped in 64 throwaway
+ * repositories to push the real one out of a smaller list let the round-39r R1 attack through
+ * again (round-39s S5).
+ */
+export const MAX_SESSION_REPOSITORIES = 1024;
 
 const KIND: ListKind = {
   prefix: 'session-repositories',
@@ -61,7 +66,10 @@ export function ownersFromRecords(repositories: readonly string[], root: string)
 /** Adds the repositories of `owners` (baseline names) to the session's list; writes only when one is new. */
 export async function rememberSessionRepositories(locations: StoreLocations, session: string, known: readonly string[], owners: readonly string[], repoRoot: string, lockTimeoutMs: number): Promise<void> {
   const repositories = owners.filter((o) => o.startsWith('git:')).map((o) => o.split('//')[0]!);
-  const fresh = repositories.filter((r) => !known.includes(r));
-  if (fresh.length === 0 || known.length >= MAX_SESSION_REPOSITORIES) return;
+  const fresh = [...new Set(repositories.filter((r) => !known.includes(r)))];
+  if (fresh.length === 0) return;
+  if (known.length + fresh.length > MAX_SESSION_REPOSITORIES) {
+    throw new UnsafeStoreError(listPath(KIND, locations, keyOf(session)), `this session was seen in more than ${MAX_SESSION_REPOSITORIES} git repositories, more than the hook remembers: a worktree of one it forgot could stop as if the session had just begun`, 'start a new session');
+  }
   await writeList(KIND, locations, keyOf(session), [...known, ...fresh], known.length === 0 ? null : known, lockTimeoutMs, repoRoot);
 }

@@ -652,7 +652,11 @@ async function decide(request: StopRequest, host: HostAdapter, io: Io, deadline:
       await rememberSessionRepositories(locations, event.sessionId, gathered.repositories, owners, found.gitTop ?? found.candidates[0]!, lockMs());
     } catch (e) {
       // A busy list only delays when a repository joins it (the next stop adds it); it hides nothing now.
-      if (!(e instanceof LockTimeoutError)) throw e;
+      if (!(e instanceof LockTimeoutError)) {
+        const verdict = errorVerdict(e, '');
+        if (verdict === null) throw e;
+        return counted(verdict, gathered.primary, counter, pending, locations, lockMs());
+      }
     }
   }
   if (bound === null && found.gitTop !== null) {

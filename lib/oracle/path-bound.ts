@@ -6,6 +6,7 @@
 // bound by its link text and its target: by the target's bytes inside the repository, by
 // its identity outside (outsideDigest); so is a file a linked folder reaches outside.
 // I/O through fsx primitives; bounded.
+import { isUtf8 } from 'node:buffer';
 import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { basename, delimiter, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { builtinModule } from '../builtin-module.js';
@@ -18,6 +19,24 @@ import { readHead, sha256FileWithStat } from '../fsx/hash-file.js';
 import { absoluteWords, bracesAsPatterns, checkPathEntries, commandWords, wordPattern } from './check-words.js';
 import { execHeader, execHeaderExtent, headerWords, type ExecHeader } from './exec-header.js';
 import { sha256Hex, type DependsEntry } from './oracle.js';
+
+/** A real path that is not UTF-8: decoded, it would name its twin spelled U+FFFD (round-39s S3). */
+class LossyPathError extends RunSetupError {}
+
+/**
+ * realpath(3) as UTF-8 text; LossyPathError for a real path that is not UTF-8 (a PATH link to a
+ * file named 0xFF bound its twin, and the file the CHECK ran was bound by nothing). The
+ * callers' catch blocks pass that error on (rethrowLossy): it is never "not found".
+ */
+function realPathUtf8(path: string): string {
+  const bytes = realpathSync.native(path, { encoding: 'buffer' });
+  if (!isUtf8(bytes)) throw new LossyPathError(`${path} resolves to a path that is not UTF-8 text, which gate-check cannot bind as the file system names it`, 'rename it to a UTF-8 name');
+  return bytes.toString('utf8');
+}
+
+function rethrowLossy(e: unknown): void {
+  if (e instanceof LossyPathError) throw e;
+}
 
 /** At most this many executables are bound per gate: beyond it, the PATH entry is refused. */
 export const MAX_PATH_BOUND = 2000;
@@ -68,9 +87,10 @@ export function inRepoPathEntries(path: string | null, ledgerRoot: string, cwd: 
     if (throughPerProcessLink(root, lexical)) refusePerProcess(entry);
     let real: string;
     try {
-      real = realpathSync.native(lexical);
+      real = realPathUtf8(lexical);
       if (!statSync(real).isDirectory()) throw new Error('not a directory');
-    } catch {
+    } catch (e) {
+      rethrowLossy(e);
       // A missing entry finds nothing now; one inside the repository is bound as empty, so an
       // executable made there later (node_modules/.bin before `npm ci`) is a change (round-21 F3).
       const later = realOfMissing(lexical);
@@ -389,8 +409,9 @@ function absoluteMatches(word: string): string[] {
  */
 function wordTarget(word: string): string | null {
   try {
-    return realpathSync.native(word);
+    return realPathUtf8(word);
   } catch (e) {
+    rethrowLossy(e);
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP' || code === 'EACCES') return null;
     throw new RunSetupError(`the CHECK's "${word.slice(0, 200)}" cannot be resolved (${code ?? (e as Error).message}), so what it runs cannot be bound into an approval`, 'name the file by a shorter plain path');
@@ -424,8 +445,9 @@ function lookUp(root: string, dir: string, word: string): { found: string; real:
   if (st === undefined || !st.isFile() || !isExecutable(st.mode)) return null;
   let real: string | null = null;
   try {
-    real = realpathSync.native(found);
-  } catch {
+    real = realPathUtf8(found);
+  } catch (e) {
+    rethrowLossy(e);
     // Runs, but cannot be resolved (ENAMETOOLONG): taken for one that leads into the repository.
     real = root;
   }
@@ -523,8 +545,9 @@ function walkOutside(path: string, root: string): string | null {
     if (name === '..') at = dirname(at);
     else {
       try {
-        at = realpathSync.native(join(at, name));
-      } catch {
+        at = realPathUtf8(join(at, name));
+      } catch (e) {
+        rethrowLossy(e);
         return isInside(root, join(at, name)) ? null : join(at, name);
       }
     }
@@ -542,9 +565,10 @@ function realOfMissing(lexical: string): string | null {
   const rest: string[] = [];
   for (let dir = lexical, i = 0; i < 64; i++) {
     try {
-      const real = realpathSync.native(dir);
+      const real = realPathUtf8(dir);
       return rest.length === 0 ? real : join(real, ...rest.reverse());
-    } catch {
+    } catch (e) {
+      rethrowLossy(e);
       // A link to what is not there yet leads where its text says (`/out/t -> <repo>/tools`
       // before tools is made: round-34 F4), not to the link's own folder.
       const target = danglingTarget(dir);
@@ -573,8 +597,9 @@ function danglingTarget(path: string): string | null {
 /** Where an existing folder resolves: 'inside' the repository or 'outside' it; 'missing' when it cannot be resolved. */
 function realDirInsideOrMissing(root: string, dir: string): 'inside' | 'outside' | 'missing' {
   try {
-    return isInside(root, realpathSync.native(dir)) ? 'inside' : 'outside';
-  } catch {
+    return isInside(root, realPathUtf8(dir)) ? 'inside' : 'outside';
+  } catch (e) {
+    rethrowLossy(e);
     return 'missing';
   }
 }
@@ -771,8 +796,9 @@ function envCommand(words: string[]): BareName | null {
 /** Where a path named in an executable's start leads: null when the kernel would find nothing there (missing, a loop); `refuse` when it cannot be told. */
 function namedTarget(file: string, refuse: () => never): string | null {
   try {
-    return realpathSync.native(file);
+    return realPathUtf8(file);
   } catch (e) {
+    rethrowLossy(e);
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP') return null;
     return refuse();
@@ -793,8 +819,9 @@ function refusePerProcess(entry: string, rel?: string): never {
  */
 function linkTarget(abs: string, rel: string): string | null {
   try {
-    return realpathSync.native(abs);
+    return realPathUtf8(abs);
   } catch (e) {
+    rethrowLossy(e);
     const why = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
     try {
       statSync(abs);

@@ -101,4 +101,69 @@ describe('names that are not UTF-8', () => {
       expect(existsSync(join(s.repo, 'ran.txt'))).toBe(false);
     }
   });
+
+  // Round-39s S2: a folder named 0xFF under `DEPENDS: lib/**` was passed over (fast-glob skips
+  // what it cannot open by the decoded name): the approval bound lib/a.sh alone, and the
+  // script in that folder, edited after it, ran under the old approval.
+  it('a folder whose name is not UTF-8 under a DEPENDS or INPUTS walk is refused, never passed over', () => {
+    for (const what of ['DEPENDS', 'INPUTS']) {
+      const s = sandbox();
+      gitInit(s.repo);
+      mkdirSync(join(s.repo, 'lib'));
+      writeFileSync(join(s.repo, 'lib', 'a.sh'), 'echo ok\n');
+      mkdirSync(bytes(join(s.repo, 'lib'), FF));
+      writeFileSync(bytes(join(s.repo, 'lib'), Buffer.concat([FF, Buffer.from('/b.sh')])), 'echo ok > ran.txt\n');
+      writeFileSync(join(s.repo, 'GATES.md'), `- [ ] G1: t\n  CHECK: for f in lib/*/b.sh; do sh "$f"; done; echo ok\n  EXPECT: ok\n  ${what}: lib/**\n`);
+      const r = runCli(['--approve'], { cwd: s.repo, env: s.env });
+      expect(r.code, what).toBe(1);
+      expect(r.stdout).toMatch(new RegExp(`not runnable: ${what} of GATES:G1: pattern lib/\\*\\* walks lib, which holds a name that is not UTF-8 text`));
+      expect(existsSync(join(s.repo, 'ran.txt'))).toBe(false);
+      // --status names the same reason (not "matches only ledgers").
+      expect(runCli(['--status'], { cwd: s.repo, env: s.env }).stdout).toMatch(/not runnable: \S+ of GATES:G1: pattern lib\/\*\* walks lib, which holds a name that is not UTF-8 text/);
+    }
+  });
+
+  // Round-39s S3: `PATH=tools:$PATH`, tools/runtests a link to a file named 0xFF beside its twin
+  // spelled U+FFFD: the approval bound the twin, and the real target, edited, stayed verified.
+  it('an executable in a PATH folder of the repository that leads to a path that is not UTF-8 is refused', () => {
+    const s = sandbox();
+    gitInit(s.repo);
+    mkdirSync(join(s.repo, 'tools'));
+    writeFileSync(bytes(s.repo, FF), '#!/bin/sh\necho ok > ran.txt; echo ok\n', { mode: 0o755 });
+    writeFileSync(join(s.repo, FFFD), '#!/bin/sh\necho ok\n', { mode: 0o755 });
+    symlinkSync(Buffer.concat([Buffer.from('../'), FF]), join(s.repo, 'tools', 'runtests'));
+    writeFileSync(join(s.repo, 'GATES.md'), '- [ ] G1: the tests pass\n  CHECK: PATH=tools:$PATH runtests\n  EXPECT: ok\n');
+    const r = runCli(['--approve'], { cwd: s.repo, env: s.env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/tools\/runtests resolves to a path that is not UTF-8 text/);
+    expect(existsSync(join(s.repo, 'ran.txt'))).toBe(false);
+    // The PATH folder itself a link to a folder named 0xFF (its twin holds another runtests).
+    const t = sandbox();
+    gitInit(t.repo);
+    mkdirSync(bytes(t.repo, FF));
+    writeFileSync(bytes(t.repo, Buffer.concat([FF, Buffer.from('/runtests')])), '#!/bin/sh\necho ok > ran.txt; echo ok\n', { mode: 0o755 });
+    mkdirSync(join(t.repo, FFFD));
+    writeFileSync(join(t.repo, FFFD, 'runtests'), '#!/bin/sh\necho ok\n', { mode: 0o755 });
+    symlinkSync(FF, join(t.repo, 'tools'));
+    writeFileSync(join(t.repo, 'GATES.md'), '- [ ] G1: the tests pass\n  CHECK: PATH=tools:$PATH runtests\n  EXPECT: ok\n');
+    const u = runCli(['--approve'], { cwd: t.repo, env: t.env });
+    expect(u.code, u.stdout).toBe(2);
+    expect(u.stderr).toMatch(/resolves to a path that is not UTF-8 text/);
+    expect(existsSync(join(t.repo, 'ran.txt'))).toBe(false);
+  });
+
+  // Round-39s S6: GATE_CHECK_HOME (or HOME) through a folder named 0xFF made the private store
+  // in its twin spelled U+FFFD.
+  it('a private store whose path holds a name that is not UTF-8 is refused', () => {
+    const s = sandbox();
+    gitInit(s.repo);
+    writeFileSync(join(s.repo, 'GATES.md'), '- [ ] G1: t\n  CHECK: echo ok\n  EXPECT: ok\n');
+    const base = join(s.home, '..');
+    mkdirSync(bytes(base, FF));
+    mkdirSync(join(base, FFFD));
+    const r = runCli(['--approve'], { cwd: s.repo, env: { ...s.env, GATE_CHECK_HOME: join(base, FFFD, 'store') } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/a name on this path is not UTF-8 text/);
+    expect(existsSync(join(base, FFFD, 'store'))).toBe(false);
+  });
 });

@@ -269,11 +269,27 @@ describe('one baseline per session in every worktree of the repository', () => {
   // of the weakened ledger. The repository's own records still list the worktree.
   it("a worktree whose .git was moved away or replaced is held against the repository the session was seen in", () => {
     const WEAK = '- [x] A1: unknown ids answer 404\n  EVIDENCE: checked by hand\n';
+    // Round-39s S1: the record spelled as git still reads it: relative to its own folder (git
+    // 2.48's worktree.useRelativePaths), or naming the worktree without its final `/.git`.
+    const record = (wt: string, text: string) => writeFileSync(join(wt, '..', 'repo', '.git', 'worktrees', 'wt', 'gitdir'), `${text}\n`);
+    const away = (wt: string) => renameSync(join(wt, '.git'), join(wt, '.git.off'));
     for (const hide of [
-      (wt: string) => renameSync(join(wt, '.git'), join(wt, '.git.off')),
+      away,
       (wt: string) => {
         rmSync(join(wt, '.git'));
         git(wt, ['init', '-q']);
+      },
+      (wt: string) => {
+        record(wt, '../../../../wt/.git');
+        away(wt);
+      },
+      (wt: string) => {
+        record(wt, realpathSync(wt));
+        away(wt);
+      },
+      (wt: string) => {
+        record(wt, `${realpathSync(wt)}/`);
+        away(wt);
       },
     ]) {
       const s = withWorktree();
@@ -302,6 +318,28 @@ describe('one baseline per session in every worktree of the repository', () => {
       writeFileSync(file, JSON.stringify(bad));
       expect(blockOf(s.stop(s.repo)), JSON.stringify(bad)).toMatch(/invalid memory of the session's repositories/);
     }
+  });
+
+  // Round-39s S5: the memory stopped growing at 64, and 64 stops in throwaway repositories kept
+  // the real one out of it: the round-39r R1 attack worked again. Past its bound, a new
+  // repository holds the stop.
+  it("a session seen in more repositories than the hook remembers is held, not forgotten", () => {
+    const s = withWorktree();
+    const hooks = join(s.home, '.gate-check', 'hooks');
+    mkdirSync(hooks, { recursive: true, mode: 0o700 });
+    const other = join(s.home, '..', 'other');
+    mkdirSync(other);
+    writeFileSync(join(other, 'GATES.md'), '- [ ] O1: t\n  CHECK: echo ok\n  EXPECT: ok\n');
+    git(other, ['init', '-q']);
+    expect(s.stop(other).kind).toBe('block'); // the session's memory file is made
+    const [name] = readdirSync(hooks).filter((n) => n.startsWith('session-repositories-'));
+    const file = join(hooks, name!);
+    const full = Array.from({ length: 1024 }, (_, i) => `git:/gone/r${String(i).padStart(4, '0')}/.git`);
+    writeFileSync(file, JSON.stringify({ root: 'session:s1', repositories: full }));
+    expect(blockOf(s.stop(s.repo))).toMatch(/this session was seen in more than 1024 git repositories/);
+    // One it remembers already is no new one.
+    writeFileSync(file, JSON.stringify({ root: 'session:s1', repositories: [...full.slice(1), `git:${realpathSync(join(s.repo, '.git'))}`] }));
+    expect(blockOf(s.stop(s.repo))).toMatch(/^gate-check: 2 gates are not met/);
   });
 
   // Round-39p P1: the repository's git folder moved to a name that is not UTF-8 and linked back
