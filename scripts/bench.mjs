@@ -4,7 +4,7 @@
 // Runs are interleaved round-robin so that machine noise hits every variant alike; times
 // are medians, ratios are medians of per-round ratios.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -31,7 +31,8 @@ function timeOnce(cmd, argv, opts) {
   // (the hook rows once timed a hook that answered "block: no input" instead of verifying).
   // `stdout` (a string, or a RegExp its start must match) is checked on every timed run: the
   // hook's allow is '', so a run that took a shortcut never counts.
-  const { expect, stdout, ...spawnOpts } = opts;
+  const { expect, stdout, before, ...spawnOpts } = opts;
+  before?.(); // untimed: put back what the command's previous run changed
   const stdio = [opts.input === undefined ? 'ignore' : 'pipe', stdout === undefined ? 'ignore' : 'pipe', 'pipe'];
   const t0 = process.hrtime.bigint();
   const r = spawnSync(cmd, argv, { stdio, env: BASE_ENV, ...spawnOpts });
@@ -253,7 +254,13 @@ try {
       mkdirSync(join(dir, 'repo'));
       writeFileSync(join(dir, 'repo', 'GATES.md'), ledger(n));
       const cwd = join(dir, 'repo');
-      return { cwd, env: { ...BASE_ENV, HOME: join(dir, 'home') }, input: input(cwd), stdout: /^\{"decision":"block","reason":"gate-check: /, expect: 0 };
+      // Each call is a stop that a blocked agent makes again; after 6 without progress the
+      // hook lets the agent go (references/hook.md), so the count is removed before each.
+      const hooks = join(dir, 'home', '.gate-check', 'hooks');
+      const before = () => {
+        for (const name of existsSync(hooks) ? readdirSync(hooks) : []) if (/^[0-9a-f]{16}-[0-9a-f]{16}\.json$/.test(name)) rmSync(join(hooks, name));
+      };
+      return { cwd, env: { ...BASE_ENV, HOME: join(dir, 'home') }, input: input(cwd), stdout: /^\{"decision":"block","reason":"gate-check: /, expect: 0, before };
     };
     const metOpts = (repo) => ({ ...repo, stdout: '', input: input(repo.cwd) });
     const open12 = openRepo('hookopen12', 12);
