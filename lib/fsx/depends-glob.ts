@@ -137,6 +137,8 @@ async function matchWithFastGlob(root: string, pattern: string, label: string): 
       fs: { readdirSync: readdirUtf8 },
     });
   } catch (e) {
+    // Mutation note: equivalent in verdict (any other error, named this way, makes the gate not
+    // runnable instead of ending the run: nothing of it runs either way).
     if (!(e instanceof LossyNameError)) throw e;
     throw new NotRunnableError(`${label}: pattern ${pattern} walks ${visibleNonAscii(relativeTo(root, e.folder)).text}, which holds a name that is not UTF-8 text (Node reads its bytes as U+FFFD): gate-check cannot look into it as the file system names it`, 'rename it to a UTF-8 name');
   }

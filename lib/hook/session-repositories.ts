@@ -49,6 +49,7 @@ export function ownersFromRecords(repositories: readonly string[], root: string)
     try {
       checkouts = checkoutsOf(repository.slice('git:'.length));
     } catch (e) {
+      // Mutation note: equivalent in verdict (any other error, named this way, holds the stop too).
       if (!(e instanceof GitNameError)) throw e;
       throw new UnsafeFileError(repository.slice('git:'.length), `${e.message}, so the session's baseline cannot be found`);
     }

@@ -320,6 +320,13 @@ describe('one baseline per session in every worktree of the repository', () => {
     }
   });
 
+  it("a repository the session was seen in whose worktree records cannot be read holds the stop", () => {
+    const s = withWorktree();
+    expect(blockOf(s.stop(s.repo))).toMatch(/^gate-check: 2 gates are not met/);
+    mkdirSync(Buffer.concat([Buffer.from(join(s.repo, '.git', 'worktrees') + '/'), Buffer.from([0xff])]), { recursive: true });
+    expect(blockOf(s.stop(s.repo))).toMatch(/worktrees holds a name that is not UTF-8 text, so the session's baseline cannot be found/);
+  });
+
   // Round-39s S5: the memory stopped growing at 64, and 64 stops in throwaway repositories kept
   // the real one out of it: the round-39r R1 attack worked again. Past its bound, a new
   // repository holds the stop.
