@@ -6,7 +6,7 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'nod
 import { DiscoveryError, UnsafeFileError, UsageError } from '../errors.js';
 import { discoveryRoot, impliedRoot } from './repo-root.js';
 import { lstatOrNull } from './safe-read.js';
-import { namesOneFolder, realPath } from './physical-path.js';
+import { AMBIGUOUS_NAME, namesOneFolder, realPath } from './physical-path.js';
 
 export interface LedgerLocation {
   /** Canonical absolute path (symlink-free parents). */
@@ -33,7 +33,7 @@ export function resolveRoot(rootArg: string | undefined, cwd: string, files: rea
   // UTF-8 would name its decoy (round-39r R5).
   for (const path of [cwd, ...(rootArg === undefined ? [] : [rootArg]), ...files]) {
     const at = resolve(cwd, path);
-    if (!namesOneFolder(at)) throw new UnsafeFileError(at, 'a name on this path is not UTF-8 text (Node reads its bytes as U+FFFD), so the path may name another folder than the one meant', 'rename the folder to a UTF-8 name');
+    if (!namesOneFolder(at)) throw new UnsafeFileError(at, AMBIGUOUS_NAME, 'rename the folder to a UTF-8 name');
   }
   let lexical: string;
   if (rootArg !== undefined) lexical = resolve(cwd, rootArg);

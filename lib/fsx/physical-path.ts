@@ -26,6 +26,9 @@ export function realPath(path: string): string | null {
   return bytes.toString('utf8');
 }
 
+/** Why a path namesOneFolder refuses is refused. */
+export const AMBIGUOUS_NAME = 'a name on this path is not UTF-8 text (Node reads its bytes as U+FFFD), so the path may name another folder than the one meant';
+
 /**
  * Whether an absolute path as Node gave it (the current folder, an argument, a host's JSON)
  * names one folder: true unless a name on it holds U+FFFD (what Node makes of bytes that are

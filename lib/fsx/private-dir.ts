@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { UnsafeStoreError } from '../errors.js';
 import { isInside } from './discover.js';
 import type { FileIdentity } from './safe-read.js';
-import { namesOneFolder } from './physical-path.js';
+import { AMBIGUOUS_NAME, namesOneFolder } from './physical-path.js';
 
 export interface PrivateDir {
   path: string;
@@ -44,7 +44,7 @@ export function openPrivateDir(rawPath: string, options: PrivateDirOptions): Pri
   }
   // HOME or GATE_CHECK_HOME come decoded: through a folder named 0xFF, the store was made in
   // its twin spelled U+FFFD (round-39s S6).
-  if (!namesOneFolder(path)) throw new UnsafeStoreError(path, 'a name on this path is not UTF-8 text (Node reads its bytes as U+FFFD), so the path may name another folder than the one meant', 'set HOME or GATE_CHECK_HOME to a path whose names are UTF-8');
+  if (!namesOneFolder(path)) throw new UnsafeStoreError(path, AMBIGUOUS_NAME, 'set HOME or GATE_CHECK_HOME to a path whose names are UTF-8');
   let st: Stats;
   try {
     st = lstatSync(path);
