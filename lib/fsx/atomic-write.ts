@@ -1,6 +1,7 @@
 // Replacing a file atomically without ever writing through a link: a fresh temporary file
 // in the same directory (O_EXCL | O_NOFOLLOW), fsync, a last check of the target (identity,
-// and when asked, unchanged size, times and bytes), rename over it, fsync of the directory.
+// and when asked, unchanged size, times and bytes), rename over it, fsync of the directory
+// (both fsyncs skipped with `durable: false`, for a file a crash may roll back without harm).
 // Every failure names the target and leaves no temporary file. write-file-atomic is not
 // used: it resolves symlinks and replaces their target, and does not fsync the directory.
 import { nativeCrypto } from '../oracle/native-crypto.js';
@@ -41,6 +42,12 @@ export interface AtomicWriteOptions {
   refuse?: (st: Stats) => string | null;
   /** Last check right before the rename (for example, of the directories above the target); throws to refuse. */
   beforeRename?: () => void;
+  /**
+   * False skips both fsyncs (file and directory): for a file that a machine crash may roll
+   * back to an earlier state without harm (the Stop hook's count of blocks, written on every
+   * stop). Atomicity, the checks and the refusals are the same. Default true.
+   */
+  durable?: boolean;
 }
 
 const TEMP_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
@@ -154,7 +161,7 @@ export function atomicWriteFile(target: string, data: Uint8Array | string, optio
     fd = openSync(temp, TEMP_FLAGS, options.mode & PERMISSION_BITS);
     if (options.keep) keepAttributes(fd, options.keep);
     writeAll(fd, typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
-    syncFile(fd, target);
+    if (options.durable !== false) syncFile(fd, target);
     closeSync(fd);
     fd = null;
     options.beforeRename?.();
@@ -180,6 +187,7 @@ export function atomicWriteFile(target: string, data: Uint8Array | string, optio
       }
     }
   }
+  if (options.durable === false) return;
   try {
     fsyncDirectory(dirname(target));
   } catch (e) {

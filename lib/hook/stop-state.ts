@@ -74,7 +74,9 @@ export async function updateStopState(
     const text = readPrivateFile(dir, name, MAX_STATE_BYTES, true);
     const next = update(text === null ? null : parseState(text));
     dir.verify();
-    atomicWriteFile(path, JSON.stringify(next) + '\n', { mode: 0o600, create: true });
+    // Not synced (every stop would pay two fsyncs): a machine crash can only bring back an
+    // earlier state of this count, or an unreadable one, which counts from one again.
+    atomicWriteFile(path, JSON.stringify(next) + '\n', { mode: 0o600, create: true, durable: false });
     return next;
   } finally {
     lock.release();

@@ -205,4 +205,23 @@ describe('atomicWriteFile: write and fsync errors surface, naming the file', () 
     fsyncFault.fail = (p) => (p === d ? Object.assign(new Error('EIO'), { code: 'EIO' }) : null);
     expect(() => atomicWriteFile(f, 'new', { mode: 0o644 })).toThrow(/a\.md: was written, but its directory could not be synced \(EIO/);
   });
+
+  it('durable: false syncs neither the file nor the directory, and keeps every check', () => {
+    const d = tempDir();
+    const f = join(d, 'a.md');
+    writeFileSync(f, 'old');
+    const synced: string[] = [];
+    fsyncFault.fail = (p) => {
+      synced.push(p);
+      return null;
+    };
+    atomicWriteFile(f, 'new', { mode: 0o644, durable: false });
+    expect(readFileSync(f, 'utf8')).toBe('new');
+    expect(synced).toEqual([]);
+    noTemps(d);
+    atomicWriteFile(f, 'newer', { mode: 0o644 });
+    expect(synced).toEqual([f, d]);
+    symlinkSync(join(d, 'elsewhere'), join(d, 'link.md'));
+    expect(() => atomicWriteFile(join(d, 'link.md'), 'x', { mode: 0o644, durable: false })).toThrow(/symbolic link/);
+  });
 });
