@@ -8,6 +8,7 @@
 // {"repository","session","scope"} (the repository as leases name it: every worktree of one
 // git repository is one), one file per binding, read as hostile JSON, written atomically. A
 // file of an earlier version, by the checkout's root ({"root","session","scope"}), is read too.
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { UnsafeStoreError } from '../errors.js';
 import { atomicWriteFile } from '../fsx/atomic-write.js';
@@ -64,6 +65,44 @@ export function readBinding(locations: StoreLocations, root: string, session: st
     return v.scope;
   }
   return null;
+}
+
+/** At most this many bindings of one session are read from the store (more blocks the stop). */
+const MAX_SESSION_BINDINGS = 256;
+
+/**
+ * The scopes `session` is bound to in any repository, from the names of the binding files
+ * (the second hash is the session's): for a sub-agent whose folder no binding names any more
+ * (its `.git` moved away, round-39t T3). Each file is read as readBinding reads it, and must
+ * name the repository (or, from an earlier version, the root) its name was made from.
+ */
+export function scopesBoundAnywhere(locations: StoreLocations, root: string, session: string): string[] {
+  if (!privateDirExists(locations.hooks)) return [];
+  openPrivateDir(locations.base, { repoRoot: root, create: false });
+  const dir = openPrivateDir(locations.hooks, { repoRoot: root, create: false });
+  const suffix = `-${sha256Hex(session).slice(0, 16)}.json`;
+  const names = readdirSync(dir.path).filter((n) => n.startsWith('bind-') && n.endsWith(suffix) && /^bind-[0-9a-f]{16}-[0-9a-f]{16}\.json$/.test(n));
+  if (names.length > MAX_SESSION_BINDINGS) {
+    throw new UnsafeStoreError(dir.path, `holds ${names.length} scope bindings of one session (at most ${MAX_SESSION_BINDINGS} are read)`, 'remove the bindings no longer needed with `gate-check hook bind --session ID --remove`');
+  }
+  const scopes = new Set<string>();
+  for (const name of names) {
+    const text = readPrivateFile(dir, name, MAX_BINDING_BYTES, true);
+    if (text === null) continue;
+    let v: unknown;
+    try {
+      v = JSON.parse(text);
+    } catch {
+      v = null;
+    }
+    const key = isPlainObject(v) && Object.hasOwn(v, 'repository') ? 'repository' : 'root';
+    const named = isPlainObject(v) && hasExactKeys(v, [key, 'session', 'scope']) && typeof v[key] === 'string' ? (v[key] as string) : null;
+    if (!isPlainObject(v) || named === null || name !== `bind-${sha256Hex(named).slice(0, 16)}${suffix}` || v.session !== session || typeof v.scope !== 'string' || !SCOPE_PATTERN.test(v.scope)) {
+      throw new UnsafeStoreError(join(dir.path, name), 'invalid scope binding', 'remove it by hand, or bind again with `gate-check hook bind`');
+    }
+    scopes.add(v.scope);
+  }
+  return [...scopes].sort();
 }
 
 export function writeBinding(locations: StoreLocations, root: string, session: string, scope: string): void {

@@ -11,7 +11,7 @@
 // stop through (with a note) while the host says background work will wake the session.
 import { hookInvocationWords } from '../program/invocation.js';
 import { isPrintableWord, shellCommand, shellQuote } from '../text/shell-quote.js';
-import { dirname, isAbsolute, relative } from 'node:path';
+import { dirname, isAbsolute, join, relative } from 'node:path';
 import { realpathSync } from 'node:fs';
 import type { Io } from '../program/io.js';
 import { readOnlyContext, verifyMetGates, type GateEntry } from '../evidence/verify-met.js';
@@ -19,6 +19,7 @@ import { mayHaveDispatchState } from '../dispatch/location.js';
 import type { DispatchState } from '../dispatch/state.js';
 import { DeadlineError, GateCheckError, LockTimeoutError, ParseError } from '../errors.js';
 import { isInside, resolveRoot } from '../fsx/discover.js';
+import { lstatOrNull } from '../fsx/safe-read.js';
 import { lockTimeoutFromEnv } from '../fsx/lock.js';
 import { sha256Hex } from '../oracle/oracle.js';
 import { gateReport, strictlyMet, type GateReport } from '../report/model.js';
@@ -32,7 +33,7 @@ import { hasLedgerMarker, holdsOnlyTheStore, sessionRoots, startDirectories, sta
 import { HOOK_LEDGER_BYTES, loadHookLedgers, scopeOf } from './hook-ledgers.js';
 import { readLedgerMemory, writeLedgerMemory } from './ledger-memory.js';
 import { readRepositoryRoots, rememberRepositoryRoots } from './repository-roots.js';
-import { readBinding } from './scope-binding.js';
+import { readBinding, scopesBoundAnywhere } from './scope-binding.js';
 import { baselineOwners, extendBaselines, readBaselines, type Baseline } from './session-baseline.js';
 import { ownersFromRecords, readSessionRepositories, rememberSessionRepositories } from './session-repositories.js';
 import { resetStopState, updateStopState } from './stop-state.js';
@@ -536,9 +537,14 @@ async function verdictFor(gathered: Gathered, io: Io, locations: StoreLocations,
   return complete ? openVerdict(tally, hookInvocationWords(io.env, process.argv[1], process.execPath, primaryReal)) : incompleteVerdict(reports, incomplete!);
 }
 
+/** The ids a sub-agent's stop may be bound by: its agent id's binding first, then its session's. */
+function bindingIds(event: StopEvent): string[] {
+  return [event.subagent?.agentId ?? null, event.sessionId].filter((id): id is string => id !== null);
+}
+
 /** The bound scope of a sub-agent's stop: its agent id's binding, else its session's, in the nearest candidate that has one. */
 function findBinding(locations: StoreLocations, found: SessionRoots, event: StopEvent): Bound | null {
-  const ids = [event.subagent?.agentId ?? null, event.sessionId].filter((id): id is string => id !== null);
+  const ids = bindingIds(event);
   const store = canonical(locations.base);
   for (const root of found.candidates) {
     // As in gather(): a directory that holds the private store is not a repository.
@@ -548,6 +554,21 @@ function findBinding(locations: StoreLocations, found: SessionRoots, event: Stop
       if (scope !== null) return { root, scope };
     }
   }
+  return null;
+}
+
+/**
+ * A sub-agent bound in some repository, stopping in a folder that no binding names but that
+ * holds the bound scope: a checkout whose `.git` was moved away (round-39t T3) is read as bound
+ * to that scope, the nearest candidate first. A folder without the scope keeps the rule for an
+ * unbound sub-agent (the main agent's stop answers for it).
+ */
+function findUnnamedBinding(locations: StoreLocations, found: SessionRoots, event: StopEvent): Bound | null {
+  const store = canonical(locations.base);
+  const roots = found.candidates.filter((root) => !holdsOnlyTheStore(root, found, store));
+  if (roots.length === 0) return null;
+  const scopes = new Set(bindingIds(event).flatMap((id) => scopesBoundAnywhere(locations, roots[0]!, id)));
+  for (const root of roots) for (const scope of scopes) if (lstatOrNull(join(root, '.gate-check', scope)) !== null) return { root, scope };
   return null;
 }
 
@@ -599,7 +620,11 @@ async function decide(request: StopRequest, host: HostAdapter, io: Io, deadline:
   const counter = event.subagent === null ? event.sessionId : `${event.sessionId}\u0000agent\u0000${event.subagent.agentId ?? ''}`;
   if (event.subagent !== null) {
     try {
-      bound = findBinding(locations, found, event);
+      // Its own folders first: in a worktree of the project its work is there, not in the
+      // project directory's checkout (round-39t T2); then its own folders that only hold the
+      // bound scope (T3); then the project directory.
+      const own = event.projectDir === null ? found : sessionCandidates({ ...event, projectDir: null }, io);
+      bound = findBinding(locations, own, event) ?? findUnnamedBinding(locations, own, event) ?? findBinding(locations, found, event);
     } catch (e) {
       const verdict = errorVerdict(e, '');
       // Mutation note: equivalent in verdict (a null verdict fails in counted(), and the

@@ -150,6 +150,7 @@ export function parseLedger(source: string, options: ParseOptions = {}): ParseRe
   const mayHaveNul = source.includes('\u0000');
   const mayHaveBareCr = /\r(?!\n)/.test(source);
   const mayHaveBidi = BIDI_CONTROL.test(source);
+  const mayHavePageBlank = PAGE_BLANK_CONTROL.test(source);
   // A TeX command that hides text on GitHub is found by the full reading (findHiddenText),
   // which the plain lines skip (an attribute's value may hold backslashes): none are plain then.
   // A '%' inside $…$ is a TeX comment on the page (tex-math.ts): a source with both is read the full way too.
@@ -157,7 +158,7 @@ export function parseLedger(source: string, options: ParseOptions = {}): ParseRe
   let math = NO_MATH;
   const plainLines = parserSettings.plainLines && !TEX_HIDING.test(source) && !mathComments;
   // Attribute blocks are read whole (PLAIN_BLOCK) where no line needs the checks above.
-  const blockable = !mayHaveNul && !mayHaveBidi && plainLines;
+  const blockable = !mayHaveNul && !mayHaveBidi && !mayHavePageBlank && plainLines;
   // Where the next line starts: the lines are cut from the source as splitLines cuts them
   // (a CR before the LF is not part of the text; the last line may have no LF).
   let nextStart = 0;
@@ -174,6 +175,10 @@ export function parseLedger(source: string, options: ParseOptions = {}): ParseRe
     if (mayHaveBidi) {
       const bidi = BIDI_CONTROL.exec(text);
       if (bidi) err(lineNo, `bidi control ${codePointName(bidi[0])} at column ${bidi.index + 1}: a browser reorders the text around it, so the page shows it in another order than gate-check reads it (refused anywhere in a ledger)`);
+    }
+    if (mayHavePageBlank) {
+      const blank = PAGE_BLANK_CONTROL.exec(text);
+      if (blank) err(lineNo, `${codePointName(blank[0])} at column ${blank.index + 1}: GitHub reads it as a blank where gate-check does not (in a table's divider row, inside an HTML tag), so the page could hide part of a gate that gate-check reads (refused anywhere in a ledger)`);
     }
     if (i === 0 && isFrontMatterFence(text)) {
       err(lineNo, 'a ledger must not start with "---": GitHub renders YAML front matter as a table, and a gate inside it would not show as a task');
@@ -446,6 +451,11 @@ export function parseLedger(source: string, options: ParseOptions = {}): ParseRe
 
 // Explicit embeddings, overrides and isolates: U+202A–U+202E, U+2066–U+2069.
 const BIDI_CONTROL = /[\u202a-\u202e\u2066-\u2069]/;
+// Vertical tab and form feed: blanks to cmark-gfm (GitHub's renderer) in a table's divider row
+// and between a tag's name and its attributes, but not to CommonMark 0.31, micromark or
+// gate-check: `|-\v|` made a table that hid a CHECK's end, `<span\ftitle="` an attribute that
+// hid a CWD line (round-39t T1).
+const PAGE_BLANK_CONTROL = /[\v\f]/;
 
 /**
  * A body line that reads like an attribute and is not exactly one: as written (a Cyrillic

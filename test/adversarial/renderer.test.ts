@@ -196,6 +196,23 @@ const cases: Case[] = [
     line: 4,
     error: /CHECK contains raw HTML \(tag <sub>\) at column 22/,
   },
+  // Round-39t T1: cmark-gfm (GitHub) reads \v and \f as blanks where micromark and CommonMark
+  // 0.31 do not, so the render helper shows the whole gate; GitHub showed `CHECK: sh api.sh`
+  // (the rest sat in table cells past the header's count) and hid the CWD line in a title.
+  {
+    name: 'T1: a note row `|-\\v|` is a table divider on GitHub, which hides the end of the CHECK',
+    ledger: '- [ ] G1: the api works\n  EXPECT: ok\n  | reviewed by |\n  |-\v|\n  CHECK: sh api.sh | sh tools/evil/api.sh\n',
+    page: ['G1'],
+    line: 4,
+    error: /U\+000B \(a control character\) at column 5: GitHub reads it as a blank where gate-check does not/,
+  },
+  {
+    name: 'T1: `<span\\ftitle="` opens a tag on GitHub, whose title hides a CWD line',
+    ledger: '- [ ] G1: the api works\n  CHECK: sh api.sh\n  EXPECT: ok\n  see the notes <span\ftitle="\n  CWD: tools/evil\n  ">\n',
+    page: ['G1'],
+    line: 4,
+    error: /U\+000C \(a control character\) at column 22: [^]*refused anywhere in a ledger/,
+  },
   {
     name: 'YAML front matter (GitHub renders it as a table)',
     ledger: '---\n- [x] G1: done\n  EVIDENCE: exit=0\n---\n',

@@ -4,7 +4,7 @@
 // --scope ID`) blocks until that scope's gates are met, in every host that has a sub-agent
 // stop; an unbound sub-agent's stop is left to the main agent's.
 import { execFileSync } from 'node:child_process';
-import { readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { sha256Hex } from '../../lib/oracle/oracle.js';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -110,6 +110,57 @@ describe('SubagentStop: a sub-agent bound to a scope', () => {
     expect(blockOf(answerOf('claude', s.stop('claude', claudePayload(s.repo, { agent: 'agent-1' }))))).toMatch(/^gate-check: 1 gate is not met: GATES:W/);
     expect(s.run(['hook', 'bind', '--session', 'agent-1', '--remove']).stdout).toMatch(/^removed the binding of agent-1 \(to scope web\)/);
     expect(readdirSync(hooks).filter((n) => n.startsWith('bind-'))).toEqual([]);
+  });
+
+  // Round-39t T2: Claude Code's worktree isolation stops a sub-agent with its cwd in the
+  // worktree and CLAUDE_PROJECT_DIR at the main checkout; only the main checkout's copy of
+  // the scope (met there) was read, and the stop was allowed while its own copy was open.
+  // T3: with the worktree's `.git` moved away, no binding named it, and the stop went through.
+  it("a bound sub-agent in a worktree is held by the worktree's copy of its scope, with the project directory elsewhere and with the worktree's .git moved away", () => {
+    const s = repo({ ...files, '.gate-check/api/GATES.md': '- [x] X: the api scope\n  EVIDENCE: reviewed by Ada\n' });
+    const git = (cwd: string, args: string[]) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd, stdio: 'ignore' });
+    git(s.repo, ['init', '-q']);
+    git(s.repo, ['add', '-A']);
+    git(s.repo, ['commit', '-qm', 'gates']);
+    const wt = join(s.home, '..', 'wt');
+    git(s.repo, ['worktree', 'add', '-q', wt]);
+    writeFileSync(join(wt, '.gate-check/api/GATES.md'), '- [ ] X: the api scope\n');
+    expect(s.run(['hook', 'bind', '--session', 'agent-1', '--scope', 'api']).code).toBe(0);
+    const stop = (env: Record<string, string>, host: Host = 'claude') =>
+      runCli(['hook', 'stop', '--host', host], { cwd: wt, env: { ...s.env, ...env }, input: JSON.stringify(host === 'claude' ? claudePayload(wt, { agent: 'agent-1' }) : codexPayload(wt, { agent: 'agent-1' })) });
+    const held = /^gate-check: 1 gate is not met: GATES:X \(unchecked\)\./;
+    expect(blockOf(answerOf('claude', stop({ CLAUDE_PROJECT_DIR: s.repo })))).toMatch(held);
+    expect(blockOf(answerOf('claude', stop({ CLAUDE_PROJECT_DIR: wt })))).toMatch(held);
+    // The main checkout's own sub-agent is still decided by the main checkout's copy (met).
+    expect(runCli(['hook', 'stop', '--host', 'claude'], { cwd: s.repo, env: { ...s.env, CLAUDE_PROJECT_DIR: s.repo }, input: JSON.stringify(claudePayload(s.repo, { agent: 'agent-1' })) }).stdout).toBe('');
+    renameSync(join(wt, '.git'), join(s.home, '..', 'git-away'));
+    expect(blockOf(answerOf('claude', stop({ CLAUDE_PROJECT_DIR: s.repo })))).toMatch(held);
+    expect(blockOf(answerOf('codex', stop({}, 'codex')))).toMatch(held);
+    // A folder that does not hold the bound scope keeps the rule of an unbound sub-agent.
+    rmSync(join(wt, '.gate-check'), { recursive: true });
+    expect(answerOf('codex', stop({}, 'codex'))).toEqual({ kind: 'allow', note: null });
+  });
+
+  it("a folder no binding names is read by the session's binding files, which must hold what their names say", () => {
+    const s = repo(files);
+    expect(s.run(['hook', 'bind', '--session', 'agent-1', '--scope', 'api']).code).toBe(0);
+    // A copy of the repository that no binding names (as a checkout whose .git moved away is).
+    const copy = join(s.home, '..', 'copy');
+    writeFiles(copy, { '.gate-check/api/GATES.md': '- [ ] X: the api scope\n' });
+    const stop = () => runCli(['hook', 'stop', '--host', 'codex'], { cwd: copy, env: s.env, input: JSON.stringify(codexPayload(copy, { agent: 'agent-1' })) });
+    expect(blockOf(answerOf('codex', stop()))).toMatch(/^gate-check: 1 gate is not met: GATES:X \(unchecked\)\./);
+    const hooks = join(s.home, '.gate-check', 'hooks');
+    const [file] = readdirSync(hooks).filter((f) => f.startsWith('bind-'));
+    const good = readFileSync(join(hooks, file!), 'utf8');
+    // Named for this repository, naming another one; not JSON; a scope that is no scope.
+    for (const text of [JSON.stringify({ repository: '/elsewhere', session: 'agent-1', scope: 'api' }), 'nope', good.replace('"api"', '"../web"')]) {
+      writeFileSync(join(hooks, file!), text, { mode: 0o600 });
+      expect(blockOf(answerOf('codex', stop()))).toMatch(/invalid scope binding/);
+    }
+    writeFileSync(join(hooks, file!), good, { mode: 0o600 });
+    const session = sha256Hex('agent-1').slice(0, 16);
+    for (let i = 0; i < 256; i++) writeFileSync(join(hooks, `bind-${i.toString(16).padStart(16, '0')}-${session}.json`), good, { mode: 0o600 });
+    expect(blockOf(answerOf('codex', stop()))).toMatch(/holds 257 scope bindings of one session \(at most 256 are read\)/);
   });
 
   it('a sub-agent with a session of its own is bound by that session id', () => {

@@ -37,8 +37,9 @@ describe('gateClaim', () => {
       expect(claim).toBe(`t\n${lead} the audit passed\nupdate: caveat withdrawn`);
     }
     // Round 10: no underline at column 0 under an item, no break of mixed characters, and a
-    // line of a no-break space is not blank.
-    for (const lead of ['===', '-_-', '*-*', '\u00a0', '\v']) {
+    // line of a no-break space is not blank (a vertical tab, once here too, is refused in any
+    // ledger since round 39t).
+    for (const lead of ['===', '-_-', '*-*', '\u00a0']) {
       const claim = claimOf(lines('- [ ] A: t', '  CHECK: x', '  EXPECT: ok', lead, 'the audit passed', '  update: caveat withdrawn'));
       expect(claim, JSON.stringify(lead)).toContain('the audit passed\nupdate: caveat withdrawn');
     }
