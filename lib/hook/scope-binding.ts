@@ -14,7 +14,7 @@ import { UnsafeStoreError } from '../errors.js';
 import { atomicWriteFile } from '../fsx/atomic-write.js';
 import { removeFile } from '../fsx/create.js';
 import { SCOPE_PATTERN } from '../fsx/discover.js';
-import { openPrivateDir, privateDirExists } from '../fsx/private-dir.js';
+import { openPrivateDir, privateDirExists, type PrivateDir } from '../fsx/private-dir.js';
 import { hasExactKeys, isPlainObject } from '../json/hostile.js';
 import { sha256Hex } from '../oracle/oracle.js';
 import type { StoreLocations } from '../store/locations.js';
@@ -41,30 +41,34 @@ export function bindingPath(locations: StoreLocations, root: string, session: st
   return join(locations.hooks, bindingName(root, session));
 }
 
+/**
+ * The scope of one binding file, read as hostile JSON: exactly {key, "session", "scope"}, for
+ * `session`, with a valid scope, and `key` (one of `keys`: the repository, or an earlier
+ * version's root) accepted by `names`. Anything else throws, naming the file.
+ */
+function bindingScope(dir: PrivateDir, name: string, keys: ReadonlyArray<'repository' | 'root'>, session: string, names: (value: string) => boolean): string | null {
+  const text = readPrivateFile(dir, name, MAX_BINDING_BYTES, true);
+  if (text === null) return null;
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    v = null;
+  }
+  const key = keys.find((k) => isPlainObject(v) && Object.hasOwn(v, k)) ?? keys[0]!;
+  if (!isPlainObject(v) || !hasExactKeys(v, [key, 'session', 'scope']) || typeof v[key] !== 'string' || !names(v[key] as string) || v.session !== session || typeof v.scope !== 'string' || !SCOPE_PATTERN.test(v.scope)) {
+    throw new UnsafeStoreError(join(dir.path, name), 'invalid scope binding', 'remove it by hand, or bind again with `gate-check hook bind`');
+  }
+  return v.scope;
+}
+
 /** The scope `session` is bound to in `root`'s repository (any worktree of it), or null. Creates nothing; an invalid file throws. */
 export function readBinding(locations: StoreLocations, root: string, session: string): string | null {
   if (!privateDirExists(locations.hooks)) return null;
   openPrivateDir(locations.base, { repoRoot: root, create: false });
   const dir = openPrivateDir(locations.hooks, { repoRoot: root, create: false });
   const repository = leaseRepository(root);
-  for (const [name, key, value] of [
-    [bindingName(root, session), 'repository', repository],
-    [rootBindingName(root, session), 'root', root],
-  ] as const) {
-    const text = readPrivateFile(dir, name, MAX_BINDING_BYTES, true);
-    if (text === null) continue;
-    let v: unknown;
-    try {
-      v = JSON.parse(text);
-    } catch {
-      v = null;
-    }
-    if (!isPlainObject(v) || !hasExactKeys(v, [key, 'session', 'scope']) || v[key] !== value || v.session !== session || typeof v.scope !== 'string' || !SCOPE_PATTERN.test(v.scope)) {
-      throw new UnsafeStoreError(join(dir.path, name), 'invalid scope binding', 'remove it by hand, or bind again with `gate-check hook bind`');
-    }
-    return v.scope;
-  }
-  return null;
+  return bindingScope(dir, bindingName(root, session), ['repository'], session, (v) => v === repository) ?? bindingScope(dir, rootBindingName(root, session), ['root'], session, (v) => v === root);
 }
 
 /** At most this many bindings of one session are read from the store (more blocks the stop). */
@@ -81,26 +85,15 @@ export function scopesBoundAnywhere(locations: StoreLocations, root: string, ses
   openPrivateDir(locations.base, { repoRoot: root, create: false });
   const dir = openPrivateDir(locations.hooks, { repoRoot: root, create: false });
   const suffix = `-${sha256Hex(session).slice(0, 16)}.json`;
-  const names = readdirSync(dir.path).filter((n) => n.startsWith('bind-') && n.endsWith(suffix) && /^bind-[0-9a-f]{16}-[0-9a-f]{16}\.json$/.test(n));
+  const names = readdirSync(dir.path).filter((n) => n.endsWith(suffix) && /^bind-[0-9a-f]{16}-[0-9a-f]{16}\.json$/.test(n));
   if (names.length > MAX_SESSION_BINDINGS) {
     throw new UnsafeStoreError(dir.path, `holds ${names.length} scope bindings of one session (at most ${MAX_SESSION_BINDINGS} are read)`, 'remove the bindings no longer needed with `gate-check hook bind --session ID --remove`');
   }
   const scopes = new Set<string>();
   for (const name of names) {
-    const text = readPrivateFile(dir, name, MAX_BINDING_BYTES, true);
-    if (text === null) continue;
-    let v: unknown;
-    try {
-      v = JSON.parse(text);
-    } catch {
-      v = null;
-    }
-    const key = isPlainObject(v) && Object.hasOwn(v, 'repository') ? 'repository' : 'root';
-    const named = isPlainObject(v) && hasExactKeys(v, [key, 'session', 'scope']) && typeof v[key] === 'string' ? (v[key] as string) : null;
-    if (!isPlainObject(v) || named === null || name !== `bind-${sha256Hex(named).slice(0, 16)}${suffix}` || v.session !== session || typeof v.scope !== 'string' || !SCOPE_PATTERN.test(v.scope)) {
-      throw new UnsafeStoreError(join(dir.path, name), 'invalid scope binding', 'remove it by hand, or bind again with `gate-check hook bind`');
-    }
-    scopes.add(v.scope);
+    const madeFrom = (v: string) => name === `bind-${sha256Hex(v).slice(0, 16)}${suffix}`;
+    const scope = bindingScope(dir, name, ['repository', 'root'], session, madeFrom);
+    if (scope !== null) scopes.add(scope);
   }
   return [...scopes].sort();
 }

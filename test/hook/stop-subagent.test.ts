@@ -23,6 +23,17 @@ function repo(files: Record<string, string>) {
   };
 }
 
+/** The sandbox's repository committed to git, with a linked worktree beside it: returns the worktree. */
+function withWorktree(s: { repo: string; home: string }): string {
+  const git = (args: string[]) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd: s.repo, stdio: 'ignore' });
+  git(['init', '-q']);
+  git(['add', '-A']);
+  git(['commit', '-qm', 'gates']);
+  const wt = join(s.home, '..', 'wt');
+  git(['worktree', 'add', '-q', wt]);
+  return wt;
+}
+
 describe('Claude Code: background work that will wake the session', () => {
   // Found by an attack: pending work the session made itself (a background `tail -f
   // /dev/null`) let every stop through, uncounted. It is let through, counted, three times.
@@ -93,12 +104,7 @@ describe('SubagentStop: a sub-agent bound to a scope', () => {
   // same repository was let through silently (the binding was keyed by the checkout's root).
   it('a binding holds in every worktree of the repository; a binding of an earlier version is still read', () => {
     const s = repo(files);
-    const git = (cwd: string, args: string[]) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd, stdio: 'ignore' });
-    git(s.repo, ['init', '-q']);
-    git(s.repo, ['add', '-A']);
-    git(s.repo, ['commit', '-qm', 'gates']);
-    const wt = join(s.home, '..', 'wt');
-    git(s.repo, ['worktree', 'add', '-q', wt]);
+    const wt = withWorktree(s);
     expect(s.run(['hook', 'bind', '--session', 'agent-1', '--scope', 'api']).code).toBe(0);
     const inWorktree = runCli(['hook', 'stop', '--host', 'claude'], { cwd: wt, env: s.env, input: JSON.stringify(claudePayload(wt, { agent: 'agent-1' })) });
     expect(blockOf(answerOf('claude', inWorktree))).toMatch(/^gate-check: 1 gate is not met: GATES:X \(unchecked\)\./);
@@ -118,12 +124,7 @@ describe('SubagentStop: a sub-agent bound to a scope', () => {
   // T3: with the worktree's `.git` moved away, no binding named it, and the stop went through.
   it("a bound sub-agent in a worktree is held by the worktree's copy of its scope, with the project directory elsewhere and with the worktree's .git moved away", () => {
     const s = repo({ ...files, '.gate-check/api/GATES.md': '- [x] X: the api scope\n  EVIDENCE: reviewed by Ada\n' });
-    const git = (cwd: string, args: string[]) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd, stdio: 'ignore' });
-    git(s.repo, ['init', '-q']);
-    git(s.repo, ['add', '-A']);
-    git(s.repo, ['commit', '-qm', 'gates']);
-    const wt = join(s.home, '..', 'wt');
-    git(s.repo, ['worktree', 'add', '-q', wt]);
+    const wt = withWorktree(s);
     writeFileSync(join(wt, '.gate-check/api/GATES.md'), '- [ ] X: the api scope\n');
     expect(s.run(['hook', 'bind', '--session', 'agent-1', '--scope', 'api']).code).toBe(0);
     const stop = (env: Record<string, string>, host: Host = 'claude') =>
