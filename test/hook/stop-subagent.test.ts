@@ -212,7 +212,7 @@ describe('SubagentStop: a sub-agent bound to a scope', () => {
     expect(s.run(['hook', 'bind', '--session', 'agent-1', '--scope', 'api']).code).toBe(0);
     const hooks = join(s.home, '.gate-check', 'hooks');
     const [file] = readdirSync(hooks).filter((f) => f.startsWith('bind-'));
-    for (const text of ['{"root":"/elsewhere","session":"agent-1","scope":"api"}', 'nope', JSON.stringify({ root: s.repo, session: 'agent-1', scope: '../web' })]) {
+    for (const text of ['{"root":"/elsewhere","session":"agent-1","scope":"api"}', '{"repository":"/elsewhere","session":"agent-1","scope":"api"}', 'nope', JSON.stringify({ root: s.repo, session: 'agent-1', scope: '../web' })]) {
       writeFileSync(join(hooks, file!), text, { mode: 0o600 });
       expect(blockOf(answerOf('claude', s.stop('claude', claudePayload(s.repo, { agent: 'agent-1' }))))).toMatch(/invalid scope binding/);
     }
