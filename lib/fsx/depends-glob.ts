@@ -94,23 +94,36 @@ function matchSimple(root: string, pattern: string, label: string): string[] | n
   return out;
 }
 
-/** A folder fast-glob walked holds a name that is not UTF-8 (readdirUtf8). */
-class LossyNameError extends Error {
-  constructor(readonly folder: string) {
-    super(`${folder} holds a name that is not UTF-8 text`);
+/** A folder fast-glob walked holds a name it cannot match faithfully (walkableNames). */
+class UnwalkableNameError extends Error {
+  constructor(
+    readonly folder: string,
+    readonly why: string,
+    readonly hint: string,
+  ) {
+    super(`${folder} holds ${why}`);
   }
 }
+
+// What `.` in a JavaScript regular expression without the s flag does not match. fast-glob's
+// matcher (picomatch) writes `**` with `.`, so `lib/**` passed over `lib/a<LF>b.sh`, and the
+// script there was bound by nothing (round-39u U2); `*` matches such a name.
+const LINE_TERMINATOR = /[\n\r\u2028\u2029]/;
 
 /**
  * fast-glob's readdir: a folder holding a name that is not UTF-8 is an error, not a name
  * decoded to U+FFFD that leads nowhere (fast-glob passes over ENOENT: a folder named 0xFF
  * under `lib/**` was skipped, and the script in it bound by nothing: round-39s S2) or to a
- * twin spelled U+FFFD. Costs a second listing of each folder a pattern walks.
+ * twin spelled U+FFFD; so is a name with a line terminator, which `**` does not match.
+ * Costs a second listing of each folder a pattern walks.
  */
-function readdirUtf8(folder: string): string[];
-function readdirUtf8(folder: string, options: { withFileTypes: true }): Dirent[];
-function readdirUtf8(folder: string, options?: { withFileTypes: true }): string[] | Dirent[] {
-  if (readdirSync(folder, { encoding: 'buffer' }).some((name) => !isUtf8(name))) throw new LossyNameError(folder);
+function walkableNames(folder: string): string[];
+function walkableNames(folder: string, options: { withFileTypes: true }): Dirent[];
+function walkableNames(folder: string, options?: { withFileTypes: true }): string[] | Dirent[] {
+  const names = readdirSync(folder, { encoding: 'buffer' });
+  if (names.some((name) => !isUtf8(name))) throw new UnwalkableNameError(folder, 'a name that is not UTF-8 text (Node reads its bytes as U+FFFD)', 'rename it to a UTF-8 name');
+  const broken = names.find((name) => LINE_TERMINATOR.test(name.toString('utf8')));
+  if (broken !== undefined) throw new UnwalkableNameError(folder, `a name with a line break (${visibleNonAscii(broken.toString('utf8')).text}), which the pattern's ** does not match`, 'rename it without the line break');
   return options?.withFileTypes ? readdirSync(folder, { withFileTypes: true }) : readdirSync(folder);
 }
 
@@ -134,13 +147,13 @@ async function matchWithFastGlob(root: string, pattern: string, label: string): 
       unique: true,
       caseSensitiveMatch: true,
       suppressErrors: false,
-      fs: { readdirSync: readdirUtf8 },
+      fs: { readdirSync: walkableNames },
     });
   } catch (e) {
     // Mutation note: equivalent in verdict (any other error, named this way, makes the gate not
     // runnable instead of ending the run: nothing of it runs either way).
-    if (!(e instanceof LossyNameError)) throw e;
-    throw new NotRunnableError(`${label}: pattern ${pattern} walks ${visibleNonAscii(relativeTo(root, e.folder)).text}, which holds a name that is not UTF-8 text (Node reads its bytes as U+FFFD): gate-check cannot look into it as the file system names it`, 'rename it to a UTF-8 name');
+    if (!(e instanceof UnwalkableNameError)) throw e;
+    throw new NotRunnableError(`${label}: pattern ${pattern} walks ${visibleNonAscii(relativeTo(root, e.folder)).text}, which holds ${e.why}: gate-check cannot look into it as the file system names it`, e.hint);
   }
   const files = new Set<string>();
   for (const e of entries) {

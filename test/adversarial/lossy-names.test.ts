@@ -167,3 +167,51 @@ describe('names that are not UTF-8', () => {
     expect(existsSync(join(base, FFFD, 'store'))).toBe(false);
   });
 });
+
+// Round-39u U2: fast-glob's matcher writes `**` with a regular expression `.`, which does not
+// match a line terminator: `DEPENDS: lib/**` passed over `lib/helper<LF>x.sh` (and a folder so
+// named), the approval bound lib/a.sh alone, and an edit of that script ran under it.
+describe('names with a line break', () => {
+  const BREAKS: Array<[string, string]> = [
+    ['LF', '\n'],
+    ['CR', '\r'],
+    ['U+2028', '\u2028'],
+    ['U+2029', '\u2029'],
+  ];
+
+  it('a file or folder whose name holds a line break under a DEPENDS or INPUTS walk is refused, never passed over', () => {
+    for (const [label, c] of BREAKS) {
+      for (const [what, folder] of [['DEPENDS', false], ['INPUTS', true]] as const) {
+        const s = sandbox();
+        gitInit(s.repo);
+        mkdirSync(join(s.repo, 'lib'));
+        writeFileSync(join(s.repo, 'lib', 'a.sh'), 'echo ok\n');
+        const name = folder ? join(s.repo, 'lib', `sub${c}dir`, 'b.sh') : join(s.repo, 'lib', `helper${c}x.sh`);
+        if (folder) mkdirSync(join(name, '..'));
+        writeFileSync(name, 'echo ok > ran.txt\n');
+        writeFileSync(join(s.repo, 'GATES.md'), `- [ ] G1: t\n  CHECK: sh lib/a.sh\n  EXPECT: ok\n  ${what}: lib/**\n`);
+        const r = runCli(['--approve'], { cwd: s.repo, env: s.env });
+        expect(r.code, `${label} ${what}`).toBe(1);
+        expect(r.stdout).toMatch(new RegExp(`not runnable: ${what} of GATES:G1: pattern lib/\\*\\* walks lib, which holds a name with a line break \\((helper|sub)<U\\+[0-9A-F]{4}>(x\\.sh|dir)\\), which the pattern's \\*\\* does not match`));
+        expect(existsSync(join(s.repo, 'ran.txt'))).toBe(false);
+      }
+    }
+  });
+
+  it('such a name added after the approval makes the evidence stale, and nothing runs under the old approval', () => {
+    const s = sandbox();
+    gitInit(s.repo);
+    mkdirSync(join(s.repo, 'lib'));
+    writeFileSync(join(s.repo, 'lib', 'a.sh'), 'for f in lib/*; do [ "$f" = lib/a.sh ] || . "$f"; done; echo ok\n');
+    writeFileSync(join(s.repo, 'GATES.md'), '- [ ] G1: t\n  CHECK: sh lib/a.sh\n  EXPECT: ok\n  DEPENDS: lib/**\n');
+    expect(runCli(['--approve'], { cwd: s.repo, env: s.env }).code).toBe(0);
+    expect(runCli(['--status', '--strict'], { cwd: s.repo, env: s.env }).code).toBe(0);
+    writeFileSync(join(s.repo, 'lib', 'helper\nx.sh'), 'echo unapproved > ran.txt\n');
+    const status = runCli(['--status', '--strict'], { cwd: s.repo, env: s.env });
+    expect(status.code).toBe(1);
+    expect(status.stdout).not.toMatch(/ALL MET/);
+    const again = runCli(['--reverify'], { cwd: s.repo, env: s.env });
+    expect(again.code).toBe(1);
+    expect(existsSync(join(s.repo, 'ran.txt'))).toBe(false);
+  });
+});
