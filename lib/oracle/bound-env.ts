@@ -17,8 +17,13 @@ const NAMES: ReadonlySet<string> = new Set([
   // PS4 is expanded (command substitutions included) before each traced command under set -x;
   // ZDOTDIR chooses zsh's startup files.
   'BASH_ENV', 'ENV', 'SHELLOPTS', 'BASHOPTS', 'CDPATH', 'GLOBIGNORE', 'PS4', 'ZDOTDIR',
-  // make: a SHELL or makefiles of its own.
-  'MAKEFLAGS', 'MFLAGS', 'MAKEFILES', 'GNUMAKEFLAGS',
+  // make: a SHELL or makefiles of its own, and MAKE, which every recipe's $(MAKE) runs (round-39u U1).
+  'MAKEFLAGS', 'MFLAGS', 'MAKEFILES', 'GNUMAKEFLAGS', 'MAKE',
+  // Options a program reads from the environment that run commands (tar's --to-command and
+  // --checkpoint-action=exec), remote shells and password helpers, awk's @include path, the
+  // file coverage.py starts from in every Python process, where pip takes packages from.
+  'TAR_OPTIONS', 'RSYNC_RSH', 'RSYNC_CONNECT_PROG', 'CVS_RSH', 'SSH_ASKPASS', 'SUDO_ASKPASS', 'AWKPATH', 'AWKLIBPATH',
+  'COVERAGE_PROCESS_START', 'PIP_CONFIG_FILE', 'PIP_INDEX_URL', 'PIP_EXTRA_INDEX_URL', 'PIP_FIND_LINKS',
   // Node.js and the JVM.
   // Build tools that pass options (an agent, a -javaagent) to the JVM they start; .NET startup hooks.
   'NODE_OPTIONS', 'NODE_PATH', 'NODE_REPL_EXTERNAL_MODULE', 'JAVA_TOOL_OPTIONS', '_JAVA_OPTIONS', 'JDK_JAVA_OPTIONS', 'CLASSPATH',
@@ -70,11 +75,16 @@ const NOT_LOADERS: ReadonlySet<string> = new Set([
 
 /**
  * npm configuration that changes what `npm test` runs (npm reads npm_config_* in any case,
- * `-` as `_`): its shells, node options, and the .npmrc files that could set them. npm sets
- * userconfig and globalconfig for every script it runs, the same each time; `npx gate-check`
- * and the bin already differ by PATH.
+ * `-` as `_`): its shells, node options, and the .npmrc files that could set them; the
+ * workspaces whose scripts it runs (`npm_config_workspace=packages/fake` ran another
+ * package's test: round-39u U1), a missing script taken as success, and the programs it
+ * starts for node-gyp and git. npm sets userconfig and globalconfig for every script it runs,
+ * the same each time; `npx gate-check` and the bin already differ by PATH.
  */
-const NPM_CONFIG = new Set(['script_shell', 'node_options', 'onload_script', 'userconfig', 'globalconfig', 'prefix', 'shell']);
+const NPM_CONFIG = new Set([
+  'script_shell', 'node_options', 'onload_script', 'userconfig', 'globalconfig', 'prefix', 'shell',
+  'workspace', 'workspaces', 'w', 'include_workspace_root', 'if_present', 'node_gyp', 'git',
+]);
 
 export function isBoundVariable(name: string): boolean {
   if (NAMES.has(name)) return true;

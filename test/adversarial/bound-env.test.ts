@@ -49,5 +49,31 @@ describe('environment variables that load code are bound into the approval', () 
     expect(joinedRows(planted.stdout)).toMatch(/approved before for another oracle: environment: SHELL (set|changed)/);
     expect(existsSync(join(s.repo, 'ran.log'))).toBe(false);
   });
-});
 
+  // Round-39u U1: make's $(MAKE) and tar's TAR_OPTIONS (--to-command, --checkpoint-action=exec)
+  // ran other code under an old approval, with every file the verdict reads bound; so did
+  // npm_config_workspace (another package's test script).
+  it('MAKE and TAR_OPTIONS set after the approval: APPROVAL REQUIRED naming the variable, and nothing runs', () => {
+    const s = sandbox();
+    writeFiles(s.repo, {
+      'GATES.md': '- [ ] G1: the unit tests pass\n  CHECK: make -s test\n  EXPECT: unit: ok\n  DEPENDS: Makefile, tests/**\n- [ ] G2: the fixture unpacks\n  CHECK: tar cf x.tar tests && tar xf x.tar -O tests/unit.sh | grep -c unit\n  EXPECT: 1\n  DEPENDS: tests/**\n',
+      Makefile: 'test:\n\t@$(MAKE) -s -C tests run\n',
+      'tests/Makefile': 'run:\n\t@sh unit.sh\n',
+      'tests/unit.sh': 'echo unit: ok\n',
+    });
+    const env = { ...s.env };
+    for (const v of ['MAKE', 'TAR_OPTIONS', 'MAKEFLAGS']) delete env[v];
+    expect(runCli(['--approve'], { cwd: s.repo, env }).code).toBe(0);
+    const ran = join(s.repo, 'ran');
+    for (const [name, value, gate] of [
+      ['MAKE', `sh -c "echo unit: ok; echo x > ${ran}" --`, 'G1'],
+      ['TAR_OPTIONS', `--checkpoint=1 --checkpoint-action=exec=touch\ ${ran}`, 'G2'],
+    ] as const) {
+      const r = runCli(['--reverify'], { cwd: s.repo, env: { ...env, [name]: value } });
+      expect(r.code, name).toBe(1);
+      expect(joinedRows(r.stdout)).toMatch(new RegExp(`APPROVAL REQUIRED GATES:${gate}@[0-9a-f]{32} [^]*environment: ${name} set`));
+      expect(existsSync(ran), name).toBe(false);
+    }
+    expect(runCli(['--reverify'], { cwd: s.repo, env }).code).toBe(0);
+  });
+});

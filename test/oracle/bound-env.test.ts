@@ -8,12 +8,17 @@ describe('bound environment variables', () => {
       // Found by the second attack: each ran other code under an old approval.
       'npm_config_userconfig', 'MAKEFLAGS', 'PYTEST_ADDOPTS', 'XDG_CONFIG_HOME', 'NODE_TEST_CONTEXT', 'CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER', 'PYENV_HOOK_PATH', 'GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE',
       // Named by the sixth attack round: PS4 runs its command substitutions under set -x.
-      'PS4', 'ZDOTDIR', 'JAVA_OPTS', 'MAVEN_OPTS', 'GRADLE_OPTS', 'DOTNET_STARTUP_HOOKS', 'YARN_PLUGINS', 'YARN_YARN_PATH']) {
+      'PS4', 'ZDOTDIR', 'JAVA_OPTS', 'MAVEN_OPTS', 'GRADLE_OPTS', 'DOTNET_STARTUP_HOOKS', 'YARN_PLUGINS', 'YARN_YARN_PATH',
+      // Round 39u: make's $(MAKE), tar's options, npm's workspaces, remote shells, awk's @include path.
+      'MAKE', 'TAR_OPTIONS', 'npm_config_workspace', 'NPM_CONFIG_WORKSPACES', 'npm_config_w', 'npm_config_if_present', 'npm_config_if-present', 'npm_config_node_gyp', 'npm_config_git',
+      'RSYNC_RSH', 'RSYNC_CONNECT_PROG', 'CVS_RSH', 'SSH_ASKPASS', 'SUDO_ASKPASS', 'AWKPATH', 'AWKLIBPATH', 'COVERAGE_PROCESS_START', 'PIP_INDEX_URL', 'PIP_CONFIG_FILE']) {
       expect(isBoundVariable(name), name).toBe(true);
     }
   });
   it('everyday variables, and what npm sets for every script, are not', () => {
-    for (const name of ['HOME', 'PATH', 'TERM', 'LANG', 'CI', 'GITHUB_ACTIONS', 'NODE_ENV', 'npm_config_cache', 'npm_config_user_agent', 'GIT_AUTHOR_DATE', 'GIT_COMMITTER_NAME', 'GIT_PREFIX', 'GATE_CHECK_SCOPE']) {
+    // EDITOR and VISUAL differ between every terminal, IDE and agent shell: bound, they would ask
+    // for approval again everywhere (SECURITY.md: a CHECK that starts an editor sets it itself).
+    for (const name of ['HOME', 'PATH', 'TERM', 'LANG', 'CI', 'GITHUB_ACTIONS', 'NODE_ENV', 'npm_config_cache', 'npm_config_user_agent', 'GIT_AUTHOR_DATE', 'GIT_COMMITTER_NAME', 'GIT_PREFIX', 'GATE_CHECK_SCOPE', 'EDITOR', 'VISUAL', 'PIP_DISABLE_PIP_VERSION_CHECK']) {
       expect(isBoundVariable(name), name).toBe(false);
     }
   });
