@@ -5,7 +5,7 @@
 // rules; check output is never part of it. Pure.
 import { sanitizeLine } from '../text/sanitize.js';
 import type { GateReport, Report } from './model.js';
-import { gateOutcome } from './outcome.js';
+import { gateOutcome, type GateOutcome } from './outcome.js';
 
 export const MAX_ERROR_ANNOTATIONS = 10;
 /** Well under GitHub's 1 MiB limit per step summary. */
@@ -84,9 +84,15 @@ export function githubStepSummary(report: Report, strict: boolean): string {
   // Bytes, not code units: the cap is GitHub's, and it counts UTF-8.
   let size = Buffer.byteLength(lines.join('\n')) + 1;
   let shown = 0;
-  for (const g of gates) {
-    const o = gateOutcome(g, report.mode, strict);
-    const row = `| ${cell(g.qualified)} | ${cell(g.title)} | ${o.kind === 'passed' ? 'passed' : cell(`${o.kind}: ${o.message}`)} |`;
+  // What decides the verdict first: failed, then skipped, then passed, each in ledger order, so
+  // that the cap drops passes (2,000 ticked manual gates ahead of one failure once pushed it
+  // out of the table: round-39u U3). A ticked manual gate is met on a person's word: said so.
+  const rows = gates.map((g) => ({ g, o: gateOutcome(g, report.mode, strict) }));
+  const rank = (o: GateOutcome) => (o.kind === 'failed' ? 0 : o.kind === 'skipped' ? 1 : 2);
+  rows.sort((a, b) => rank(a.o) - rank(b.o));
+  for (const { g, o } of rows) {
+    const passed = g.kind === 'manual' ? "met (manual: a person's evidence)" : 'passed';
+    const row = `| ${cell(g.qualified)} | ${cell(g.title)} | ${o.kind === 'passed' ? passed : cell(`${o.kind}: ${o.message}`)} |`;
     const bytes = Buffer.byteLength(row) + 1;
     if (size + bytes + 200 > SUMMARY_CAP_BYTES) break;
     lines.push(row);

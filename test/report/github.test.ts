@@ -52,6 +52,19 @@ describe('step summary', () => {
     expect(Buffer.byteLength(big)).toBeLessThan(300 * 1024);
     expect(big).toMatch(/more gates not shown/);
   });
+
+  // Round-39u U3: 2,000 ticked manual gates ahead of one failing gate filled the capped table,
+  // and the failure was among the gates "not shown"; the manual ones read "passed".
+  it('lists what decides the verdict first, so the cap drops passes; a ticked manual gate reads as a person\'s evidence', () => {
+    const met = (id: string) => gate(id, { kind: 'manual', state: 'met', checked: true, result: null, title: 'x'.repeat(200) });
+    const gates = [...Array.from({ length: 3000 }, (_, i) => met(`M${i}`)), gate('Z', { title: 'the audit passes' }), gate('W', { result: { ...emptyResult('approval-required', 'approval required'), exit: null } })];
+    const md = githubStepSummary(report(gates), false);
+    const rows = md.split('\n').filter((l) => l.startsWith('| GATES'));
+    expect(rows[0]).toBe('| GATES\\:Z | the audit passes | failed\\: exit 1 |');
+    expect(rows[1]).toMatch(/^\| GATES\\:W \| W works \| skipped\\: approval required \|$/);
+    expect(rows[2]).toMatch(/^\| GATES\\:M0 \| x+ \| met \(manual: a person's evidence\) \|$/);
+    expect(md).toMatch(/\(\d+ more gates not shown\)/);
+  });
 });
 
 describe('a shard report answers only for its own gates', () => {

@@ -57,6 +57,14 @@ describe('renderJunit', () => {
     expect(s.testcase[1].skipped).toBeDefined();
   });
 
+  // Round-39u U3: a ticked manual gate was a passing test case, against references/ci.md.
+  it('a ticked manual gate is skipped, saying its evidence is a person\'s word', () => {
+    const xml = renderJunit(report([gate('M', { kind: 'manual', state: 'met', checked: true, result: null })], 'status'));
+    const s = parser.parse(xml).testsuites.testsuite[0];
+    expect(s.testcase[0].skipped.message).toBe("manual gate, met: its evidence is a person's word, which gate-check does not check");
+    expect(xml).toMatch(/skipped="1"/);
+  });
+
   it('a merged verdict fails a runnable gate that no shard ran (a run only skips it)', () => {
     const lacking = gate('A', { result: emptyResult('not-run', 'shard 2/4: its report is missing') });
     const merged = parser.parse(renderJunit(report([lacking], 'merge'))).testsuites.testsuite[0];
