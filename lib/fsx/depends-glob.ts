@@ -9,7 +9,7 @@
 import { isUtf8 } from 'node:buffer';
 import { lstatSync, readdirSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
-import { NotRunnableError, NotRunnableYetError, OnlyLedgersError, RunSetupError } from '../errors.js';
+import { NotRunnableError, NotRunnableYetError, OnlyLedgersError, RunSetupError, UnsafeFileError } from '../errors.js';
 import { expandBraces, globLimitProblem, segmentMatches } from '../ledger/globs.js';
 import { isLedgerOwnFile } from '../ledger/own-files.js';
 import { normalizeRelativePath } from '../ledger/paths.js';
@@ -150,6 +150,10 @@ async function matchWithFastGlob(root: string, pattern: string, label: string): 
       fs: { readdirSync: walkableNames },
     });
   } catch (e) {
+    // A folder that cannot be listed ends the run as a file that cannot be read does, named
+    // (it was "internal error: EACCES … scandir": round-39u U4).
+    const { code, path } = e as NodeJS.ErrnoException;
+    if (typeof code === 'string' && typeof path === 'string') throw new UnsafeFileError(`${label}: ${visibleNonAscii(relativeTo(root, path)).text}`, `cannot be listed (${code})`);
     // Mutation note: equivalent in verdict (any other error, named this way, makes the gate not
     // runnable instead of ending the run: nothing of it runs either way).
     if (!(e instanceof UnwalkableNameError)) throw e;

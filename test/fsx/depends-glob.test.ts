@@ -1,10 +1,11 @@
 // DEPENDS matching: the fast path (plain paths, last-segment wildcards) and fast-glob agree,
 // symlinks are refused, nothing matched is an error.
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { matchDependsGlob } from '../../lib/fsx/depends-glob.js';
-import { tempDir } from '../helpers/cli.js';
+import { BIN, cleanEnv, tempDir } from '../helpers/cli.js';
 
 function tree() {
   const root = tempDir();
@@ -89,5 +90,31 @@ describe('matchDependsGlob never leaves the repository through brace expansion (
     await expect(matchDependsGlob(root, '{a,b,c,d}'.repeat(10), 'T')).rejects.toThrow(/brace expansion gives 1048576 patterns/);
     await expect(matchDependsGlob(root, 'scripts/*a*b*c*d', 'T')).rejects.toThrow(/more than 3 '\*'/);
     await expect(matchDependsGlob(root, 'scripts/+(a|aa).mjs', 'T')).rejects.toThrow(/extended glob/);
+  });
+});
+
+// Round-39u U4: a folder under a glob that cannot be listed ended a run with "internal error:
+// EACCES … scandir"; it is named as a file that cannot be read is. Root lists anything, so as
+// root the CLI runs as nobody (setpriv) over a sandbox of its own.
+describe('a folder a pattern walks that cannot be listed', () => {
+  it('ends the run with exit 2, naming the folder and the gate, and runs nothing', () => {
+    const root = tempDir();
+    const repo = join(root, 'repo');
+    const home = join(root, 'home');
+    mkdirSync(join(repo, 'data', 'sub'), { recursive: true });
+    mkdirSync(home, { mode: 0o700 });
+    writeFileSync(join(repo, 'data', 'a.txt'), '1\n');
+    writeFileSync(join(repo, 'data', 'sub', 'x.txt'), 'x\n');
+    writeFileSync(join(repo, 'GATES.md'), '- [ ] G1: t\n  CHECK: touch ran; echo ok\n  EXPECT: ok\n  INPUTS: data/**\n');
+    const asRoot = process.getuid?.() === 0;
+    if (asRoot) execFileSync('chown', ['-R', '65534:65534', root]);
+    chmodSync(root, 0o755);
+    chmodSync(join(repo, 'data', 'sub'), 0o000);
+    const argv = asRoot ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, BIN, '--approve'] : [process.execPath, BIN, '--approve'];
+    const r = spawnSync(argv[0]!, argv.slice(1), { cwd: repo, env: cleanEnv({ HOME: home }), encoding: 'utf8', input: '' });
+    expect(r.status, r.stderr).toBe(2);
+    expect(r.stderr).toBe('gate-check: INPUTS of GATES:G1: data/sub: cannot be listed (EACCES)\n');
+    expect(existsSync(join(repo, 'ran'))).toBe(false);
+    chmodSync(join(repo, 'data', 'sub'), 0o755); // so that the temporary folder can be removed
   });
 });
