@@ -45,7 +45,7 @@ export function formatBytes(n: number): string {
 }
 
 function tooLarge(label: string, size: number, max: number): UnsafeFileError {
-  return new UnsafeFileError(label, `is ${formatBytes(size)}, over the ${formatBytes(max)} limit for a DEPENDS file (refused)`);
+  return new UnsafeFileError(label, `is ${formatBytes(size)}, over the ${formatBytes(max)} limit for a DEPENDS or INPUTS file (refused)`);
 }
 
 export function sha256FileWithStat(path: string, label = path, options: HashOptions = {}): HashedFile {

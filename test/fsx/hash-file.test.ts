@@ -39,7 +39,7 @@ describe('sha256File limits', () => {
     const d = tempDir();
     sparse(join(d, 'huge'), 64 * 2 ** 30);
     const t0 = Date.now();
-    expect(() => sha256File(join(d, 'huge'), 'huge', { maxBytes: 64 * 2 ** 20 })).toThrow('huge: is 64 GiB, over the 64 MiB limit for a DEPENDS file (refused)');
+    expect(() => sha256File(join(d, 'huge'), 'huge', { maxBytes: 64 * 2 ** 20 })).toThrow('huge: is 64 GiB, over the 64 MiB limit for a DEPENDS or INPUTS file (refused)');
     expect(Date.now() - t0).toBeLessThan(1000);
     // At the cap exactly, it is hashed.
     sparse(join(d, 'at'), 1 << 20);
@@ -56,7 +56,7 @@ describe('sha256File limits', () => {
       if (!grown) appendFileSync(p, Buffer.alloc(200_000, 2));
       grown = true;
     };
-    expect(() => sha256File(p, 'growing', { maxBytes: 300_000, checkpoint: grow })).toThrow(/growing: is .* over the .* limit for a DEPENDS file/);
+    expect(() => sha256File(p, 'growing', { maxBytes: 300_000, checkpoint: grow })).toThrow(/growing: is .* over the .* limit for a DEPENDS or INPUTS file/);
   });
 
   it('the checkpoint runs between chunks and what it throws abandons the hash', () => {

@@ -78,12 +78,12 @@ describe('a size cap on what DEPENDS may hash', () => {
     sparse(join(s.repo, 'blob.bin'), 64 * 2 ** 30);
     writeFileSync(join(s.repo, 'GATES.md'), ticked('A', 'blob.bin'));
     const { r, ms } = timedHook(s, { timeoutMs: 20_000 });
-    expect(expectBlock(outcome(r))).toContain('GATES:A (stale: DEPENDS cannot be read: DEPENDS of GATES:A: blob.bin: is 64 GiB, over the 64 MiB limit for a DEPENDS file (refused))');
+    expect(expectBlock(outcome(r))).toContain('GATES:A (stale: DEPENDS cannot be read: DEPENDS of GATES:A: blob.bin: is 64 GiB, over the 64 MiB limit for a DEPENDS or INPUTS file (refused))');
     expect(ms).toBeLessThan(5_000);
     // --status says the same, and so does a run (which refuses to run what it cannot bind).
     const status = runCli(['--status', '--strict'], { cwd: s.repo, env: s.env });
     expect(status.code).toBe(1);
-    expect(status.stdout).toContain('over the 64 MiB limit for a DEPENDS file');
+    expect(status.stdout).toContain('over the 64 MiB limit for a DEPENDS or INPUTS file');
   });
 
   it('a file just over the cap is refused; one at the cap is hashed', () => {
