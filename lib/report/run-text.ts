@@ -137,7 +137,7 @@ export function approvalRequestText(r: ApprovalRequest, columns = SCREEN_COLUMNS
     const n = f.pathBound.length;
     if (n === 0) lines.push('  PATH    leads into the repository, to folders with no file now (left out of PATH above): one made there later needs a new approval');
     else lines.push(
-      `  PATH    leads into the repository: ${n} file${n === 1 ? '' : 's'} there ${n === 1 ? 'is' : 'are'} bound into this approval: ${sanitizeLine(pathBoundNames(f.check, f.pathBound), FIELD_DISPLAY_CAP)} (read ${n === 1 ? 'it' : 'them'} too)`,
+      `  PATH    leads into the repository: ${n} file${n === 1 ? '' : 's'} there ${n === 1 ? 'is' : 'are'} bound into this approval: ${reviewLine(pathBoundNames(f.check, f.pathBound), FIELD_DISPLAY_CAP)} (read ${n === 1 ? 'it' : 'them'} too)`,
     );
   }
   // What a PATH the CHECK sets puts on it at run time cannot be read, so is bound by nothing

@@ -23,6 +23,15 @@ function repoWithTools(pathEntry: (repo: string) => string) {
 }
 
 describe('PATH entries inside the repository', () => {
+  // Round 39u (a note): a file there whose name holds a newline was listed as "tools/a b.inc".
+  it('the approval screen shows a bound file whose name holds a control character by its code point', () => {
+    const s = repoWithTools((repo) => join(repo, 'tools'));
+    writeFileSync(join(s.repo, 'tools', 'a\nb.inc'), 'x\n');
+    const first = s.run([]);
+    expect(first.code).toBe(1);
+    expect(first.stdout).toMatch(/^ {2}PATH {4}leads into the repository: 2 files there are bound into this approval: .*tools\/a<U\+000A>b\.inc/m);
+  });
+
   for (const [name, entry] of [
     ['a relative entry (tools)', () => 'tools'],
     ['an absolute entry into the repository', (repo: string) => join(repo, 'tools')],
