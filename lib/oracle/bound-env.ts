@@ -37,7 +37,19 @@ const NAMES: ReadonlySet<string> = new Set([
   'GCONV_PATH', 'OPENSSL_CONF', 'OPENSSL_ENGINES', 'OPENSSL_MODULES',
   // Ruby gems, Go, Rust and C toolchains, Lua, PHP, R, Tcl.
   'GEM_HOME', 'GEM_PATH', 'BUNDLE_GEMFILE', 'GOFLAGS', 'RUSTC_WRAPPER', 'RUSTC_WORKSPACE_WRAPPER', 'RUSTFLAGS', 'CARGO_BUILD_RUSTC_WRAPPER',
-  'CC', 'CXX', 'LUA_INIT', 'LUA_PATH', 'LUA_CPATH', 'PHPRC', 'PHP_INI_SCAN_DIR', 'R_PROFILE', 'R_PROFILE_USER', 'R_LIBS', 'R_LIBS_USER', 'TCLLIBPATH',
+  'CC', 'CXX',
+  // make's built-in rules and the compilers they run (round-39v V1): flags that include a file
+  // (`CFLAGS=-include x.h`), the other programs of a build, gcc's own search paths for its
+  // subprograms, headers and libraries, ccache's prefix, autoconf's site file.
+  'CFLAGS', 'CXXFLAGS', 'CPPFLAGS', 'LDFLAGS', 'LDLIBS', 'TARGET_ARCH', 'CPP', 'AS', 'LD', 'AR', 'NM', 'RANLIB', 'RM', 'LEX', 'YACC', 'FC', 'FFLAGS',
+  'COMPILER_PATH', 'GCC_EXEC_PREFIX', 'LIBRARY_PATH', 'CPATH', 'C_INCLUDE_PATH', 'CPLUS_INCLUDE_PATH', 'OBJC_INCLUDE_PATH', 'CCACHE_PREFIX', 'CONFIG_SITE',
+  // The JDK that mvn, gradle and java wrappers run; Maven's and Gradle's own settings.
+  'JAVA_HOME', 'MAVEN_ARGS', 'GRADLE_USER_HOME',
+  // Go's toolchain choice and the files and proxies it takes settings and modules from; Rust's compiler.
+  'GOENV', 'GOWORK', 'GOTOOLCHAIN', 'GOROOT', 'GOPATH', 'GOMODCACHE', 'GOPROXY', 'GOSUMDB', 'GONOSUMDB', 'GONOSUMCHECK', 'GOINSECURE', 'GONOPROXY', 'GOPRIVATE', 'GOVCS', 'GOEXPERIMENT', 'RUSTC', 'RUSTDOC',
+  // Node's module resolution through links; client start-up files of psql, hg; svn's remote shell.
+  'NODE_PRESERVE_SYMLINKS', 'NODE_PRESERVE_SYMLINKS_MAIN', 'PSQLRC', 'HGRCPATH', 'SVN_SSH',
+  'LUA_INIT', 'LUA_PATH', 'LUA_CPATH', 'PHPRC', 'PHP_INI_SCAN_DIR', 'R_PROFILE', 'R_PROFILE_USER', 'R_LIBS', 'R_LIBS_USER', 'TCLLIBPATH',
   // The shell autoconf's configure runs, bash's loadable builtins, Bun's and Erlang's options (a preload, a module to start).
   'CONFIG_SHELL', 'BASH_LOADABLES_PATH', 'BUN_OPTIONS', 'ERL_FLAGS', 'ERL_AFLAGS', 'ERL_ZFLAGS',
 ]);
@@ -59,6 +71,8 @@ const PREFIXES = [
   'PYTEST_', 'NODE_TEST_', 'CARGO_', 'RUSTUP_', 'PYENV_', 'NODENV_', 'RBENV_', 'GOENV_', 'JEST_', 'VITEST_', 'MOCHA_', 'TS_NODE_',
   // Yarn's configuration (a plugin, a PnP loader, a yarnPath that replaces yarn itself).
   'YARN_',
+  // CMake's launchers, toolchain file and compilers; cgo's compilers and flags.
+  'CMAKE_', 'CGO_',
 ];
 
 /**
@@ -77,13 +91,15 @@ const NOT_LOADERS: ReadonlySet<string> = new Set([
  * npm configuration that changes what `npm test` runs (npm reads npm_config_* in any case,
  * `-` as `_`): its shells, node options, and the .npmrc files that could set them; the
  * workspaces whose scripts it runs (`npm_config_workspace=packages/fake` ran another
- * package's test: round-39u U1), a missing script taken as success, and the programs it
- * starts for node-gyp and git. npm sets userconfig and globalconfig for every script it runs,
+ * package's test: round-39u U1), a missing script taken as success, scripts skipped, and the
+ * programs it starts for node-gyp and git. npm sets userconfig and globalconfig for every script it runs,
  * the same each time; `npx gate-check` and the bin already differ by PATH.
  */
 const NPM_CONFIG = new Set([
   'script_shell', 'node_options', 'onload_script', 'userconfig', 'globalconfig', 'prefix', 'shell',
   'workspace', 'workspaces', 'w', 'include_workspace_root', 'if_present', 'node_gyp', 'git',
+  // Scripts it skips: pretest and posttest are part of what `npm test` runs (round-39v V2).
+  'ignore_scripts',
 ]);
 
 export function isBoundVariable(name: string): boolean {

@@ -11,7 +11,10 @@ describe('bound environment variables', () => {
       'PS4', 'ZDOTDIR', 'JAVA_OPTS', 'MAVEN_OPTS', 'GRADLE_OPTS', 'DOTNET_STARTUP_HOOKS', 'YARN_PLUGINS', 'YARN_YARN_PATH',
       // Round 39u: make's $(MAKE), tar's options, npm's workspaces, remote shells, awk's @include path.
       'MAKE', 'TAR_OPTIONS', 'npm_config_workspace', 'NPM_CONFIG_WORKSPACES', 'npm_config_w', 'npm_config_if_present', 'npm_config_if-present', 'npm_config_node_gyp', 'npm_config_git',
-      'RSYNC_RSH', 'RSYNC_CONNECT_PROG', 'CVS_RSH', 'SSH_ASKPASS', 'SUDO_ASKPASS', 'AWKPATH', 'AWKLIBPATH', 'COVERAGE_PROCESS_START', 'PIP_INDEX_URL', 'PIP_CONFIG_FILE']) {
+      'RSYNC_RSH', 'RSYNC_CONNECT_PROG', 'CVS_RSH', 'SSH_ASKPASS', 'SUDO_ASKPASS', 'AWKPATH', 'AWKLIBPATH', 'COVERAGE_PROCESS_START', 'PIP_INDEX_URL', 'PIP_CONFIG_FILE',
+      // Round 39v: build flags and tools, gcc's search paths, the JDK, CMake, Go's and Rust's toolchains, npm's skipped scripts.
+      'CFLAGS', 'CPPFLAGS', 'LDFLAGS', 'CPP', 'AS', 'LD', 'AR', 'RM', 'COMPILER_PATH', 'GCC_EXEC_PREFIX', 'LIBRARY_PATH', 'CPATH', 'CCACHE_PREFIX', 'JAVA_HOME',
+      'CMAKE_C_COMPILER_LAUNCHER', 'CMAKE_TOOLCHAIN_FILE', 'CGO_CFLAGS', 'GOENV', 'GOWORK', 'GOTOOLCHAIN', 'GOPROXY', 'RUSTC', 'npm_config_ignore_scripts', 'NPM_CONFIG_IGNORE-SCRIPTS', 'NODE_PRESERVE_SYMLINKS']) {
       expect(isBoundVariable(name), name).toBe(true);
     }
   });
