@@ -57,10 +57,11 @@ const ITEM_CAP = 200;
  */
 type Verdict = { block: string; summary: string; fingerprint: string } | { allow: string | null; fingerprint: string | null };
 
-/** A sub-agent's stop routed to one scope of one repository (`gate-check hook bind`). */
+/** A sub-agent's stop routed to one scope (`gate-check hook bind`), read in `roots` (the first is `root`). */
 interface Bound {
   root: string;
   scope: string;
+  roots: string[];
 }
 
 /** One directory whose ledgers or waves hold the session. */
@@ -551,7 +552,7 @@ function findBinding(locations: StoreLocations, found: SessionRoots, event: Stop
     if (holdsOnlyTheStore(root, found, store)) continue;
     for (const id of ids) {
       const scope = readBinding(locations, root, id);
-      if (scope !== null) return { root, scope };
+      if (scope !== null) return { root, scope, roots: [root] };
     }
   }
   return null;
@@ -560,16 +561,34 @@ function findBinding(locations: StoreLocations, found: SessionRoots, event: Stop
 /**
  * A sub-agent bound in some repository, stopping in a folder that no binding names but that
  * holds the bound scope: a checkout whose `.git` was moved away (round-39t T3) is read as bound
- * to that scope, the nearest candidate first. A folder without the scope keeps the rule for an
- * unbound sub-agent (the main agent's stop answers for it).
+ * to that scope, the nearest candidate first (`scope`: only that one; else any its ids are
+ * bound to). A folder without the scope keeps the rule for an unbound sub-agent (the main
+ * agent's stop answers for it).
  */
-function findUnnamedBinding(locations: StoreLocations, found: SessionRoots, event: StopEvent): Bound | null {
+function findUnnamedBinding(locations: StoreLocations, found: SessionRoots, event: StopEvent, scope: string | null): Bound | null {
   const store = canonical(locations.base);
   const roots = found.candidates.filter((root) => !holdsOnlyTheStore(root, found, store));
   if (roots.length === 0) return null;
-  const scopes = new Set(bindingIds(event).flatMap((id) => scopesBoundAnywhere(locations, roots[0]!, id)));
-  for (const root of roots) for (const scope of scopes) if (lstatOrNull(join(root, '.gate-check', scope)) !== null) return { root, scope };
+  const scopes = scope !== null ? [scope] : [...new Set(bindingIds(event).flatMap((id) => scopesBoundAnywhere(locations, roots[0]!, id)))];
+  for (const root of roots) for (const s of scopes) if (lstatOrNull(join(root, '.gate-check', s)) !== null) return { root, scope: s, roots: [root] };
   return null;
+}
+
+/**
+ * The binding of a sub-agent's stop. Its own folders first: in a worktree of the project its
+ * work is there, not in the project directory's checkout (round-39t T2). Else a folder of its
+ * own that only holds the bound scope (T3), read together with the project directory's bound
+ * checkout when there is one: a copy of the scope made outside the repository only adds what
+ * it holds, and never stands in for the repository's (round-39v V3).
+ */
+function subagentBinding(locations: StoreLocations, found: SessionRoots, event: StopEvent, io: Io): Bound | null {
+  const own = event.projectDir === null ? found : sessionCandidates({ ...event, projectDir: null }, io);
+  const bound = findBinding(locations, own, event);
+  if (bound !== null) return bound;
+  const project = event.projectDir === null ? null : findBinding(locations, found, event);
+  const unnamed = findUnnamedBinding(locations, own, event, project?.scope ?? null);
+  if (unnamed === null || project === null || unnamed.root === project.root) return unnamed ?? project;
+  return { ...unnamed, roots: [unnamed.root, project.root] };
 }
 
 function pendingText(p: StopEvent['pending']): string | null {
@@ -620,11 +639,7 @@ async function decide(request: StopRequest, host: HostAdapter, io: Io, deadline:
   const counter = event.subagent === null ? event.sessionId : `${event.sessionId}\u0000agent\u0000${event.subagent.agentId ?? ''}`;
   if (event.subagent !== null) {
     try {
-      // Its own folders first: in a worktree of the project its work is there, not in the
-      // project directory's checkout (round-39t T2); then its own folders that only hold the
-      // bound scope (T3); then the project directory.
-      const own = event.projectDir === null ? found : sessionCandidates({ ...event, projectDir: null }, io);
-      bound = findBinding(locations, own, event) ?? findUnnamedBinding(locations, own, event) ?? findBinding(locations, found, event);
+      bound = subagentBinding(locations, found, event, io);
     } catch (e) {
       const verdict = errorVerdict(e, '');
       // Mutation note: equivalent in verdict (a null verdict fails in counted(), and the
@@ -634,7 +649,7 @@ async function decide(request: StopRequest, host: HostAdapter, io: Io, deadline:
     }
     // Not bound to a scope: the main agent's stop answers for every gate.
     if (bound === null) return { kind: 'allow', message: null };
-    found = { gitTop: bound.root, candidates: [bound.root] };
+    found = { gitTop: bound.root, candidates: bound.roots };
   }
   // The roots below the top level whose ledgers held a session before, wherever this one stands
   // (round-21 F1), read for every directory on the way up, not only the top level found now: a

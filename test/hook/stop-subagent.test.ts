@@ -150,6 +150,13 @@ describe('SubagentStop: a sub-agent bound to a scope', () => {
     writeFiles(copy, { '.gate-check/api/GATES.md': '- [ ] X: the api scope\n' });
     const stop = () => runCli(['hook', 'stop', '--host', 'codex'], { cwd: copy, env: s.env, input: JSON.stringify(codexPayload(copy, { agent: 'agent-1' })) });
     expect(blockOf(answerOf('codex', stop()))).toMatch(/^gate-check: 1 gate is not met: GATES:X \(unchecked\)\./);
+    // Round-39v V3: a copy of the scope with the gate ticked, made outside the repository, was
+    // read instead of the project directory's checkout, and the stop went through; it is read
+    // as well, and the repository's open gate holds the stop.
+    writeFiles(copy, { '.gate-check/api/GATES.md': '- [x] X: the api scope\n  EVIDENCE: checked by hand\n' });
+    const withProject = runCli(['hook', 'stop', '--host', 'claude'], { cwd: copy, env: { ...s.env, CLAUDE_PROJECT_DIR: s.repo }, input: JSON.stringify(claudePayload(copy, { agent: 'agent-1' })) });
+    expect(blockOf(answerOf('claude', withProject))).toMatch(/^gate-check: 1 gate is not met: \S*GATES:X \(unchecked\)\./);
+    writeFiles(copy, { '.gate-check/api/GATES.md': '- [ ] X: the api scope\n' });
     const hooks = join(s.home, '.gate-check', 'hooks');
     const [file] = readdirSync(hooks).filter((f) => f.startsWith('bind-'));
     const good = readFileSync(join(hooks, file!), 'utf8');
@@ -162,6 +169,19 @@ describe('SubagentStop: a sub-agent bound to a scope', () => {
     const session = sha256Hex('agent-1').slice(0, 16);
     for (let i = 0; i < 256; i++) writeFileSync(join(hooks, `bind-${i.toString(16).padStart(16, '0')}-${session}.json`), good, { mode: 0o600 });
     expect(blockOf(answerOf('codex', stop()))).toMatch(/holds 257 scope bindings of one session \(at most 256 are read\)/);
+  });
+
+  it("with the project directory's binding, only its scope is looked for in a folder no binding names", () => {
+    // agent-1 is bound to api here, and to web in another repository; the copy holds a met web scope.
+    const s = repo({ ...files, '.gate-check/web/GATES.md': '- [x] W: the web scope\n  EVIDENCE: checked by Ada\n' });
+    expect(s.run(['hook', 'bind', '--session', 'agent-1', '--scope', 'api']).code).toBe(0);
+    const other = join(s.home, '..', 'other');
+    writeFiles(other, { '.gate-check/web/GATES.md': '- [ ] W: the web scope\n' });
+    expect(runCli(['hook', 'bind', '--session', 'agent-1', '--scope', 'web'], { cwd: other, env: s.env }).code).toBe(0);
+    const copy = join(s.home, '..', 'copy');
+    writeFiles(copy, { '.gate-check/web/GATES.md': '- [x] W: the web scope\n  EVIDENCE: checked by hand\n' });
+    const r = runCli(['hook', 'stop', '--host', 'claude'], { cwd: copy, env: { ...s.env, CLAUDE_PROJECT_DIR: s.repo }, input: JSON.stringify(claudePayload(copy, { agent: 'agent-1' })) });
+    expect(blockOf(answerOf('claude', r))).toMatch(/^gate-check: 1 gate is not met: \S*GATES:X \(unchecked\)\./);
   });
 
   it('a sub-agent with a session of its own is bound by that session id', () => {
