@@ -44,10 +44,22 @@ export function pathForCheck(path: string, cwd: string, home: string): string {
     .join(delimiter);
 }
 
-/** The environment a check is spawned with: `env` with its PATH anchored (pathForCheck); `home` as path-bound.ts reads `~`. */
+/**
+ * GitHub Actions' file commands: files that set the job summary, the step's outputs and the
+ * next steps' environment and PATH. A check (the code it tests) that wrote a green table and
+ * an unclosed `<!--` there hid gate-check's own table (round-39v V5): checks never get them.
+ */
+const WORKFLOW_FILES = ['GITHUB_STEP_SUMMARY', 'GITHUB_OUTPUT', 'GITHUB_ENV', 'GITHUB_PATH', 'GITHUB_STATE'];
+
+/**
+ * The environment a check is spawned with: `env` with its PATH anchored (pathForCheck), and
+ * without the workflow's file commands; `home` as path-bound.ts reads `~`.
+ */
 export function checkEnvironment(env: NodeJS.ProcessEnv, cwd: string, home: () => string): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = WORKFLOW_FILES.some((k) => env[k] !== undefined) ? { ...env } : env;
+  for (const k of WORKFLOW_FILES) if (out !== env) delete out[k];
   const path = env.PATH;
-  if (path === undefined) return env;
+  if (path === undefined) return out;
   const anchored = pathForCheck(path, cwd, path.includes('~') ? home() : '');
-  return anchored === path ? env : { ...env, PATH: anchored };
+  return anchored === path ? out : { ...out, PATH: anchored };
 }

@@ -306,3 +306,24 @@ describe('qualified ids keep the report and lint schemas true', () => {
     expect(lint.findings.length).toBeGreaterThan(0);
   });
 });
+
+// Round-39v V5: a failing check wrote a green table and an unclosed `<!--` to the job summary,
+// and gate-check's own "gates not met" table then sat inside the comment. Checks never get
+// the workflow's file commands (summary, outputs, the next steps' environment and PATH).
+describe("a check cannot write the workflow's files", () => {
+  it('GITHUB_STEP_SUMMARY, GITHUB_OUTPUT, GITHUB_ENV, GITHUB_PATH and GITHUB_STATE are unset in the check; the summary is gate-check\'s alone', () => {
+    const s = sandbox();
+    const dir = tempDir();
+    const files = Object.fromEntries(['GITHUB_STEP_SUMMARY', 'GITHUB_OUTPUT', 'GITHUB_ENV', 'GITHUB_PATH', 'GITHUB_STATE'].map((k) => [k, join(dir, k)]));
+    writeFiles(s.repo, {
+      'GATES.md': '- [ ] G1: the check sees no workflow file\n  CHECK: sh probe.sh\n  EXPECT: none none none none none\n',
+      'probe.sh': 'for f in "$GITHUB_STEP_SUMMARY" "$GITHUB_OUTPUT" "$GITHUB_ENV" "$GITHUB_PATH" "$GITHUB_STATE"; do [ -n "$f" ] && printf "| fake | all gates met |\\n<!--\\n" >> "$f"; done\necho "${GITHUB_STEP_SUMMARY:-none} ${GITHUB_OUTPUT:-none} ${GITHUB_ENV:-none} ${GITHUB_PATH:-none} ${GITHUB_STATE:-none}"\n',
+    });
+    const r = runCli(['--approve'], { cwd: s.repo, env: { ...s.env, GITHUB_ACTIONS: 'true', ...files } });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    for (const [k, f] of Object.entries(files)) if (k !== 'GITHUB_STEP_SUMMARY') expect(existsSync(f), k).toBe(false);
+    const summary = readFileSync(files.GITHUB_STEP_SUMMARY!, 'utf8');
+    expect(summary).not.toMatch(/fake|<!--/);
+    expect(summary).toMatch(/^### gate-check: all gates met/m);
+  });
+});
