@@ -23,7 +23,7 @@ import { homeDirectory } from '../oracle/path-bound.js';
 import { changedFields, normalizePath, pinSignature, sha256Hex } from '../oracle/oracle.js';
 import type { OracleFields } from '../oracle/oracle.js';
 import type { Gate } from '../ledger/types.js';
-import { approvalViewOf, effectivelyMet, emptyResult, gateReport, ledgerRevisions, reranBy, REPORT_SCHEMA, summarize, treeMet, type GateReport, type Mode, type Report } from '../report/model.js';
+import { approvalViewOf, effectivelyMet, emptyResult, gateReport, INTERRUPTED_BEFORE_END, NOT_STARTED_FAIL_FAST, ledgerRevisions, reranBy, REPORT_SCHEMA, summarize, treeMet, type GateReport, type Mode, type Report } from '../report/model.js';
 import { ProgressLine, wantsProgress } from '../report/progress.js';
 import { approvalRequestText, approvalSuggestion, diagnosticLines, fieldsCut, resultLine, type ApprovalRequest } from '../report/run-text.js';
 import { cappedIds, formatDiagnostic, summaryLines, treeItems, treeLines } from '../report/text.js';
@@ -399,7 +399,7 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
     const attempt = attempts[i];
     if (!attempt || attempt.result.error === 'interrupted') {
       unfinished.push(e.qualified);
-      e.report.result = emptyResult('not-run', interrupted ? 'interrupted before it finished' : 'not started (--fail-fast)', e.oracle!.signature);
+      e.report.result = emptyResult('not-run', interrupted ? INTERRUPTED_BEFORE_END : NOT_STARTED_FAIL_FAST, e.oracle!.signature);
       if (!interrupted) print(resultLine(e.report) + '\n');
       return;
     }

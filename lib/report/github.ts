@@ -4,7 +4,7 @@
 // $GITHUB_STEP_SUMMARY. Values are escaped per the workflow-command
 // rules; check output is never part of it. Pure.
 import { sanitizeLine } from '../text/sanitize.js';
-import type { GateReport, Report } from './model.js';
+import { openTreeItems, type GateReport, type Report } from './model.js';
 import { gateOutcome, type GateOutcome } from './outcome.js';
 
 export const MAX_ERROR_ANNOTATIONS = 10;
@@ -45,8 +45,11 @@ export function githubAnnotations(report: Report, strict: boolean): string[] {
     if (g.state === 'abandoned') handoffs.push(g);
     else if (o.kind === 'failed' || (o.kind === 'skipped' && g.kind === 'runnable')) failed.push({ g, message: `${g.qualified}: ${sanitizeLine(g.title, 200)}: ${o.message}` });
   }
-  for (const f of failed.slice(0, MAX_ERROR_ANNOTATIONS)) errors.push(annotation('error', f.g, f.message));
-  const rest = failed.slice(MAX_ERROR_ANNOTATIONS).map((f) => sanitizeLine(f.g.qualified, 100));
+  // The open scopes and waves the verdict counts beyond its gates: an error each, in the same quota.
+  const tree = report.shard ? [] : openTreeItems(report).map((t) => `::error title=gate-check::${escapeData(sanitizeLine(`${t.label} is not met: ${listOf(t.open)}`, 1000))}`);
+  errors.push(...tree.slice(0, MAX_ERROR_ANNOTATIONS));
+  for (const f of failed.slice(0, Math.max(0, MAX_ERROR_ANNOTATIONS - errors.length))) errors.push(annotation('error', f.g, f.message));
+  const rest = failed.slice(Math.max(0, MAX_ERROR_ANNOTATIONS - Math.min(tree.length, MAX_ERROR_ANNOTATIONS))).map((f) => sanitizeLine(f.g.qualified, 100));
   // Warnings have their own quota of 10: the summary of the rest, then hand-offs.
   if (rest.length > 0) warnings.push(`::warning title=gate-check::${escapeData(`${rest.length} more gates are not met: ${listOf(rest)}`)}`);
   const room = MAX_ERROR_ANNOTATIONS - warnings.length;
@@ -90,6 +93,15 @@ export function githubStepSummary(report: Report, strict: boolean): string {
   const rows = gates.map((g) => ({ g, o: gateOutcome(g, report.mode, strict) }));
   const rank = (o: GateOutcome) => (o.kind === 'failed' ? 0 : o.kind === 'skipped' ? 1 : 2);
   rows.sort((a, b) => rank(a.o) - rank(b.o));
+  // Open scopes and waves first of all: the verdict counts them, and no gate row names them.
+  const tree = report.shard ? [] : openTreeItems(report);
+  for (const t of tree) {
+    const row = `| ${cell(t.label)} | | ${cell(`failed: not met: ${listOf(t.open)}`)} |`;
+    const bytes = Buffer.byteLength(row) + 1;
+    if (size + bytes + 200 > SUMMARY_CAP_BYTES) break;
+    lines.push(row);
+    size += bytes;
+  }
   for (const { g, o } of rows) {
     const passed = g.kind === 'manual' ? "met (manual: a person's evidence)" : 'passed';
     const row = `| ${cell(g.qualified)} | ${cell(g.title)} | ${o.kind === 'passed' ? passed : cell(`${o.kind}: ${o.message}`)} |`;

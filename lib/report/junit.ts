@@ -3,7 +3,7 @@
 // (it stays on the terminal). Text is sanitized, XML-escaped, and stripped of characters
 // XML 1.0 forbids. Pure.
 import { sanitizeLine } from '../text/sanitize.js';
-import type { GateReport, Mode, Report } from './model.js';
+import { openTreeItems, type GateReport, type Mode, type Report } from './model.js';
 import { gateOutcome, type GateOutcome } from './outcome.js';
 
 /** Characters XML 1.0 allows: TAB, LF, CR, U+0020–U+D7FF, U+E000–U+FFFD, U+10000–U+10FFFF. */
@@ -65,6 +65,18 @@ export function renderJunit(report: Report, strict = false): string {
     suites.push(
       `  <testsuite name="${xmlText(file, 300)}" tests="${cases.length}" failures="${f}" errors="0" skipped="${s}" time="${seconds(ms)}">\n${cases.map((c) => c.xml).join('\n')}\n  </testsuite>`,
     );
+  }
+  // The open scopes and waves the verdict counts beyond its gates: a failing case each, in a
+  // suite of their own (round-39v V6: an unmet scope gate failed the run and no case said so).
+  const tree = report.shard ? [] : openTreeItems(report);
+  if (tree.length > 0) {
+    const cases = tree.map((t) => {
+      const msg = xmlText(`not met: ${t.open.slice(0, 50).join(', ')}${t.open.length > 50 ? ', …' : ''}`, 1000);
+      return `    <testcase classname="gate-check" name="${xmlText(t.label, 300)}" time="0.000">\n      <failure message="${msg}" type="gate">${msg}</failure>\n    </testcase>`;
+    });
+    tests += cases.length;
+    failures += cases.length;
+    suites.push(`  <testsuite name="scopes and waves" tests="${cases.length}" failures="${cases.length}" errors="0" skipped="0" time="0.000">\n${cases.join('\n')}\n  </testsuite>`);
   }
   return (
     '<?xml version="1.0" encoding="UTF-8"?>\n' +

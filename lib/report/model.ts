@@ -17,6 +17,22 @@ export const REPORT_SCHEMA = 'gate-check/report@1';
 export type Mode = 'status' | 'run' | 'approve' | 'reverify' | 'merge';
 export type ResultStatus = 'pass' | 'fail' | 'approval-required' | 'stale' | 'not-run';
 
+/** Why a run did not start a gate that has nothing wrong of its own (a 'not-run' result that is skipped, not failed). */
+export const NOT_STARTED_FAIL_FAST = 'not started (--fail-fast)';
+export const INTERRUPTED_BEFORE_END = 'interrupted before it finished';
+
+/**
+ * The open scopes and waves a report's verdict counts beyond its gates (the tree-wide view),
+ * each with what is open: for the CI outputs, which list gates (round-39v V6: an unmet scope
+ * gate failed the run and appeared in no annotation, test case or summary row).
+ */
+export function openTreeItems(report: Report): { label: string; open: string[] }[] {
+  const out: { label: string; open: string[] }[] = [];
+  for (const w of report.waves) if (w.state !== 'complete') out.push({ label: `${report.scope === null ? '' : `scope ${report.scope} `}wave ${w.id}`, open: [`${w.state}: ${w.returned} of ${w.leaves} leaves returned`] });
+  for (const sc of report.scopes) if (sc.exitCode !== 0) out.push({ label: `scope ${sc.scope}`, open: sc.unmet });
+  return out;
+}
+
 export interface GateResult {
   status: ResultStatus;
   exit: number | null;

@@ -1,6 +1,6 @@
 // How each gate of a report ends up, for JUnit, GitHub annotations and merged verdicts:
 // passed, failed (with why), skipped (with why). Pure.
-import { strictlyMet, type GateReport, type Mode } from './model.js';
+import { INTERRUPTED_BEFORE_END, NOT_STARTED_FAIL_FAST, strictlyMet, type GateReport, type Mode } from './model.js';
 
 export type GateOutcome = { kind: 'passed' } | { kind: 'failed'; message: string } | { kind: 'skipped'; message: string };
 
@@ -22,9 +22,14 @@ export function gateOutcome(g: GateReport, mode: Mode, strict: boolean): GateOut
         return { kind: 'failed', message: `stale: ${r.error ?? 'oracle changed while it ran'}; result not written` };
       case 'approval-required':
         return { kind: 'skipped', message: r.error ?? 'approval required' };
-      case 'not-run':
-        // In a merged verdict, a runnable gate that no shard ran is not verified: a failure of the required check.
-        return { kind: mode === 'merge' ? 'failed' : 'skipped', message: r.error ?? 'not run' };
+      case 'not-run': {
+        // In a merged verdict, a runnable gate that no shard ran is not verified: a failure of the
+        // required check. In a run, one not started for a reason of its own (not runnable, changed
+        // since approval) fails too (a CWD renamed away read as a skip: round-39v V6); only one
+        // left for another gate's failure (--fail-fast) or an interrupt is skipped.
+        const forOthers = r.error === NOT_STARTED_FAIL_FAST || r.error === INTERRUPTED_BEFORE_END;
+        return { kind: mode === 'merge' || !forOthers ? 'failed' : 'skipped', message: r.error ?? 'not run' };
+      }
     }
   }
   if (g.state === 'met') {

@@ -65,6 +65,14 @@ describe('step summary', () => {
     expect(rows[2]).toMatch(/^\| GATES\\:M0 \| x+ \| met \(manual: a person's evidence\) \|$/);
     expect(md).toMatch(/\(\d+ more gates not shown\)/);
   });
+
+  // Round-39v V6: an unmet scope gate failed the run, and no row, annotation or case named it.
+  it('an open scope is a failed row above the gates, and an error annotation', () => {
+    const r: Report = { ...report([gate('G2', { result: { ...emptyResult('pass', null), exit: 0 }, state: 'met', checked: true })]), scopes: [{ scope: 'api', files: [], exitCode: 1, summary: report([]).summary, unmet: ['work:A1'], handoff: [], waves: [] }] };
+    const rows = githubStepSummary(r, false).split('\n').filter((l) => l.startsWith('| '));
+    expect(rows[2]).toBe('| scope api | | failed\\: not met\\: work\\:A1 |');
+    expect(githubAnnotations(r, false)).toEqual(['::error title=gate-check::scope api is not met: work:A1']);
+  });
 });
 
 describe('a shard report answers only for its own gates', () => {

@@ -65,12 +65,26 @@ describe('renderJunit', () => {
     expect(xml).toMatch(/skipped="1"/);
   });
 
-  it('a merged verdict fails a runnable gate that no shard ran (a run only skips it)', () => {
+  it('a merged verdict fails a runnable gate that no shard ran (a run only skips one left for another gate or an interrupt)', () => {
     const lacking = gate('A', { result: emptyResult('not-run', 'shard 2/4: its report is missing') });
     const merged = parser.parse(renderJunit(report([lacking], 'merge'))).testsuites.testsuite[0];
     expect(merged.testcase[0].failure.message).toBe('shard 2/4: its report is missing');
-    const run = parser.parse(renderJunit(report([lacking], 'run'))).testsuites.testsuite[0];
-    expect(run.testcase[0].skipped.message).toBe('shard 2/4: its report is missing');
+    for (const why of ['not started (--fail-fast)', 'interrupted before it finished']) {
+      const run = parser.parse(renderJunit(report([gate('A', { result: emptyResult('not-run', why) })], 'run'))).testsuites.testsuite[0];
+      expect(run.testcase[0].skipped.message).toBe(why);
+    }
+  });
+
+  // Round-39v V6: a gate made not runnable (its CWD renamed away) was a skip, so a report view
+  // read "0 failed"; and an unmet scope gate failed the run with no case at all.
+  it('a gate not run for a reason of its own fails; so does each open scope and wave', () => {
+    const notRunnable = gate('A', { result: emptyResult('not-run', 'not runnable yet: CWD api does not exist') });
+    const xml = renderJunit({ ...report([notRunnable], 'reverify'), scopes: [{ scope: 'api', files: ['.gate-check/api/work.md'], exitCode: 1, summary: report([]).summary, unmet: ['work:A1'], handoff: [], waves: [] }] });
+    const suites = parser.parse(xml).testsuites.testsuite;
+    expect(suites[0].testcase[0].failure.message).toBe('not runnable yet: CWD api does not exist');
+    expect(suites[1].name).toBe('scopes and waves');
+    expect(suites[1].testcase[0]).toMatchObject({ name: 'scope api', failure: { message: 'not met: work:A1' } });
+    expect(xml).toMatch(/<testsuites name="gate-check" tests="2" failures="2"/);
   });
 
   it('never carries check output: only gate-check\'s own messages', () => {
