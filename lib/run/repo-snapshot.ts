@@ -7,6 +7,7 @@
 // .gitattributes line) of every file whose stat data changed, so anyone who can write the
 // checkout could make it run a command. ls-files only lists the index and walks the tree;
 // core.fsmonitor and the untracked cache are off so that no config makes it run one.
+import { isUtf8 } from 'node:buffer';
 import { execFile } from 'node:child_process';
 import { type BigIntStats, lstatSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve as resolvePath } from 'node:path';
@@ -201,7 +202,7 @@ export async function snapshotWorkingTree(root: string, env: NodeJS.ProcessEnv):
   // from the outermost.
   const tops = enclosingWorkTrees(root);
   if (tops.length > MAX_ENCLOSING_TREES) {
-    snapshot.set(`${LABEL}${tops[0]} (more than ${MAX_ENCLOSING_TREES} work trees around the root: cannot be watched)`, `git|${process.hrtime.bigint()}`);
+    snapshot.set(`${LABEL}${tops[0]} (more than ${MAX_ENCLOSING_TREES} work trees around the root: cannot be watched)`, unwatchable());
   }
   const run: GitRun = { env, program: gitProgram(env, root) };
   const views: View[] = [];
@@ -224,11 +225,56 @@ interface View {
   commonDir: string;
 }
 
+/**
+ * Work trees inside the tree watched at most (submodules, repositories git lists as one
+ * untracked or ignored folder), all levels together: past that, one more is taken as changed.
+ */
+const MAX_NESTED_TREES = 64;
+
+/** A key that differs at every look: what cannot be watched counts as changed. */
+const unwatchable = (): string => `git|${process.hrtime.bigint()}`;
+
+/** A folder of `top` that holds a `.git` (a file or a folder): a work tree of its own. */
+function holdsDotGit(top: string, name: Buffer): boolean {
+  return lstatSync(Buffer.concat([Buffer.from(`${top}/`), name, Buffer.from('/.git')]), { throwIfNoEntry: false }) !== undefined;
+}
+
+/**
+ * The work trees inside one (a populated submodule, a repository of its own that git lists as
+ * one untracked or ignored folder `fx/`), each watched whole as its own view: git's listings
+ * of the outer tree stop at them, so a check that rewrote a fixture there passed --assert-clean
+ * (round-39v V4). One whose name is not UTF-8, or that git cannot read, counts as changed.
+ */
+async function nestedWorkTrees(top: string, prefix: string, names: readonly Buffer[], viewed: ReadonlySet<string>, run: GitRun, snapshot: TreeSnapshot, nested: { count: number }): Promise<void> {
+  for (const raw of names) {
+    const name = raw.toString('utf8').replace(/\/$/, '');
+    if (++nested.count > MAX_NESTED_TREES) {
+      snapshot.set(`${LABEL}${prefix}${name} (more than ${MAX_NESTED_TREES} work trees inside the repository: cannot be watched)`, unwatchable());
+      continue;
+    }
+    const inner = join(top, name);
+    let dirs: string[] | null = null;
+    if (isUtf8(raw)) {
+      try {
+        dirs = (await git(inner, ['rev-parse', '--absolute-git-dir', '--git-common-dir'], run)).split('\n');
+      } catch (e) {
+        if (interruptSignal().aborted) throw e;
+      }
+    }
+    if (dirs === null) {
+      snapshot.set(`${LABEL}${prefix}${name} (a work tree inside the repository that git cannot read: cannot be watched)`, unwatchable());
+      continue;
+    }
+    await workTreeState({ top: inner, gitDir: dirs[0]!, commonDir: resolvePath(inner, dirs[1] || dirs[0]!) }, `${prefix}${name}/`, viewed, run, snapshot, nested);
+  }
+}
+
 /** One work tree, whole, from its top (round-39h F1: listed from a ledger's folder, git showed nothing outside it), into `snapshot` with `prefix` before its keys. */
-async function workTreeState(view: View, prefix: string, viewed: ReadonlySet<string>, run: GitRun, snapshot: TreeSnapshot): Promise<void> {
+async function workTreeState(view: View, prefix: string, viewed: ReadonlySet<string>, run: GitRun, snapshot: TreeSnapshot, nested = { count: 0 }): Promise<void> {
   const top = view.top;
   const staged = await gitBytes(top, ['ls-files', '-z', '--stage', '-v'], run);
   const embedded: [string, string][] = [];
+  const inner: Buffer[] = [];
   // Each entry counts, also a second one of the same path (the stages of a conflict, or a
   // duplicate a check appended to the index: round-39e). Names are bytes: a name that is no
   // UTF-8 is looked at by its bytes, and keyed so that no two share a key (pathKey).
@@ -250,13 +296,19 @@ async function workTreeState(view: View, prefix: string, viewed: ReadonlySet<str
     const dotGit = `${name.toString('utf8')}/.git`;
     snapshot.set(`${prefix}${dotGit}${LABEL} (where the submodule's git directory is)`, gitFileState(top, dotGit));
     if (lstatSync(join(top, dotGit), { throwIfNoEntry: false })?.isDirectory()) embedded.push([dotGit, join(top, dotGit)]);
+    if (holdsDotGit(top, name)) inner.push(name);
   }
   for (const [kind, args] of [
     ['untracked', ['ls-files', '-z', '--others', '--exclude-standard']],
     ['ignored', ['ls-files', '-z', '--others', '--ignored', '--exclude-standard']],
   ] as const) {
-    for (const name of records(await gitBytes(top, [...args], run))) snapshot.set(prefix + pathKey(name), `${kind}|${statOfName(top, name)}`);
+    for (const name of records(await gitBytes(top, [...args], run))) {
+      snapshot.set(prefix + pathKey(name), `${kind}|${statOfName(top, name)}`);
+      // git lists a repository inside the tree as one folder, `fx/`, and looks no further.
+      if (name[name.length - 1] === 0x2f && holdsDotGit(top, name.subarray(0, -1))) inner.push(name.subarray(0, -1));
+    }
   }
+  await nestedWorkTrees(top, prefix, inner, viewed, run, snapshot, nested);
   // What is not a file of the working tree, in a namespace of its own (round-39h F6: a file
   // named like one of these labels took its place).
   for (const [key, value] of await repositoryState(view, viewed, run, embedded)) snapshot.set(`${LABEL}${prefix}${key}`, value);

@@ -16,6 +16,46 @@ function gitRepo(files: Record<string, string>) {
 }
 
 describe('--assert-clean', () => {
+  // Round-39v V4: git's listings stop at a submodule and at a repository inside the tree (one
+  // folder, `fx/`), so a check that rewrote its golden file there passed --assert-clean.
+  it('fails a check that rewrites a file in a submodule, or in a repository inside the tree (untracked or ignored)', () => {
+    for (const mode of ['submodule', 'untracked', 'ignored'] as const) {
+      const s = gitRepo({ 'GATES.md': '- [ ] A: t\n  CHECK: echo 41 > fx/golden.txt; echo ok\n  EXPECT: ok\n', ...(mode === 'ignored' ? { '.gitignore': 'build/\nfx/\n' } : {}) });
+      const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', '-c', 'protocol.file.allow=always', ...args], { cwd, stdio: 'ignore' });
+      const fx = mode === 'submodule' ? join(s.home, '..', 'fx-origin') : join(s.repo, 'fx');
+      mkdirSync(fx);
+      writeFileSync(join(fx, 'golden.txt'), '42\n');
+      git(fx, 'init', '-q');
+      git(fx, 'add', '-A');
+      git(fx, 'commit', '-qm', 'fixtures');
+      if (mode === 'submodule') {
+        git(s.repo, 'submodule', 'add', '-q', fx, 'fx');
+        git(s.repo, 'commit', '-qm', 'fixtures');
+      }
+      const r = s.run(['--approve', '--assert-clean']);
+      expect(r.code, mode).toBe(1);
+      expect(r.stdout, mode).toMatch(/^FAIL GATES:A .*the check changed files in the repository \(--assert-clean\): fx\/golden\.txt/m);
+    }
+  });
+
+  it('a work tree inside that git cannot read, and more than 64 of them, cannot be watched: the check fails, saying so', () => {
+    const s = gitRepo({ 'GATES.md': '- [ ] A: t\n  CHECK: echo ok\n  EXPECT: ok\n' });
+    const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd, stdio: 'ignore' });
+    // A submodule entry whose .git names no git directory.
+    mkdirSync(join(s.repo, 'sub'));
+    writeFileSync(join(s.repo, 'sub', '.git'), 'gitdir: /nonexistent\n');
+    git(s.repo, 'update-index', '--add', '--cacheinfo', `160000,${'1'.repeat(40)},sub`);
+    const broken = s.run(['--approve', '--assert-clean']);
+    expect(broken.code).toBe(1);
+    expect(broken.stdout).toMatch(/--assert-clean\): sub \(a work tree inside the repository that git cannot read: cannot be watched\)/);
+    git(s.repo, 'update-index', '--force-remove', 'sub');
+    rmSync(join(s.repo, 'sub'), { recursive: true });
+    for (let i = 0; i < 65; i++) git(s.repo, 'init', '-q', `n${i}`);
+    const many = s.run(['--reverify', '--assert-clean']);
+    expect(many.code).toBe(1);
+    expect(many.stdout).toMatch(/\(more than 64 work trees inside the repository: cannot be watched\)/);
+  });
+
   it('fails a check that modifies a tracked file, naming it', () => {
     const s = gitRepo({ 'GATES.md': '- [ ] A: t\n  CHECK: echo changed > fixture.txt; echo ok\n  EXPECT: ok\n', 'fixture.txt': 'original\n' });
     const r = s.run(['--approve', '--assert-clean']);
