@@ -1,14 +1,16 @@
 // gate-check approvals revoke: remove the approvals of gates (every signature), of whole
 // ledgers (--all), or single records by file name. A record name is removed without reading
 // the record, so one too large, malformed or no longer private can still go.
-import { join, sep } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import type { ApprovalRecord } from '../../approval/record.js';
 import { RECORD_NAME } from '../../approval/store.js';
 import type { Io } from '../../program/io.js';
 import { UsageError } from '../../errors.js';
 import { displayPath, isInside, resolveRoot } from '../../fsx/discover.js';
 import { lockTimeoutFromEnv } from '../../fsx/lock.js';
+import { checkoutsOf } from '../../fsx/git-checkouts.js';
 import { lstatOrNull } from '../../fsx/safe-read.js';
+import { leaseRepository } from '../../lease/repository.js';
 import { sanitizeLine } from '../../text/sanitize.js';
 import { ledgerStem, loadWorkspace, type LoadedLedger, type Workspace } from '../../workspace/load.js';
 import { checkFiles, fileNameOf, invalidRecordsLine, nonEmpty, openExistingStore, plural, readAll, removeRecords, uniqueRecords, type CommonOptions } from './shared.js';
@@ -37,6 +39,13 @@ function targetKey(ledger: string, gate: string): string {
   return `${ledger}\u0000${gate}`;
 }
 
+/** The repository's other checkouts (its main one, its linked worktrees), as git records them; none outside git. */
+function otherCheckouts(root: string): string[] {
+  const repository = leaseRepository(root);
+  if (!repository.startsWith('git:')) return [];
+  return checkoutsOf(repository.slice('git:'.length)).filter((c) => c !== root);
+}
+
 export async function revokeApprovals(targets: string[], options: RevokeOptions, io: Io): Promise<number> {
   const rootArg = nonEmpty('--root', options.root);
   const scope = nonEmpty('--scope', options.scope);
@@ -62,6 +71,16 @@ export async function revokeApprovals(targets: string[], options: RevokeOptions,
   const opened = openExistingStore(io, root);
   const all = opened.store && !namesOnly ? readAll(opened.store) : { records: [], invalid: [] };
   const records = uniqueRecords(all.records);
+  // A record keys its ledger by path, so each checkout of the repository (a linked worktree,
+  // the main one) has its own: revoking here revokes there too (round-39v V7: the agent's
+  // worktree kept running a command the person had revoked in the main checkout).
+  const others = otherCheckouts(root.path);
+  const here = (ledger: string): string => {
+    if (isInside(root.path, ledger)) return ledger;
+    const checkout = others.find((c) => isInside(c, ledger));
+    return checkout === undefined ? ledger : join(root.path, relative(checkout, ledger));
+  };
+  const keyOf = (r: ApprovalRecord) => targetKey(here(r.oracle.ledger), r.oracle.gate);
 
   // Which (ledger, gate) pairs go, in display order.
   const chosen = new Map<string, GateTarget>();
@@ -75,9 +94,10 @@ export async function revokeApprovals(targets: string[], options: RevokeOptions,
   if (options.all) {
     const inScope = (ledger: string) => (rootWide ? isInside(root.path, ledger) : byLedger.has(ledger));
     for (const r of records) {
-      if (!inScope(r.oracle.ledger)) continue;
-      const key = targetKey(r.oracle.ledger, r.oracle.gate);
-      if (!chosen.has(key)) chosen.set(key, pairLabel(r.oracle.ledger, r.oracle.gate));
+      const ledger = here(r.oracle.ledger);
+      if (!inScope(ledger)) continue;
+      const key = targetKey(ledger, r.oracle.gate);
+      if (!chosen.has(key)) chosen.set(key, pairLabel(ledger, r.oracle.gate));
     }
   } else if (ids.length > 0) {
     // Known gates: those in the ledgers in scope, and those the store still holds approvals
@@ -85,9 +105,10 @@ export async function revokeApprovals(targets: string[], options: RevokeOptions,
     const known = new Map<string, GateTarget>();
     for (const l of ws!.ledgers) for (const g of l.ledger.gates) known.set(targetKey(l.location.path, g.id), pairLabel(l.location.path, g.id));
     for (const r of records) {
-      if (!byLedger.has(r.oracle.ledger)) continue;
-      const key = targetKey(r.oracle.ledger, r.oracle.gate);
-      if (!known.has(key)) known.set(key, pairLabel(r.oracle.ledger, r.oracle.gate));
+      const ledger = here(r.oracle.ledger);
+      if (!byLedger.has(ledger)) continue;
+      const key = targetKey(ledger, r.oracle.gate);
+      if (!known.has(key)) known.set(key, pairLabel(ledger, r.oracle.gate));
     }
     const unknown: string[] = [];
     for (const id of ids) {
@@ -111,7 +132,7 @@ export async function revokeApprovals(targets: string[], options: RevokeOptions,
     }
   }
 
-  const doomed = records.filter((r) => chosen.has(targetKey(r.oracle.ledger, r.oracle.gate)));
+  const doomed = records.filter((r) => chosen.has(keyOf(r)));
   // Record names: each must be in the store before anything is removed.
   const doomedNames = new Set(doomed.map(fileNameOf));
   const named = [...new Set(names)].filter((n) => !doomedNames.has(n));
@@ -132,15 +153,18 @@ export async function revokeApprovals(targets: string[], options: RevokeOptions,
   const verb = options.dryRun ? 'would revoke' : 'revoked';
   let total = 0;
   for (const [key, t] of chosen) {
-    const mine = doomed.filter((r) => targetKey(r.oracle.ledger, r.oracle.gate) === key);
-    const n = options.dryRun ? mine.length : mine.filter((r) => removed.has(r)).length;
+    const mine = doomed.filter((r) => keyOf(r) === key);
+    const gone = options.dryRun ? mine : mine.filter((r) => removed.has(r));
+    const n = gone.length;
     total += n;
     const where = `(${sanitizeLine(t.display, 200)})`;
-    out.push(n === 0 ? `no approvals of ${sanitizeLine(t.label, 120)} ${where}` : `${verb} ${sanitizeLine(t.label, 120)} ${where}: ${plural(n, 'approval')}`);
+    const elsewhere = [...new Set(gone.filter((r) => !isInside(root.path, r.oracle.ledger)).map((r) => others.find((c) => isInside(c, r.oracle.ledger)) ?? ''))];
+    const also = elsewhere.length === 0 ? '' : ` (also in ${plural(elsewhere.length, 'other checkout')}: ${sanitizeLine(elsewhere.join(', '), 300)})`;
+    out.push(n === 0 ? `no approvals of ${sanitizeLine(t.label, 120)} ${where}` : `${verb} ${sanitizeLine(t.label, 120)} ${where}: ${plural(n, 'approval')}${also}`);
   }
   const byName = options.dryRun ? named : removedNames;
   for (const name of byName) out.push(`${verb} record ${name}`);
-  const gates = [...chosen.values()].filter((t) => doomed.some((r) => targetKey(r.oracle.ledger, r.oracle.gate) === targetKey(t.ledger, t.gate))).length;
+  const gates = [...chosen.values()].filter((t) => doomed.some((r) => keyOf(r) === targetKey(t.ledger, t.gate))).length;
   const parts: string[] = [];
   if (options.all || ids.length > 0) parts.push(`${plural(total, 'approval')} of ${plural(gates, 'gate')}`);
   if (names.length > 0) parts.push(`${plural(byName.length, 'record')} by name`);

@@ -1,5 +1,6 @@
 // gate-check approvals revoke through the real CLI: records go only through the store; no
 // ledger is touched and no command runs.
+import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { MAX_RECORD_BYTES } from '../../../lib/approval/store.js';
 import { dirname, join } from 'node:path';
@@ -8,6 +9,31 @@ import { sandbox, writeFiles } from '../../helpers/cli.js';
 import { markCheck, writeLedger, run, approvalDir, records, snapshot, recordsOf, ran, approveAll } from './helpers.js';
 
 describe('approvals revoke', () => {
+  // Round-39v V7: a record keys its ledger by path, so the approval the person had given in
+  // the agent's worktree outlived a revoke in the main checkout, and the worktree kept running it.
+  it("revokes the repository's other checkouts' approvals of the gate too, saying where, and --all as well", () => {
+    const s = sandbox();
+    writeFiles(s.repo, { 'GATES.md': "# Gates\n\n- [ ] G1: gate G1\n  CHECK: echo run >> ran.txt; echo ok\n  EXPECT: ok\n- [ ] G2: gate G2\n  CHECK: echo ok\n  EXPECT: ok\n" });
+    const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd, stdio: 'ignore' });
+    git(s.repo, 'init', '-q');
+    git(s.repo, 'add', '-A');
+    git(s.repo, 'commit', '-qm', 'gates');
+    const wt = join(s.home, '..', 'wt');
+    git(s.repo, 'worktree', 'add', '-q', wt);
+    for (const cwd of [s.repo, wt]) expect(run(s, ['--approve'], cwd).code).toBe(0);
+    const r = run(s, ['approvals', 'revoke', 'G1']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^revoked GATES:G1 \(GATES\.md\): 2 approvals \(also in 1 other checkout: \S*wt\)$/m);
+    const again = run(s, ['--reverify'], wt);
+    expect(again.code).toBe(1);
+    expect(again.stdout).toMatch(/^APPROVAL REQUIRED GATES:G1@/m);
+    expect(readFileSync(join(wt, 'ran.txt'), 'utf8')).toBe('run\n');
+    // From the worktree, --all reaches the main checkout's approval of G2.
+    const all = run(s, ['approvals', 'revoke', '--all'], wt);
+    expect(all.stdout).toMatch(/^revoked GATES:G2 \(GATES\.md\): 2 approvals \(also in 1 other checkout: /m);
+    expect(run(s, ['--reverify']).stdout).toMatch(/^APPROVAL REQUIRED GATES:G2@/m);
+  });
+
   it('revoke G1: the next plain run requires approval for G1 and runs nothing of it, G2 stays approved', () => {
     const s = sandbox();
     approveAll(s, [{ id: 'G1' }, { id: 'G2' }]);
