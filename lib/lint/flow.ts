@@ -10,6 +10,8 @@ export interface Step {
   item: ListItem;
   index: number;
   reach: Reach;
+  /** The operator it follows, as it acts (`;` under `set -e` acts as `&&`); null for the first. */
+  op: string | null;
 }
 
 export interface Flow {
@@ -32,7 +34,7 @@ export function analyzeFlow(list: ShellList, assume?: Assumption): Flow {
     else if (op === null || op === ';' || op === '&') reach = 'always';
     else if (op === '&&') reach = status === 'zero' ? 'always' : status === 'nonzero' ? 'never' : 'on-success';
     else reach = status === 'nonzero' ? 'always' : status === 'zero' ? 'never' : 'on-failure';
-    steps.push({ item, index, reach });
+    steps.push({ item, index, reach, op });
     if (reach === 'never') return;
 
     const backgrounded = list.items[index + 1]?.op === '&' || (index === list.items.length - 1 && list.background);

@@ -32,7 +32,28 @@ export function checkRules(gate: Runnable, list: ShellList, match: ExpectMatcher
   if (inverted) return [inverted];
   const reachedReal = flow.steps.some((s) => s.reach !== 'never' && s.item.pipeline.some((c, i) => commandStatus(c, 'zero', i > 0) !== 'zero'));
   if (flow.exit === 'zero' && reachedReal) return [maskedExit(flow.steps, list.background, subject, line, gate.check, list.items.length === 1)];
-  return [];
+  const dropped = droppedRunner(flow.steps);
+  return dropped === null ? [] : [{ line, rule: 'masked-exit', ...dropped }];
+}
+
+/**
+ * A test runner whose status the next command drops (`node --test; date`: the CHECK exits
+ * with `date`'s status, round-39v V8), where the end of the list is no command that always
+ * exits 0 (masked-exit above).
+ */
+function droppedRunner(steps: readonly Step[]): { message: string; suggestion: string } | null {
+  for (let i = 0; i + 1 < steps.length; i++) {
+    const step = steps[i]!;
+    const next = steps[i + 1]!;
+    if (step.reach === 'never' || (next.op !== ';' && next.op !== '&')) continue;
+    const runner = step.item.pipeline.find((c) => runnerOf(c) !== null);
+    if (runner === undefined) continue;
+    return {
+      message: `CHECK exits 0 even when ${shownName(runner)} fails ('${next.op} ${nameOf(next.item.pipeline[0]!)}' after it drops its exit status; the CHECK exits with the last command's): only the EXPECT can still catch a failure`,
+      suggestion: "join the commands with '&&', or run the test runner last",
+    };
+  }
+  return null;
 }
 
 /**

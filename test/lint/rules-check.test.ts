@@ -76,6 +76,22 @@ describe('tools that print nothing on success: `tool && echo MARKER` is the reci
   });
 });
 
+// Round-39v V8: `node --test; date` passed every failing run, and lint said nothing: only an
+// ending that always exits 0 (`; echo`, `; true`) was seen.
+describe('masked-exit: a test runner whose status the next command drops', () => {
+  it("fires for `runner; anything`, and stays quiet for '&&', a runner last, and under set -e", () => {
+    for (const check of ['node --test; date', "node --test; node -e 'console.log(1)'", 'npm test; sh -c "echo x"', 'pytest -q; python3 report.py']) {
+      const f = only(lint(gate(check, EXPECT)), 'masked-exit');
+      expect(f, check).toHaveLength(1);
+      expect(f[0]!.message, check).toMatch(/^CHECK exits 0 even when \S+( \S+)? fails \('; \S+' after it drops its exit status/);
+      expect(f[0]!.suggestion).toBe("join the commands with '&&', or run the test runner last");
+    }
+    for (const check of ['node --test && date', 'date; node --test', 'set -e; node --test; date', 'cd sub; npm test']) {
+      expect(only(lint(gate(check, EXPECT)), 'masked-exit'), check).toEqual([]);
+    }
+  });
+});
+
 describe('masked-exit: the pipe advice works under any /bin/sh', () => {
   it('suggests bash -o pipefail -c with the CHECK quoted, not set -o pipefail', () => {
     const f = only(lint(gate('npm test | tail -n 5', EXPECT)), 'masked-exit');
