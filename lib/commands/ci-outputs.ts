@@ -10,8 +10,10 @@ import { renderJunit } from '../report/junit.js';
 import type { Report } from '../report/model.js';
 import type { EmitOptions } from './emit.js';
 import { reportTargetGuard, type ReportTargetGuard } from './report-targets.js';
+import { takeSummaryBefore } from './summary-before.js';
 
 export function writeCiOutputs(report: Report, options: EmitOptions, io: Io): void {
+  const before = takeSummaryBefore();
   let guard: ReportTargetGuard | null = null;
   const guarded = () => (guard ??= reportTargetGuard(report, io.env));
   if (options.junit !== undefined) {
@@ -27,7 +29,11 @@ export function writeCiOutputs(report: Report, options: EmitOptions, io: Io): vo
     if (summary) {
       const target = resolve(io.cwd, summary);
       guarded().checkPath(target);
-      appendNoFollow(target, githubStepSummary(report, options.strict), { refuse: guarded().refuse });
+      let restored = false;
+      const restoreTo = before !== null && before.path === target ? { bytes: before.bytes, onRestored: () => void (restored = true) } : undefined;
+      const table = githubStepSummary(report, options.strict);
+      appendNoFollow(target, table, restoreTo === undefined ? { refuse: guarded().refuse } : { refuse: guarded().refuse, restoreTo });
+      if (restored) io.stderr('gate-check: the job summary was written to while the checks ran; that text was removed before gate-check wrote its table\n');
     }
   }
 }

@@ -42,6 +42,7 @@ import { inWorkspace, type Workspace } from '../workspace/load.js';
 import { keepApprovedCopies } from '../approval/depends-copies.js';
 import { attemptGate, type Attempt, type Entry, type RunContext } from './attempt.js';
 import { emitReport } from './emit.js';
+import { noteSummaryBeforeChecks } from './summary-before.js';
 import { preflight, type PreflightContext } from './preflight.js';
 import { otherScopesNote, treeVerdict } from './scopes.js';
 import { refuseShellInRepository, runSettings } from './settings.js';
@@ -66,6 +67,7 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
   const tree = await treeVerdict(ws, io, fold);
   const repoKey = sha256Hex(ws.root.path).slice(0, 16);
   if (options.approve) assertMayApprove(io.env);
+  noteSummaryBeforeChecks(io.env, io.cwd);
   // A person at a terminal whose output goes to a pager or a file would approve every pending
   // oracle unseen (`gate-check --approve | less`): only pins, or a script's stdin, may do that.
   // With --json the screen is never shown either.

@@ -326,4 +326,23 @@ describe("a check cannot write the workflow's files", () => {
     expect(summary).not.toMatch(/fake|<!--/);
     expect(summary).toMatch(/^### gate-check: all gates met/m);
   });
+
+  // Round-39w W1: the check read the summary's path from gate-check's own environment in
+  // /proc (its initial environment, which no unsetting changes) and wrote there anyway.
+  it('what a check wrote to the job summary through /proc is removed before gate-check appends; what was there before stays', () => {
+    const s = sandbox();
+    const summary = join(tempDir(), 'summary.md');
+    writeFileSync(summary, 'an earlier step wrote this\n');
+    writeFiles(s.repo, {
+      'GATES.md': '- [ ] G1: the check fails\n  CHECK: sh forge.sh; exit 1\n  EXPECT: never\n',
+      'forge.sh':
+        "p=$$\nwhile [ \"$p\" -gt 1 ]; do\n  f=$(tr '\\0' '\\n' < /proc/$p/environ 2>/dev/null | sed -n 's/^GITHUB_STEP_SUMMARY=//p')\n  if [ -n \"$f\" ]; then printf '| GATES:G1 | all gates met | passed |\\n<!--\\n' >> \"$f\"; echo forged; break; fi\n  p=$(awk '{print $4}' /proc/$p/stat)\ndone\n",
+    });
+    const r = runCli(['--approve'], { cwd: s.repo, env: { ...s.env, GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('gate-check: the job summary was written to while the checks ran; that text was removed before gate-check wrote its table');
+    const text = readFileSync(summary, 'utf8');
+    expect(text.startsWith('an earlier step wrote this\n### gate-check: gates not met')).toBe(true);
+    expect(text).not.toMatch(/<!--|all gates met \|/);
+  });
 });
