@@ -9,7 +9,7 @@
 // git repository is one), one file per binding, read as hostile JSON, written atomically. A
 // file of an earlier version, by the checkout's root ({"root","session","scope"}), is read too.
 import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { UnsafeStoreError } from '../errors.js';
 import { atomicWriteFile } from '../fsx/atomic-write.js';
 import { removeFile } from '../fsx/create.js';
@@ -81,6 +81,24 @@ const MAX_SESSION_BINDINGS = 256;
  * name the repository (or, from an earlier version, the root) its name was made from.
  */
 export function scopesBoundAnywhere(locations: StoreLocations, root: string, session: string): string[] {
+  return [...new Set(bindingsAnywhere(locations, root, session).map((b) => b.scope))].sort();
+}
+
+/**
+ * Where a binding of `session` was made: the main checkout of its repository (a `git:` common
+ * directory that is a `.git` folder), or the folder itself (outside git, or a file of an
+ * earlier version); null when git keeps the repository elsewhere (a bare or separate git dir).
+ */
+export function bindingCheckout(repository: string): string | null {
+  if (repository.startsWith('git:')) {
+    const common = repository.slice('git:'.length);
+    return basename(common) === '.git' ? dirname(common) : null;
+  }
+  return repository.startsWith('dir:') ? repository.slice('dir:'.length) : repository;
+}
+
+/** Every binding of `session` in the store: its scope, and the repository (or an earlier version's root) it names. */
+export function bindingsAnywhere(locations: StoreLocations, root: string, session: string): { scope: string; repository: string }[] {
   if (!privateDirExists(locations.hooks)) return [];
   openPrivateDir(locations.base, { repoRoot: root, create: false });
   const dir = openPrivateDir(locations.hooks, { repoRoot: root, create: false });
@@ -89,13 +107,17 @@ export function scopesBoundAnywhere(locations: StoreLocations, root: string, ses
   if (names.length > MAX_SESSION_BINDINGS) {
     throw new UnsafeStoreError(dir.path, `holds ${names.length} scope bindings of one session (at most ${MAX_SESSION_BINDINGS} are read)`, 'remove the bindings no longer needed with `gate-check hook bind --session ID --remove`');
   }
-  const scopes = new Set<string>();
+  const found: { scope: string; repository: string }[] = [];
   for (const name of names) {
-    const madeFrom = (v: string) => name === `bind-${sha256Hex(v).slice(0, 16)}${suffix}`;
+    let named = '';
+    const madeFrom = (v: string) => {
+      named = v;
+      return name === `bind-${sha256Hex(v).slice(0, 16)}${suffix}`;
+    };
     const scope = bindingScope(dir, name, ['repository', 'root'], session, madeFrom);
-    if (scope !== null) scopes.add(scope);
+    if (scope !== null) found.push({ scope, repository: named });
   }
-  return [...scopes].sort();
+  return found;
 }
 
 export function writeBinding(locations: StoreLocations, root: string, session: string, scope: string): void {

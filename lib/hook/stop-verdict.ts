@@ -33,7 +33,7 @@ import { hasLedgerMarker, holdsOnlyTheStore, sessionRoots, startDirectories, sta
 import { HOOK_LEDGER_BYTES, loadHookLedgers, scopeOf } from './hook-ledgers.js';
 import { readLedgerMemory, writeLedgerMemory } from './ledger-memory.js';
 import { readRepositoryRoots, rememberRepositoryRoots } from './repository-roots.js';
-import { readBinding, scopesBoundAnywhere } from './scope-binding.js';
+import { bindingCheckout, bindingsAnywhere, readBinding, scopesBoundAnywhere } from './scope-binding.js';
 import { baselineOwners, extendBaselines, readBaselines, type Baseline } from './session-baseline.js';
 import { ownersFromRecords, readSessionRepositories, rememberSessionRepositories } from './session-repositories.js';
 import { resetStopState, updateStopState } from './stop-state.js';
@@ -587,8 +587,13 @@ function subagentBinding(locations: StoreLocations, found: SessionRoots, event: 
   if (bound !== null) return bound;
   const project = event.projectDir === null ? null : findBinding(locations, found, event);
   const unnamed = findUnnamedBinding(locations, own, event, project?.scope ?? null);
-  if (unnamed === null || project === null || unnamed.root === project.root) return unnamed ?? project;
-  return { ...unnamed, roots: [unnamed.root, project.root] };
+  if (unnamed === null) return project;
+  // Read with it: the project directory's bound checkout, else the main checkout of each
+  // repository where its ids are bound to that scope (round-39w W4: a ticked clone, on a host
+  // that names no project directory, stood in for the repository's open copy).
+  const alongside = project !== null ? [project.root] : bindingIds(event).flatMap((id) => bindingsAnywhere(locations, unnamed.root, id).filter((b) => b.scope === unnamed.scope).map((b) => bindingCheckout(b.repository) ?? ''));
+  const roots = [...new Set([unnamed.root, ...alongside.filter((r) => r !== '' && lstatOrNull(r)?.isDirectory())])];
+  return { ...unnamed, roots };
 }
 
 function pendingText(p: StopEvent['pending']): string | null {

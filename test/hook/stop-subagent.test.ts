@@ -149,13 +149,17 @@ describe('SubagentStop: a sub-agent bound to a scope', () => {
     const copy = join(s.home, '..', 'copy');
     writeFiles(copy, { '.gate-check/api/GATES.md': '- [ ] X: the api scope\n' });
     const stop = () => runCli(['hook', 'stop', '--host', 'codex'], { cwd: copy, env: s.env, input: JSON.stringify(codexPayload(copy, { agent: 'agent-1' })) });
-    expect(blockOf(answerOf('codex', stop()))).toMatch(/^gate-check: 1 gate is not met: GATES:X \(unchecked\)\./);
+    // Its copy, and the repository where the binding was made (both open).
+    expect(blockOf(answerOf('codex', stop()))).toMatch(/^gate-check: 2 gates are not met: GATES:X \(unchecked\); \S+GATES:X \(unchecked\)\./);
     // Round-39v V3: a copy of the scope with the gate ticked, made outside the repository, was
     // read instead of the project directory's checkout, and the stop went through; it is read
     // as well, and the repository's open gate holds the stop.
     writeFiles(copy, { '.gate-check/api/GATES.md': '- [x] X: the api scope\n  EVIDENCE: checked by hand\n' });
     const withProject = runCli(['hook', 'stop', '--host', 'claude'], { cwd: copy, env: { ...s.env, CLAUDE_PROJECT_DIR: s.repo }, input: JSON.stringify(claudePayload(copy, { agent: 'agent-1' })) });
     expect(blockOf(answerOf('claude', withProject))).toMatch(/^gate-check: 1 gate is not met: \S*GATES:X \(unchecked\)\./);
+    // Round-39w W4: with no project directory (Codex), the repository where the binding was
+    // made is read with it.
+    expect(blockOf(answerOf('codex', stop()))).toMatch(/^gate-check: 1 gate is not met: \S*GATES:X \(unchecked\)\./);
     writeFiles(copy, { '.gate-check/api/GATES.md': '- [ ] X: the api scope\n' });
     const hooks = join(s.home, '.gate-check', 'hooks');
     const [file] = readdirSync(hooks).filter((f) => f.startsWith('bind-'));
