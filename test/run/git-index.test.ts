@@ -164,5 +164,11 @@ describe('canonicalIndexFacts', () => {
     expect(facts(r.raw())).toBeNull();
     expect(facts(Buffer.alloc(0))).toBeNull();
     expect(facts(Buffer.from('DIRC'))).toBeNull();
+    // A header that promises an entry, then only the checksum: the entry would be read past the buffer's end.
+    const header = Buffer.alloc(12);
+    header.write('DIRC', 0, 'latin1');
+    header.writeUInt32BE(2, 4);
+    header.writeUInt32BE(1, 8);
+    expect(facts(Buffer.concat([header, createHash('sha1').update(header).digest()]))).toBeNull();
   });
 });
