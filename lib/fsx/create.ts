@@ -20,9 +20,10 @@ function removeQuietly(path: string): void {
 /**
  * Publishes `text` at `path` only if nothing is there, and only complete: false when `path`
  * already exists (anything, even a dangling link). Every failure names `path` and leaves
- * neither `path` nor a temporary file behind.
+ * neither `path` nor a temporary file behind. `durable: false` skips the fsync, for a file
+ * that a machine crash may leave empty without harm.
  */
-export function publishNewFile(path: string, text: string, mode: number): boolean {
+export function publishNewFile(path: string, text: string, mode: number, options: { durable?: boolean } = {}): boolean {
   const temp = tempNameFor(path);
   let fd: number | null = null;
   let linked = false;
@@ -35,7 +36,8 @@ export function publishNewFile(path: string, text: string, mode: number): boolea
       if (n <= 0) throw Object.assign(new Error('short write'), { code: 'EIO' });
       off += n;
     }
-    syncFile(fd, path);
+    // Written before it is linked whatever `durable` says: an error (ENOSPC) publishes nothing.
+    if (options.durable !== false) syncFile(fd, path);
     closeSync(fd);
     fd = null;
     try {

@@ -56,11 +56,11 @@ export function isProcessAlive(pid: number): boolean {
   }
 }
 
-function tryCreate(path: string, token: string): boolean {
+function tryCreate(path: string, token: string, durable: boolean): boolean {
   // Held: no temporary file (and no fsync) per retry; the link below decides races anyway.
   if (lstatOrNull(path) !== null) return false;
   const body = JSON.stringify({ pid: process.pid, token, host: osModule().hostname(), createdAt: new Date().toISOString() }) + '\n';
-  return publishNewFile(path, body, 0o600);
+  return publishNewFile(path, body, 0o600, { durable });
 }
 
 /** A path as one shell word, for the removal command the user is told to type. */
@@ -94,6 +94,13 @@ export function lockHeldError(path: string, timeoutMs: number): LockTimeoutError
 export interface LockWaitOptions {
   /** Ends the wait with InterruptedError. Default: the process's interrupt signal (lib/run/interrupts.ts). */
   signal?: AbortSignal;
+  /**
+   * false: the body is not synced before the lock is published. Only for a lock held for
+   * moments on a path paid on every call (the Stop hook's count): a machine crash while it is
+   * held can then leave it empty, which fails closed like a lock whose body names a process
+   * that is gone (the bounded wait, then the removal command), only without the PID.
+   */
+  durable?: boolean;
 }
 
 /**
@@ -106,7 +113,8 @@ export async function acquireLock(path: string, timeoutMs: number, options: Lock
   const token = nativeCrypto().randomBytes(16).toString('hex');
   const deadline = Date.now() + timeoutMs;
   let delay = 5;
-  while (!tryCreate(path, token)) {
+  const durable = options.durable !== false;
+  while (!tryCreate(path, token, durable)) {
     if (signal.aborted) throw new InterruptedError(`interrupted while waiting for the lock ${path}`);
     if (Date.now() >= deadline) throw lockHeldError(path, timeoutMs);
     try {

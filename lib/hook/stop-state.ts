@@ -68,7 +68,8 @@ export async function updateStopState(
   const dir = openPrivateDir(locations.hooks, { repoRoot, create: true });
   const name = stateName(repoRoot, sessionId);
   const path = join(dir.path, name);
-  const lock = await acquireLock(`${path}.lock`, lockTimeoutMs);
+  // Neither the lock nor the count is synced (every stop would pay three fsyncs): see below.
+  const lock = await acquireLock(`${path}.lock`, lockTimeoutMs, { durable: false });
   try {
     dir.verify();
     const text = readPrivateFile(dir, name, MAX_STATE_BYTES, true);

@@ -47,6 +47,20 @@ describe('publishNewFile', () => {
     expect(readdirSync(d)).toEqual([]);
   });
 
+  it('durable: false skips only the fsync: the file is still written before it is linked', () => {
+    const d = tempDir();
+    const synced: string[] = [];
+    fsyncFault.fail = (p) => (synced.push(p), null);
+    expect(publishNewFile(join(d, 'f'), 'body\n', 0o600, { durable: false })).toBe(true);
+    expect(synced).toEqual([]);
+    expect(readFileSync(join(d, 'f'), 'utf8')).toBe('body\n');
+    expect(lstatSync(join(d, 'f'))).toMatchObject({ nlink: 1 });
+    expect(publishNewFile(join(d, 'g'), 'body\n', 0o600)).toBe(true);
+    expect(synced).toEqual([join(d, 'g')]);
+    expect(publishNewFile(join(d, 'f'), 'ours', 0o600, { durable: false })).toBe(false);
+    expect(readdirSync(d).sort()).toEqual(['f', 'g']);
+  });
+
   it('createNewFile refuses an existing file', () => {
     const d = tempDir();
     writeFileSync(join(d, 'f'), 'theirs');

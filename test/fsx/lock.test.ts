@@ -100,6 +100,21 @@ describe('a lock is published only complete, and every failure names it', () => 
     fsyncFault.fail = null;
     (await acquireLock(path, 100)).release();
   });
+
+  it('durable: false publishes the same complete body without an fsync, and excludes as well', async () => {
+    const d = tempDir();
+    const path = join(d, 'x.lock');
+    const synced: string[] = [];
+    fsyncFault.fail = (p) => (synced.push(p), null);
+    const lock = await acquireLock(path, 1000, { durable: false });
+    expect(synced).toEqual([]);
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toMatchObject({ pid: process.pid });
+    await expect(acquireLock(path, 50, { durable: false })).rejects.toThrow(LockTimeoutError);
+    lock.release();
+    expect(readdirSync(d)).toEqual([]);
+    (await acquireLock(path, 100)).release();
+    expect(synced).toEqual([path]);
+  });
 });
 
 describe('a lock that cannot be taken says who holds it and how to remove it', () => {
