@@ -52,6 +52,9 @@ const NAMES: ReadonlySet<string> = new Set([
   'LUA_INIT', 'LUA_PATH', 'LUA_CPATH', 'PHPRC', 'PHP_INI_SCAN_DIR', 'R_PROFILE', 'R_PROFILE_USER', 'R_LIBS', 'R_LIBS_USER', 'TCLLIBPATH',
   // The shell autoconf's configure runs, bash's loadable builtins, Bun's and Erlang's options (a preload, a module to start).
   'CONFIG_SHELL', 'BASH_LOADABLES_PATH', 'BUN_OPTIONS', 'ERL_FLAGS', 'ERL_AFLAGS', 'ERL_ZFLAGS',
+  // Round 39x X1: Elixir's options for the VM it starts, Node's compile cache folder, Deno's
+  // module cache, Pipenv's project file.
+  'ELIXIR_ERL_OPTIONS', 'NODE_COMPILE_CACHE', 'DENO_DIR', 'PIPENV_PIPFILE',
 ]);
 
 /**
@@ -73,6 +76,11 @@ const PREFIXES = [
   'YARN_',
   // CMake's launchers, toolchain file and compilers; cgo's compilers and flags.
   'CMAKE_', 'CGO_',
+  // Round 39x X1: pkg-config's search path (a .pc file's `Cflags: -include x.h` reaches every
+  // compile that asks it), its program and sysroot; .NET's profilers, extra dependencies and
+  // runtime; Erlang's library path; Julia's, Guile's module paths; uv's, Poetry's and Pipenv's
+  // indexes, interpreters and settings files; the folder Corepack keeps package managers in.
+  'PKG_CONFIG', 'CORECLR_', 'COMPlus_', 'DOTNET_', 'ERL_', 'JULIA_', 'GUILE_', 'UV_', 'POETRY_', 'PIPENV_', 'COREPACK_', 'MIX_',
 ];
 
 /**
@@ -85,6 +93,8 @@ const PREFIXES = [
 const NOT_LOADERS: ReadonlySet<string> = new Set([
   'PYTHONUNBUFFERED', 'PYTHONDONTWRITEBYTECODE', 'PYTHONIOENCODING', 'PYTHONUTF8', 'PYTHONCOERCECLOCALE', 'PYTHONFAULTHANDLER',
   'PYTHONLEGACYWINDOWSFSENCODING', 'PYTHONLEGACYWINDOWSSTDIO', 'RUSTUP_AUTO_INSTALL', 'PYTHONHASHSEED',
+  // libuv's (Node reads them: threads and io_uring), .NET's banner and telemetry switches, Julia's thread count.
+  'UV_THREADPOOL_SIZE', 'UV_USE_IO_URING', 'DOTNET_NOLOGO', 'DOTNET_CLI_TELEMETRY_OPTOUT', 'DOTNET_SKIP_FIRST_TIME_EXPERIENCE', 'DOTNET_GENERATE_ASPNET_CERTIFICATE', 'JULIA_NUM_THREADS',
 ]);
 
 /**

@@ -56,20 +56,25 @@ describe('environment variables that load code are bound into the approval', () 
   it('MAKE and TAR_OPTIONS set after the approval: APPROVAL REQUIRED naming the variable, and nothing runs', () => {
     const s = sandbox();
     writeFiles(s.repo, {
-      'GATES.md': '- [ ] G1: the unit tests pass\n  CHECK: make -s test\n  EXPECT: unit: ok\n  DEPENDS: Makefile, tests/**\n- [ ] G2: the fixture unpacks\n  CHECK: tar cf x.tar tests && tar xf x.tar -O tests/unit.sh | grep -c unit\n  EXPECT: 1\n  DEPENDS: tests/**\n- [ ] G3: a clean build\n  CHECK: make -s clean\n  EXPECT: cleaned\n  DEPENDS: Makefile\n',
+      'GATES.md': '- [ ] G1: the unit tests pass\n  CHECK: make -s test\n  EXPECT: unit: ok\n  DEPENDS: Makefile, tests/**\n- [ ] G2: the fixture unpacks\n  CHECK: tar cf x.tar tests && tar xf x.tar -O tests/unit.sh | grep -c unit\n  EXPECT: 1\n  DEPENDS: tests/**\n- [ ] G3: a clean build\n  CHECK: make -s clean\n  EXPECT: cleaned\n  DEPENDS: Makefile\n- [ ] G4: the flags resolve\n  CHECK: sh tests/flags.sh\n  EXPECT: flags ok\n  DEPENDS: tests/**\n',
       Makefile: 'test:\n\t@$(MAKE) -s -C tests run\nclean:\n\t@$(RM) none.tmp; echo cleaned\n',
       'tests/Makefile': 'run:\n\t@sh unit.sh\n',
       'tests/unit.sh': 'echo unit: ok\n',
+      // As pkg-config reads the .pc files of each folder on PKG_CONFIG_PATH (whose Cflags reach the compiler).
+      'tests/flags.sh': 'IFS=:; for d in ${PKG_CONFIG_PATH:-}; do [ -f "$d/x.sh" ] && . "$d/x.sh"; done; echo flags ok\n',
     });
     const env = { ...s.env };
-    for (const v of ['MAKE', 'TAR_OPTIONS', 'MAKEFLAGS', 'RM']) delete env[v];
+    for (const v of ['MAKE', 'TAR_OPTIONS', 'MAKEFLAGS', 'RM', 'PKG_CONFIG_PATH']) delete env[v];
     expect(runCli(['--approve'], { cwd: s.repo, env }).code).toBe(0);
     const ran = join(s.repo, 'ran');
+    writeFiles(join(s.repo, '..', 'pc'), { 'x.sh': `echo x > '${ran}'\n` });
     for (const [name, value, gate] of [
       ['MAKE', `sh -c "echo unit: ok; echo x > ${ran}" --`, 'G1'],
       ['TAR_OPTIONS', `--checkpoint=1 --checkpoint-action=exec=touch\ ${ran}`, 'G2'],
       // Round 39v: make's built-in program variables next to MAKE.
       ['RM', `sh -c "echo x > ${ran}" --`, 'G3'],
+      // Round 39x X1: pkg-config's search path.
+      ['PKG_CONFIG_PATH', join(s.repo, '..', 'pc'), 'G4'],
     ] as const) {
       const r = runCli(['--reverify'], { cwd: s.repo, env: { ...env, [name]: value } });
       expect(r.code, name).toBe(1);

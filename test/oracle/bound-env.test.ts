@@ -14,7 +14,11 @@ describe('bound environment variables', () => {
       'RSYNC_RSH', 'RSYNC_CONNECT_PROG', 'CVS_RSH', 'SSH_ASKPASS', 'SUDO_ASKPASS', 'AWKPATH', 'AWKLIBPATH', 'COVERAGE_PROCESS_START', 'PIP_INDEX_URL', 'PIP_CONFIG_FILE',
       // Round 39v: build flags and tools, gcc's search paths, the JDK, CMake, Go's and Rust's toolchains, npm's skipped scripts.
       'CFLAGS', 'CPPFLAGS', 'LDFLAGS', 'CPP', 'AS', 'LD', 'AR', 'RM', 'COMPILER_PATH', 'GCC_EXEC_PREFIX', 'LIBRARY_PATH', 'CPATH', 'CCACHE_PREFIX', 'JAVA_HOME',
-      'CMAKE_C_COMPILER_LAUNCHER', 'CMAKE_TOOLCHAIN_FILE', 'CGO_CFLAGS', 'GOENV', 'GOWORK', 'GOTOOLCHAIN', 'GOPROXY', 'RUSTC', 'npm_config_ignore_scripts', 'NPM_CONFIG_IGNORE-SCRIPTS', 'NODE_PRESERVE_SYMLINKS']) {
+      'CMAKE_C_COMPILER_LAUNCHER', 'CMAKE_TOOLCHAIN_FILE', 'CGO_CFLAGS', 'GOENV', 'GOWORK', 'GOTOOLCHAIN', 'GOPROXY', 'RUSTC', 'npm_config_ignore_scripts', 'NPM_CONFIG_IGNORE-SCRIPTS', 'NODE_PRESERVE_SYMLINKS',
+      // Round 39x: pkg-config, .NET's profilers, Erlang/Elixir, Julia, Guile, uv, Poetry, Pipenv, Corepack, Node's compile cache, Deno.
+      'PKG_CONFIG_PATH', 'PKG_CONFIG_LIBDIR', 'PKG_CONFIG_SYSROOT_DIR', 'PKG_CONFIG', 'CORECLR_ENABLE_PROFILING', 'CORECLR_PROFILER_PATH', 'COMPlus_EnableDiagnostics', 'DOTNET_ADDITIONAL_DEPS', 'DOTNET_ROOT',
+      'ELIXIR_ERL_OPTIONS', 'ERL_LIBS', 'MIX_EXS', 'JULIA_LOAD_PATH', 'JULIA_DEPOT_PATH', 'JULIA_PROJECT', 'GUILE_LOAD_PATH', 'UV_INDEX_URL', 'UV_CONFIG_FILE', 'UV_PROJECT_ENVIRONMENT', 'UV_PYTHON',
+      'PIPENV_PIPFILE', 'POETRY_CONFIG_DIR', 'COREPACK_HOME', 'NODE_COMPILE_CACHE', 'DENO_DIR']) {
       expect(isBoundVariable(name), name).toBe(true);
     }
   });
@@ -28,7 +32,7 @@ describe('bound environment variables', () => {
   // Found by a new-user trial: a Python buffering flag missing from an IDE terminal asked for
   // a person's approval again for a Node check.
   it('variables of those families that load no code are not: output buffering, encodings, bytecode writing, toolchain downloads', () => {
-    for (const name of ['PYTHONUNBUFFERED', 'PYTHONDONTWRITEBYTECODE', 'PYTHONIOENCODING', 'PYTHONUTF8', 'PYTHONFAULTHANDLER', 'RUSTUP_AUTO_INSTALL']) {
+    for (const name of ['PYTHONUNBUFFERED', 'PYTHONDONTWRITEBYTECODE', 'PYTHONIOENCODING', 'PYTHONUTF8', 'PYTHONFAULTHANDLER', 'RUSTUP_AUTO_INSTALL', 'UV_THREADPOOL_SIZE', 'UV_USE_IO_URING', 'DOTNET_NOLOGO', 'DOTNET_CLI_TELEMETRY_OPTOUT', 'JULIA_NUM_THREADS']) {
       expect(isBoundVariable(name), name).toBe(false);
     }
     // Their neighbours that choose code stay bound, and so does any name not listed.
