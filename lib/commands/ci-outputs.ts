@@ -5,12 +5,22 @@ import { resolve } from 'node:path';
 import type { Io } from '../program/io.js';
 import { appendNoFollow } from '../fsx/append-file.js';
 import { atomicWriteFile } from '../fsx/atomic-write.js';
+import { safeReadFile } from '../fsx/safe-read.js';
 import { githubAnnotations, githubStepSummary } from '../report/github.js';
 import { renderJunit } from '../report/junit.js';
 import type { Report } from '../report/model.js';
 import type { EmitOptions } from './emit.js';
 import { reportTargetGuard, type ReportTargetGuard } from './report-targets.js';
 import { takeSummaryBefore } from './summary-before.js';
+
+/** Whether `path` is a regular file (not a link) holding exactly `bytes`. */
+function holdsExactly(path: string, bytes: Buffer): boolean {
+  try {
+    return safeReadFile(path, bytes.length, 'job summary').bytes.equals(bytes);
+  } catch {
+    return false;
+  }
+}
 
 export function writeCiOutputs(report: Report, options: EmitOptions, io: Io): void {
   const before = takeSummaryBefore();
@@ -29,11 +39,18 @@ export function writeCiOutputs(report: Report, options: EmitOptions, io: Io): vo
     if (summary) {
       const target = resolve(io.cwd, summary);
       guarded().checkPath(target);
-      let restored = false;
-      const restoreTo = before !== null && before.path === target ? { bytes: before.bytes, onRestored: () => void (restored = true) } : undefined;
       const table = githubStepSummary(report, options.strict);
-      appendNoFollow(target, table, restoreTo === undefined ? { refuse: guarded().refuse } : { refuse: guarded().refuse, restoreTo });
-      if (restored) io.stderr('gate-check: the job summary was written to while the checks ran; that text was removed before gate-check wrote its table\n');
+      if (before !== null && before.path === target) {
+        // Noted before the checks ran: the file is put back as it was then, with the table
+        // after it, by a rename over whatever a check made of it in between (text added, its
+        // mode taken away, a link or a FIFO in its place: rounds 39w W1, 39x X2). A rename
+        // never writes through into another file.
+        const restored = !holdsExactly(target, before.bytes);
+        atomicWriteFile(target, Buffer.concat([before.bytes, Buffer.from(table, 'utf8')]), { mode: before.mode, create: true, replaceAnything: true });
+        if (restored) io.stderr('gate-check: the job summary was changed while the checks ran; it was put back as it was before they started, then gate-check wrote its table\n');
+      } else {
+        appendNoFollow(target, table, { refuse: guarded().refuse });
+      }
     }
   }
 }

@@ -7,8 +7,15 @@ import { lstatOrNull, safeReadFile } from '../fsx/safe-read.js';
 /** Largest job summary kept before the checks run: GitHub drops a step's summary over 1 MiB whole. */
 const MAX_SUMMARY_KEPT = 1024 * 1024;
 
-/** The job summary's path and bytes before any check ran (noteSummaryBeforeChecks), taken once by writeCiOutputs. */
-let summaryBefore: { path: string; bytes: Buffer } | null = null;
+/** The job summary before any check ran: its path, bytes and permission bits (noteSummaryBeforeChecks). */
+export interface SummaryBefore {
+  path: string;
+  bytes: Buffer;
+  mode: number;
+}
+
+/** Taken once by writeCiOutputs. */
+let summaryBefore: SummaryBefore | null = null;
 
 /**
  * Notes what the job summary holds before a run starts its checks. A check runs as the same
@@ -22,10 +29,11 @@ export function noteSummaryBeforeChecks(env: NodeJS.ProcessEnv, cwd: string): vo
   const path = resolve(cwd, env.GITHUB_STEP_SUMMARY);
   // None yet: it must still hold nothing when gate-check appends. One that cannot be read
   // whole (over the cap, not a regular file) is left to the append's own refusals.
-  if (lstatOrNull(path) === null) summaryBefore = { path, bytes: Buffer.alloc(0) };
+  if (lstatOrNull(path) === null) summaryBefore = { path, bytes: Buffer.alloc(0), mode: 0o644 };
   else {
     try {
-      summaryBefore = { path, bytes: safeReadFile(path, MAX_SUMMARY_KEPT, 'job summary').bytes };
+      const read = safeReadFile(path, MAX_SUMMARY_KEPT, 'job summary');
+      summaryBefore = { path, bytes: read.bytes, mode: read.mode & 0o777 };
     } catch {
       summaryBefore = null;
     }
@@ -33,7 +41,7 @@ export function noteSummaryBeforeChecks(env: NodeJS.ProcessEnv, cwd: string): vo
 }
 
 /** The note of noteSummaryBeforeChecks, once (a second report of the same process gets none). */
-export function takeSummaryBefore(): { path: string; bytes: Buffer } | null {
+export function takeSummaryBefore(): SummaryBefore | null {
   const before = summaryBefore;
   summaryBefore = null;
   return before;

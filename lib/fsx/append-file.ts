@@ -3,7 +3,7 @@
 // write(2), so a full disk tears at most that one record; a short write is an error. With
 // `privateLog` (the audit log), the file must also be single-link, private to the user and
 // theirs, a record that would follow a torn one starts on a fresh line, and it is fsynced.
-import { closeSync, constants, fstatSync, ftruncateSync, openSync, readSync, writeSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, writeSync, type Stats } from 'node:fs';
 import { UnsafeFileError } from '../errors.js';
 import { describeType } from './safe-read.js';
 import { syncFile } from './sync.js';
@@ -16,25 +16,6 @@ export interface AppendOptions {
   mode?: number;
   /** A reason to refuse the opened file (checked on the descriptor, so it cannot be swapped after), or null. */
   refuse?: (st: Stats) => string | null;
-  /**
-   * What the file must hold before the append: when it holds anything else (more, or other
-   * bytes), it is first cut back to this (the job summary as it was before any check ran,
-   * which a check may have written to). `onRestored` is told when that happened.
-   */
-  restoreTo?: { bytes: Buffer; onRestored: () => void };
-}
-
-/** Whether the file (by descriptor) holds exactly `bytes`. */
-function holdsExactly(fd: number, size: number, bytes: Buffer): boolean {
-  if (size !== bytes.length) return false;
-  const now = Buffer.alloc(size);
-  let at = 0;
-  while (at < size) {
-    const n = readSync(fd, now, at, size - at, at);
-    if (n === 0) break;
-    at += n;
-  }
-  return at === size && now.equals(bytes);
 }
 
 // O_NONBLOCK: a FIFO is never waited on; O_NOCTTY: a terminal never becomes ours.
@@ -57,7 +38,7 @@ export function appendRecords(path: string, records: readonly string[], options:
   if (records.length === 0) return;
   let fd: number;
   try {
-    fd = openSync(path, (options.privateLog || options.restoreTo ? constants.O_RDWR : constants.O_WRONLY) | FLAGS, options.mode ?? 0o644);
+    fd = openSync(path, (options.privateLog ? constants.O_RDWR : constants.O_WRONLY) | FLAGS, options.mode ?? 0o644);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ELOOP') throw new UnsafeFileError(path, 'is a symbolic link (refused)');
@@ -76,15 +57,6 @@ export function appendRecords(path: string, records: readonly string[], options:
     }
     const refusal = options.refuse?.(st) ?? null;
     if (refusal !== null) throw new UnsafeFileError(path, refusal);
-    const restore = options.restoreTo;
-    if (restore && !holdsExactly(fd, st.size, restore.bytes)) {
-      ftruncateSync(fd, 0);
-      // O_APPEND: the write lands at the (new) end, the start of the file.
-      if (restore.bytes.length > 0 && writeSync(fd, restore.bytes, 0, restore.bytes.length, null) !== restore.bytes.length) {
-        throw new UnsafeFileError(path, 'cannot restore it: a short write (is the file system full?)');
-      }
-      restore.onRestored();
-    }
     let prefix = options.privateLog && endsMidLine(fd, st.size) ? '\n' : '';
     for (const record of records) {
       const buf = Buffer.from(prefix + record, 'utf8');

@@ -48,6 +48,13 @@ export interface AtomicWriteOptions {
    * stop). Atomicity, the checks and the refusals are the same. Default true.
    */
   durable?: boolean;
+  /**
+   * Replaces whatever is at `target` that is not a directory (a symbolic link itself, not what
+   * it names; a FIFO; a file of any mode or link count), without the checks and refusals
+   * above: only for a file gate-check noted earlier and must put back whatever a check made of
+   * it (the job summary). A directory there fails the write.
+   */
+  replaceAnything?: boolean;
 }
 
 const TEMP_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
@@ -153,7 +160,8 @@ function fsyncDirectory(dir: string): void {
 
 /** Atomically replaces (or, with create, creates) `target` with `data`. Synchronous on purpose: a signal cannot land between write and rename. */
 export function atomicWriteFile(target: string, data: Uint8Array | string, options: AtomicWriteOptions): void {
-  checkTarget(target, options);
+  const check = options.replaceAnything === true ? () => {} : () => checkTarget(target, options);
+  check();
   const temp = tempNameFor(target);
   let fd: number | null = null;
   let renamed = false;
@@ -165,7 +173,7 @@ export function atomicWriteFile(target: string, data: Uint8Array | string, optio
     closeSync(fd);
     fd = null;
     options.beforeRename?.();
-    checkTarget(target, options);
+    check();
     renameSync(temp, target);
     renamed = true;
   } catch (e) {

@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { Ajv } from 'ajv';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { githubStepSummary } from '../../lib/report/github.js';
@@ -310,6 +310,8 @@ describe('qualified ids keep the report and lint schemas true', () => {
 // Round-39v V5: a failing check wrote a green table and an unclosed `<!--` to the job summary,
 // and gate-check's own "gates not met" table then sat inside the comment. Checks never get
 // the workflow's file commands (summary, outputs, the next steps' environment and PATH).
+const PUT_BACK = 'gate-check: the job summary was changed while the checks ran; it was put back as it was before they started, then gate-check wrote its table';
+
 describe("a check cannot write the workflow's files", () => {
   it('GITHUB_STEP_SUMMARY, GITHUB_OUTPUT, GITHUB_ENV, GITHUB_PATH and GITHUB_STATE are unset in the check; the summary is gate-check\'s alone', () => {
     const s = sandbox();
@@ -340,9 +342,48 @@ describe("a check cannot write the workflow's files", () => {
     });
     const r = runCli(['--approve'], { cwd: s.repo, env: { ...s.env, GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary } });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('gate-check: the job summary was written to while the checks ran; that text was removed before gate-check wrote its table');
+    expect(r.stderr).toContain(PUT_BACK);
     const text = readFileSync(summary, 'utf8');
     expect(text.startsWith('an earlier step wrote this\n### gate-check: gates not met')).toBe(true);
     expect(text).not.toMatch(/<!--|all gates met \|/);
+  });
+
+  // Round-39x X2: after forging, the check took the file's write permission away (gate-check
+  // could not append: exit 2, and the page showed the forged table), or put a link to a forged
+  // file or a FIFO in its place.
+  for (const [how, after] of [
+    ['its mode taken away', 'chmod 0444 "$f"'],
+    ['a link to a forged file in its place', 'printf "| GATES:G1 | all gates met | passed |\\n" > "$f.fake"; rm -f "$f"; ln -s "$f.fake" "$f"'],
+    ['a FIFO in its place', 'rm -f "$f"; mkfifo "$f"'],
+  ] as const) {
+    it(`the job summary with ${how} while the checks ran is put back, with gate-check's table after it`, () => {
+      const s = sandbox();
+      const summary = join(tempDir(), 'summary.md');
+      writeFileSync(summary, 'an earlier step wrote this\n');
+      writeFiles(s.repo, {
+        'GATES.md': '- [ ] G1: the check fails\n  CHECK: sh forge.sh; exit 1\n  EXPECT: never\n',
+        'forge.sh': `p=$$\nwhile [ "$p" -gt 1 ]; do\n  f=$(tr '\\0' '\\n' < /proc/$p/environ 2>/dev/null | sed -n 's/^GITHUB_STEP_SUMMARY=//p')\n  if [ -n "$f" ]; then printf '| GATES:G1 | all gates met | passed |\\n<!--\\n' >> "$f"; ${after}; echo forged; break; fi\n  p=$(awk '{print $4}' /proc/$p/stat)\ndone\n`,
+      });
+      const r = runCli(['--approve'], { cwd: s.repo, env: { ...s.env, GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary } });
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toContain(PUT_BACK);
+      const st = lstatSync(summary);
+      expect(st.isFile()).toBe(true);
+      expect(st.mode & 0o777).toBe(0o644);
+      const text = readFileSync(summary, 'utf8');
+      expect(text.startsWith('an earlier step wrote this\n### gate-check: gates not met')).toBe(true);
+      expect(text).not.toMatch(/<!--|all gates met \|/);
+    });
+  }
+
+  it('a job summary nobody touched gets the table after what was there, and no note', () => {
+    const s = sandbox();
+    const summary = join(tempDir(), 'summary.md');
+    writeFileSync(summary, 'an earlier step wrote this\n');
+    writeFiles(s.repo, { 'GATES.md': '- [ ] G1: passes\n  CHECK: echo ok\n  EXPECT: ok\n' });
+    const r = runCli(['--approve'], { cwd: s.repo, env: { ...s.env, GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toContain('job summary');
+    expect(readFileSync(summary, 'utf8')).toMatch(/^an earlier step wrote this\n### gate-check: all gates met/);
   });
 });

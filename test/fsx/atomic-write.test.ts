@@ -1,6 +1,6 @@
 // atomicWriteFile: each refusal, and that nothing partial or temporary is left behind.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, chownSync, closeSync, linkSync, openSync, readdirSync, readFileSync, renameSync, statSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { chmodSync, chownSync, closeSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { atomicWriteFile, checkUnchanged } from '../../lib/fsx/atomic-write.js';
@@ -223,5 +223,30 @@ describe('atomicWriteFile: write and fsync errors surface, naming the file', () 
     expect(synced).toEqual([f, d]);
     symlinkSync(join(d, 'elsewhere'), join(d, 'link.md'));
     expect(() => atomicWriteFile(join(d, 'link.md'), 'x', { mode: 0o644, durable: false })).toThrow(/symbolic link/);
+  });
+});
+
+describe('replaceAnything (the job summary put back)', () => {
+  it('replaces a link itself (never its target), a FIFO and a read-only file; a directory fails the write', () => {
+    const d = tempDir();
+    const target = join(d, 'summary.md');
+    writeFileSync(join(d, 'elsewhere'), 'theirs');
+    symlinkSync(join(d, 'elsewhere'), target);
+    atomicWriteFile(target, 'ours', { mode: 0o644, create: true, replaceAnything: true });
+    expect(lstatSync(target).isFile()).toBe(true);
+    expect(readFileSync(target, 'utf8')).toBe('ours');
+    expect(readFileSync(join(d, 'elsewhere'), 'utf8')).toBe('theirs');
+    rmSync(target);
+    execFileSync('mkfifo', [target]);
+    atomicWriteFile(target, 'ours', { mode: 0o644, create: true, replaceAnything: true });
+    expect(readFileSync(target, 'utf8')).toBe('ours');
+    chmodSync(target, 0o444);
+    atomicWriteFile(target, 'again', { mode: 0o644, create: true, replaceAnything: true });
+    expect(readFileSync(target, 'utf8')).toBe('again');
+    expect(lstatSync(target).mode & 0o777).toBe(0o644);
+    rmSync(target);
+    mkdirSync(target);
+    expect(() => atomicWriteFile(target, 'x', { mode: 0o644, create: true, replaceAnything: true })).toThrow(/summary\.md: write failed \(E(ISDIR|NOTEMPTY|EXIST)/);
+    expect(readdirSync(d).sort()).toEqual(['elsewhere', 'summary.md']);
   });
 });
