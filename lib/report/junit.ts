@@ -38,8 +38,8 @@ function testcase(g: GateReport, stem: string, mode: Mode, strict: boolean, shar
   if (o.kind === 'passed') return { xml: `${open}/>`, failed: false, skipped: false, ms };
   const msg = xmlText(o.message, 1000);
   // A gate that waits for approval fails the run (exit 1): a failure here too, as in the
-  // annotations, or a report view looks clean (round-35 F3). A gate of another shard, a manual
-  // or a handed-off one stays skipped.
+  // annotations, or a report view looks clean (round-35 F3). A gate of another shard or a
+  // handed-off one stays skipped; an open manual gate fails (gateOutcome).
   if (o.kind === 'skipped' && g.result?.status !== 'approval-required') return { xml: `${open}>\n      <skipped message="${msg}"/>\n    </testcase>`, failed: false, skipped: true, ms };
   return { xml: `${open}>\n      <failure message="${msg}" type="gate">${msg}</failure>\n    </testcase>`, failed: true, skipped: false, ms };
 }

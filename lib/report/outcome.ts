@@ -36,7 +36,9 @@ export function gateOutcome(g: GateReport, mode: Mode, strict: boolean): GateOut
     if (!strict || strictlyMet(g)) return { kind: 'passed' };
     return { kind: 'failed', message: `met, ${g.verification}: ${g.verificationReason ?? ''}`.trim() };
   }
-  if (g.kind === 'manual') return { kind: 'skipped', message: `manual gate, ${g.state}: a person records its evidence` };
+  // An open manual gate makes the verdict UNMET (exit 1): a failure, as every gate that decides
+  // it, or the test report and the annotations read greener than the exit code (round-39w W3).
+  if (g.kind === 'manual') return { kind: 'failed', message: `manual gate, ${STATE_MESSAGE[g.state] ?? g.state}: a person ticks it and writes its EVIDENCE` };
   // An open runnable gate that nothing attempted: failed in a status report, skipped in a run.
   const message = g.state === 'claimed' && g.stateReason ? `claimed: ${g.stateReason}` : (STATE_MESSAGE[g.state] ?? g.state);
   if (mode === 'status') return { kind: 'failed', message };

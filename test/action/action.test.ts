@@ -74,11 +74,13 @@ describe('the action, step by step', () => {
     expect(errors.map((e) => [e.properties.file, e.properties.line, e.properties.title])).toEqual([
       ['GATES.md', '1', 'GATES:A'],
       ['GATES.md', '4', 'GATES:B'],
+      // An open manual gate makes the verdict unmet: an error too (round-39w W3).
+      ['GATES.md', '7', 'GATES:M'],
     ]);
     const md = r.main.summary.toString('utf8');
     expect(md).toContain('| GATES\\:B | B works |');
     expect(md).toContain('**Verdict: unmet** (exit 1; mode status)');
-    expect(md).toContain('3 of 3 gates not met; 2 with an annotation on its ledger line, 1 without one');
+    expect(md).toContain('3 of 3 gates not met; 3 with an annotation on its ledger line.');
     // Read-only: the ledger is untouched, nothing new in the workspace.
     expect(readFileSync(join(job.workspace, 'GATES.md'), 'utf8')).toBe(ledger);
     expect(readdirSync(job.workspace)).toEqual(['GATES.md']);

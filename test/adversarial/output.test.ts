@@ -148,8 +148,8 @@ describe('on GitHub Actions no untrusted text becomes a workflow command, in any
     expect(approve.code).toBe(1);
     expect(approve.stdout).toMatch(/^ {2}\| ::error::out-forged$/m);
     const annotated = ownCommandsOnly(approve, '--approve');
-    // Not silenced: one error per failed gate, the hand-written manual gate is no error.
-    expect(annotated.filter((c) => c.command === 'error').map((c) => c.properties.title).sort()).toEqual(['GATES:T1', 'GATES:T2']);
+    // Not silenced: one error per gate that is not met, the open manual gate included (round-39w W3).
+    expect(annotated.filter((c) => c.command === 'error').map((c) => c.properties.title).sort()).toEqual(['GATES:M1', 'GATES:T1', 'GATES:T2']);
     expect(annotated.find((c) => c.properties.title === 'GATES:T1')!.data).toContain(escapeLegacyCommands(sanitizeLine(HOSTILE_TITLE, 200)));
 
     // A DEPENDS file whose name is a command makes T3 stale: its name is in the reason.
@@ -200,7 +200,7 @@ describe('on GitHub Actions no untrusted text becomes a workflow command, in any
       const r = s.run(['merge', ...reports, ...args]);
       expect(r.code).toBe(1);
       const own = ownCommandsOnly(r, `merge ${args.join(' ')}`);
-      expect(own.filter((c) => c.command === 'error').map((c) => c.properties.title).sort()).toEqual(['GATES:T1', 'GATES:T2']);
+      expect(own.filter((c) => c.command === 'error').map((c) => c.properties.title).sort()).toEqual(['GATES:M1', 'GATES:T1', 'GATES:T2']);
     }
   });
 

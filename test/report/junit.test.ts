@@ -28,15 +28,16 @@ describe('renderJunit', () => {
     );
     expect(XMLValidator.validate(xml)).toBe(true);
     const doc = parser.parse(xml);
-    expect(doc.testsuites).toMatchObject({ tests: '6', failures: '2', skipped: '2', errors: '0' });
+    expect(doc.testsuites).toMatchObject({ tests: '6', failures: '3', skipped: '1', errors: '0' });
     const [s1, s2] = doc.testsuites.testsuite;
-    expect(s1).toMatchObject({ name: 'GATES.md', tests: '5', failures: '2', skipped: '2' });
+    expect(s1).toMatchObject({ name: 'GATES.md', tests: '5', failures: '3', skipped: '1' });
     expect(s2).toMatchObject({ name: 'gates/other.md', tests: '1' });
     expect(s1.testcase[0]).toMatchObject({ classname: 'GATES', name: 'A: A works', time: '1.500' });
     expect(s1.testcase[1].failure.message).toBe('exit 1');
     // Awaiting approval fails the run: a failure, as in the annotations (round-35 F3).
     expect(s1.testcase[2].failure.message).toBe('approval required');
-    expect(s1.testcase[3].skipped.message).toMatch(/manual/);
+    // An open manual gate makes the verdict UNMET: a failure too (round-39w W3).
+    expect(s1.testcase[3].failure.message).toBe('manual gate, unmet: the box is not ticked: a person ticks it and writes its EVIDENCE');
     expect(s1.testcase[4].skipped.message).toMatch(/abandoned/);
   });
 
@@ -50,11 +51,12 @@ describe('renderJunit', () => {
     expect(tc.name).not.toContain('\u001b');
   });
 
-  it('a status report fails open runnable gates (nothing attempted) and skips manual ones', () => {
-    const xml = renderJunit(report([gate('A'), gate('M', { kind: 'manual' })], 'status'));
+  it('a status report fails open runnable gates (nothing attempted) and open manual ones', () => {
+    const xml = renderJunit(report([gate('A'), gate('M', { kind: 'manual' }), gate('C', { kind: 'manual', state: 'claimed', checked: true })], 'status'));
     const s = parser.parse(xml).testsuites.testsuite[0];
     expect(s.testcase[0].failure.message).toMatch(/unmet/);
-    expect(s.testcase[1].skipped).toBeDefined();
+    expect(s.testcase[1].failure.message).toMatch(/^manual gate, unmet/);
+    expect(s.testcase[2].failure.message).toMatch(/^manual gate, claimed: ticked without evidence/);
   });
 
   // Round-39u U3: a ticked manual gate was a passing test case, against references/ci.md.
