@@ -1,7 +1,7 @@
 // gate-check approvals revoke: remove the approvals of gates (every signature), of whole
 // ledgers (--all), or single records by file name. A record name is removed without reading
 // the record, so one too large, malformed or no longer private can still go.
-import { join, relative, sep } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import type { ApprovalRecord } from '../../approval/record.js';
 import { RECORD_NAME } from '../../approval/store.js';
 import type { Io } from '../../program/io.js';
@@ -39,11 +39,58 @@ function targetKey(ledger: string, gate: string): string {
   return `${ledger}\u0000${gate}`;
 }
 
-/** The repository's other checkouts (its main one, its linked worktrees), as git records them; none outside git. */
-function otherCheckouts(root: string): string[] {
+/** Most folders looked at while finding the checkouts of the store's ledgers: each is one lstat. */
+const MAX_FOLDERS_LOOKED = 100_000;
+
+/** Finds the nearest folder at or above a folder that holds a `.git` (a checkout's top), remembering every folder it looked at. */
+function checkoutTops(): (dir: string) => string | null {
+  const known = new Map<string, string | null>();
+  return (dir) => {
+    const seen: string[] = [];
+    let top: string | null = null;
+    for (let d = dir; ; d = dirname(d)) {
+      const had = known.get(d);
+      if (had !== undefined) {
+        top = had;
+        break;
+      }
+      if (known.size + seen.length >= MAX_FOLDERS_LOOKED) break;
+      seen.push(d);
+      if (lstatOrNull(join(d, '.git')) !== null) {
+        top = d;
+        break;
+      }
+      if (dirname(d) === d) break;
+    }
+    for (const d of seen) known.set(d, top);
+    return top;
+  };
+}
+
+/**
+ * The repository's other checkouts: its main one and its linked worktrees as git records
+ * them, and every checkout of the same repository that an approval in the store names,
+ * wherever git lost track of it (its registration moved out of .git/worktrees, or its `.git`
+ * a file naming the main repository: round-39w W2), a worktree inside the main checkout's
+ * folder included. None outside git.
+ */
+function otherCheckouts(root: string, ledgers: readonly string[]): string[] {
   const repository = leaseRepository(root);
   if (!repository.startsWith('git:')) return [];
-  return checkoutsOf(repository.slice('git:'.length)).filter((c) => c !== root);
+  const found = checkoutsOf(repository.slice('git:'.length)).filter((c) => c !== root);
+  const topOf = checkoutTops();
+  for (const ledger of ledgers) {
+    const top = topOf(dirname(ledger));
+    if (top !== null && top !== root && !found.includes(top) && leaseRepository(top) === repository) found.push(top);
+  }
+  return found;
+}
+
+/** The checkout of `ledger` among `checkouts`: the nearest one that holds it, or null. */
+function checkoutOf(ledger: string, checkouts: readonly string[]): string | null {
+  let best: string | null = null;
+  for (const c of checkouts) if (isInside(c, ledger) && (best === null || c.length > best.length)) best = c;
+  return best;
 }
 
 export async function revokeApprovals(targets: string[], options: RevokeOptions, io: Io): Promise<number> {
@@ -74,11 +121,11 @@ export async function revokeApprovals(targets: string[], options: RevokeOptions,
   // A record keys its ledger by path, so each checkout of the repository (a linked worktree,
   // the main one) has its own: revoking here revokes there too (round-39v V7: the agent's
   // worktree kept running a command the person had revoked in the main checkout).
-  const others = otherCheckouts(root.path);
+  const others = otherCheckouts(root.path, [...new Set(records.map((r) => r.oracle.ledger))]);
+  const checkouts = [root.path, ...others];
   const here = (ledger: string): string => {
-    if (isInside(root.path, ledger)) return ledger;
-    const checkout = others.find((c) => isInside(c, ledger));
-    return checkout === undefined ? ledger : join(root.path, relative(checkout, ledger));
+    const checkout = checkoutOf(ledger, checkouts);
+    return checkout === null || checkout === root.path ? ledger : join(root.path, relative(checkout, ledger));
   };
   const keyOf = (r: ApprovalRecord) => targetKey(here(r.oracle.ledger), r.oracle.gate);
 
@@ -158,7 +205,7 @@ export async function revokeApprovals(targets: string[], options: RevokeOptions,
     const n = gone.length;
     total += n;
     const where = `(${sanitizeLine(t.display, 200)})`;
-    const elsewhere = [...new Set(gone.filter((r) => !isInside(root.path, r.oracle.ledger)).map((r) => others.find((c) => isInside(c, r.oracle.ledger)) ?? ''))];
+    const elsewhere = [...new Set(gone.map((r) => checkoutOf(r.oracle.ledger, checkouts)).filter((c): c is string => c !== null && c !== root.path))];
     const also = elsewhere.length === 0 ? '' : ` (also in ${plural(elsewhere.length, 'other checkout')}: ${sanitizeLine(elsewhere.join(', '), 300)})`;
     out.push(n === 0 ? `no approvals of ${sanitizeLine(t.label, 120)} ${where}` : `${verb} ${sanitizeLine(t.label, 120)} ${where}: ${plural(n, 'approval')}${also}`);
   }

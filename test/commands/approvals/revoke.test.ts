@@ -1,7 +1,7 @@
 // gate-check approvals revoke through the real CLI: records go only through the store; no
 // ledger is touched and no command runs.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { MAX_RECORD_BYTES } from '../../../lib/approval/store.js';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -33,6 +33,48 @@ describe('approvals revoke', () => {
     expect(all.stdout).toMatch(/^revoked GATES:G2 \(GATES\.md\): 2 approvals \(also in 1 other checkout: /m);
     expect(run(s, ['--reverify']).stdout).toMatch(/^APPROVAL REQUIRED GATES:G2@/m);
   });
+
+  // Round-39w W2: the agent took its worktree out of git's list (its registration moved out of
+  // .git/worktrees, or its `.git` a file naming the main repository); revoke in the main
+  // checkout said "REVOKED 0 approvals" and the worktree kept running the command. And a
+  // worktree inside the main checkout's folder (where Claude Code puts its own) was read as
+  // part of the main checkout.
+  for (const layout of ['inside the main checkout', 'registration moved away', 'a .git file naming the main repository'] as const) {
+    it(`revokes the approvals of a checkout of the same repository git does not list: ${layout}`, () => {
+      const s = sandbox();
+      writeFiles(s.repo, { 'GATES.md': '# Gates\n\n- [ ] G1: gate G1\n  CHECK: echo run >> ran.txt; echo ok\n  EXPECT: ok\n', '.gitignore': '.claude/\nran.txt\n' });
+      const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd, stdio: 'ignore' });
+      git(s.repo, 'init', '-q');
+      git(s.repo, 'add', '-A');
+      git(s.repo, 'commit', '-qm', 'gates');
+      let wt: string;
+      if (layout === 'inside the main checkout') {
+        wt = join(s.repo, '.claude', 'worktrees', 'agent');
+        git(s.repo, 'worktree', 'add', '-q', wt);
+      } else if (layout === 'registration moved away') {
+        wt = join(s.home, '..', 'wt');
+        git(s.repo, 'worktree', 'add', '-q', wt);
+        const admin = join(s.home, '..', 'admin');
+        renameSync(join(s.repo, '.git', 'worktrees', 'wt'), admin);
+        writeFileSync(join(admin, 'commondir'), `${join(s.repo, '.git')}\n`);
+        writeFileSync(join(wt, '.git'), `gitdir: ${admin}\n`);
+      } else {
+        wt = join(s.home, '..', 'wt');
+        mkdirSync(wt);
+        writeFileSync(join(wt, 'GATES.md'), readFileSync(join(s.repo, 'GATES.md')));
+        writeFileSync(join(wt, '.git'), `gitdir: ${join(s.repo, '.git')}\n`);
+      }
+      expect(execFileSync('git', ['worktree', 'list'], { cwd: s.repo, encoding: 'utf8' })).not.toContain(layout === 'inside the main checkout' ? 'never' : wt);
+      for (const cwd of [s.repo, wt]) expect(run(s, ['--approve'], cwd).code).toBe(0);
+      const r = run(s, ['approvals', 'revoke', 'G1']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/^revoked GATES:G1 \(GATES\.md\): 2 approvals \(also in 1 other checkout: \S*(wt|agent)\)$/m);
+      const again = run(s, ['--reverify'], wt);
+      expect(again.code).toBe(1);
+      expect(again.stdout).toMatch(/^APPROVAL REQUIRED GATES:G1@/m);
+      expect(readFileSync(join(wt, 'ran.txt'), 'utf8')).toBe('run\n');
+    });
+  }
 
   it('revoke G1: the next plain run requires approval for G1 and runs nothing of it, G2 stays approved', () => {
     const s = sandbox();
