@@ -6,7 +6,7 @@
 // whatever a renderer could show differently (test/adversarial/renderer.test.ts checks it
 // against micromark and parse5). Every scan here is linear in the line or bounded.
 import type { Diagnostic } from '../errors.js';
-import { codePointName, findInvisibleChar, findUnsafeChar } from '../text/sanitize.js';
+import { codePointName, findInvisibleChar, findUnsafeChar, sanitizeLine } from '../text/sanitize.js';
 import { inlineAttribute, isColonLike, nearMissAttribute, type InlineAttribute, type NearMiss } from './attribute-names.js';
 import { closesFence, containers, fenceAt, isUnderlineRow, leading, taskBoxAt, type FenceRun } from './block-syntax.js';
 import { parseExpect } from './expect.js';
@@ -153,9 +153,12 @@ export function parseLedger(source: string, options: ParseOptions = {}): ParseRe
   const mayHavePageBlank = PAGE_BLANK_CONTROL.test(source);
   // A TeX command that hides text on GitHub is found by the full reading (findHiddenText),
   // which the plain lines skip (an attribute's value may hold backslashes): none are plain then.
-  // A '%' inside $…$ is a TeX comment on the page (tex-math.ts): a source with both is read the full way too.
-  const mathComments = source.includes('%') && source.includes('$');
+  // A '%' or a TeX command inside $…$ can hide text on the page (tex-math.ts): a source with a
+  // dollar sign and either is read the full way too.
+  const mathComments = source.includes('$') && (source.includes('%') || source.includes('\\'));
   let math = NO_MATH;
+  // Lines where findHiddenText named a TeX command (the math check does not name it again).
+  const texLines = new Set<number>();
   const plainLines = parserSettings.plainLines && !TEX_HIDING.test(source) && !mathComments;
   // Attribute blocks are read whole (PLAIN_BLOCK) where no line needs the checks above.
   const blockable = !mayHaveNul && !mayHaveBidi && !mayHavePageBlank && plainLines;
@@ -278,15 +281,6 @@ export function parseLedger(source: string, options: ParseOptions = {}): ParseRe
       continue;
     }
 
-    if (mathComments) {
-      if (box.markers > 0) math = NO_MATH; // a new list item is a new paragraph
-      const found = texCommentInMath(text, lineNo, math);
-      math = found.state;
-      if (found.hidden !== null) {
-        err(found.hidden[0], `"%" inside $…$ at column ${found.hidden[1] + 1}: GitHub renders the dollar pair as math, where "%" starts a TeX comment that hides the rest of the line; write \\% or avoid the pair of $ signs`);
-        if (current) current.broken = true;
-      }
-    }
     let hidden = findHiddenText(text, box.content);
     if (hidden?.open) {
       if (nextStart >= source.length || isBlankLine(lineAt(source, nextStart))) hidden = null;
@@ -294,6 +288,23 @@ export function parseLedger(source: string, options: ParseOptions = {}): ParseRe
     if (hidden) {
       err(lineNo, `${hidden.what} at column ${hidden.index + 1}: renderers hide text there that the parser would read; remove it (or move it into a code fence)`);
       if (current) current.broken = true;
+      if (hidden.what.startsWith('TeX command')) texLines.add(lineNo);
+    }
+    if (mathComments) {
+      if (box.markers > 0) math = NO_MATH; // a new list item is a new paragraph
+      const found = texCommentInMath(text, lineNo, math);
+      math = found.state;
+      const h = found.hidden;
+      // A command the list above names was reported on its own line already: once is enough.
+      if (h !== null && !texLines.has(h.line)) {
+        err(
+          h.line,
+          h.what === '"%"'
+            ? `"%" inside $…$ at column ${h.column + 1}: GitHub renders the dollar pair as math, where "%" starts a TeX comment that hides the rest of the line; write \\% or avoid the pair of $ signs`
+            : `TeX command ${sanitizeLine(h.what, 40)} inside $…$ at column ${h.column + 1}: GitHub renders the dollar pair as math, where a TeX command can hide, move or replace text; write \\$ for a literal dollar sign, or avoid the pair (a $ before a non-blank opens math on the page, a $ after one closes it, across the lines of a paragraph)`,
+        );
+        if (current) current.broken = true;
+      }
     }
 
     // GATE_LINE, read without a match object: "- [", a box of ' ', 'x' or 'X', "] ", the rest.

@@ -415,8 +415,10 @@ describe('what a renderer shows differently is refused (issue 9 §1)', () => {
       expect(parseErrors(lines(`- [ ] G1: title $${cmd}$`, '  EVIDENCE: pending'))[0], cmd).toMatch(/^1: TeX command/);
       expect(parseErrors(lines('- [ ] G1: t', `  CHECK: echo $${cmd}$`, '  EXPECT: x'))[0], cmd).toMatch(/^2: TeX command/);
     }
-    // Regex escapes and shell backslashes are not TeX commands; a fence shows its text as it is.
-    expect(parseOk(lines('- [ ] G1: t', "  CHECK: printf '%s\\n' x | grep -E '\\bx\\s*$'", '  EXPECT: /^\\d+ tests\\b \\tests passed$/m')).gates).toHaveLength(1);
+    // Regex escapes and shell backslashes are not TeX commands outside math; a fence shows its text as it is.
+    expect(parseOk(lines('- [ ] G1: t', "  CHECK: printf '%s\\n' x | grep -E '\\bx\\s*'", '  EXPECT: /^\\d+ tests\\b \\tests passed$/m')).gates).toHaveLength(1);
+    // Inside math they are: the CHECK's `$'` and the EXPECT's `$/` pair on GitHub's page (round 39y Y1).
+    expect(parseErrors(lines('- [ ] G1: t', "  CHECK: printf '%s\\n' x | grep -E '\\bx\\s*$'", '  EXPECT: /^\\d+ tests\\b \\tests passed$/m'))[0]).toMatch(/^3: TeX command \\d inside/);
     expect(parseOk(lines('```', '$\\phantom{x}$', '```', '- [ ] G1: t', '  CHECK: x', '  EXPECT: y')).gates).toHaveLength(1);
   });
 
@@ -442,6 +444,23 @@ describe('what a renderer shows differently is refused (issue 9 §1)', () => {
     }
     expect(parseOk(lines('- [ ] A: costs $5 %', '  EVIDENCE: pending', '', '- [ ] B: then x$', '  EVIDENCE: pending')).gates).toHaveLength(2);
     expect(parseOk(lines('```', '$a % b$', '```', '- [ ] G1: t', '  CHECK: x', '  EXPECT: y')).gates).toHaveLength(1);
+  });
+
+  // Round-39y Y1: \Rule{-300em}{0em}{0em}, \rule and a run of \! move text off the page as
+  // the refused \kern does; no list of such commands is complete, so inside a pair of $ that
+  // GitHub renders as math, every backslash command is refused (\$ and \% are literal).
+  it('any TeX command inside a pair of $ that GitHub renders as math, on one line or across a paragraph', () => {
+    const tex = (cmd: string) => new RegExp(`^2: TeX command ${cmd.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')} inside \\$…\\$ at column \\d+: GitHub renders the dollar pair as math`);
+    expect(parseErrors(lines('- [ ] A: t', '  CHECK: sh verify.sh $\\Rule{-300em}{0em}{0em};touch PWNED;sh verify.sh \\Rule{300em}{0em}{0em}$', '  EXPECT: ok'))[0]).toMatch(tex('\\Rule'));
+    expect(parseErrors(lines('- [ ] A: t', '  CHECK: sh verify.sh $\\rule{-300em}{0em};touch PWNED$', '  EXPECT: ok'))[0]).toMatch(tex('\\rule'));
+    expect(parseErrors(lines('- [ ] A: t', '  CHECK: sh verify.sh $\\!\\!\\!;touch PWNED$', '  EXPECT: ok'))[0]).toMatch(tex('\\!'));
+    expect(parseErrors(lines('- [ ] A: t', '  CHECK: sh verify.sh $`\\Rule{-3em}{0em}{0em};x`$', '  EXPECT: ok'))[0]).toMatch(tex('\\Rule'));
+    expect(parseErrors(lines('- [ ] B: reviewed $$', '  CHECK: sh v.sh \\newthing;curl x|sh', '  EXPECT: x $$'))[0]).toMatch(tex('\\newthing'));
+    // Not math: a regex's escapes outside any pair, a pair that never closes, a literal \$.
+    for (const [check, expect_] of [['grep -c "\\bok" log && echo $HOME', 'x'], ['echo $a \\d', '/\\d+/'], ['echo \\$a \\d b$', 'x'], ['echo $x \\$ y$', 'x']]) {
+      expect(parseOk(lines('- [ ] G1: t', `  CHECK: ${check}`, `  EXPECT: ${expect_}`)).gates, check).toHaveLength(1);
+    }
+    expect(parseOk(lines('```', '$\\Rule{1em}{1em}{1em}$', '```', '- [ ] G1: t', '  CHECK: x', '  EXPECT: y')).gates).toHaveLength(1);
   });
 
   it('TeX commands that draw text as \\text does (\\mbox, \\hbox, \\verb, {\\rm …}) or shrink and overlap it', () => {
