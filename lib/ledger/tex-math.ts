@@ -1,14 +1,18 @@
-// GitHub renders $…$ (inline) and $$…$$ (display) as math. In TeX a '%' starts a comment:
-// nothing after it on that line is drawn. `CHECK: sh verify.sh $% ;curl …|sh;sh verify.sh||$`
+// GitHub renders $…$ (inline) and $$…$$ (display) as math, with MathJax. In TeX a '%' starts a
+// comment: nothing after it on that line is drawn. `CHECK: sh verify.sh $% ;curl …|sh;sh verify.sh||$`
 // shows as `CHECK: sh verify.sh` on the page while the shell runs the whole line. And a TeX
-// command can move, hide or replace text: `$\Rule{-300em}{0em}{0em};touch PWNED;…$` draws the
-// command 300 em off the page (round-39y Y1), and a list of the commands that do so is never
-// complete. So this finds a '%' or any backslash command (other than the literal \$ and \%)
-// inside a pair of dollar signs that would render as math, across the lines of one
-// paragraph. Pairs are judged as GitHub (and pandoc) do: an opening '$' is not followed by a
-// blank, a closing one is not preceded by a blank nor followed by a digit; '\$' and '\%' are
-// literal; GitHub's $`…`$ form ends only at `$ (a $ inside it is text). What is inside an
-// unclosed pair is not math. Pure, linear.
+// command can move, hide or replace text: `$\Rule{-300em}{0em}{0em};touch PWNED;…$` draws it
+// 300 em off the page (round-39y Y1), and a hand-made list of the commands that do so was
+// never complete. So this finds a '%', or a command that MathJax defines (any of its
+// packages: tex-macros-table.ts, generated from MathJax itself), inside a pair of dollar
+// signs that would render as math, across the lines of one paragraph. A command MathJax
+// does not know is drawn as its own name (a regex's `\d`, a printf's `\nexit` in
+// 'x\nexit-code'), and the ones that stand for a character (`\$`, `\{`) as that character:
+// both are left alone. Pairs are judged as GitHub (and pandoc) do: an opening '$' is not
+// followed by a blank, a closing one is not preceded by a blank nor followed by a digit;
+// GitHub's $`…`$ form ends only at `$ (a $ inside it is text). What is inside an unclosed
+// pair is not math. Pure, linear.
+import { TEX_MACROS } from './tex-macros-table.js';
 
 export interface MathState {
   /** Inside $$ … (a display pair opened and not yet closed). */
@@ -35,11 +39,16 @@ export const NO_MATH: MathState = { display: false, inline: false, backtick: 0, 
 const isBlank = (c: string | undefined) => c === undefined || c === ' ' || c === '\t';
 const isDigit = (c: string | undefined) => c !== undefined && c >= '0' && c <= '9';
 
-/** The TeX command that starts with the backslash at `i`: a run of letters, or one other character. */
-function commandAt(text: string, i: number): string {
-  let end = i + 1;
-  while (end < text.length && /[A-Za-z]/.test(text[end]!)) end++;
-  return text.slice(i, Math.max(end, Math.min(i + 2, text.length)));
+const isLetter = (c: string | undefined) => c !== undefined && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'));
+
+/** The TeX command that starts with the backslash at `i` when MathJax defines it (it can move, hide or replace text); else null. */
+function commandAt(text: string, i: number): string | null {
+  const next = text[i + 1];
+  if (next === undefined) return null;
+  let end = i + 2;
+  if (isLetter(next)) while (isLetter(text[end])) end++;
+  const name = text.slice(i + 1, end);
+  return TEX_MACROS.has(name) ? `\\${name}` : null;
 }
 
 /** One line of a paragraph: what a pair closed on it hides, if anything, and the state after it. */
@@ -49,8 +58,8 @@ export function texCommentInMath(text: string, line: number, before: MathState):
     const c = text[i];
     if (backtick > 0) {
       if (c === '\\') {
-        // A literal \$, \% or \` is no command; anything else after a backslash is one.
-        if (text[i + 1] !== '$' && text[i + 1] !== '%' && text[i + 1] !== '`') pending ??= { line, column: i, what: commandAt(text, i) };
+        const command = commandAt(text, i);
+        if (command !== null) pending ??= { line, column: i, what: command };
         i++;
       } else if (c === '`') {
         let run = 1;
@@ -67,8 +76,9 @@ export function texCommentInMath(text: string, line: number, before: MathState):
         pending ??= { line, column: i, what: '"%"' };
       }
     } else if (c === '\\') {
-      // \$ and \% are literal; inside a pair, any other backslash starts a TeX command.
-      if ((inline || display) && text[i + 1] !== '$' && text[i + 1] !== '%') pending ??= { line, column: i, what: commandAt(text, i) };
+      // \$ and \% are literal; inside a pair, a backslash may start a TeX command.
+      const command = inline || display ? commandAt(text, i) : null;
+      if (command !== null) pending ??= { line, column: i, what: command };
       i++;
     } else if (c === '$' && text[i + 1] === '$') {
       if (display && pending !== null) return { hidden: pending, state: NO_MATH };

