@@ -19,6 +19,6 @@ export function cliArguments(inputs: ActionInputs, junit: string, reports: reado
     }
     case 'merge':
       // After "--" every word is a report, whatever it looks like.
-      return ['merge', '--json', '--junit', junit, ...inputs.args, '--', ...reports];
+      return ['merge', '--json', '--junit', junit, ...(inputs.shards === null ? [] : ['--shards', String(inputs.shards)]), ...inputs.args, '--', ...reports];
   }
 }

@@ -20,6 +20,8 @@ export const INPUT_ENV = {
 export interface ActionInputs {
   mode: ActionMode;
   shard: { index: number; count: number } | null;
+  /** merge: how many shards the reverify jobs had (shard-count), passed as --shards. */
+  shards: number | null;
   /** Extra gate-check arguments, exactly as written, one per input line. */
   args: string[];
   /** As given (relative to the workspace, or absolute). */
@@ -29,7 +31,7 @@ export interface ActionInputs {
 }
 
 /** Arguments whose meaning the action owns: the mode, the report and JUnit files, the shard. */
-const OWNED = ['--status', '--reverify', '--approve', '--json', '--junit', '--shard'];
+const OWNED = ['--status', '--reverify', '--approve', '--json', '--junit', '--shard', '--shards'];
 /** They print help or a version and exit 0 without a report: a pass that checked nothing. */
 const NOT_A_RUN = ['--help', '--version'];
 const CONTROL = /[\u0000-\u001F\u007F-\u009F]/;
@@ -70,6 +72,7 @@ const SHARD_NUMBER = /^[1-9][0-9]{0,3}$/;
 function readShard(env: NodeJS.ProcessEnv, mode: ActionMode): ActionInputs['shard'] {
   const index = (env[INPUT_ENV.shardIndex] ?? '').trim();
   const count = (env[INPUT_ENV.shardCount] ?? '').trim();
+  if (mode === 'merge') return null; // readMergeShards
   if (index === '' && count === '') return null;
   if (mode !== 'reverify') refuseInput('shard-index', `shards apply to mode reverify, not ${mode}`);
   if (index === '' || count === '') refuseInput(index === '' ? 'shard-index' : 'shard-count', 'shard-index and shard-count go together');
@@ -79,6 +82,17 @@ function readShard(env: NodeJS.ProcessEnv, mode: ActionMode): ActionInputs['shar
   const n = Number(count);
   if (i > n) refuseInput('shard-index', `${i} is more than shard-count ${n}`);
   return { index: i, count: n };
+}
+
+/** merge: shard-count alone, required: the reports alone cannot tell a missing shard from a smaller run (round-39y Y2). */
+function readMergeShards(env: NodeJS.ProcessEnv, mode: ActionMode): number | null {
+  if (mode !== 'merge') return null;
+  const index = (env[INPUT_ENV.shardIndex] ?? '').trim();
+  const count = (env[INPUT_ENV.shardCount] ?? '').trim();
+  if (index !== '') refuseInput('shard-index', 'merge takes shard-count alone: the number of shards the reverify jobs had');
+  if (count === '') refuseInput('shard-count', 'merge needs shard-count, the number of shards the reverify jobs had (the matrix size): the reports alone cannot tell a missing shard from a smaller run');
+  if (!SHARD_NUMBER.test(count) || Number(count) > 1000) refuseInput('shard-count', `${JSON.stringify(count.slice(0, 40))} is not a whole number from 1 to 1000`);
+  return Number(count);
 }
 
 export function readInputs(env: NodeJS.ProcessEnv): ActionInputs {
@@ -94,5 +108,6 @@ export function readInputs(env: NodeJS.ProcessEnv): ActionInputs {
   if (mode === 'merge' && reports.length === 0) refuseInput('reports', 'merge needs the shard reports (files or folders, one per line)');
   if (mode !== 'merge' && reports.length > 0) refuseInput('reports', `reports apply to mode merge, not ${mode}`);
   for (const r of reports) if (CONTROL.test(r)) refuseInput('reports', 'a line holds a control character');
-  return { mode, shard, args, workingDirectory, reports };
+  const shards = readMergeShards(env, mode);
+  return { mode, shard, shards, args, workingDirectory, reports };
 }

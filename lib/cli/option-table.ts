@@ -62,7 +62,7 @@ Commands (gate-check <command> --help for each):
   lint [file...]       find gates that cannot fail, weak expectations, undeclared scripts
   approvals list|revoke|prune   inspect and withdraw approvals
   history [ID]         recent attempts of a gate, labelled flaky or stuck
-  merge report...      combine --json reports of --shard runs into one verdict
+  merge --shards N report...  combine --json reports of --shard runs into one verdict
   hook <command>       Stop hooks for coding agents: stop, install, uninstall, doctor,\n                       accept, bind, forget (gate-check hook --help)
   diff BASE            gates removed, weakened or changed since BASE (exit 1), for pull requests
   dispatch open|start|seal|return|abandon|status   waves of sub-agents for a scope

@@ -1,4 +1,4 @@
-// gate-check merge report-*.json [--root DIR] [--scope ID | --ledger FILE…] [--junit FILE] [--json]:
+// gate-check merge --shards N report-*.json [--root DIR] [--scope ID | --ledger FILE…] [--junit FILE] [--json]:
 // one verdict from the --json reports of a sharded run (a CI matrix). Runs nothing. The
 // ledgers are read from the checkout the merge runs in (as --status would find them): they,
 // not the reports, say which gates exist, what each is, and which shard owns it.
@@ -20,10 +20,13 @@ import { emitReport } from './emit.js';
 import { otherScopesNote, treeVerdict } from './scopes.js';
 
 const MAX_REPORT_BYTES = 64 * 1024 * 1024;
+/** As --shard I/N allows. */
+const MAX_SHARDS = 1000;
 /** Lines naming gates without a fresh result; the rest are counted. */
 const LACK_LINES = 20;
 
 interface MergeOptions {
+  shards?: string;
   junit?: string;
   json?: boolean;
   root?: string;
@@ -45,6 +48,7 @@ export async function mergeCommand(args: string[], io: Io): Promise<number> {
   const { program, output } = subcommandProgram('merge', 'Combine the --json reports of --shard runs into one verdict, exit code and optional JUnit report.');
   program
     .argument('<report...>', 'reports written by gate-check --shard I/N --json')
+    .option('--shards <n>', 'how many shards the run had (required: the workflow\'s matrix, never what a report says)')
     .option('--root <dir>', 'the checkout whose ledgers the reports must describe (default: the current directory)')
     .option('--scope <id>', 'the ledgers of .gate-check/<id>/ (as the shards were run)')
     .option('--ledger <file>', 'a ledger file the shards were run on (repeatable)', (v: string, prev: string[] | undefined) => [...(prev ?? []), v])
@@ -57,6 +61,11 @@ export async function mergeCommand(args: string[], io: Io): Promise<number> {
     return 0;
   }
   const { options } = parsed;
+  // From the workflow, not from the reports: shard 1's report rewritten to say 1/1, merged
+  // alone while the others were missing, owned every gate (round-39y Y2).
+  if (options.shards === undefined) throw new UsageError('merge needs --shards N, the number of shards the run had (the matrix\'s size): the reports alone cannot tell a missing shard from a smaller run', "see 'gate-check merge --help'");
+  if (!/^[1-9][0-9]{0,3}$/.test(options.shards) || Number(options.shards) > MAX_SHARDS) throw new UsageError(`--shards ${sanitizeLine(options.shards, 40)}: not a whole number from 1 to ${MAX_SHARDS}`);
+  const shards = Number(options.shards);
   const reports = parsed.args.map((name) => {
     const text = safeReadFile(resolve(io.cwd, name), MAX_REPORT_BYTES, 'report').bytes.toString('utf8');
     const r = parseReport(text);
@@ -72,7 +81,7 @@ export async function mergeCommand(args: string[], io: Io): Promise<number> {
     passBounds: ws.ledgers.flatMap((l) => l.ledger.gates.map(passBounds)),
     warnings: ws.warnings,
   };
-  const merged = mergeReports(truth, reports);
+  const merged = mergeReports(truth, reports, shards);
   if (!merged.ok) {
     // Shards run in this very checkout rewrote its ledger (they write evidence): the usual way to get here locally (round-38b F7).
     const rewritten = merged.reason.includes('made from another revision of')

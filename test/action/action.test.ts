@@ -114,7 +114,7 @@ describe('the action, step by step', () => {
       copyFileSync(r.outputs.report!, join(reports, basename(r.outputs.report!)));
     }
     const mergeJob = newJob({ 'GATES.md': passing });
-    const merged = run(mergeJob, { mode: 'merge', reports });
+    const merged = run(mergeJob, { mode: 'merge', 'shard-count': '3', reports });
     expect(merged.outputs).toMatchObject({ verdict: 'met', 'exit-code': '0', 'not-met': '' });
     expect(merged.code).toBe(0);
     expect(JSON.parse(readFileSync(merged.outputs.report!, 'utf8')).mode).toBe('merge');
@@ -123,7 +123,7 @@ describe('the action, step by step', () => {
     // A missing shard: its gates have no result, so the merged verdict is unmet.
     const two = tempDir('gc-artifacts-');
     for (const f of readdirSync(reports).slice(0, 2)) copyFileSync(join(reports, f), join(two, f));
-    const partial = run(newJob({ 'GATES.md': passing }), { mode: 'merge', reports: two });
+    const partial = run(newJob({ 'GATES.md': passing }), { mode: 'merge', 'shard-count': '3', reports: two });
     expect(partial.outputs.verdict).toBe('unmet');
     expect(partial.outputs['not-met']!.split('\n').length).toBeGreaterThan(0);
     expect(partial.code).toBe(1);
@@ -133,7 +133,7 @@ describe('the action, step by step', () => {
     const reports = tempDir('gc-artifacts-');
     const r = run(newJob({ 'GATES.md': gate('A', 'echo ok', 'ok') }), { mode: 'reverify', 'shard-index': '1', 'shard-count': '1' });
     copyFileSync(r.outputs.report!, join(reports, 'r.json'));
-    const merged = run(newJob({ 'GATES.md': gate('A', 'echo ok', 'ok', 'A still works') }), { mode: 'merge', reports });
+    const merged = run(newJob({ 'GATES.md': gate('A', 'echo ok', 'ok', 'A still works') }), { mode: 'merge', 'shard-count': '1', reports });
     expect(merged.outputs).toMatchObject({ verdict: 'error', 'exit-code': '2', report: '' });
     expect(merged.main.code).toBe(2);
     const errors = annotations(merged, 'error');
@@ -145,7 +145,7 @@ describe('the action, step by step', () => {
 describe('merge inputs', () => {
   it('a folder without reports is refused, naming it (a download that found no artifact)', () => {
     const job = newJob({ 'GATES.md': gate('A', 'echo ok', 'ok'), 'reports/.keep': '' });
-    const r = run(job, { mode: 'merge', reports: 'reports' });
+    const r = run(job, { mode: 'merge', 'shard-count': '1', reports: 'reports' });
     expect(r.outputs.verdict).toBe('error');
     expect(annotations(r, 'error')[0]!.data).toMatch(/^gate-check: input reports: reports holds no \.json file/);
   });
@@ -177,7 +177,7 @@ describe('inputs are data, never code', () => {
         { mode: 'reverify', 'shard-index': `1${arg}`, 'shard-count': '2' },
         { mode: 'reverify', 'shard-index': '1', 'shard-count': arg },
         { mode: 'status', 'working-directory': arg },
-        { mode: 'merge', reports: arg },
+        { mode: 'merge', 'shard-count': '1', reports: arg },
       ]) {
         const r = run(job, inputs);
         expect(r.outputs.verdict, JSON.stringify(inputs)).toBe('error');

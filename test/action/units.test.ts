@@ -36,10 +36,16 @@ describe('inputs', () => {
       [{ mode: 'status', reports: 'r.json' }, /reports apply to mode merge/],
       [{ mode: 'status', workingDirectory: 'a\u0007b' }, /working-directory: holds a control character/],
       [{ mode: 'merge', reports: 'a\u001bb' }, /reports: a line holds a control character/],
+      // Round-39y Y2: merge takes the shard count from the workflow, never from the reports.
+      [{ mode: 'merge', reports: 'r.json' }, /input shard-count: merge needs shard-count, the number of shards the reverify jobs had/],
+      [{ mode: 'merge', reports: 'r.json', shardIndex: '1', shardCount: '2' }, /input shard-index: merge takes shard-count alone/],
+      [{ mode: 'merge', reports: 'r.json', shardCount: '0' }, /input shard-count: "0" is not a whole number from 1 to 1000/],
+      [{ mode: 'merge', reports: 'r.json', shardCount: '1001' }, /input shard-count/],
     ] as const) {
       expect(() => readInputs(env(e)), JSON.stringify(e)).toThrow(why);
     }
     expect(readInputs(env({ mode: 'reverify', shardIndex: '2', shardCount: '4' })).shard).toEqual({ index: 2, count: 4 });
+    expect(readInputs(env({ mode: 'merge', reports: 'r.json', shardCount: '4' }))).toMatchObject({ shard: null, shards: 4 });
   });
 
   it('refuses arguments that end the run without a report, or that the action sets', () => {
@@ -53,6 +59,7 @@ describe('inputs', () => {
       ['--junit', /--junit is set by the action/],
       ['--junit=x.xml', /--junit is set by the action/],
       ['--shard=1/2', /--shard is set by the action/],
+      ['--shards', /--shards is set by the action/],
       ['--status', /--status is set by the action/],
       ['--reverify', /--reverify is set by the action/],
       ['--approve=G1@abcdef12', /--approve is set by the action/],
@@ -60,15 +67,15 @@ describe('inputs', () => {
     ] as const) {
       expect(() => readInputs(env({ mode: 'status', args: arg })), arg).toThrow(why);
     }
-    expect(() => readInputs(env({ mode: 'merge', reports: 'r.json', args: '--' }))).toThrow(/"--" is not accepted in merge mode/);
+    expect(() => readInputs(env({ mode: 'merge', reports: 'r.json', shardCount: '2', args: '--' }))).toThrow(/"--" is not accepted in merge mode/);
     expect(readInputs(env({ mode: 'reverify', args: '--only-stale\n--jobs\n4\n--\nGATES.md' })).args).toHaveLength(5);
   });
 
   it('--approve is followed by an option, never by a word it could take as a pin or ledger', () => {
-    const inputs: ActionInputs = { mode: 'reverify', shard: { index: 1, count: 2 }, args: ['GATES.md'], workingDirectory: '.', reports: [] };
+    const inputs: ActionInputs = { mode: 'reverify', shard: { index: 1, count: 2 }, shards: null, args: ['GATES.md'], workingDirectory: '.', reports: [] };
     const argv = cliArguments(inputs, '/t/j.xml', []);
     expect(argv).toEqual(['--reverify', '--approve', '--json', '--junit', '/t/j.xml', '--shard', '1/2', 'GATES.md']);
-    expect(cliArguments({ ...inputs, mode: 'merge', shard: null, args: ['--root', 'x'] }, 'j', ['--help'])).toEqual(['merge', '--json', '--junit', 'j', '--root', 'x', '--', '--help']);
+    expect(cliArguments({ ...inputs, mode: 'merge', shard: null, shards: 2, args: ['--root', 'x'] }, 'j', ['--help'])).toEqual(['merge', '--json', '--junit', 'j', '--shards', '2', '--root', 'x', '--', '--help']);
   });
 });
 

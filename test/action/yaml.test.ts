@@ -139,6 +139,8 @@ describe('the reusable workflow', () => {
     expect(gates.needs).toEqual(expect.arrayContaining(['ledger', 'reverify']));
     const merge = gates.steps.find((s: { id?: string }) => s.id === 'merge');
     expect(merge.with.mode).toBe('merge');
+    // The matrix's size, never the reports' word (round-39y Y2).
+    expect(merge.with['shard-count']).toBe('${{ inputs.shards }}');
     const ledgerCheck = gates.steps[gates.steps.length - 1];
     expect(ledgerCheck.if).toBe('always()');
     expect(ledgerCheck.env.LEDGER).toBe('${{ needs.ledger.result }}');

@@ -52,8 +52,8 @@ describe('a slow reader receives every byte, and the exit code is kept', () => {
     ['approvals list', 'readOnly', ['approvals', 'list'], 0],
     ['approvals list --json', 'readOnly', ['approvals', 'list', '--json'], 0],
     ['a run (text)', 'ran', ['--reverify', '--jobs', '4'], 1],
-    ['merge (text)', 'ran', ['merge', 'report-1.json'], 1],
-    ['merge --json', 'ran', ['merge', 'report-1.json', '--json'], 1],
+    ['merge (text)', 'ran', ['merge', '--shards', '1', 'report-1.json'], 1],
+    ['merge --json', 'ran', ['merge', '--shards', '1', 'report-1.json', '--json'], 1],
   ];
   it.each(formats)('%s', (_, where, args, code) => {
     const r = bothWays(where === 'ran' ? ran : readOnly, args);

@@ -197,7 +197,7 @@ describe('on GitHub Actions no untrusted text becomes a workflow command, in any
       return f;
     });
     for (const args of [[], ['--json']]) {
-      const r = s.run(['merge', ...reports, ...args]);
+      const r = s.run(['merge', '--shards', '2', ...reports, ...args]);
       expect(r.code).toBe(1);
       const own = ownCommandsOnly(r, `merge ${args.join(' ')}`);
       expect(own.filter((c) => c.command === 'error').map((c) => c.properties.title).sort()).toEqual(['GATES:M1', 'GATES:T1', 'GATES:T2']);

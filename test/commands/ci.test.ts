@@ -115,7 +115,7 @@ describe('shards and merge', () => {
     const checkout = join(base, 'merge');
     mkdirSync(checkout);
     writeFileSync(join(checkout, 'GATES.md'), ledgerText);
-    return { base, checkout, reports, env: s.env, merge: (args: string[]) => runCli(['merge', ...args], { cwd: checkout, env: s.env }) };
+    return { base, checkout, reports, env: s.env, merge: (args: string[]) => runCli(['merge', '--shards', String(count), ...args], { cwd: checkout, env: s.env }) };
   }
   const edit = (file: string, f: (doc: any) => void) => {
     const doc = JSON.parse(readFileSync(file, 'utf8'));
@@ -175,12 +175,12 @@ describe('shards and merge', () => {
   it('exits 0 when every gate passed in the shard that owns it; --root names the checkout', () => {
     const all = ids.map((id) => gate(id, `echo ok-${id}`, `ok-${id}`)).join('');
     const { base, checkout, reports, env } = shardRuns(2, all);
-    expect(runCli(['merge', ...reports, '--root', checkout], { cwd: base, env }).code).toBe(0);
+    expect(runCli(['merge', '--shards', '2', ...reports, '--root', checkout], { cwd: base, env }).code).toBe(0);
   });
 
   it('reads the ledger from the checkout it runs in: none there, or another revision, is exit 2', () => {
     const { base, checkout, reports, env, merge } = shardRuns(2);
-    const none = runCli(['merge', ...reports], { cwd: base, env });
+    const none = runCli(['merge', '--shards', '2', ...reports], { cwd: base, env });
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/no ledger found/);
     writeFileSync(join(checkout, 'GATES.md'), ledger.replace('G0 works', 'G0 still works'));
@@ -303,7 +303,7 @@ describe('shards and merge', () => {
         writeFileSync(file, r.stdout);
         return file;
       });
-      const r = runCli(['merge', ...reports], { cwd: mergeDir, env: s.env });
+      const r = runCli(['merge', '--shards', '2', ...reports], { cwd: mergeDir, env: s.env });
       expect(r.code).toBe(1);
       expect(r.stdout).not.toMatch(/ALL MET/);
       expect(r.stdout).toMatch(new RegExp(`^NO RESULT GATES:G1: shard \\d/2 ${why.source}$`, 'm'));
@@ -315,7 +315,7 @@ describe('shards and merge', () => {
       writeFileSync(file, runCli(['--reverify', '--approve', '--shard', `${i + 1}/2`, '--json'], { cwd: c, env: s.env }).stdout);
       return file;
     });
-    const full = runCli(['merge', ...reports], { cwd: mergeDir, env: s.env });
+    const full = runCli(['merge', '--shards', '2', ...reports], { cwd: mergeDir, env: s.env });
     expect(full.code).toBe(1);
     expect(full.stdout).toMatch(/^FAIL GATES:G0/m);
   });
@@ -371,7 +371,7 @@ describe('shards and merge', () => {
     writeFileSync(join(base, 'x.json'), JSON.stringify({ schema: 'gate-check/report@1', __proto__: {} }));
     writeFileSync(join(base, 'y.json'), '{"schema":"gate-check/report@1","mode":"run","extra":1}');
     for (const f of ['x.json', 'y.json']) {
-      const r = runCli(['merge', f], { cwd: base });
+      const r = runCli(['merge', '--shards', '1', f], { cwd: base });
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(new RegExp(`${f}: not a gate-check report: report: unexpected or missing fields`));
     }

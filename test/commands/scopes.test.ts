@@ -203,7 +203,7 @@ describe('the tree-wide verdict: a root ledger and scopes', () => {
     }
     writeFileSync(join(s.repo, 'r1.json'), s.run(['--reverify', '--approve', '--shard', '1/2', '--json']).stdout);
     writeFileSync(join(s.repo, 'r2.json'), s.run(['--reverify', '--approve', '--shard', '2/2', '--json']).stdout);
-    const merged = s.run(['merge', 'r1.json', 'r2.json']);
+    const merged = s.run(['merge', '--shards', '2', 'r1.json', 'r2.json']);
     expect(merged.code).toBe(1);
     expect(merged.stdout).toContain('scope t: UNMET: work:T1');
     expect(merged.stdout).toContain('only a run counts here: re-run each scope with gate-check --reverify --scope ID');

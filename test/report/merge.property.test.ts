@@ -32,7 +32,7 @@ const workspaceArb: fc.Arbitrary<Workspace> = fc
 const choiceArb: fc.Arbitrary<RunChoice> = fc.constantFrom<RunChoice>({ mode: 'reverify' }, { mode: 'approve' }, { mode: 'run' });
 
 function mergedExit(ws: Workspace, reports: readonly NamedReport[]): number | 'refused' {
-  const r = mergeReports(truthOf(ws), reports);
+  const r = mergeReports(truthOf(ws), reports, reports[0]?.report.shard?.count ?? 1);
   return r.ok ? r.report.exitCode : 'refused';
 }
 
@@ -77,7 +77,7 @@ describe('the same, against real runs of the CLI (a few samples: each is several
           writeFileSync(file, r.stdout);
           return file;
         });
-        const merged = runCli(['merge', ...reports], { cwd: checkout('merge'), env: s.env });
+        const merged = runCli(['merge', '--shards', String(count), ...reports], { cwd: checkout('merge'), env: s.env });
         expect(merged.code, merged.stdout + merged.stderr).toBe(whole.code);
       }),
       { numRuns: 4 },

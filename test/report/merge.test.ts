@@ -15,11 +15,12 @@ function allPass(extra: GateSpec[] = []): Workspace {
   return workspace([{ file: 'GATES.md', gates: [...IDS.map((id) => runnable(id)), ...extra] }]);
 }
 
-function merge(ws: Workspace, reports: NamedReport[], truth: LedgerTruth = truthOf(ws)) {
-  return mergeReports(truth, roundTrip(reports));
+/** The workflow's shard count is, unless a test says otherwise, what the first report says. */
+function merge(ws: Workspace, reports: NamedReport[], truth: LedgerTruth = truthOf(ws), shards = reports[0]?.report.shard?.count ?? 1) {
+  return mergeReports(truth, roundTrip(reports), shards);
 }
-function refused(ws: Workspace, reports: NamedReport[], truth?: LedgerTruth): string {
-  const r = merge(ws, reports, truth);
+function refused(ws: Workspace, reports: NamedReport[], truth?: LedgerTruth, shards?: number): string {
+  const r = merge(ws, reports, truth, shards);
   if (r.ok) throw new Error(`expected a refusal, got exit ${r.report.exitCode}`);
   return r.reason;
 }
@@ -329,8 +330,20 @@ describe('reports that do not belong together', () => {
     const ws = allPass();
     const a = shardReports(ws, 2);
     const b = shardReports(ws, 3);
-    expect(refused(ws, [a[0]!, { ...b[1]!, name: 'other.json' }])).toBe('other.json: shard.count: shard 2/3, but report-1.json is one of 2 shards');
+    expect(refused(ws, [a[0]!, { ...b[1]!, name: 'other.json' }])).toBe('other.json: shard.count: shard 2/3, but the run had 2 shards (--shards)');
     expect(refused(ws, [a[0]!, { ...a[0]!, name: 'copy.json' }])).toBe('overlapping shards: report-1.json and copy.json are both shard 1/2');
+  });
+
+  // Round-39y Y2: the count came from the reports: shard 1's report rewritten to say 1/1, with a
+  // pass for every gate, merged alone while the other three reports were missing: ALL MET.
+  it('the shard count is the workflow\'s, not a report\'s: a report rewritten to 1/1 is refused; a missing shard is named', () => {
+    const ws = workspace([{ file: 'GATES.md', gates: [...IDS.map((id) => runnable(id)), runnable('BAD', 'fail')] }]);
+    const alone = shardReports(ws, 1)[0]!;
+    expect(refused(ws, [{ ...alone, name: 'forged.json' }], undefined, 4)).toBe('forged.json: shard.count: shard 1/1, but the run had 4 shards (--shards)');
+    const four = shardReports(ws, 4);
+    const r = merge(ws, [four[0]!], undefined, 4);
+    expect(r.ok && r.report.exitCode).toBe(1);
+    if (r.ok) expect(r.missing).toEqual([2, 3, 4].filter((i) => IDS.concat('BAD').some((id) => shardOf(`GATES:${id}`, 4) === i)));
   });
 
   it('a report of a status run or of a merge', () => {
