@@ -6,6 +6,9 @@ import type { Io } from '../program/io.js';
 import { appendNoFollow } from '../fsx/append-file.js';
 import { atomicWriteFile } from '../fsx/atomic-write.js';
 import { safeReadFile } from '../fsx/safe-read.js';
+import { holdsWhatItHeld, releaseHeld, rewriteHeld, stillNames } from '../fsx/held-file.js';
+import { systemError } from '../fsx/write-error.js';
+import { UnsafeFileError } from '../errors.js';
 import { githubAnnotations, githubStepSummary } from '../report/github.js';
 import { renderJunit } from '../report/junit.js';
 import type { Report } from '../report/model.js';
@@ -42,11 +45,28 @@ export function writeCiOutputs(report: Report, options: EmitOptions, io: Io): vo
       const table = githubStepSummary(report, options.strict);
       if (before !== null && before.path === target) {
         // Noted before the checks ran: the file is put back as it was then, with the table
-        // after it, by a rename over whatever a check made of it in between (text added, its
-        // mode taken away, a link or a FIFO in its place: rounds 39w W1, 39x X2). A rename
-        // never writes through into another file.
-        const restored = !holdsExactly(target, before.bytes);
-        atomicWriteFile(target, Buffer.concat([before.bytes, Buffer.from(table, 'utf8')]), { mode: before.mode, create: true, replaceAnything: true });
+        // after it (summary-before.ts): through the descriptor held since, whatever a check did
+        // to the file's or its folder's mode (rounds 39x X2, 39y Y3); else by a rename over
+        // whatever a check put in its place (a link, a FIFO, another file: round 39x X2). A
+        // rename never writes through into another file.
+        const data = Buffer.concat([before.bytes, Buffer.from(table, 'utf8')]);
+        const held = before.held;
+        let restored: boolean;
+        try {
+          if (held !== null && stillNames(held, target)) {
+            restored = !holdsWhatItHeld(held);
+            try {
+              rewriteHeld(held, data);
+            } catch (e) {
+              throw new UnsafeFileError(target, `cannot write (${systemError(e)})`);
+            }
+          } else {
+            restored = !holdsExactly(target, before.bytes);
+            atomicWriteFile(target, data, { mode: before.mode, create: true, replaceAnything: true });
+          }
+        } finally {
+          if (held !== null) releaseHeld(held);
+        }
         if (restored) io.stderr('gate-check: the job summary was changed while the checks ran; it was put back as it was before they started, then gate-check wrote its table\n');
       } else {
         appendNoFollow(target, table, { refuse: guarded().refuse });

@@ -3,10 +3,10 @@
 // becomes a GitHub Actions workflow command (stdout and stderr parsed back as the runner
 // parses them); the job summary renders titles as text; JUnit and annotations carry hostile
 // values exactly, as data. Through the real CLI.
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { Ajv } from 'ajv';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { appendFileSync, cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { githubStepSummary } from '../../lib/report/github.js';
@@ -369,12 +369,41 @@ describe("a check cannot write the workflow's files", () => {
       expect(r.stderr).toContain(PUT_BACK);
       const st = lstatSync(summary);
       expect(st.isFile()).toBe(true);
-      expect(st.mode & 0o777).toBe(0o644);
+      // Put in place anew (0644), or rewritten through the descriptor held open (its mode as the check left it).
+      if (how !== 'its mode taken away') expect(st.mode & 0o777).toBe(0o644);
       const text = readFileSync(summary, 'utf8');
       expect(text.startsWith('an earlier step wrote this\n### gate-check: gates not met')).toBe(true);
       expect(text).not.toMatch(/<!--|all gates met \|/);
     });
   }
+
+  // Round-39y Y3: after forging, the check took the write permission of the summary's folder
+  // away: gate-check could not make the file it renames into place (exit 2), and the page
+  // showed the forged table. The file is held open from before the checks. (Run as a user
+  // whose permissions the kernel checks: root's are not.)
+  it("the job summary with its folder's and its own write permission taken away is rewritten through the descriptor held since before the checks", () => {
+    const s = sandbox();
+    const dir = tempDir();
+    const summary = join(dir, 'summary.md');
+    writeFileSync(summary, 'an earlier step wrote this\n');
+    writeFiles(s.repo, {
+      'GATES.md': '- [ ] G1: the check fails\n  CHECK: sh forge.sh; exit 1\n  EXPECT: never\n',
+      'forge.sh': `p=$$\nwhile [ "$p" -gt 1 ]; do\n  f=$(tr '\\0' '\\n' < /proc/$p/environ 2>/dev/null | sed -n 's/^GITHUB_STEP_SUMMARY=//p')\n  if [ -n "$f" ]; then printf '| GATES:G1 | all gates met | passed |\\n<!--\\n' >> "$f"; chmod 0444 "$f"; chmod 0555 "$(dirname "$f")"; echo forged; break; fi\n  p=$(awk '{print $4}' /proc/$p/stat)\ndone\n`,
+    });
+    const asUser = process.getuid?.() === 0 ? { uid: 54321, gid: 54321 } : {};
+    if (asUser.uid !== undefined) for (const d of [s.repo, s.home, dir, join(s.repo, '..')]) execFileSync('chown', ['-R', '54321:54321', d]);
+    try {
+      const r = spawnSync(process.execPath, [BIN, '--approve'], { cwd: s.repo, env: { ...s.env, GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary }, encoding: 'utf8', timeout: 60_000, ...asUser });
+      expect(r.status, r.stderr).toBe(1);
+      expect(r.stdout).toMatch(/^  \| forged$/m);
+      expect(r.stderr).toContain(PUT_BACK);
+      const text = readFileSync(summary, 'utf8');
+      expect(text.startsWith('an earlier step wrote this\n### gate-check: gates not met')).toBe(true);
+      expect(text).not.toMatch(/<!--|all gates met \|/);
+    } finally {
+      chmodSync(dir, 0o755);
+    }
+  });
 
   it('a job summary nobody touched gets the table after what was there, and no note', () => {
     const s = sandbox();
