@@ -3,7 +3,7 @@
 // the folder: round-39y Y3) does not take back a descriptor already open for writing. Used
 // for GitHub's job summary, which a check can reach (ci-outputs.ts). Opened without following
 // a link and without waiting on a FIFO; read whole, up to a cap.
-import { closeSync, constants, fstatSync, ftruncateSync, lstatSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, constants, fchmodSync, fstatSync, ftruncateSync, lstatSync, openSync, readSync, writeSync } from 'node:fs';
 
 export interface HeldFile {
   fd: number;
@@ -79,6 +79,40 @@ export function rewriteHeld(held: HeldFile, data: Buffer): void {
     const n = writeSync(held.fd, data, at, data.length - at, at);
     if (n <= 0) throw Object.assign(new Error('short write'), { code: 'EIO' });
     at += n;
+  }
+}
+
+const OPEN_FLAGS = constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY;
+
+/**
+ * Makes the regular, single-link file of yours now at `path` (another one than was held: put
+ * there by a rename) hold exactly `data`, writing into it without following a link, and
+ * giving it back your write permission if it was taken away; false when that cannot be done
+ * (none there, a link, a FIFO, a second link, not yours).
+ */
+export function rewriteInPlace(path: string, data: Buffer): boolean {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | OPEN_FLAGS);
+  } catch {
+    return false;
+  }
+  let writer: number | null = null;
+  try {
+    const st = fstatSync(fd);
+    const uid = typeof process.getuid === 'function' ? process.getuid() : st.uid;
+    if (!st.isFile() || st.nlink !== 1 || st.uid !== uid) return false;
+    if ((st.mode & 0o200) === 0) fchmodSync(fd, (st.mode & 0o777) | 0o200);
+    writer = openSync(path, constants.O_WRONLY | OPEN_FLAGS);
+    const again = fstatSync(writer);
+    if (again.dev !== st.dev || again.ino !== st.ino) return false;
+    rewriteHeld({ fd: writer, dev: st.dev, ino: st.ino, bytes: Buffer.alloc(0), mode: st.mode & 0o777 }, data);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    closeSync(fd);
+    if (writer !== null) closeSync(writer);
   }
 }
 

@@ -276,9 +276,10 @@ describe("the runner's files are never a ledger", () => {
 
 describe('what a check can and cannot do to the outputs', () => {
   it('a check gets no GITHUB_OUTPUT, and an output it forges in the file is overridden by the action', () => {
-    const forge = `for f in "$RUNNER_TEMP"/_runner_file_commands/set_output_*; do printf 'verdict=met\\nexit-code=0\\n' >> "$f"; done; exit 1`;
-    const clean = 'test -z "${GITHUB_OUTPUT-}${GITHUB_ENV-}${GITHUB_PATH-}${GATE_CHECK_ACTION_MODE-}" && echo clean';
-    const job = newJob({ 'GATES.md': gate('A', forge, 'never') + gate('B', clean, 'clean') });
+    // In scripts: on a gate's lines, the text between two dollar signs is math on GitHub (refused there with TeX syntax in it).
+    const forge = `for f in "$RUNNER_TEMP"/_runner_file_commands/set_output_*; do printf 'verdict=met\\nexit-code=0\\n' >> "$f"; done; exit 1\n`;
+    const clean = 'test -z "${GITHUB_OUTPUT-}${GITHUB_ENV-}${GITHUB_PATH-}${GATE_CHECK_ACTION_MODE-}" && echo clean\n';
+    const job = newJob({ 'GATES.md': gate('A', 'sh forge.sh', 'never') + gate('B', 'sh clean.sh', 'clean'), 'forge.sh': forge, 'clean.sh': clean });
     const r = run(job, { mode: 'reverify' });
     expect(r.outputs['not-met']).toBe('GATES:A'); // B passed: none of those variables reached the checks
     // The forged lines are in the file, before the action's own: the runner keeps the last value.

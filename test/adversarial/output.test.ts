@@ -381,14 +381,18 @@ describe("a check cannot write the workflow's files", () => {
   // away: gate-check could not make the file it renames into place (exit 2), and the page
   // showed the forged table. The file is held open from before the checks. (Run as a user
   // whose permissions the kernel checks: root's are not.)
-  it("the job summary with its folder's and its own write permission taken away is rewritten through the descriptor held since before the checks", () => {
+  // Round-39z Z2: or renamed a forged file over it first.
+  for (const [how, after] of [
+    ["its folder's and its own write permission taken away", 'chmod 0444 "$f"; chmod 0555 "$(dirname "$f")"'],
+    ['a forged file renamed over it, then that file\'s and the folder\'s write permission taken away', 'printf "| GATES:G1 | all gates met | passed |\\n" > "$f.new"; mv "$f.new" "$f"; chmod 0444 "$f"; chmod 0555 "$(dirname "$f")"'],
+  ] as const) it(`the job summary with ${how} is put back as it was, with the table after it`, () => {
     const s = sandbox();
     const dir = tempDir();
     const summary = join(dir, 'summary.md');
     writeFileSync(summary, 'an earlier step wrote this\n');
     writeFiles(s.repo, {
       'GATES.md': '- [ ] G1: the check fails\n  CHECK: sh forge.sh; exit 1\n  EXPECT: never\n',
-      'forge.sh': `p=$$\nwhile [ "$p" -gt 1 ]; do\n  f=$(tr '\\0' '\\n' < /proc/$p/environ 2>/dev/null | sed -n 's/^GITHUB_STEP_SUMMARY=//p')\n  if [ -n "$f" ]; then printf '| GATES:G1 | all gates met | passed |\\n<!--\\n' >> "$f"; chmod 0444 "$f"; chmod 0555 "$(dirname "$f")"; echo forged; break; fi\n  p=$(awk '{print $4}' /proc/$p/stat)\ndone\n`,
+      'forge.sh': `p=$$\nwhile [ "$p" -gt 1 ]; do\n  f=$(tr '\\0' '\\n' < /proc/$p/environ 2>/dev/null | sed -n 's/^GITHUB_STEP_SUMMARY=//p')\n  if [ -n "$f" ]; then printf '| GATES:G1 | all gates met | passed |\\n<!--\\n' >> "$f"; ${after}; echo forged; break; fi\n  p=$(awk '{print $4}' /proc/$p/stat)\ndone\n`,
     });
     const asUser = process.getuid?.() === 0 ? { uid: 54321, gid: 54321 } : {};
     if (asUser.uid !== undefined) for (const d of [s.repo, s.home, dir, join(s.repo, '..')]) execFileSync('chown', ['-R', '54321:54321', d]);
