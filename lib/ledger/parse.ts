@@ -22,8 +22,6 @@ import { expansionBudget, normalizeGlob, normalizeRelativePath, splitPathList, t
 import { ATTRIBUTE_KEYS, GATE_ID_PATTERN, type AttributeKey, type Gate, type Ledger, type ParseResult } from './types.js';
 
 const GATE_LINE = /^- \[([ xX])\] (.*)$/s;
-/** What tex-math.ts looks for inside a pair of dollar signs. */
-const MATH_HIDING_CHARS = /[%\\{}#&^_]/;
 // The plain lines (parserSettings.plainLines): a gate line and an attribute line, two spaces
 // in, with none of the characters that can start markup (findHiddenText's \ < ! [ ]; an
 // attribute's value may hold backslashes, as regex EXPECTs do: an escape only makes the
@@ -155,9 +153,9 @@ export function parseLedger(source: string, options: ParseOptions = {}): ParseRe
   const mayHavePageBlank = PAGE_BLANK_CONTROL.test(source);
   // A TeX command that hides text on GitHub is found by the full reading (findHiddenText),
   // which the plain lines skip (an attribute's value may hold backslashes): none are plain then.
-  // A '%', a TeX command or TeX syntax inside $…$ can hide text on the page (tex-math.ts): a
-  // source with a dollar sign and any of them is read the full way too.
-  const mathComments = source.includes('$') && MATH_HIDING_CHARS.test(source);
+  // A '%' or a TeX command inside $…$ can hide text on the page (tex-math.ts): a source with a
+  // dollar sign and either is read the full way too.
+  const mathComments = source.includes('$') && (source.includes('%') || source.includes('\\'));
   let math = NO_MATH;
   // Lines where findHiddenText named a TeX command (the math check does not name it again).
   const texLines = new Set<number>();
@@ -303,9 +301,7 @@ export function parseLedger(source: string, options: ParseOptions = {}): ParseRe
           h.line,
           h.what === '"%"'
             ? `"%" inside $…$ at column ${h.column + 1}: GitHub renders the dollar pair as math, where "%" starts a TeX comment that hides the rest of the line; write \\% or avoid the pair of $ signs`
-            : h.what.startsWith('"')
-              ? `${h.what} inside $…$ at column ${h.column + 1}: GitHub renders the dollar pair as math, where it is TeX syntax (an unbalanced brace, "#", "&", a second "^" or "_" make the page show an error in place of the whole formula); avoid the pair (a $ before a non-blank opens math on the page, a $ after one closes it, across the lines of a paragraph: put such a command in a script)`
-              : `TeX command ${sanitizeLine(h.what, 40)} inside $…$ at column ${h.column + 1}: GitHub renders the dollar pair as math, where a TeX command can hide, move or replace text; write \\$ for a literal dollar sign, or avoid the pair (a $ before a non-blank opens math on the page, a $ after one closes it, across the lines of a paragraph)`,
+            : `TeX command ${sanitizeLine(h.what, 40)} inside $…$ at column ${h.column + 1}: GitHub renders the dollar pair as math, where a TeX command can hide, move or replace text; write \\$ for a literal dollar sign, or avoid the pair (a $ before a non-blank opens math on the page, a $ after one closes it, across the lines of a paragraph)`,
         );
         if (current) current.broken = true;
       }

@@ -11,10 +11,7 @@
 // both are left alone. Pairs are judged as GitHub (and pandoc) do: an opening '$' is not
 // followed by a blank, a closing one is not preceded by a blank nor followed by a digit;
 // GitHub's $`…`$ form ends only at `$ (a $ inside it is text). What is inside an unclosed
-// pair is not math. And TeX's syntax characters are refused there too: an unbalanced brace,
-// '#', '&', a second '^' or '_' make MathJax draw its error message in place of the whole
-// formula (round-39z Z1: `$};touch PWNED;…$` showed only an error box), so '{', '}', '#',
-// '&', '^' and '_' inside a pair are refused, balanced or not. Pure, linear.
+// pair is not math. Pure, linear.
 import { TEX_MACROS } from './tex-macros-table.js';
 
 export interface MathState {
@@ -41,9 +38,6 @@ export const NO_MATH: MathState = { display: false, inline: false, backtick: 0, 
 
 const isBlank = (c: string | undefined) => c === undefined || c === ' ' || c === '\t';
 const isDigit = (c: string | undefined) => c !== undefined && c >= '0' && c <= '9';
-
-/** Characters of TeX's syntax whose misuse makes MathJax draw an error in place of the formula. */
-const TEX_SYNTAX: ReadonlySet<string> = new Set(['{', '}', '#', '&', '^', '_']);
 
 const isLetter = (c: string | undefined) => c !== undefined && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'));
 
@@ -78,8 +72,8 @@ export function texCommentInMath(text: string, line: number, before: MathState):
         } else {
           i += run - 1; // a run of another length is text inside the pair
         }
-      } else if (c === '%' || TEX_SYNTAX.has(c!)) {
-        pending ??= { line, column: i, what: `"${c}"` };
+      } else if (c === '%') {
+        pending ??= { line, column: i, what: '"%"' };
       }
     } else if (c === '\\') {
       // \$ and \% are literal; inside a pair, a backslash may start a TeX command.
@@ -107,8 +101,8 @@ export function texCommentInMath(text: string, line: number, before: MathState):
         if (pending !== null) return { hidden: pending, state: NO_MATH };
         inline = false;
       }
-    } else if ((c === '%' || TEX_SYNTAX.has(c!)) && (inline || display)) {
-      pending ??= { line, column: i, what: `"${c}"` };
+    } else if (c === '%' && (inline || display)) {
+      pending ??= { line, column: i, what: '"%"' };
     }
   }
   return { hidden: null, state: { display, inline, backtick, pending } };

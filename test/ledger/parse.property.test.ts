@@ -8,13 +8,7 @@ import { splitLines } from '../../lib/ledger/lines.js';
 const idArb = fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9._-]{0,10}$/);
 // No '<': a value like "<A>" is raw HTML, which renders as nothing and is refused. No '&'
 // before a letter or '#': "&gt;" and "&#1;" are character references, refused in values.
-// No '$': a pair of dollar signs, even across the lines of a
-// gate, is math on the page, where those are TeX syntax, refused (tex-math.ts; tested in
-// test/ledger/parse.test.ts).
-const valueArb = fc
-  .stringMatching(/^[A-Za-z0-9 .,#:;'"=()|&>$_-]{1,40}$/)
-  .filter((s) => s.trim() !== '' && !s.trim().startsWith('/') && !/&[A-Za-z#]/.test(s))
-  .map((s) => s.replace(/\$/g, 'S'));
+const valueArb = fc.stringMatching(/^[A-Za-z0-9 .,#:;'"=()|&>$_-]{1,40}$/).filter((s) => s.trim() !== '' && !s.trim().startsWith('/') && !/&[A-Za-z#]/.test(s));
 
 const specArb = fc.uniqueArray(idArb, { minLength: 1, maxLength: 8 }).chain((ids) =>
   fc.tuple(
