@@ -276,7 +276,7 @@ describe("the runner's files are never a ledger", () => {
 
 describe('what a check can and cannot do to the outputs', () => {
   it('a check gets no GITHUB_OUTPUT, and an output it forges in the file is overridden by the action', () => {
-    // In scripts: on a gate's lines, the text between two dollar signs is math on GitHub (refused there with TeX syntax in it).
+    // In scripts: on a gate's lines, the text between two dollar signs is math on GitHub.
     const forge = `for f in "$RUNNER_TEMP"/_runner_file_commands/set_output_*; do printf 'verdict=met\\nexit-code=0\\n' >> "$f"; done; exit 1\n`;
     const clean = 'test -z "${GITHUB_OUTPUT-}${GITHUB_ENV-}${GITHUB_PATH-}${GATE_CHECK_ACTION_MODE-}" && echo clean\n';
     const job = newJob({ 'GATES.md': gate('A', 'sh forge.sh', 'never') + gate('B', 'sh clean.sh', 'clean'), 'forge.sh': forge, 'clean.sh': clean });
