@@ -81,7 +81,16 @@ function otherCheckouts(root: string, ledgers: readonly string[]): string[] {
   const topOf = checkoutTops();
   for (const ledger of ledgers) {
     const top = topOf(dirname(ledger));
-    if (top !== null && top !== root && !found.includes(top) && leaseRepository(top) === repository) found.push(top);
+    if (top === null || top === root || found.includes(top)) continue;
+    let other: string;
+    try {
+      other = leaseRepository(top);
+    } catch {
+      // Another repository's `.git` that cannot be read (an approval of any repository can
+      // name it) must not stop this one's revoke.
+      continue;
+    }
+    if (other === repository) found.push(top);
   }
   return found;
 }
