@@ -6,7 +6,7 @@ import type { Io } from '../program/io.js';
 import { appendNoFollow } from '../fsx/append-file.js';
 import { atomicWriteFile } from '../fsx/atomic-write.js';
 import { safeReadFile } from '../fsx/safe-read.js';
-import { holdsWhatItHeld, releaseHeld, rewriteHeld, rewriteInPlace, stillNames } from '../fsx/held-file.js';
+import { heldStats, holdsWhatItHeld, releaseHeld, rewriteHeld, rewriteInPlace, stillNames } from '../fsx/held-file.js';
 import { systemError } from '../fsx/write-error.js';
 import { UnsafeFileError } from '../errors.js';
 import { githubAnnotations, githubStepSummary } from '../report/github.js';
@@ -54,6 +54,9 @@ export function writeCiOutputs(report: Report, options: EmitOptions, io: Io): vo
         let restored: boolean;
         try {
           if (held !== null && stillNames(held, target)) {
+            // Held since before the checks, under whatever name: never a ledger (a hard link to one).
+            const refusal = guarded().refuse(heldStats(held));
+            if (refusal !== null) throw new UnsafeFileError(target, refusal);
             restored = !holdsWhatItHeld(held);
             try {
               rewriteHeld(held, data);
@@ -64,7 +67,7 @@ export function writeCiOutputs(report: Report, options: EmitOptions, io: Io): vo
             restored = !holdsExactly(target, before.bytes);
             // A file renamed into its place is written into when it can be (its folder's write
             // permission may be gone: round-39z Z2); anything else is replaced by a rename.
-            if (!rewriteInPlace(target, data)) atomicWriteFile(target, data, { mode: before.mode, create: true, replaceAnything: true });
+            if (!rewriteInPlace(target, data, guarded().refuse)) atomicWriteFile(target, data, { mode: before.mode, create: true, replaceAnything: true });
           }
         } finally {
           if (held !== null) releaseHeld(held);

@@ -3,7 +3,7 @@
 // the folder: round-39y Y3) does not take back a descriptor already open for writing. Used
 // for GitHub's job summary, which a check can reach (ci-outputs.ts). Opened without following
 // a link and without waiting on a FIFO; read whole, up to a cap.
-import { closeSync, constants, fchmodSync, fstatSync, ftruncateSync, lstatSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, constants, fchmodSync, fstatSync, ftruncateSync, lstatSync, openSync, readSync, writeSync, type Stats } from 'node:fs';
 
 export interface HeldFile {
   fd: number;
@@ -71,6 +71,11 @@ export function holdsWhatItHeld(held: HeldFile): boolean {
   return at === now.length && now.equals(held.bytes);
 }
 
+/** What the held file is now (by its descriptor), for a caller's refusals. */
+export function heldStats(held: HeldFile): Stats {
+  return fstatSync(held.fd);
+}
+
 /** Makes the held file hold exactly `data`, through its descriptor; throws a system error on failure. */
 export function rewriteHeld(held: HeldFile, data: Buffer): void {
   ftruncateSync(held.fd, 0);
@@ -90,7 +95,7 @@ const OPEN_FLAGS = constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOC
  * giving it back your write permission if it was taken away; false when that cannot be done
  * (none there, a link, a FIFO, a second link, not yours).
  */
-export function rewriteInPlace(path: string, data: Buffer): boolean {
+export function rewriteInPlace(path: string, data: Buffer, refuse: (st: Stats) => string | null): boolean {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | OPEN_FLAGS);
@@ -101,7 +106,7 @@ export function rewriteInPlace(path: string, data: Buffer): boolean {
   try {
     const st = fstatSync(fd);
     const uid = typeof process.getuid === 'function' ? process.getuid() : st.uid;
-    if (!st.isFile() || st.nlink !== 1 || st.uid !== uid) return false;
+    if (!st.isFile() || st.nlink !== 1 || st.uid !== uid || refuse(st) !== null) return false;
     if ((st.mode & 0o200) === 0) fchmodSync(fd, (st.mode & 0o777) | 0o200);
     writer = openSync(path, constants.O_WRONLY | OPEN_FLAGS);
     const again = fstatSync(writer);

@@ -3,7 +3,7 @@
 // named explicitly), never into the private store, never to anything but a regular file; and
 // a failed write is exit 2 naming the file.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { historyFileName } from '../../lib/history/log.js';
@@ -44,6 +44,18 @@ describe('a report never replaces or extends a ledger', () => {
       expect(r.code, summary).toBe(2);
       expect(r.stderr).toContain(`${summary}: is the ledger ${join(s.repo, 'GATES.md')} (refused`);
     }
+    expect(readFileSync(join(s.repo, 'GATES.md'), 'utf8')).toBe(LEDGER);
+  });
+
+  // A run holds the job summary open from before its checks (summary-before.ts) and writes
+  // through that descriptor, which is checked too; a ledger with a second link is refused first.
+  it('a run whose GITHUB_STEP_SUMMARY is a hard link to the ledger: refused, the ledger untouched', () => {
+    const s = repo();
+    const summary = join(s.home, 'summary.md');
+    linkSync(join(s.repo, 'GATES.md'), summary);
+    const r = s.run(['--approve'], s.gh(summary));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/GATES\.md: ledger has 2 hard links \(refused|is the ledger .*GATES\.md \(refused/);
     expect(readFileSync(join(s.repo, 'GATES.md'), 'utf8')).toBe(LEDGER);
   });
 
