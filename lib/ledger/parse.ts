@@ -22,6 +22,11 @@ import { expansionBudget, normalizeGlob, normalizeRelativePath, splitPathList, t
 import { ATTRIBUTE_KEYS, GATE_ID_PATTERN, type AttributeKey, type Gate, type Ledger, type ParseResult } from './types.js';
 
 const GATE_LINE = /^- \[([ xX])\] (.*)$/s;
+/**
+ * What tex-math.ts looks for inside a pair of dollar signs: "%", a backslash, TeX syntax,
+ * amscd's "@". A prime breaks a formula only after a '^' or '_', so it needs no place here.
+ */
+const MATH_HIDING_CHARS = /[%\\{}#&^_@]/;
 // The plain lines (parserSettings.plainLines): a gate line and an attribute line, two spaces
 // in, with none of the characters that can start markup (findHiddenText's \ < ! [ ]; an
 // attribute's value may hold backslashes, as regex EXPECTs do: an escape only makes the
@@ -153,15 +158,33 @@ export function parseLedger(source: string, options: ParseOptions = {}): ParseRe
   const mayHavePageBlank = PAGE_BLANK_CONTROL.test(source);
   // A TeX command that hides text on GitHub is found by the full reading (findHiddenText),
   // which the plain lines skip (an attribute's value may hold backslashes): none are plain then.
-  // A '%' or a TeX command inside $…$ can hide text on the page (tex-math.ts): a source with a
-  // dollar sign and either is read the full way too.
-  const mathComments = source.includes('$') && (source.includes('%') || source.includes('\\'));
+  // A '%', a TeX command or TeX syntax inside $…$ can hide text on the page (tex-math.ts): a
+  // source with a dollar sign and any of them is read the full way too.
+  const mathComments = source.includes('$') && MATH_HIDING_CHARS.test(source);
   let math = NO_MATH;
   // Lines where findHiddenText named a TeX command (the math check does not name it again).
   const texLines = new Set<number>();
-  const plainLines = parserSettings.plainLines && !TEX_HIDING.test(source) && !mathComments;
+  const plainLines = parserSettings.plainLines && !TEX_HIDING.test(source);
   // Attribute blocks are read whole (PLAIN_BLOCK) where no line needs the checks above.
-  const blockable = !mayHaveNul && !mayHaveBidi && !mayHavePageBlank && plainLines;
+  const blockable = !mayHaveNul && !mayHaveBidi && !mayHavePageBlank && plainLines && !mathComments;
+  /** Follows the pairs of $ through a paragraph's lines; a '%', a TeX command or broken TeX syntax inside one is an error. */
+  const checkMath = (text: string, lineNo: number, newItem: boolean): void => {
+    if (newItem) math = NO_MATH; // a new list item is a new paragraph
+    const found = texCommentInMath(text, lineNo, math);
+    math = found.state;
+    const h = found.hidden;
+    // A command the list above names was reported on its own line already: once is enough.
+    if (h === null || texLines.has(h.line)) return;
+    err(
+      h.line,
+      h.what === '"%"'
+        ? `"%" inside $…$ at column ${h.column + 1}: GitHub renders the dollar pair as math, where "%" starts a TeX comment that hides the rest of the line; write \\% or avoid the pair of $ signs`
+        : h.why !== undefined
+          ? `${h.what} inside $…$ at column ${h.column + 1}: GitHub renders the dollar pair as math, where ${h.why}, so the page shows an error in place of the whole formula (TeX syntax: "{" "}" "#" "&" "^" "_" and primes); balance the braces, or avoid the pair (a $ before a non-blank opens math on the page, a $ after one closes it, across the lines of a paragraph), or put the command in a script`
+          : `TeX command ${sanitizeLine(h.what, 40)} inside $…$ at column ${h.column + 1}: GitHub renders the dollar pair as math, where a TeX command can hide, move or replace text; write \\$ for a literal dollar sign, or avoid the pair (a $ before a non-blank opens math on the page, a $ after one closes it, across the lines of a paragraph)`,
+    );
+    if (current) current.broken = true;
+  };
   // Where the next line starts: the lines are cut from the source as splitLines cuts them
   // (a CR before the LF is not part of the text; the last line may have no LF).
   let nextStart = 0;
@@ -196,15 +219,21 @@ export function parseLedger(source: string, options: ParseOptions = {}): ParseRe
     if (comment === null && plainLines) {
       if (text.length === 0) {
         itemParagraph = false;
+        math = NO_MATH;
         continue;
       }
       const cur = current as GateBuilder | null;
       if (cur !== null && !cur.broken && text.charCodeAt(0) === 32 && PLAIN_ATTRIBUTE.test(text)) {
+        if (mathComments) {
+          checkMath(text, lineNo, false);
+          if (cur.broken) continue; // as the full reading does: a broken gate records no more
+        }
         const keyEnd = text.indexOf(':');
         addAttribute(cur, plainKey(text, keyEnd), text, keyEnd, 2, i, err);
         continue;
       }
       if (text.charCodeAt(0) === 45 && PLAIN_GATE.test(text)) {
+        if (mathComments) checkMath(text, lineNo, true);
         // As the full reading of a gate line sets them: a list item whose paragraph has begun.
         inContainer = true;
         itemParagraph = true;
@@ -290,22 +319,7 @@ export function parseLedger(source: string, options: ParseOptions = {}): ParseRe
       if (current) current.broken = true;
       if (hidden.what.startsWith('TeX command')) texLines.add(lineNo);
     }
-    if (mathComments) {
-      if (box.markers > 0) math = NO_MATH; // a new list item is a new paragraph
-      const found = texCommentInMath(text, lineNo, math);
-      math = found.state;
-      const h = found.hidden;
-      // A command the list above names was reported on its own line already: once is enough.
-      if (h !== null && !texLines.has(h.line)) {
-        err(
-          h.line,
-          h.what === '"%"'
-            ? `"%" inside $…$ at column ${h.column + 1}: GitHub renders the dollar pair as math, where "%" starts a TeX comment that hides the rest of the line; write \\% or avoid the pair of $ signs`
-            : `TeX command ${sanitizeLine(h.what, 40)} inside $…$ at column ${h.column + 1}: GitHub renders the dollar pair as math, where a TeX command can hide, move or replace text; write \\$ for a literal dollar sign, or avoid the pair (a $ before a non-blank opens math on the page, a $ after one closes it, across the lines of a paragraph)`,
-        );
-        if (current) current.broken = true;
-      }
-    }
+    if (mathComments) checkMath(text, lineNo, box.markers > 0);
 
     // GATE_LINE, read without a match object: "- [", a box of ' ', 'x' or 'X', "] ", the rest.
     if (leadChar === 45 && isGateLine(text)) {

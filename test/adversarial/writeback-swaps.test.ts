@@ -112,7 +112,7 @@ describe('a directory of the private store replaced while in use (a check that m
     const marker = 'ran-G2';
     const files = {
       'GATES.md':
-        gate('G1', 'mv "$HOME/.gate-check/approved" "$HOME/approved.old" && mkdir -m 700 "$HOME/.gate-check/approved" && cp -p "$HOME/approved.old/"*.json "$HOME/.gate-check/approved/"') +
+        gate('G1', 'mv "$HOME/.gate-check/approved" "$HOME/approved.old"; mkdir -m 700 "$HOME/.gate-check/approved"; cp -p "$HOME/approved.old/"*.json "$HOME/.gate-check/approved/"') +
         '\n' +
         gate('G2', `touch ${marker}`),
     };

@@ -657,7 +657,7 @@ describe('--assert-clean', () => {
     const hooks = tempDir('gc-hooks-');
     writeFileSync(join(hooks, 'pre-commit'), '#!/bin/sh\n');
     for (const [check, changed, setup] of [
-      ['(mkdir -p "$HOME/.config/git" && echo "*.test.js" >> "$HOME/.config/git/ignore")', /core\.excludesfile \S*\/\.config\/git\/ignore/, () => ({})],
+      ['(mkdir -p "$HOME/.config/git"; echo "*.test.js" >> "$HOME/.config/git/ignore")', /core\.excludesfile \S*\/\.config\/git\/ignore/, () => ({})],
       [`(echo "touch pwned" >> ${JSON.stringify(join(hooks, 'pre-commit'))})`, /core\.hookspath \S*\/pre-commit/, (repo: string) => (execFileSync('git', ['config', 'core.hooksPath', hooks], { cwd: repo }), {})],
       ['(printf "[core]\\n\\tfsmonitor = touch pwned\\n" >> "$HOME/dotfiles/gitconfig")', /git configuration \S*\/dotfiles\/gitconfig/, (_repo: string, home: string) => (writeFiles(join(home, 'dotfiles'), { gitconfig: '[user]\n\tname = t\n' }), { GIT_CONFIG_GLOBAL: join(home, 'dotfiles', 'gitconfig') })],
       ['touch "src/app.js (index entry stat data)"', /src\/app\.js \(index entry stat data\)/, () => ({})],
@@ -801,7 +801,7 @@ describe('--assert-clean', () => {
     const staged = gitRepo({ 'GATES.md': '- [ ] A: t\n  CHECK: echo more >> f.txt; git add f.txt; git checkout -- . 2>/dev/null; echo ok\n  EXPECT: ok\n', 'f.txt': 'x\n' });
     // Staging also invalidates the index's cache tree for the file's folder.
     expect(staged.run(['--approve', '--assert-clean']).stdout).toMatch(/--assert-clean\): \.git\/index \(cache tree, entry flags\), f\.txt$/m);
-    const same = gitRepo({ 'GATES.md': '- [ ] A: t\n  CHECK: cp f.txt /tmp/gc-same-$$ && cp /tmp/gc-same-$$ f.txt && rm /tmp/gc-same-$$; echo ok\n  EXPECT: ok\n', 'f.txt': 'x\n' });
+    const same = gitRepo({ 'GATES.md': '- [ ] A: t\n  CHECK: cp f.txt /tmp/gc-same-$$; cp /tmp/gc-same-$$ f.txt; rm /tmp/gc-same-$$; echo ok\n  EXPECT: ok\n', 'f.txt': 'x\n' });
     expect(same.run(['--approve', '--assert-clean']).stdout).toMatch(/--assert-clean\): f\.txt$/m);
   });
 

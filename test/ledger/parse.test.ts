@@ -424,6 +424,41 @@ describe('what a renderer shows differently is refused (issue 9 §1)', () => {
     expect(parseOk(lines('```', '$\\phantom{x}$', '```', '- [ ] G1: t', '  CHECK: x', '  EXPECT: y')).gates).toHaveLength(1);
   });
 
+  // Found by attack round 39z (Z1): TeX syntax used wrongly makes MathJax draw an error
+  // message in place of the whole formula, and with it the command between the dollar signs.
+  // Each character goes through the whole parser (which reads a ledger the fast way unless it
+  // holds one of them), on a line of its own; tex-math.test.ts checks the rule against MathJax.
+  it('TeX syntax that makes the page show an error box in place of a formula (round 39z Z1)', () => {
+    const cases: [string, string, RegExp][] = [
+      ['}', 'sh verify.sh $};touch PWNED;sh verify.sh b$', /"}" inside \$…\$ at column 24: GitHub renders the dollar pair as math, where it closes no brace, so the page shows an error in place of the whole formula/],
+      ['{', 'sh verify.sh $x{;touch PWNED;sh verify.sh b$', /"\{" inside \$…\$ at column 25: .* where no brace closes it/],
+      ['#', 'sh verify.sh $#;touch PWNED;sh verify.sh b$', /"#" inside .* where it is misplaced outside a TeX alignment or macro/],
+      ['&', 'sh verify.sh $&;touch PWNED;sh verify.sh b$', /"&" inside .* where it is misplaced/],
+      ['^', 'sh verify.sh $x^1^2;touch PWNED;sh verify.sh b$', /"\^" inside \$…\$ at column 27: .* where its base has a superscript already/],
+      ['_', 'sh verify.sh $x_1_2;touch PWNED;sh verify.sh b$', /"_" inside \$…\$ at column 27: .* where its base has a subscript already/],
+      ["'", "sh verify.sh $x^a';touch PWNED;sh verify.sh b$", /"'" inside .* where a prime is a superscript, and its base has one already/],
+      ['\u2019', 'sh verify.sh $x^a\u2019;touch PWNED;sh verify.sh b$', /"\u2019" inside .* where a prime is a superscript/],
+      ['@', 'sh verify.sh $x@>;touch PWNED;sh verify.sh b$', /"@>" inside .* where it is an arrow of a TeX diagram/],
+      ['^ (no argument)', 'sh verify.sh $x;touch PWNED;sh verify.sh b^$', /"\^" inside .* where its argument is missing \(the formula ends\)/],
+      // Primes before a subscript become the base's superscript: a prime after it is a second one.
+      ["_ after '", "sh verify.sh $x'_a';touch PWNED;sh verify.sh b$", /"'" inside \$…\$ at column 28: .* where a prime is a superscript, and its base has one already/],
+    ];
+    for (const [what, check, message] of cases) {
+      expect(parseErrors(lines('- [ ] A: t', `  CHECK: ${check}`, '  EXPECT: ok'))[0], what).toMatch(new RegExp(`^2: ${message.source}`));
+    }
+    // A backslash that ends a line inside a pair (what follows it is the line break) is refused.
+    expect(parseErrors(lines('- [ ] A: t', '  CHECK: sh verify.sh $x;touch PWNED \\', '  EXPECT: b$'))[0]).toMatch(/^2: "\\" inside \$…\$ at column 38: .* where a backslash ends the line/);
+    expect(parseErrors(lines('- [ ] A: t', '  CHECK: sh verify.sh $`x;touch PWNED \\', '  EXPECT: b`$'))[0]).toMatch(/^2: "\\" inside \$…\$ at column 39: .* where a backslash ends the line/);
+    // Across the lines of a gate: the CHECK's "$HOME" pairs with the EXPECT's "ok$".
+    expect(parseErrors(lines('- [ ] A: t', '  CHECK: cd "$HOME" && ./check', '  EXPECT: /ok$/'))[0]).toMatch(/^2: "&" inside/);
+    // Braces that balance and one script per base render, every character drawn: allowed.
+    expect(parseOk(lines('- [ ] A: t', '  CHECK: PATH="${HOME}"/bin:"$PATH" check', '  EXPECT: ok')).gates).toHaveLength(1);
+    expect(parseOk(lines('- [ ] A: t', '  CHECK: echo ok >> $GITHUB_STEP_SUMMARY; cat $RUNNER_TEMP/x', '  EXPECT: ok')).gates).toHaveLength(1);
+    expect(parseOk(lines('- [ ] A: t', "  CHECK: printf 'a' \"$x\" 'b$' c", '  EXPECT: ok')).gates).toHaveLength(1);
+    // Outside a pair, TeX syntax is plain text.
+    expect(parseOk(lines('- [ ] A: t', '  CHECK: test -d x && echo "${#x}" }', '  EXPECT: /^ok_1_2 $/')).gates).toHaveLength(1);
+  });
+
   // Found by attack round 7: '%' starts a TeX comment inside GitHub math (nothing after it on
   // the line is drawn), and \mbox, \hbox, \verb draw text as \text does.
   it('a "%" inside a pair of $ that GitHub renders as math, on one line or across a paragraph', () => {
