@@ -180,7 +180,7 @@ export function parseLedger(source: string, options: ParseOptions = {}): ParseRe
       h.what === '"%"'
         ? `"%" inside $…$ at column ${h.column + 1}: GitHub renders the dollar pair as math, where "%" starts a TeX comment that hides the rest of the line; write \\% or avoid the pair of $ signs`
         : h.why !== undefined
-          ? `${h.what} inside $…$ at column ${h.column + 1}: GitHub renders the dollar pair as math, where ${h.why}, so the page shows an error in place of the whole formula (TeX syntax: "{" "}" "#" "&" "^" "_" and primes); balance the braces, or avoid the pair (a $ before a non-blank opens math on the page, a $ after one closes it, across the lines of a paragraph), or put the command in a script`
+          ? `${h.what} inside $…$ at column ${h.column + 1}: GitHub renders the dollar pair as math, where ${h.why}, so the page shows an error box in place of the whole formula; put the command in a script, or keep the $ signs from pairing (references/gates.md)`
           : `TeX command ${sanitizeLine(h.what, 40)} inside $…$ at column ${h.column + 1}: GitHub renders the dollar pair as math, where a TeX command can hide, move or replace text; write \\$ for a literal dollar sign, or avoid the pair (a $ before a non-blank opens math on the page, a $ after one closes it, across the lines of a paragraph)`,
     );
     if (current) current.broken = true;

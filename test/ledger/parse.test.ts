@@ -430,7 +430,7 @@ describe('what a renderer shows differently is refused (issue 9 §1)', () => {
   // holds one of them), on a line of its own; tex-math.test.ts checks the rule against MathJax.
   it('TeX syntax that makes the page show an error box in place of a formula (round 39z Z1)', () => {
     const cases: [string, string, RegExp][] = [
-      ['}', 'sh verify.sh $};touch PWNED;sh verify.sh b$', /"}" inside \$…\$ at column 24: GitHub renders the dollar pair as math, where it closes no brace, so the page shows an error in place of the whole formula/],
+      ['}', 'sh verify.sh $};touch PWNED;sh verify.sh b$', /"}" inside \$…\$ at column 24: GitHub renders the dollar pair as math, where it closes no brace, so the page shows an error box in place of the whole formula; put the command in a script/],
       ['{', 'sh verify.sh $x{;touch PWNED;sh verify.sh b$', /"\{" inside \$…\$ at column 25: .* where no brace closes it/],
       ['#', 'sh verify.sh $#;touch PWNED;sh verify.sh b$', /"#" inside .* where it is misplaced outside a TeX alignment or macro/],
       ['&', 'sh verify.sh $&;touch PWNED;sh verify.sh b$', /"&" inside .* where it is misplaced/],
