@@ -5,6 +5,7 @@ import { dirname, join, relative, sep } from 'node:path';
 import type { ApprovalRecord } from '../../approval/record.js';
 import { RECORD_NAME } from '../../approval/store.js';
 import type { Io } from '../../program/io.js';
+import { EXIT } from '../../program/exit-codes.js';
 import { UsageError } from '../../errors.js';
 import { displayPath, isInside, resolveRoot } from '../../fsx/discover.js';
 import { lockTimeoutFromEnv } from '../../fsx/lock.js';
@@ -42,8 +43,12 @@ function targetKey(ledger: string, gate: string): string {
 /** Most folders looked at while finding the checkouts of the store's ledgers: each is one lstat. */
 const MAX_FOLDERS_LOOKED = 100_000;
 
-/** Finds the nearest folder at or above a folder that holds a `.git` (a checkout's top), remembering every folder it looked at. */
-function checkoutTops(): (dir: string) => string | null {
+/**
+ * Finds the nearest folder at or above a folder that holds a `.git` (a checkout's top),
+ * remembering every folder it looked at. A folder that cannot be looked into ends the walk
+ * (nothing is known above it) and is added to `unreadable`.
+ */
+function checkoutTops(unreadable: Set<string>): (dir: string) => string | null {
   const known = new Map<string, string | null>();
   return (dir) => {
     const seen: string[] = [];
@@ -56,7 +61,14 @@ function checkoutTops(): (dir: string) => string | null {
       }
       if (known.size + seen.length >= MAX_FOLDERS_LOOKED) break;
       seen.push(d);
-      if (lstatOrNull(join(d, '.git')) !== null) {
+      let git: ReturnType<typeof lstatOrNull>;
+      try {
+        git = lstatOrNull(join(d, '.git'));
+      } catch {
+        unreadable.add(d);
+        break;
+      }
+      if (git !== null) {
         top = d;
         break;
       }
@@ -74,12 +86,16 @@ function checkoutTops(): (dir: string) => string | null {
  * a file naming the main repository: round-39w W2), a worktree inside the main checkout's
  * folder included. None outside git.
  */
-function otherCheckouts(root: string, ledgers: readonly string[]): string[] {
+function otherCheckouts(root: string, ledgers: readonly string[]): { found: string[]; unreadable: Set<string> } {
+  const unreadable = new Set<string>();
   const repository = leaseRepository(root);
-  if (!repository.startsWith('git:')) return [];
+  if (!repository.startsWith('git:')) return { found: [], unreadable };
   const found = checkoutsOf(repository.slice('git:'.length)).filter((c) => c !== root);
-  const topOf = checkoutTops();
+  const topOf = checkoutTops(unreadable);
   for (const ledger of ledgers) {
+    // A checkout git lists is known without looking into it: one made unreadable while revoke
+    // runs is still revoked (round-39z Z4).
+    if (checkoutOf(ledger, found) !== null) continue;
     const top = topOf(dirname(ledger));
     if (top === null || top === root || found.includes(top)) continue;
     let other: string;
@@ -87,12 +103,13 @@ function otherCheckouts(root: string, ledgers: readonly string[]): string[] {
       other = leaseRepository(top);
     } catch {
       // Another repository's `.git` that cannot be read (an approval of any repository can
-      // name it) must not stop this one's revoke.
+      // name it) must not stop this one's revoke; it is named in a note.
+      unreadable.add(top);
       continue;
     }
     if (other === repository) found.push(top);
   }
-  return found;
+  return { found, unreadable };
 }
 
 /** The checkout of `ledger` among `checkouts`: the nearest one that holds it, or null. */
@@ -130,7 +147,7 @@ export async function revokeApprovals(targets: string[], options: RevokeOptions,
   // A record keys its ledger by path, so each checkout of the repository (a linked worktree,
   // the main one) has its own: revoking here revokes there too (round-39v V7: the agent's
   // worktree kept running a command the person had revoked in the main checkout).
-  const others = otherCheckouts(root.path, [...new Set(records.map((r) => r.oracle.ledger))]);
+  const { found: others, unreadable } = otherCheckouts(root.path, [...new Set(records.map((r) => r.oracle.ledger))]);
   const checkouts = [root.path, ...others];
   const here = (ledger: string): string => {
     const checkout = checkoutOf(ledger, checkouts);
@@ -229,5 +246,16 @@ export async function revokeApprovals(targets: string[], options: RevokeOptions,
   else out.push(`REVOKED ${parts.join(' and ')}`);
   if (all.invalid.length > 0) out.push(invalidRecordsLine(all.invalid));
   io.stdout(out.join('\n') + '\n');
+  // Approvals of ledgers in folders that could not be looked into: whether they are checkouts
+  // of this repository is unknown, so they were left; say so rather than claim a full revoke.
+  const unknown = (options.all || ids.length > 0) && unreadable.size > 0 ? records.filter((r) => !chosen.has(keyOf(r)) && [...unreadable].some((u) => isInside(u, r.oracle.ledger))) : [];
+  if (unknown.length > 0) {
+    const folders = [...new Set([...unreadable].filter((u) => unknown.some((r) => isInside(u, r.oracle.ledger))))];
+    io.stderr(
+      `gate-check: could not look into ${sanitizeLine(folders.join(', '), 300)}: ${plural(unknown.length, 'approval')} of ledgers there ${unknown.length === 1 ? 'was' : 'were'} left, as it is unknown whether ${folders.length === 1 ? 'it is a checkout' : 'they are checkouts'} of this repository; ` +
+        `revoke by record name: gate-check approvals revoke ${unknown.map(fileNameOf).slice(0, 20).join(' ')}\n`,
+    );
+    return EXIT.failure; // not everything asked for is known to be done
+  }
   return 0;
 }

@@ -1,11 +1,11 @@
 // gate-check approvals revoke through the real CLI: records go only through the store; no
 // ledger is touched and no command runs.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { MAX_RECORD_BYTES } from '../../../lib/approval/store.js';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sandbox, writeFiles } from '../../helpers/cli.js';
+import { BIN, sandbox, writeFiles } from '../../helpers/cli.js';
 import { markCheck, writeLedger, run, approvalDir, records, snapshot, recordsOf, ran, approveAll } from './helpers.js';
 
 describe('approvals revoke', () => {
@@ -73,6 +73,48 @@ describe('approvals revoke', () => {
       expect(again.code).toBe(1);
       expect(again.stdout).toMatch(/^APPROVAL REQUIRED GATES:G1@/m);
       expect(readFileSync(join(wt, 'ran.txt'), 'utf8')).toBe('run\n');
+    });
+  }
+
+  // Round-39z Z4: the agent made its worktree unreadable (chmod 000) while the person revoked in
+  // the main checkout: revoke exited 2 ("permission denied") and revoked nothing, not even the
+  // main checkout's approval. Run as another user when the suite runs as root (root reads anything).
+  for (const registered of [true, false]) {
+    it(`a worktree that cannot be looked into: ${registered ? 'git lists it, so it is revoked' : 'git does not list it: named, exit 2, the rest revoked'}`, () => {
+      const s = sandbox();
+      writeFiles(s.repo, { 'GATES.md': '# Gates\n\n- [ ] G1: gate G1\n  CHECK: echo ok\n  EXPECT: ok\n' });
+      const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd, stdio: 'ignore' });
+      git(s.repo, 'init', '-q');
+      git(s.repo, 'add', '-A');
+      git(s.repo, 'commit', '-qm', 'gates');
+      const base = dirname(s.repo);
+      const wt = join(base, 'wt');
+      git(s.repo, 'worktree', 'add', '-q', wt);
+      if (!registered) {
+        const admin = join(base, 'admin');
+        renameSync(join(s.repo, '.git', 'worktrees', 'wt'), admin);
+        writeFileSync(join(admin, 'commondir'), `${join(s.repo, '.git')}\n`);
+        writeFileSync(join(wt, '.git'), `gitdir: ${admin}\n`);
+      }
+      const asUser = process.getuid?.() === 0 ? { uid: 54321, gid: 54321 } : {};
+      if (asUser.uid !== undefined) execFileSync('chown', ['-R', '54321:54321', base]);
+      const cli = (args: string[], cwd: string) => spawnSync(process.execPath, [BIN, ...args], { cwd, env: s.env, encoding: 'utf8', timeout: 20_000, ...asUser });
+      for (const cwd of [s.repo, wt]) expect(cli(['--approve'], cwd).status).toBe(0);
+      chmodSync(wt, 0o000);
+      try {
+        const r = cli(['approvals', 'revoke', '--all'], s.repo);
+        if (registered) {
+          expect(r.status, r.stderr).toBe(0);
+          expect(r.stdout).toMatch(/^revoked GATES:G1 \(GATES\.md\): 2 approvals \(also in 1 other checkout: \S*wt\)$/m);
+        } else {
+          expect(r.status, r.stderr).toBe(2);
+          expect(r.stdout).toMatch(/^revoked GATES:G1 \(GATES\.md\): 1 approval$/m);
+          expect(r.stderr).toMatch(/^gate-check: could not look into \S*wt: 1 approval of ledgers there was left, as it is unknown whether it is a checkout of this repository; revoke by record name: gate-check approvals revoke [0-9a-f]{16}-[0-9a-f]{64}\.json$/m);
+        }
+      } finally {
+        chmodSync(wt, 0o755);
+      }
+      expect(records(s)).toHaveLength(registered ? 0 : 1);
     });
   }
 
