@@ -8,16 +8,22 @@ import { describe, expect, it } from 'vitest';
 import { BIN, sandbox, writeFiles } from '../../helpers/cli.js';
 import { markCheck, writeLedger, run, approvalDir, records, snapshot, recordsOf, ran, approveAll } from './helpers.js';
 
+/** Commits everything in `repo` as a new git repository; returns a git runner. */
+function commitAll(repo: string): (cwd: string, ...args: string[]) => void {
+  const git = (cwd: string, ...args: string[]) => void execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd, stdio: 'ignore' });
+  git(repo, 'init', '-q');
+  git(repo, 'add', '-A');
+  git(repo, 'commit', '-qm', 'gates');
+  return git;
+}
+
 describe('approvals revoke', () => {
   // Round-39v V7: a record keys its ledger by path, so the approval the person had given in
   // the agent's worktree outlived a revoke in the main checkout, and the worktree kept running it.
   it("revokes the repository's other checkouts' approvals of the gate too, saying where, and --all as well", () => {
     const s = sandbox();
     writeFiles(s.repo, { 'GATES.md': "# Gates\n\n- [ ] G1: gate G1\n  CHECK: echo run >> ran.txt; echo ok\n  EXPECT: ok\n- [ ] G2: gate G2\n  CHECK: echo ok\n  EXPECT: ok\n" });
-    const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd, stdio: 'ignore' });
-    git(s.repo, 'init', '-q');
-    git(s.repo, 'add', '-A');
-    git(s.repo, 'commit', '-qm', 'gates');
+    const git = commitAll(s.repo);
     const wt = join(s.home, '..', 'wt');
     git(s.repo, 'worktree', 'add', '-q', wt);
     for (const cwd of [s.repo, wt]) expect(run(s, ['--approve'], cwd).code).toBe(0);
@@ -43,10 +49,7 @@ describe('approvals revoke', () => {
     it(`revokes the approvals of a checkout of the same repository git does not list: ${layout}`, () => {
       const s = sandbox();
       writeFiles(s.repo, { 'GATES.md': '# Gates\n\n- [ ] G1: gate G1\n  CHECK: echo run >> ran.txt; echo ok\n  EXPECT: ok\n', '.gitignore': '.claude/\nran.txt\n' });
-      const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd, stdio: 'ignore' });
-      git(s.repo, 'init', '-q');
-      git(s.repo, 'add', '-A');
-      git(s.repo, 'commit', '-qm', 'gates');
+      const git = commitAll(s.repo);
       let wt: string;
       if (layout === 'inside the main checkout') {
         wt = join(s.repo, '.claude', 'worktrees', 'agent');
@@ -83,10 +86,7 @@ describe('approvals revoke', () => {
     it(`a worktree that cannot be looked into: ${registered ? 'git lists it, so it is revoked' : 'git does not list it: named, exit 2, the rest revoked'}`, () => {
       const s = sandbox();
       writeFiles(s.repo, { 'GATES.md': '# Gates\n\n- [ ] G1: gate G1\n  CHECK: echo ok\n  EXPECT: ok\n' });
-      const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd, stdio: 'ignore' });
-      git(s.repo, 'init', '-q');
-      git(s.repo, 'add', '-A');
-      git(s.repo, 'commit', '-qm', 'gates');
+      const git = commitAll(s.repo);
       const base = dirname(s.repo);
       const wt = join(base, 'wt');
       git(s.repo, 'worktree', 'add', '-q', wt);
