@@ -3,4 +3,4 @@
 // fewer files than one per module (each file costs the ESM loader a resolution).
 export { markNotRunnableYet, readOnlyContext, verifyMetGates } from '../evidence/verify-met.js';
 export { defaultCwdFolder } from './settings.js';
-export { writeCiOutputs } from './ci-outputs.js';
+export { writeCiOutputs, writeSummaryAfterError } from './ci-outputs.js';

@@ -27,7 +27,7 @@ import { approvalViewOf, effectivelyMet, emptyResult, gateReport, INTERRUPTED_BE
 import { ProgressLine, wantsProgress } from '../report/progress.js';
 import { approvalRequestText, approvalSuggestion, diagnosticLines, fieldsCut, resultLine, type ApprovalRequest } from '../report/run-text.js';
 import { cappedIds, formatDiagnostic, summaryLines, treeItems, treeLines } from '../report/text.js';
-import { onInterrupt, throwIfInterrupted } from '../run/interrupts.js';
+import { interruptedBy, onInterrupt, throwIfInterrupted } from '../run/interrupts.js';
 import { planOutputPipes, prefetchOutputPipes } from '../run/output-pipes.js';
 import { runInOrder } from '../run/scheduler.js';
 import { shardOf } from '../run/shard.js';
@@ -38,11 +38,12 @@ import { storeLocations } from '../store/locations.js';
 import { SCREEN_COLUMNS, screenRows, screenWidth } from '../text/review-text.js';
 import { sanitizeLine } from '../text/sanitize.js';
 import { shellCommand, shellQuote } from '../text/shell-quote.js';
-import { inWorkspace, type Workspace } from '../workspace/load.js';
+import { inWorkspace, knownOf, type Workspace } from '../workspace/load.js';
+import { EXIT, exitCodeFor } from '../program/exit-codes.js';
 import { keepApprovedCopies } from '../approval/depends-copies.js';
 import { attemptGate, type Attempt, type Entry, type RunContext } from './attempt.js';
 import { emitReport } from './emit.js';
-import { noteSummaryBeforeChecks } from './summary-before.js';
+import { noteSummaryBeforeChecks, summaryNoted } from './summary-before.js';
 import { preflight, type PreflightContext } from './preflight.js';
 import { otherScopesNote, treeVerdict } from './scopes.js';
 import { refuseShellInRepository, runSettings } from './settings.js';
@@ -57,7 +58,21 @@ function modeOf(o: RunOptions): Mode {
 }
 
 export async function runCommand(options: RunOptions, io: Io): Promise<number> {
-  return inWorkspace({ root: options.root, scope: options.scope, files: options.files, cwd: io.cwd, env: io.env }, (ws) => runWorkspace(ws, options, io));
+  return inWorkspace({ root: options.root, scope: options.scope, files: options.files, cwd: io.cwd, env: io.env }, (ws) => runWorkspaceNotingErrors(ws, options, io));
+}
+
+/** A run that stops with an error once checks may have run puts the job summary back, with no verdict. */
+async function runWorkspaceNotingErrors(ws: Workspace, options: RunOptions, io: Io): Promise<number> {
+  try {
+    return await runWorkspace(ws, options, io);
+  } catch (e) {
+    if (summaryNoted()) {
+      const { writeSummaryAfterError } = await import('./deferred.js');
+      const message = e instanceof Error ? e.message : String(e);
+      writeSummaryAfterError(knownOf(ws), modeOf(options), message, interruptedBy() === null ? exitCodeFor(e) : EXIT.interrupted, io);
+    }
+    throw e;
+  }
 }
 
 async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise<number> {

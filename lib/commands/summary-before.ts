@@ -48,3 +48,8 @@ export function takeSummaryBefore(): SummaryBefore | null {
   summaryBefore = null;
   return before;
 }
+
+/** Whether a note of the job summary waits to be taken (a run that stops early writes it back). */
+export function summaryNoted(): boolean {
+  return summaryBefore !== null;
+}

@@ -79,6 +79,11 @@ function cell(text: string): string {
   return markdownText(sanitizeLine(text, 300));
 }
 
+/** The job summary's section for a run that stopped with an error after its checks may have run: no verdict. */
+export function githubErrorSummary(mode: string, message: string, exitCode: number): string {
+  return `### gate-check: error, no verdict (${cell(mode)})\n\ngate-check stopped with exit ${exitCode}: ${cell(message)}\n`;
+}
+
 export function githubStepSummary(report: Report, strict: boolean): string {
   const gates = answeredGates(report);
   const whose = report.shard ? `shard ${report.shard.index}/${report.shard.count}: ` : '';

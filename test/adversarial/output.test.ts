@@ -409,6 +409,26 @@ describe("a check cannot write the workflow's files", () => {
     }
   });
 
+  // Left in round 39z's note: a run that stopped with exit 2 after its checks (here the check
+  // also replaced the receipts folder, so the receipt could not be written) left the table the
+  // check forged standing on the CI page. It is put back, with a section that gives no verdict.
+  it('a run that stops with an error after its checks puts the job summary back, with no verdict', () => {
+    const s = sandbox();
+    const summary = join(tempDir(), 'summary.md');
+    writeFileSync(summary, 'an earlier step wrote this\n');
+    writeFiles(s.repo, {
+      'GATES.md': '- [ ] G1: the check passes\n  CHECK: sh forge.sh; echo ok\n  EXPECT: ok\n',
+      'forge.sh': `p=$$\nwhile [ "$p" -gt 1 ]; do\n  f=$(tr '\\0' '\\n' < /proc/$p/environ 2>/dev/null | sed -n 's/^GITHUB_STEP_SUMMARY=//p')\n  if [ -n "$f" ]; then printf '| GATES:G1 | all gates met | passed |\\n<!--\\n' >> "$f"; break; fi\n  p=$(awk '{print $4}' /proc/$p/stat)\ndone\nmv "$HOME/.gate-check/receipts" "$HOME/receipts.old"; mkdir -m 700 "$HOME/.gate-check/receipts"\n`,
+    });
+    const r = runCli(['--approve'], { cwd: s.repo, env: { ...s.env, GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary } });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/receipts\S*: was replaced while in use/);
+    expect(r.stderr).toContain(PUT_BACK.replace(/table$/, 'error'));
+    const text = readFileSync(summary, 'utf8');
+    expect(text).toMatch(/^an earlier step wrote this\n### gate-check: error, no verdict \(approve\)\n\ngate-check stopped with exit 2: \S*receipts\S* was replaced while in use/);
+    expect(text).not.toMatch(/<!--|all gates met/);
+  });
+
   it('a job summary nobody touched gets the table after what was there, and no note', () => {
     const s = sandbox();
     const summary = join(tempDir(), 'summary.md');
