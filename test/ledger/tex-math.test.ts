@@ -55,7 +55,8 @@ describe('TeX commands inside math, against MathJax', () => {
       // The table may refuse more than one configuration of MathJax defines (a command of a
       // package GitHub may not load): never less.
       if (refused(name)) {
-        expect(TEX_MACROS.has(name), name).toBe(true);
+        // `\\` is a line break that takes an argument in brackets (round-40a F3).
+        expect(TEX_MACROS.has(name) || name === '\\', name).toBe(true);
       } else if (/^[A-Za-z]+$/.test(name)) {
         expect(shownAsName(name), name).toBe(true);
       } else {
@@ -95,7 +96,7 @@ describe('TeX syntax inside math, against MathJax', () => {
         const hidden = hiddenIn([`sh x.sh $a${body}b$ c`]);
         const error = render(`a${body}b`).includes('<merror');
         if (hidden === null) expect(error, `$a${body}b$ renders as an error`).toBe(false);
-        else if (hidden.why !== undefined) expect(error, `$a${body}b$ is refused (${hidden.what}: ${hidden.why}) but renders`).toBe(true);
+        else if (hidden.shows === 'error') expect(error, `$a${body}b$ is refused (${hidden.what}: ${hidden.why}) but renders`).toBe(true);
       }),
       { numRuns: 3000, seed: 39 },
     );
