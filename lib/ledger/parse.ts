@@ -162,7 +162,10 @@ export function parseLedger(source: string, options: ParseOptions = {}): ParseRe
   // A '%', a TeX command or TeX syntax inside $…$ can hide text on the page (tex-math.ts): a
   // source with a dollar sign and any of them is read the full way too.
   const mathComments = source.includes('$') && MATH_HIDING_CHARS.test(source);
+  // Two readings of where a pair closes: a closing $ before a letter closes it (pandoc), or
+  // does not (GitHub, as reported: round-40b N1); a line is refused if either hides something.
   let math = NO_MATH;
+  let mathLetterOpen = NO_MATH;
   // Lines where findHiddenText named a TeX command (the math check does not name it again).
   const texLines = new Set<number>();
   const plainLines = parserSettings.plainLines && !TEX_HIDING.test(source);
@@ -170,19 +173,21 @@ export function parseLedger(source: string, options: ParseOptions = {}): ParseRe
   const blockable = !mayHaveNul && !mayHaveBidi && !mayHavePageBlank && plainLines && !mathComments;
   /** Follows the pairs of $ through a paragraph's lines; a '%', a TeX command or broken TeX syntax inside one is an error. */
   const checkMath = (text: string, lineNo: number, newItem: boolean): void => {
-    if (newItem) math = NO_MATH; // a new list item is a new paragraph
+    if (newItem) math = mathLetterOpen = NO_MATH; // a new list item is a new paragraph
     const found = texCommentInMath(text, lineNo, math);
     math = found.state;
-    const h = found.hidden;
+    const other = texCommentInMath(text, lineNo, mathLetterOpen, { letterCloses: false });
+    mathLetterOpen = other.state;
+    const h = found.hidden ?? other.hidden;
     // A command the list above names was reported on its own line already: once is enough.
     if (h === null || texLines.has(h.line)) return;
     err(
       h.line,
       h.what === '"%"'
-        ? `"%" inside $…$ at column ${h.column + 1}: GitHub renders the dollar pair as math, where "%" starts a TeX comment that hides the rest of the line; write \\% or avoid the pair of $ signs`
+        ? `"%" inside $…$ at column ${h.column + 1}: GitHub renders the dollar pair as math, where "%" starts a TeX comment that hides the rest of the line; put the command in a script, or keep the $ signs from pairing (references/gates.md)`
         : h.why !== undefined
-          ? `${sanitizeLine(h.what, 40)} inside $…$ at column ${h.column + 1}: GitHub renders the dollar pair as math, where ${h.why}${h.shows === 'error' ? ', so the page shows an error box in place of the whole formula' : ''}; put the command in a script, or keep the $ signs from pairing (references/gates.md)`
-          : `TeX command ${sanitizeLine(h.what, 40)} inside $…$ at column ${h.column + 1}: GitHub renders the dollar pair as math, where a TeX command can hide, move or replace text; write \\$ for a literal dollar sign, or avoid the pair (a $ before a non-blank opens math on the page, a $ after one closes it, across the lines of a paragraph)`,
+          ? `${h.what.startsWith('\\') ? 'TeX command ' : ''}${sanitizeLine(h.what, 40)} inside $…$ at column ${h.column + 1}: GitHub renders the dollar pair as math, where ${h.why}${h.shows === 'error' ? ', so the page shows an error box in place of the whole formula' : ''}; put the command in a script, or keep the $ signs from pairing (references/gates.md)`
+          : `TeX command ${sanitizeLine(h.what, 40)} inside $…$ at column ${h.column + 1}: GitHub renders the dollar pair as math, where a TeX command can hide, move or replace text; put the command in a script, or keep the $ signs from pairing (references/gates.md)`,
     );
     if (current) current.broken = true;
   };
@@ -220,7 +225,7 @@ export function parseLedger(source: string, options: ParseOptions = {}): ParseRe
     if (comment === null && plainLines) {
       if (text.length === 0) {
         itemParagraph = false;
-        math = NO_MATH;
+        math = mathLetterOpen = NO_MATH;
         continue;
       }
       const cur = current as GateBuilder | null;
@@ -267,7 +272,7 @@ export function parseLedger(source: string, options: ParseOptions = {}): ParseRe
     }
     if (blank) {
       itemParagraph = false;
-      math = NO_MATH; // a blank line ends the paragraph, and every math pair in it
+      math = mathLetterOpen = NO_MATH; // a blank line ends the paragraph, and every math pair in it
       continue;
     }
     const column0 = lead.index === 0;

@@ -76,6 +76,9 @@ const NOT_AN_ARGUMENT = new Set(['}', '^', '_', "'", '\u2019', '&', '#', '%']);
 /** What after '@' makes an amscd arrow. */
 const AMSCD_ARROW = new Set(['>', '<', 'V', 'A', '.', '|', '=']);
 
+/** One-character commands MathJax draws as their character, without the backslash (and `\\`, a line break). */
+const DRAWN_WITHOUT_BACKSLASH: ReadonlySet<string> = new Set(['\\', '#', '$', '%', '&', '_', '{', '}', '|']);
+
 /** Deepest brace nesting left alone inside a formula: about 300 levels overflow MathJax's stack (round-40a F4). */
 const MAX_DEPTH = 16;
 
@@ -101,8 +104,10 @@ function commandLength(text: string, i: number): number {
 /** The command `\name` at `i` (length `n`) when MathJax defines it (it can move, hide or replace text); else null. */
 function definedCommand(text: string, i: number, n: number): string | null {
   const name = text.slice(i + 1, i + n);
-  // `\\` is a line break, whose optional argument in brackets breaks the formula (round-40a F3).
-  return name !== '' && (TEX_MACROS.has(name) || name === '\\') ? `\\${name}` : null;
+  // `\\` is a line break, whose optional argument in brackets breaks the formula (round-40a
+  // F3); `\#`, `\$`, `\%`, `\&`, `\_`, `\{`, `\}` and `\|` are drawn without their backslash
+  // (`\#` shows as `#`, which reads as a shell comment: round-40b N2, N5).
+  return name !== '' && (TEX_MACROS.has(name) || DRAWN_WITHOUT_BACKSLASH.has(name)) ? `\\${name}` : null;
 }
 
 /** Whether a run of exactly `run` backticks followed by a $ comes at or after `from` on the line. */
@@ -115,7 +120,7 @@ function closesOnLine(text: string, from: number, run: number): boolean {
 }
 
 /** One line of a paragraph: what a pair closed on it hides, if anything, and the state after it. */
-export function texCommentInMath(text: string, line: number, before: MathState): { hidden: MathHiding | null; state: MathState } {
+export function texCommentInMath(text: string, line: number, before: MathState, reading: { letterCloses: boolean } = { letterCloses: true }): { hidden: MathHiding | null; state: MathState } {
   // Outside math only a '$' matters: a line without one changes nothing.
   if (!before.inline && !before.display && !text.includes('$')) return { hidden: null, state: before };
   let { display, inline, backtick, pending, script } = before;
@@ -165,6 +170,9 @@ export function texCommentInMath(text: string, line: number, before: MathState):
     if (isSpace(c)) return;
     // A code span and a formula that overlap: renderers differ on which wins (round-40a F7).
     if (c === '`' && backtick === 0) return found(i, '"`"', 'a code span and the formula overlap, and renderers differ on which one wins', 'other');
+    // Braces are not drawn: a brace expansion inside them (`rm -rf $T/{cache,..}`) shows as one
+    // path (round-40b N3).
+    if (groups.length > 1 && (c === ',' || (c === '.' && text[i + 1] === '.'))) return found(i, JSON.stringify(c), 'braces are not drawn, so a brace expansion ({a,b}, {1..3}) shows as plain text', 'other');
     // Drawn as a blank (a no-break space): `rm -rf $x ~;…$` shows no `~` (round-40a F5).
     if (c === '~') return found(i, '"~"', 'TeX draws "~" as a blank', 'other');
     // MathJax's amscd package reads '@' and one of these as a commutative diagram's arrow.
@@ -222,7 +230,7 @@ export function texCommentInMath(text: string, line: number, before: MathState):
       if (c === '\\') {
         const n = commandLength(text, i);
         const command = definedCommand(text, i, n);
-        if (command !== null) found(i, command);
+        if (command !== null) found(i, command, command !== '\\\\' && DRAWN_WITHOUT_BACKSLASH.has(command.slice(1)) ? 'TeX draws it without its backslash' : undefined, 'other');
         else if (n === 1) found(i, '"\\"', 'a backslash ends the line');
         else token(i, c, n);
         i += n - 1;
@@ -246,7 +254,7 @@ export function texCommentInMath(text: string, line: number, before: MathState):
       const n = commandLength(text, i);
       if (inline || display) {
         const command = definedCommand(text, i, n);
-        if (command !== null) found(i, command);
+        if (command !== null) found(i, command, command !== '\\\\' && DRAWN_WITHOUT_BACKSLASH.has(command.slice(1)) ? 'TeX draws it without its backslash' : undefined, 'other');
         else if (n === 1) found(i, '"\\"', 'a backslash ends the line');
         else token(i, c, n);
         i += n - 1;
@@ -274,7 +282,7 @@ export function texCommentInMath(text: string, line: number, before: MathState):
           backtick = run;
           i += run;
         }
-      } else if (!isBlank(text[i - 1]) && !isDigit(text[i + 1])) {
+      } else if (!isBlank(text[i - 1]) && !isDigit(text[i + 1]) && (reading.letterCloses || !isLetter(text[i + 1]))) {
         if (close()) return { hidden: pending, state: NO_MATH };
       } else {
         token(i, c, 1);

