@@ -9,6 +9,7 @@ import { safeReadFile } from '../fsx/safe-read.js';
 import { heldStats, holdsWhatItHeld, releaseHeld, rewriteHeld, rewriteInPlace, stillNames } from '../fsx/held-file.js';
 import { systemError } from '../fsx/write-error.js';
 import { UnsafeFileError } from '../errors.js';
+import { sanitizeLine } from '../text/sanitize.js';
 import { githubAnnotations, githubErrorSummary, githubStepSummary } from '../report/github.js';
 import { renderJunit } from '../report/junit.js';
 import type { Report } from '../report/model.js';
@@ -44,7 +45,7 @@ export function writeSummaryAfterError(known: Pick<Report, 'root' | 'files'>, mo
     guard.checkPath(target);
     if (putBack(before, target, githubErrorSummary(mode, message, exitCode), guard)) io.stderr(`${PUT_BACK} error\n`);
   } catch (e) {
-    io.stderr(`gate-check: the job summary could not be written (${systemError(e)})\n`);
+    io.stderr(`gate-check: the job summary could not be written (${sanitizeLine(systemError(e), 600)})\n`);
   }
 }
 
