@@ -17,7 +17,7 @@ import { loadWorkspace } from '../workspace/load.js';
 import { DEFAULT_REGEX_CAP_MS, matchExpect } from '../run/expect-match.js';
 import type { Gate } from '../ledger/types.js';
 import { emitReport } from './emit.js';
-import { otherScopesNote, treeVerdict } from './scopes.js';
+import { otherScopesNote, treeVerdict, unmetScopes } from './scopes.js';
 
 const MAX_REPORT_BYTES = 64 * 1024 * 1024;
 /** As --shard I/N allows. */
@@ -100,7 +100,7 @@ export async function mergeCommand(args: string[], io: Io): Promise<number> {
     if (merged.lacking.length > LACK_LINES) out.push(`NO RESULT: ${merged.lacking.length - LACK_LINES} more gates`);
     if (merged.missing.length > 0) out.push(`missing shard reports: ${cappedIds(merged.missing.map((i) => `${i}/${merged.count}`))}`);
     out.push(...treeLines(tree));
-    if (tree.scopes.some((s) => s.exitCode !== 0 && s.files.length > 0)) out.push(otherScopesNote('rerun'));
+    if (unmetScopes(tree).length > 0) out.push(otherScopesNote('rerun', unmetScopes(tree), io.env));
     out.push(...summaryLines(report.gates, undefined, treeItems(tree)));
     out.push(`merged ${reports.length} report${reports.length === 1 ? '' : 's'}: ${cappedIds(reports.map((r) => sanitizeLine(r.name, 100)))}`);
     return out.join('\n') + '\n';

@@ -45,7 +45,7 @@ import { attemptGate, type Attempt, type Entry, type RunContext } from './attemp
 import { emitReport } from './emit.js';
 import { noteSummaryBeforeChecks, summaryNoted } from './summary-before.js';
 import { preflight, type PreflightContext } from './preflight.js';
-import { otherScopesNote, treeVerdict } from './scopes.js';
+import { otherScopesNote, treeVerdict, unmetScopes } from './scopes.js';
 import { refuseShellInRepository, runSettings } from './settings.js';
 import { verifyMetGates } from '../evidence/verify-met.js';
 import { repositoryFolder } from '../evidence/receipt.js';
@@ -457,7 +457,7 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
     if (options.onlyStale && candidates.length === 0) out.push('no stale, mismatched or unverified evidence; nothing to re-run');
     if (interrupted && unfinished.length > 0) out.push(`NOT FINISHED: ${cappedIds(unfinished)}`);
     out.push(...treeLines(tree));
-    if (tree.scopes.some((s) => s.exitCode !== 0 && s.files.length > 0)) out.push(otherScopesNote(fold));
+    if (unmetScopes(tree).length > 0) out.push(otherScopesNote(fold, unmetScopes(tree), io.env));
     // A met gate that waits for a new approval was not demoted: said so, not listed as UNMET (round-31b F10).
     const waiting = (g: GateReport) => g.state === 'met' && g.result?.status === 'approval-required';
     const held = scoped.filter(waiting).map((g) => g.qualified);

@@ -5,9 +5,12 @@
 // over the root ledgers can then never say ALL MET while a scope is unmet. Read-only.
 //
 // How strictly the other scopes' gates are read follows the command: --status as the ledger
-// says, --status --strict and plain runs by evidence verified here, and the commands whose
-// verdict is a re-run (--reverify, merge) not at all: a runnable gate that this command did
-// not run is unmet there, since hand-written evidence would otherwise pass a CI re-run.
+// says; --status --strict, plain runs and the commands whose verdict is a re-run (--reverify,
+// its shards, merge) by evidence verified here, so hand-written or copied evidence counts
+// nowhere. A re-run does not run other scopes: their gates count by a run of this machine
+// (`--reverify --scope ID` before it, in CI in the same job), which is verified evidence here.
+// (Counting only runs of the command itself made a tree with a runnable scope gate unmet for
+// good: no command could run it in that verdict, round-41a F3.)
 import type { Io } from '../program/io.js';
 import { dispatchScopes, loadDispatchState } from '../dispatch/store.js';
 import { waveReports, wavesVerdictOf, type WaveReport } from '../dispatch/verdict.js';
@@ -18,21 +21,32 @@ import { loadWorkspace, selectLedgers, type Workspace } from '../workspace/load.
 import { readOnlyContext, verifyMetGates, type GateEntry } from '../evidence/verify-met.js';
 import type { RunOptions } from '../program/run-options.js';
 import { terminalSafeJson, sanitizeLine } from '../text/sanitize.js';
+import { currentInvocation } from '../program/invocation.js';
+import { shellCommand } from '../text/shell-quote.js';
 
-/** How the other scopes' gates count: as the ledger says, by evidence verified here, or only when manual (a re-run's verdict). */
+/** How the other scopes' gates count: as the ledger says, or by evidence verified here (a plain run's, or a re-run's verdict, whose note differs). */
 export type ScopeFold = 'ledger' | 'verified' | 'rerun';
 
-/** Why another scope can be unmet in a run's verdict, for the text report. */
-export function otherScopesNote(fold: ScopeFold): string {
+/** Most scopes the note names a command for. */
+const NOTE_SCOPES = 3;
+
+/**
+ * Why other scopes can be unmet in a run's verdict, for the text report: the commands that
+ * run them, as gate-check was started (`unmet`: the scopes whose gates are not met).
+ */
+export function otherScopesNote(fold: ScopeFold, unmet: readonly string[], env: NodeJS.ProcessEnv): string {
+  const flags = fold === 'rerun' ? ['--reverify', '--scope'] : ['--scope'];
+  const start = currentInvocation(env);
+  const commands = unmet.slice(0, NOTE_SCOPES).map((scope) => shellCommand([...start, ...flags, scope]) ?? `gate-check ${flags.join(' ')} ${sanitizeLine(scope, 80)}`);
+  const more = unmet.length > NOTE_SCOPES ? ` (and ${unmet.length - NOTE_SCOPES} more scopes)` : '';
   return fold === 'rerun'
-    ? 'note: this command does not run the gates of other scopes, and only a run counts here: re-run each scope with gate-check --reverify --scope ID'
-    : 'note: this command does not run the gates of other scopes, and counts only evidence verified here: run each scope with gate-check --scope ID';
+    ? `note: this command does not run the gates of other scopes, and counts their evidence only when verified here (a run of this machine): run ${commands.join(', ')}${more} first (in CI, in the same job)`
+    : `note: this command does not run the gates of other scopes, and counts only evidence verified here: run ${commands.join(', ')}${more}`;
 }
 
 function metUnder(fold: ScopeFold): (g: GateReport) => boolean {
   if (fold === 'ledger') return (g) => g.state === 'met';
-  if (fold === 'verified') return strictlyMet;
-  return (g) => g.state === 'met' && g.verification === 'manual';
+  return strictlyMet;
 }
 
 async function scopeReport(ws: Workspace | null, scope: string, waves: WaveReport[], fold: ScopeFold, io: Io): Promise<ScopeReport> {
@@ -56,6 +70,11 @@ async function scopeReport(ws: Workspace | null, scope: string, waves: WaveRepor
     handoff,
     waves,
   };
+}
+
+/** The other scopes with ledgers whose verdict is not met (a note says how to run them). */
+export function unmetScopes(tree: TreeVerdict): string[] {
+  return tree.scopes.filter((s) => s.exitCode !== 0 && s.files.length > 0).map((s) => s.scope);
 }
 
 /** The waves and other scopes a verdict over `ws` covers (nothing for named files). */

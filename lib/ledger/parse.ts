@@ -12,7 +12,7 @@ import { closesFence, containers, fenceAt, isUnderlineRow, leading, taskBoxAt, t
 import { parseExpect } from './expect.js';
 import { braceExpansionCount, MAX_PATTERNS_PER_ATTRIBUTE } from './globs.js';
 import { findHiddenText, TEX_HIDING } from './hidden-text.js';
-import { NO_MATH, texCommentInMath } from './tex-math.js';
+import { MATH_READINGS, NO_MATH, texCommentInMath, type MathHiding, type MathState } from './tex-math.js';
 import { findValueMarkup, renderedStart } from './inline-markup.js';
 import { lazyField } from '../lazy-field.js';
 import { lazyRegExp } from '../text/lazy-regexp.js';
@@ -162,10 +162,10 @@ export function parseLedger(source: string, options: ParseOptions = {}): ParseRe
   // A '%', a TeX command or TeX syntax inside $…$ can hide text on the page (tex-math.ts): a
   // source with a dollar sign and any of them is read the full way too.
   const mathComments = source.includes('$') && MATH_HIDING_CHARS.test(source);
-  // Two readings of where a pair closes: a closing $ before a letter closes it (pandoc), or
-  // does not (GitHub, as reported: round-40b N1); a line is refused if either hides something.
-  let math = NO_MATH;
-  let mathLetterOpen = NO_MATH;
+  // Each reading of where a pair opens and closes (MATH_READINGS: GitHub's rules are known
+  // from reports only) follows the paragraph; a line is refused if any of them hides something.
+  const noMath: readonly MathState[] = MATH_READINGS.map(() => NO_MATH);
+  let maths = noMath;
   // Lines where findHiddenText named a TeX command (the math check does not name it again).
   const texLines = new Set<number>();
   const plainLines = parserSettings.plainLines && !TEX_HIDING.test(source);
@@ -173,12 +173,15 @@ export function parseLedger(source: string, options: ParseOptions = {}): ParseRe
   const blockable = !mayHaveNul && !mayHaveBidi && !mayHavePageBlank && plainLines && !mathComments;
   /** Follows the pairs of $ through a paragraph's lines; a '%', a TeX command or broken TeX syntax inside one is an error. */
   const checkMath = (text: string, lineNo: number, newItem: boolean): void => {
-    if (newItem) math = mathLetterOpen = NO_MATH; // a new list item is a new paragraph
-    const found = texCommentInMath(text, lineNo, math);
-    math = found.state;
-    const other = texCommentInMath(text, lineNo, mathLetterOpen, { letterCloses: false });
-    mathLetterOpen = other.state;
-    const h = found.hidden ?? other.hidden;
+    if (newItem) maths = noMath; // a new list item is a new paragraph
+    let h: MathHiding | null = null;
+    const next: MathState[] = [];
+    for (let k = 0; k < MATH_READINGS.length; k++) {
+      const found = texCommentInMath(text, lineNo, maths[k]!, MATH_READINGS[k]);
+      h ??= found.hidden;
+      next.push(found.state);
+    }
+    maths = next;
     // A command the list above names was reported on its own line already: once is enough.
     if (h === null || texLines.has(h.line)) return;
     err(
@@ -225,7 +228,7 @@ export function parseLedger(source: string, options: ParseOptions = {}): ParseRe
     if (comment === null && plainLines) {
       if (text.length === 0) {
         itemParagraph = false;
-        math = mathLetterOpen = NO_MATH;
+        maths = noMath;
         continue;
       }
       const cur = current as GateBuilder | null;
@@ -272,7 +275,7 @@ export function parseLedger(source: string, options: ParseOptions = {}): ParseRe
     }
     if (blank) {
       itemParagraph = false;
-      math = mathLetterOpen = NO_MATH; // a blank line ends the paragraph, and every math pair in it
+      maths = noMath; // a blank line ends the paragraph, and every math pair in it
       continue;
     }
     const column0 = lead.index === 0;

@@ -63,6 +63,27 @@ export interface MathHiding {
 
 export const NO_MATH: MathState = { display: false, inline: false, backtick: 0, pending: null, groups: [], script: null };
 
+/** One reading of where GitHub opens and closes an inline pair, where its rules are not known. */
+export interface MathReading {
+  /** A closing $ right before a letter closes the pair. */
+  letterCloses: boolean;
+  /** A closing $ right after a blank closes the pair, and an opening $ at the end of a line opens one. */
+  blankCloses: boolean;
+}
+
+/**
+ * Every reading a line is checked under; it is refused if any of them hides something:
+ * pandoc's rules (a closing $ after a non-blank, not before a digit); GitHub's as reported in
+ * github/markup#1742 (nor before a letter: round-40b N1); and GitHub's as seen in a 2026 report
+ * (`$\theta $` renders: a closing $ may follow a blank, and a line's end may follow an opening
+ * one: round-40b N6).
+ */
+export const MATH_READINGS: readonly MathReading[] = [
+  { letterCloses: true, blankCloses: false },
+  { letterCloses: false, blankCloses: false },
+  { letterCloses: false, blankCloses: true },
+];
+
 const isBlank = (c: string | undefined) => c === undefined || c === ' ' || c === '\t';
 const isDigit = (c: string | undefined) => c !== undefined && c >= '0' && c <= '9';
 const isLetter = (c: string | undefined) => c !== undefined && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'));
@@ -120,7 +141,7 @@ function closesOnLine(text: string, from: number, run: number): boolean {
 }
 
 /** One line of a paragraph: what a pair closed on it hides, if anything, and the state after it. */
-export function texCommentInMath(text: string, line: number, before: MathState, reading: { letterCloses: boolean } = { letterCloses: true }): { hidden: MathHiding | null; state: MathState } {
+export function texCommentInMath(text: string, line: number, before: MathState, reading: MathReading = MATH_READINGS[0]!): { hidden: MathHiding | null; state: MathState } {
   // Outside math only a '$' matters: a line without one changes nothing.
   if (!before.inline && !before.display && !text.includes('$')) return { hidden: null, state: before };
   let { display, inline, backtick, pending, script } = before;
@@ -271,7 +292,7 @@ export function texCommentInMath(text: string, line: number, before: MathState, 
       i++;
     } else if (c === '$' && !display) {
       if (!inline) {
-        if (!isBlank(text[i + 1])) {
+        if (!isBlank(text[i + 1]) || (reading.blankCloses && i + 1 === text.length)) {
           open();
           inline = true;
           let run = 0;
@@ -282,7 +303,7 @@ export function texCommentInMath(text: string, line: number, before: MathState, 
           backtick = run;
           i += run;
         }
-      } else if (!isBlank(text[i - 1]) && !isDigit(text[i + 1]) && (reading.letterCloses || !isLetter(text[i + 1]))) {
+      } else if ((reading.blankCloses || !isBlank(text[i - 1])) && !isDigit(text[i + 1]) && (reading.letterCloses || !isLetter(text[i + 1]))) {
         if (close()) return { hidden: pending, state: NO_MATH };
       } else {
         token(i, c, 1);

