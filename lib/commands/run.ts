@@ -138,12 +138,14 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
   publishRunMarker([store.dir.path, locations.base], pidNamespace());
 
   // Met gates: is their evidence still good? A stale gate is run again, never reported met.
-  // (A full --reverify runs every gate anyway: verifying first would only cost time. Gates
-  // it cannot run keep their state and are counted unmet.)
-  if (!options.reverify || options.onlyStale) {
+  // (A full --reverify runs every runnable gate anyway: verifying them first would only cost
+  // time, and gates it cannot run keep their state and are counted unmet. Its manual gates
+  // are verified as any run's: round-41a F1 found their verification missing from its JSON.)
+  const toVerify = !options.reverify || options.onlyStale ? scope : scope.filter((e) => e.gate.kind !== 'runnable');
+  if (toVerify.length > 0) {
     // Gates without CWD run where this run's --cwd says: a pass made there holds for this run.
     const defaultCwd = resolver.settings.defaultCwd === null ? '.' : repositoryFolder(ws.root.path, resolver.settings.defaultCwd);
-    await verifyMetGates(scope, { resolver: resolver.files, receipts, approvals: store, defaultCwd });
+    await verifyMetGates(toVerify, { resolver: resolver.files, receipts, approvals: store, defaultCwd });
   }
   // A met gate counts only with evidence verified here; anything else is run again (when
   // approved). --only-stale re-runs exactly the checked gates whose evidence does not hold:

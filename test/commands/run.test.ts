@@ -39,6 +39,18 @@ describe('run modes', () => {
     expect(r.stdout).toMatch(/^UNMET: GATES:M$/m);
   });
 
+  // Found by round 41a (F1): a full --reverify skipped verifying manual gates, so its JSON
+  // said verification null and counted no manual gate.
+  it('every run mode reports a met manual gate as manual, in its JSON summary and gates', () => {
+    const s = repo({ 'GATES.md': gate('A', 'echo ok', 'ok') + '\n- [x] M: wording approved\n  EVIDENCE: approved by PO\n' });
+    expect(s.run(['--approve']).code).toBe(0);
+    for (const args of [[], ['--reverify'], ['--reverify', '--only-stale']]) {
+      const doc = JSON.parse(s.run([...args, '--json']).stdout);
+      expect(doc.summary, args.join(' ')).toMatchObject({ met: 2, verified: 1, manual: 1 });
+      expect(doc.gates.map((g: { id: string; verification: string | null }) => `${g.id}=${g.verification}`), args.join(' ')).toEqual(['A=verified', 'M=manual']);
+    }
+  });
+
   it('reports results in ledger order with --jobs, whatever finishes first', () => {
     const s = repo({ 'GATES.md': gate('A', 'sleep 0.6; echo a', 'a') + gate('B', 'sleep 0.3; echo b', 'b') + gate('C', 'echo c', 'c') + gate('D', 'sleep 0.1; echo d', 'd') });
     const r = s.run(['--approve', '--jobs', '4']);
