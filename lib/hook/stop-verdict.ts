@@ -98,16 +98,23 @@ function plural(n: number, one: string, many: string): string {
 // The hook cannot tell which gates are approved for the agent's shell (an approval binds its
 // PATH and environment, not the host's), so it names both steps: a plain run re-runs what is
 // approved without anyone, and prints what needs a person.
+/** Where open runnable gates are: a repository named with --root (null: the plain run's), a scope named with --scope (null: the root ledgers). */
+interface RunTarget {
+  root: string | null;
+  scope: string | null;
+}
+
 /**
- * What to run next. `roots` are the repositories whose gates are open, when the session holds
- * more than one (a package with its own GATES.md inside a repository): a plain run from the
- * package finds only the package's ledger, so each root is named with --root.
+ * What to run next, once per target (none: a plain run). A repository is named with --root when
+ * the session holds more than one (a package with its own GATES.md inside a repository: a plain
+ * run from the package finds only the package's ledger); a scope with --scope, since a run of
+ * the root ledgers never runs another scope's gates (round-41a F2).
  */
-function nextSteps(start: readonly string[], roots: readonly string[]): string {
+function nextSteps(start: readonly string[], targets: readonly RunTarget[]): string {
   // A word that cannot be shown faithfully (a control character in a path) is named, not printed.
   const shown = (w: string) => (isPrintableWord(w) ? shellQuote(w) : '<a path that cannot be shown>');
   const command = (...words: string[]) => markdownCode(shellCommand([...start, ...words]) ?? ['gate-check', ...words.map(shown)].join(' '));
-  const at = roots.length === 0 ? [[]] : roots.map((r) => ['--root', r]);
+  const at = targets.length === 0 ? [[]] : targets.map((t) => [...(t.root === null ? [] : ['--root', t.root]), ...(t.scope === null ? [] : ['--scope', t.scope])]);
   const run = at.map((w) => command(...w)).join(' and ');
   const approve = at.map((w) => command('--approve', ...w)).join(' and ');
   return `Next: run ${run}: ${at.length === 1 ? 'it re-runs' : 'each re-runs'} every approved gate that is not verified (stale INPUTS and unverified evidence need no new approval; a changed DEPENDS file, definition or executable in a PATH folder of the repository does) and prints each command that still needs a person's approval, running none of those; ask your user to review those and run ${approve}. Write \`ABANDON: ID reason\` only for a gate that is truly impossible.`;
@@ -245,8 +252,8 @@ interface Tally {
   handoff: string[];
   /** Where a person accepts weakened gates (the first such directory), or null when none was weakened. */
   weakenedIn: string | null;
-  /** The repositories with open gates, when the session holds ledgers in more than one (else empty). */
-  roots: string[];
+  /** Where the open runnable gates are, when a plain run would not reach them all (else empty). */
+  targets: RunTarget[];
   /** Open runnable gates (not weakened): the ones a run of gate-check can help. */
   runnable: number;
   /** Open manual gates: only a person meets them. */
@@ -275,7 +282,7 @@ function openVerdict(t: Tally, start: readonly string[]): Verdict {
   const wavesNote = w > 0 ? ' A dispatch wave stays open until every leaf has started, the wave is sealed and every leaf has returned (`gate-check dispatch status`).' : '';
   const stillOpen = [g > 0 ? plural(g, 'gate', 'gates') : '', w > 0 ? plural(w, 'dispatch wave', 'dispatch waves') : ''].filter((p) => p !== '').join(' and ');
   return {
-    block: `gate-check: ${head}: ${listed}.${t.runnable > 0 ? ` ${nextSteps(start, t.roots)}` : ''}${manualNote}${weakenedNote}${wavesNote}${handoffNote}`,
+    block: `gate-check: ${head}: ${listed}.${t.runnable > 0 ? ` ${nextSteps(start, t.targets)}` : ''}${manualNote}${weakenedNote}${wavesNote}${handoffNote}`,
     summary: `${stillOpen} still open: ${listed}${handoffNote ? `;${handoffNote.replace(/\.$/, '')}` : ''}`,
     fingerprint,
   };
@@ -448,7 +455,7 @@ async function verdictFor(gathered: Gathered, io: Io, locations: StoreLocations,
   }
   const complete = incomplete === null;
 
-  const tally: Tally = { gates: [], waves: [], handoff: [], weakenedIn: null, roots: [], runnable: 0, manual: [], fingerprint: [] };
+  const tally: Tally = { gates: [], waves: [], handoff: [], weakenedIn: null, targets: [], runnable: 0, manual: [], fingerprint: [] };
   const reports: GateReport[] = [];
   const openLedgers = new Map<Held, Set<string>>();
   // One repository reached under two names (a project directory that is a link, and its
@@ -477,9 +484,14 @@ async function verdictFor(gathered: Gathered, io: Io, locations: StoreLocations,
     }
     openLedgers.set(h, open);
   }
+  // The scopes (null: the root ledgers) of each root's open runnable gates, for the next step.
+  const openScopes = new Map<Held, Set<string | null>>();
   for (const { h, e, w } of chosen.values()) {
     const g = e.report;
     reports.push(g);
+    if (e.gate.kind === 'runnable' && (w !== undefined || (g.state !== 'abandoned' && !strictlyMet(g)))) {
+      openScopes.set(h, (openScopes.get(h) ?? new Set()).add(scopeOf(e.loaded)));
+    }
     if (w !== undefined) {
       tally.gates.push(`${g.qualified} (weakened since the session began: ${describeWeakening(w)}: a person must approve)`);
       // Open, as far as progress goes: weakening a gate is no step towards done.
@@ -518,9 +530,11 @@ async function verdictFor(gathered: Gathered, io: Io, locations: StoreLocations,
     // Named with --root when the session holds more than one root, or this one is not the
     // repository's top level (a plain run there would not find this ledger); once per repository.
     const realRoot = realRoots.get(h)!;
-    if ((openLedgers.get(h)?.size ?? 0) > 0 && (manyRoots || realRoot !== primaryReal) && !rootsNamed.has(realRoot)) {
+    const named = (openLedgers.get(h)?.size ?? 0) > 0 && (manyRoots || realRoot !== primaryReal);
+    if (!rootsNamed.has(realRoot) && (named || [...(openScopes.get(h) ?? [])].some((sc) => sc !== null))) {
       rootsNamed.add(realRoot);
-      tally.roots.push(h.root);
+      const scopes = [...(openScopes.get(h) ?? [null])].sort((a, b) => (a === null ? -1 : b === null ? 1 : a < b ? -1 : a > b ? 1 : 0));
+      for (const scope of scopes) tally.targets.push({ root: named ? h.root : null, scope });
     }
   }
 

@@ -138,6 +138,18 @@ describe('nothing planted in the session directory moves the root', () => {
     expect(expectBlock(t.hook())).not.toContain('--root');
   });
 
+  // Found by round 41a (F2): the next step said a plain run for a scope's gate, which a run of
+  // the root ledgers never runs: the agent looped until the hook released it.
+  it('open gates in a scope: the next steps name the scope (and the root ledgers when theirs are open too)', () => {
+    const RUNNABLE = (id: string) => `- [ ] ${id}: work\n  CHECK: echo ok\n  EXPECT: ok\n`;
+    const s = hookRepo({ 'GATES.md': MET, '.gate-check/task-7/work.md': RUNNABLE('K1') }, { git: true });
+    const reason = expectBlock(s.hook());
+    expect(reason).toMatch(/Next: run `[^`]*gate-check[^`]* --scope task-7`: it re-runs/);
+    expect(reason).toMatch(/run `[^`]* --approve --scope task-7`\./);
+    writeFileSync(join(s.repo, 'GATES.md'), RUNNABLE('A'));
+    expect(expectBlock(s.hook(s.repo, 'session-2'))).toMatch(/Next: run `[^`]*gate-check\.js` and `[^`]*gate-check\.js --scope task-7`: each re-runs/);
+  });
+
   it('a package directory named with a backtick or a space: each suggested command reads back whole as Markdown (the host renders the reason)', () => {
     const RUNNABLE = (id: string) => `- [ ] ${id}: work\n  CHECK: node --test\n  EXPECT: /^# pass [1-9]/m\n`;
     const s = hookRepo({ 'GATES.md': RUNNABLE('A'), 'p`k g/GATES.md': RUNNABLE('P') }, { git: true });
