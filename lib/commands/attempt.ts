@@ -3,12 +3,12 @@
 import { relative } from 'node:path';
 import { formatEvidence, matchDigest } from '../evidence/line.js';
 import { gateClaim } from '../ledger/claim.js';
-import { receiptId, repositoryFolder, titleDigest, type ProvenFields, type RunRecord } from '../evidence/receipt.js';
+import { receiptId, repositoryFolder, titleDigestFull, type ProvenFields, type RunRecord } from '../evidence/receipt.js';
 import type { PendingWrite } from '../evidence/writeback.js';
 import { failureFingerprint, type AttemptEvent } from '../history/event.js';
 import { definitionDigest } from '../ledger/definition.js';
 import { checkInRepoPathEntries, homeDirectory } from '../oracle/path-bound.js';
-import { dependsDigest, normalizePath, shortSignature, type DependsEntry, type Oracle } from '../oracle/oracle.js';
+import { dependsDigest, dependsDigestFull, normalizePath, shortSignature, type DependsEntry, type Oracle } from '../oracle/oracle.js';
 import { InterruptedError } from '../errors.js';
 import { emptyResult, type GateResult } from '../report/model.js';
 import { cappedIds } from '../report/text.js';
@@ -155,7 +155,14 @@ export async function attemptGate(e: Entry, ctx: RunContext, bindings: BoundFile
   // The folder the check ran in (a CWD link can be pointed elsewhere after the run; --cwd runs
   // a gate without CWD elsewhere than the root): repository-relative, null outside it.
   const cwd = repositoryFolder(ctx.root, f.cwd);
-  const measured = { signature: oracle.signature, outputSha256: base.outputSha256, bytes: outcome.bytes, bound, cwd, title: titleDigest(gateClaim(e.loaded.ledger.lines, e.gate)), time };
+  const claim = gateClaim(e.loaded.ledger.lines, e.gate);
+  const full = {
+    deps: f.depends ? dependsDigestFull(f.depends) : null,
+    inputs: e.inputs ? dependsDigestFull(e.inputs) : null,
+    bound: bound !== null ? dependsDigestFull(f.pathBound!) : null,
+    title: titleDigestFull(claim),
+  };
+  const measured = { signature: oracle.signature, outputSha256: base.outputSha256, bytes: outcome.bytes, bound, cwd, title: full.title.slice(0, 12), full, time };
   if (error !== null) {
     return {
       result: { ...base, error },

@@ -53,8 +53,22 @@ export interface RunRecord extends ProvenFields {
    * audit) has proved nothing of its new claim. Absent in records of earlier versions.
    */
   title?: string;
+  /**
+   * The full digests (64 hex) of what the 12-hex fields above label: DEPENDS and INPUTS
+   * contents, the PATH executables of `bound`, the title. Verification compares these (a
+   * 48-bit label can be made to collide: round-41b F1). Absent in records of earlier
+   * versions, which then verify nothing.
+   */
+  full?: FullDigests;
   /** When the run started (ISO 8601): the run that started last decides, not the one that ended last. */
   time: string;
+}
+
+export interface FullDigests {
+  deps: string | null;
+  inputs: string | null;
+  bound: string | null;
+  title: string;
 }
 
 export interface ReceiptFile {
@@ -68,7 +82,7 @@ const HEX12 = /^[0-9a-f]{12}$/;
 const RECORD_KEYS = ['gate', 'status', 'def', 'deps', 'inputs', 'match', 'receipt', 'signature', 'outputSha256', 'bytes', 'bound', 'time'] as const;
 const MAX_BOUND_DIRS = 64;
 const MAX_CWD_CHARS = 4096;
-const OPTIONAL_RECORD_KEYS = ['cwd', 'title'] as const;
+const OPTIONAL_RECORD_KEYS = ['cwd', 'title', 'full'] as const;
 
 /**
  * The receipt id of a pass. It covers what the evidence line says, and the ledger by its
@@ -97,9 +111,14 @@ export function repositoryFolder(root: string, dir: string): string {
   return rel === '' ? '.' : rel.split(sep).join('/');
 }
 
-/** The title digest a record keeps (12 hex). */
+/** The title digest a record keeps (64 hex, in `full`). */
+export function titleDigestFull(title: string): string {
+  return sha256Hex(`title\0${title}`);
+}
+
+/** Its first 12 hex: the label a record keeps in `title`, and writeback compares. */
 export function titleDigest(title: string): string {
-  return sha256Hex(`title\0${title}`).slice(0, 12);
+  return titleDigestFull(title).slice(0, 12);
 }
 
 /** A folder as records keep it (repositoryFolder): repository-relative without '..', or a normalized absolute path. */
@@ -122,6 +141,14 @@ export function isForeignPass(record: RunRecord, ledgerInRepo: string): boolean 
   return record.status === 'pass' && receiptId(ledgerInRepo, record, record.match!) !== record.receipt;
 }
 
+/** A record's `full` digests, or null when malformed (each 64 hex, the first three nullable). */
+function parseFullDigests(v: unknown): FullDigests | null {
+  if (!isPlainObject(v) || !hasExactKeys(v, ['deps', 'inputs', 'bound', 'title'])) return null;
+  const { deps, inputs, bound, title } = v;
+  if (!nullableHex64(deps) || !nullableHex64(inputs) || !nullableHex64(bound) || typeof title !== 'string' || !HEX64.test(title)) return null;
+  return { deps: deps as string | null, inputs: inputs as string | null, bound: bound as string | null, title };
+}
+
 /** A record, or null when it is malformed. */
 function parseRecord(v: unknown): RunRecord | null {
   if (!isPlainObject(v) || !hasRecordKeys(v)) return null;
@@ -129,6 +156,8 @@ function parseRecord(v: unknown): RunRecord | null {
   const cwd = Object.hasOwn(v, 'cwd') ? v.cwd : undefined;
   const title = Object.hasOwn(v, 'title') ? v.title : undefined;
   if (title !== undefined && !(typeof title === 'string' && HEX12.test(title))) return null;
+  const full = Object.hasOwn(v, 'full') ? parseFullDigests(v.full) : undefined;
+  if (full === null) return null;
   if (cwd !== undefined && cwd !== null && !isRecordFolder(cwd)) return null;
   if (typeof gate !== 'string' || (status !== 'pass' && status !== 'fail')) return null;
   if (typeof def !== 'string' || !HEX64.test(def) || !nullableHex12(deps) || !nullableHex12(inputs)) return null;
@@ -157,6 +186,7 @@ function parseRecord(v: unknown): RunRecord | null {
     bound: boundDirs,
     ...(cwd !== undefined ? { cwd: cwd as string | null } : {}),
     ...(title !== undefined ? { title: title as string } : {}),
+    ...(full !== undefined ? { full } : {}),
     time,
   };
   if (status === 'fail') return match === null && receipt === null ? r : null;

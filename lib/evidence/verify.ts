@@ -11,7 +11,7 @@
 import type { ApprovalStore } from '../approval/store.js';
 import { definitionDigest } from '../ledger/definition.js';
 import type { Gate } from '../ledger/types.js';
-import { dependsChanges, dependsDigest, type DependsEntry } from '../oracle/oracle.js';
+import { dependsChanges, dependsDigestFull, type DependsEntry } from '../oracle/oracle.js';
 import type { FileDigests } from '../oracle/file-digests.js';
 import { sourcedNames } from '../oracle/check-words.js';
 import { boundExecutables } from '../oracle/path-bound.js';
@@ -21,7 +21,7 @@ import { cwdOnDisk } from '../fsx/physical-path.js';
 import { resolve as resolvePath } from 'node:path';
 import { parseEvidence } from './line.js';
 import { sanitizeLine, visibleNonAscii } from '../text/sanitize.js';
-import { newestOf, titleDigest, type RunRecord } from './receipt.js';
+import { newestOf, titleDigestFull, type RunRecord } from './receipt.js';
 import { gateClaim } from '../ledger/claim.js';
 import type { ReceiptStore } from './receipt-store.js';
 
@@ -67,24 +67,25 @@ function inputsDetail(ctx: VerifyContext, records: readonly RunRecord[], current
   return `: ${named.slice(0, 3).map((n) => visibleNonAscii(n).text).join(', ')}${named.length > 3 ? ', …' : ''} written since the last pass here`;
 }
 
-async function digestOf(list: Promise<DependsEntry[] | null>): Promise<{ entries: DependsEntry[] | null; digest: string | null } | { error: string }> {
+async function digestOf(list: Promise<DependsEntry[] | null>): Promise<{ entries: DependsEntry[] | null; digest: string | null; full: string | null } | { error: string }> {
   try {
     const entries = await list;
-    return { entries, digest: entries ? dependsDigest(entries) : null };
+    const full = entries ? dependsDigestFull(entries) : null;
+    return { entries, digest: full === null ? null : full.slice(0, 12), full };
   } catch (e) {
     return { error: (e as Error).message };
   }
 }
 
 /** Whether the executables in the repository directories the passing run's PATH led into are still what it ran. */
-function boundChange(ctx: VerifyContext, bound: { dirs: string[]; digest: string }, label: string, check: string, workDir: string | null): string | null {
+function boundChange(ctx: VerifyContext, bound: { dirs: string[]; digest: string }, full: string | null, label: string, check: string, workDir: string | null): string | null {
   let now: DependsEntry[] | null;
   try {
     now = boundExecutables(bound.dirs.map((d) => ({ entry: d, inRepo: d })), ctx.resolver.root, label, sourcedNames(check), workDir);
   } catch (e) {
     return `PATH executables inside the repository cannot be read: ${(e as Error).message}`;
   }
-  return dependsDigest(now ?? []) === bound.digest ? null : `PATH executables inside the repository changed (in ${bound.dirs.join(', ')})`;
+  return dependsDigestFull(now ?? []) === full ? null : `PATH executables inside the repository changed (in ${bound.dirs.join(', ')})`;
 }
 
 export async function verifyMetGate(ctx: VerifyContext, loaded: LoadedLedger, gate: Gate): Promise<VerificationResult> {
@@ -108,6 +109,13 @@ export async function verifyMetGate(ctx: VerifyContext, loaded: LoadedLedger, ga
     return { state: 'unverified', reason: 'no run of this gate in this checkout on this machine (evidence from another checkout or machine, or written by hand)' };
   }
   if (newest.status === 'fail') return { state: 'stale', reason: `the latest run of this gate here failed (started ${newest.time}): the evidence line is older` };
+  // The 12-hex labels above found the run; its full digests decide (round-41b F1: a good and
+  // a bad version of a file whose 48-bit labels collide, the good one passed).
+  const full = newest.full;
+  if (full === undefined) return { state: 'unverified', reason: 'the passing run here was recorded by an earlier version of gate-check, without full digests of its files: run it again' };
+  if (full.deps !== deps.full) return { state: 'stale', reason: `DEPENDS changed: ${dependsDetail(ctx, loaded, gate, records, deps.entries)}` };
+  if (full.inputs !== inputs.full) return { state: 'stale', reason: `INPUTS changed since the evidence was written${inputsDetail(ctx, records, inputs.entries)}` };
+  if ((full.bound === null) !== (newest.bound === null)) return { state: 'mismatched', reason: 'the passing run here was recorded with PATH folders but no digest of their executables, or the reverse' };
   if (ctx.receipts?.isForeign(loaded.location.path, newest)) {
     return { state: 'mismatched', reason: 'the latest passing run of this gate here was recorded under another repository root, or not by gate-check (the same ledger file seen from another folder or with --root is another path): it cannot check this evidence line; run the gate again from here' };
   }
@@ -132,12 +140,12 @@ export async function verifyMetGate(ctx: VerifyContext, loaded: LoadedLedger, ga
   if (newest.bound) {
     // The folder the passing run's check started in (repository-relative; the root for older receipts).
     const workDir = newest.cwd === null ? null : resolvePath(ctx.resolver.root, newest.cwd ?? '.');
-    const changed = boundChange(ctx, newest.bound, label, gate.check ?? '', workDir);
+    const changed = boundChange(ctx, newest.bound, full.bound, label, gate.check ?? '', workDir);
     if (changed !== null) return { state: 'stale', reason: changed };
   }
   // The claim as it reads now: a pass proves the title (and the prose under it) it ran under,
   // not one written since.
-  if (typeof newest.title === 'string' && newest.title !== titleDigest(gateClaim(loaded.ledger.lines, gate))) {
+  if (full.title !== titleDigestFull(gateClaim(loaded.ledger.lines, gate))) {
     return { state: 'stale', reason: 'the title or the text in its item changed since the passing run: the pass proved the claim as it read then; run it again' };
   }
   // The CWD as found on disk now: a link pointed at another folder since is another check.

@@ -129,12 +129,21 @@ export function pinSignature(signature: string): string {
   return signature.slice(0, PIN_HEX_DIGITS);
 }
 
-/** Digest of a matched DEPENDS list (paths and contents), as recorded in evidence (deps=). */
-export function dependsDigest(depends: readonly DependsEntry[]): string {
+/**
+ * Digest (64 hex) of a matched DEPENDS or INPUTS list (paths and contents), as run records keep
+ * it and verification compares it: 12 hex (48 bits) fell to a collision search of a few CPU
+ * minutes, a good and a bad version of a file passing as one (round-41b F1).
+ */
+export function dependsDigestFull(depends: readonly DependsEntry[]): string {
   const memo = shared.get(depends);
-  if (memo === undefined) return sha256Hex(canonicalJson(depends as unknown as Canonical)).slice(0, 12);
-  memo.digest ??= sha256HexOfParts([sharedJson(depends)!]).slice(0, 12);
+  if (memo === undefined) return sha256Hex(canonicalJson(depends as unknown as Canonical));
+  memo.digest ??= sha256HexOfParts([sharedJson(depends)!]);
   return memo.digest;
+}
+
+/** Its first 12 hex, as the evidence line shows it (deps=, inputs=): a label, never what verification relies on. */
+export function dependsDigest(depends: readonly DependsEntry[]): string {
+  return dependsDigestFull(depends).slice(0, 12);
 }
 
 const LABELS: Record<Exclude<keyof OracleFields, 'depends' | 'v' | 'pathBound' | 'env'>, string> = {
