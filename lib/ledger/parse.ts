@@ -571,6 +571,13 @@ function recordAttribute(cur: GateBuilder, attr: AttributeKey, value: string, va
   cur.gate.attributeLines[attr] = lineNo;
   cur.gate.lastAttributeIndex = index;
   cur.gate.attributeIndent = indent;
+  // GitHub draws `:name:` as an emoji: a value that starts with `name:` right after the
+  // attribute's colon shows `CHECK:cool:;curl …` as `CHECK😎;curl …`, the label's colon gone,
+  // and the line reads as prose (round-41b F3).
+  if (value.length > 0 && value.charCodeAt(0) !== 32) {
+    const emoji = EMOJI_AFTER_LABEL.exec(value);
+    if (emoji) err(lineNo, `${attr}: is followed by "${sanitizeLine(emoji[0], 40)}" with no blank: GitHub can draw ":${sanitizeLine(emoji[1]!, 40)}:" as an emoji, taking the colon after ${attr} with it, so the page would not show the attribute; put a blank after "${attr}:"`);
+  }
   cur.raw[attr] = trimBlanks(value);
   cur.valueColumn[attr] = valueStart + leadingWhitespace(value);
   if (attr === 'EVIDENCE') cur.gate.evidenceIndex = index;
@@ -827,6 +834,8 @@ function usableValue(b: GateBuilder, k: Valued, err: Report): string | null | un
 
 // Printable ASCII but for ! & : < ]: no control or invisible character, no attribute name
 // (which needs a colon or a character reference), no markup that shows other text.
+/** A value that starts with an emoji shortcode's name and closing colon (`cool:`), the attribute's colon opening it. */
+const EMOJI_AFTER_LABEL = /^([a-z0-9_+-]+):/i;
 const PLAIN_ASCII_VALUE = /^[\x20\x22-\x25\x27-\x39\x3b\x3d-\x5c\x5e-\x7e]*$/;
 
 /** The patterns of a DEPENDS or INPUTS value, normalized and without repeats; each refused one reported. */

