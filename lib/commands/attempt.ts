@@ -24,6 +24,11 @@ import { ACTIVE_CHECK_ENV } from '../approval/approver.js';
 import { changedSince } from '../fsx/file-identity.js';
 import type { BoundFiles } from './preflight.js';
 
+/** What a pipe holds on Linux: a check that printed more and exited at once may have lost its tail. */
+const PIPE_BUFFER_BYTES = 64 * 1024;
+/** Said under an EXPECT that more than that did not match (round-41a F4): a cut tail, not a failing test, may be why. */
+const LOST_TAIL_HINT = '; if the check prints a lot and exits at once (process.exit in Node), the end of its output may not have been written: a pipe holds 64 KiB, and on a busy machine gate-check reads it more slowly than cat does (let it end by setting process.exitCode)';
+
 export interface Entry extends GateEntry {
   qualified: string;
   oracle: Oracle | null;
@@ -105,7 +110,7 @@ export async function attemptGate(e: Entry, ctx: RunContext, bindings: BoundFile
   if (error === null) {
     const m = matchExpect(e.gate.expect!, output, f.regexCapMs);
     if (!m.ok) error = m.error;
-    else if (!m.matched) error = `EXPECT not found in the output (${outcome.bytes} bytes${colourCodes(output, f.env ?? null)}): EXPECT: ${sanitizeLine(e.gate.expectRaw!, 200)}`;
+    else if (!m.matched) error = `EXPECT not found in the output (${outcome.bytes} bytes${colourCodes(output, f.env ?? null)}): EXPECT: ${sanitizeLine(e.gate.expectRaw!, 200)}${outcome.bytes > PIPE_BUFFER_BYTES ? LOST_TAIL_HINT : ''}`;
     else matched = m.text;
   }
   let changedFiles = false;
