@@ -59,7 +59,13 @@ const NO_ITEMS: TreeItems = { unmet: [], handoff: [], met: 0 };
 function scopeLine(s: ScopeReport): string {
   const name = `scope ${sanitizeLine(s.scope, 80)}`;
   const ledgers = s.files.length === 0 ? ' (its folder has no ledgers; its dispatch state remains)' : '';
-  if (s.exitCode === 0) return `${name}: ALL MET (${s.summary.met} met)${ledgers}`;
+  if (s.exitCode === 0) {
+    // As the ledger says (plain --status): met gates whose evidence does not hold here are
+    // said, as the root's own are, with the view that lists them (round-41a F6).
+    const flags = (['stale', 'mismatched', 'unverified'] as const).filter((k) => s.summary[k] > 0).map((k) => `${s.summary[k]} ${k}`);
+    const flagged = flags.length === 0 ? '' : `; ${flags.join(', ')}: see --status --scope ${sanitizeLine(s.scope, 80)}`;
+    return `${name}: ALL MET (${s.summary.met} met${flagged})${ledgers}`;
+  }
   const parts: string[] = [];
   if (s.unmet.length > 0) parts.push(`UNMET: ${cappedIds(s.unmet)}`);
   if (s.handoff.length > 0) parts.push(`HANDOFF REQUIRED: ${cappedIds(s.handoff)}`);

@@ -240,6 +240,19 @@ describe('the tree-wide verdict: a root ledger and scopes', () => {
     expect(s.run(['--reverify']).code).toBe(1);
   });
 
+  // Found by round 41a (F6): the root's plain --status said ALL MET for a scope whose met gate
+  // was stale, with no line about it.
+  it('plain --status at the root says how many of a scope\'s met gates do not hold up here, and where to see them', () => {
+    const s = repo({ 'GATES.md': MET, 'src/x.txt': 'one\n', '.gate-check/t/work.md': '- [ ] K1: the data has its word\n  CHECK: cat src/x.txt\n  EXPECT: one\n  INPUTS: src/x.txt\n' });
+    expect(s.run(['--scope', 't', '--approve']).code).toBe(0);
+    expect(s.run(['--status']).stdout).toBe('scope t: ALL MET (1 met)\nALL MET (2 met)\n');
+    writeFileSync(join(s.repo, 'src/x.txt'), 'one changed\n');
+    const r = s.run(['--status']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('scope t: ALL MET (1 met; 1 stale: see --status --scope t)\nALL MET (2 met)\n');
+    expect(s.run(['--status', '--strict']).stdout).toContain('scope t: UNMET: work:K1');
+  });
+
   it('a scope chosen by name is a view of that scope only', () => {
     const s = repo(TREE);
     expect(s.run(['--status', '--scope', 'task-8']).stdout).toBe('ALL MET (1 met)\n');
