@@ -20,7 +20,7 @@ import { sanitizeLine } from '../text/sanitize.js';
 import { ledgerBudget, ledgerStem, MAX_WORKSPACE_LEDGER_BYTES } from '../workspace/load.js';
 import { loadHookLedgers, scopeOf } from './hook-ledgers.js';
 import { baselineFiles, readBaselineFile, updateBaselineFile } from './session-baseline.js';
-import { compareWithBaseline, describeWeakening, gateKey, projectGate, type BaselineGate, type Weakening } from './weakening.js';
+import { compareWithBaseline, describeWeakening, gateKey, MAX_EARLIER, projectGate, type BaselineGate, type Weakening } from './weakening.js';
 
 interface AcceptOptions {
   root?: string;
@@ -133,7 +133,10 @@ export async function hookAcceptCommand(args: string[], io: Io): Promise<number>
         if (w.file !== null) {
           drop.add(gateKey(w.file, w.id));
           const g = nowByKey.get(gateKey(w.file, w.id));
-          if (g !== undefined) put.push(g);
+          // The definition it replaces stays good to go back to (round-41a F9).
+          const was = previous.gates.find((b) => b.file === w.baseFile && b.id === w.id);
+          const earlier = [...new Set([...(was?.earlier ?? []), ...(was?.def ? [was.def] : [])])].filter((d) => d !== g?.def).slice(-MAX_EARLIER);
+          if (g !== undefined) put.push(g.kind === 'runnable' && earlier.length > 0 ? { ...g, earlier } : g);
         }
       }
       return { ...previous, gates: [...previous.gates.filter((g) => !drop.has(gateKey(g.file, g.id))), ...put] };

@@ -29,7 +29,7 @@ import { hasExactKeys, isPlainObject } from '../json/hostile.js';
 import { sha256Hex } from '../oracle/oracle.js';
 import type { StoreLocations } from '../store/locations.js';
 import { readPrivateFile } from '../store/private-file.js';
-import { compareWithBaseline, gateKey, type BaselineGate } from './weakening.js';
+import { compareWithBaseline, gateKey, MAX_EARLIER, type BaselineGate } from './weakening.js';
 
 /** A baseline kept under the root's place in its git repository. */
 export const BASELINE_SCHEMA = 'gate-check/hook-baseline@2';
@@ -103,7 +103,9 @@ function listOrNull(v: unknown): v is string[] | null {
 }
 
 function parseGate(v: unknown): BaselineGate | null {
-  if (!isPlainObject(v) || !hasExactKeys(v, GATE_KEYS)) return null;
+  if (!isPlainObject(v) || !(hasExactKeys(v, GATE_KEYS) || hasExactKeys(v, [...GATE_KEYS, 'earlier']))) return null;
+  const earlier = Object.hasOwn(v, 'earlier') ? v.earlier : undefined;
+  if (earlier !== undefined && !(v.kind === 'runnable' && Array.isArray(earlier) && earlier.length > 0 && earlier.length <= MAX_EARLIER && earlier.every((d) => typeof d === 'string' && HEX64.test(d)))) return null;
   if (typeof v.file !== 'string' || v.file === '' || !stringOrNull(v.scope) || typeof v.id !== 'string' || v.id === '') return null;
   if (v.kind !== 'runnable' && v.kind !== 'manual') return null;
   if (!stringOrNull(v.check) || !stringOrNull(v.expect) || !stringOrNull(v.cwd) || !listOrNull(v.depends) || !listOrNull(v.inputs)) return null;
@@ -126,6 +128,7 @@ function parseGate(v: unknown): BaselineGate | null {
     def: v.def as string | null,
     title: v.title as string | null,
     abandoned: v.abandoned,
+    ...(earlier !== undefined ? { earlier: earlier as string[] } : {}),
   };
 }
 

@@ -30,7 +30,16 @@ export interface BaselineGate {
   /** SHA-256 of a manual gate's title, blanks collapsed (its title is all it says); null for a runnable gate. */
   title: string | null;
   abandoned: boolean;
+  /**
+   * A runnable gate's earlier definitions in this session (their digests): the one the session
+   * began with and each a person replaced with `hook accept`. Going back to one is no weakening
+   * (round-41a F9: the session's own start was called weakened after an accept). Absent: none.
+   */
+  earlier?: string[];
 }
+
+/** Most earlier definitions a baseline gate keeps. */
+export const MAX_EARLIER = 32;
 
 export function projectGate(file: string, scope: string | null, gate: Gate): BaselineGate {
   const runnable = gate.kind === 'runnable';
@@ -112,6 +121,11 @@ function sameProjection(a: BaselineGate, b: BaselineGate): boolean {
   return a.kind === b.kind && a.def === b.def && a.title === b.title && a.abandoned === b.abandoned && a.scope === b.scope;
 }
 
+/** `now` is a definition the baseline gate had earlier in the session (its start, or one a person accepted since). */
+function backToEarlier(base: BaselineGate | undefined, now: BaselineGate | undefined): boolean {
+  return base !== undefined && now !== undefined && now.kind === 'runnable' && now.def !== null && (base.earlier ?? []).includes(now.def);
+}
+
 /**
  * Whether a changed field only makes the gate stricter: INPUTS that keep every pattern they
  * had and add more (more changes make its evidence stale; INPUTS choose nothing that runs).
@@ -133,7 +147,7 @@ export function compareWithBaseline(base: readonly BaselineGate[], now: readonly
     const key = gateKey(b.file, b.id);
     baseKeys.add(key);
     const n = nowByKey.get(key);
-    if (n === undefined || !sameProjection(b, n)) unchanged = false;
+    if (n === undefined || !(sameProjection(b, n) || (backToEarlier(b, n) && n.abandoned === b.abandoned && n.scope === b.scope))) unchanged = false;
   }
   if (unchanged) return { weakened: [], added: now.filter((g) => !baseKeys.has(gateKey(g.file, g.id))) };
 
@@ -159,6 +173,7 @@ export function compareWithBaseline(base: readonly BaselineGate[], now: readonly
         note(c, 'turned manual');
         break;
       case 'changed': {
+        if (backToEarlier(baseByKey.get(gateKey(c.baseFile!, c.id!)), nowByKey.get(gateKey(c.file!, c.id!)))) break;
         const weaker = c.fields.filter((f) => !onlyStricter(f, baseByKey.get(gateKey(c.baseFile!, c.id!)), nowByKey.get(gateKey(c.file!, c.id!))));
         if (weaker.length > 0) note(c, 'changed', weaker);
         break;

@@ -525,6 +525,10 @@ describe('a session baseline is hostile JSON: every field of every gate is check
       ['runnable without EXPECT', gate(runnable, { expect: null })],
       ['manual with a def', gate(manual, { def: 'a'.repeat(64) })],
       ['manual title not a digest', gate(manual, { title: 'wording approved' })],
+      ['earlier not a list of digests', gate(runnable, { earlier: ['x'] })],
+      ['earlier empty', gate(runnable, { earlier: [] })],
+      ['earlier too long', gate(runnable, { earlier: Array.from({ length: 33 }, () => 'a'.repeat(64)) })],
+      ['earlier on a manual gate', gate(manual, { earlier: ['a'.repeat(64)] })],
       ['a gate twice', { ...doc, gates: [...doc.gates, doc.gates[runnable]] }],
       ['another session', { ...doc, session: 'session-2' }],
       ['takenAt not a time', { ...doc, takenAt: 'yesterday' }],
@@ -540,7 +544,10 @@ describe('a session baseline is hostile JSON: every field of every gate is check
       writeFileSync(join(hooks, file!), JSON.stringify(bad), { mode: 0o600 });
       expect(blockOf(s.stop()), what).toMatch(/^gate-check: cannot read the gates \(.*invalid session baseline/);
     }
-    // The unchanged document still reads (so every case above failed for its own reason).
+    // The unchanged document still reads (so every case above failed for its own reason), and so does one with earlier definitions.
+    resetCounter();
+    writeFileSync(join(hooks, file!), JSON.stringify(gate(runnable, { earlier: ['a'.repeat(64)] })), { mode: 0o600 });
+    expect(JSON.stringify(s.stop())).not.toMatch(/invalid session baseline/);
     resetCounter();
     writeFileSync(join(hooks, file!), JSON.stringify(doc), { mode: 0o600 });
     expect(s.stop()).toEqual({ kind: 'allow', note: null });
@@ -601,6 +608,27 @@ describe('gate-check hook accept: a person approves the new definition', () => {
     // The approved definition is the baseline now: removing that gate is weakening again.
     s.setLedger(WEAKENINGS[0]![1](s.original));
     expect(blockOf(s.stop())).toMatch(/^gate-check: 1 gate is not met: GATES:A \(weakened since the session began: removed: a person must approve\)/);
+  }, 60_000);
+
+  // Found by round 41a (F9): after an accept, putting back the definition the session began
+  // with was called weakened "since the session began" and blocked again.
+  it.skipIf(ptyDriver() === null)('after an accept, going back to the session\'s own definition (or one accepted before) is no weakening; another change is', async () => {
+    const s = passed();
+    expect(s.stop()).toEqual({ kind: 'allow', note: null });
+    const weaker = withGateA(s.original, (b) => b.replace('  EXPECT: hello', '  EXPECT: hel'));
+    s.setLedger(weaker);
+    expect(blockOf(s.stop())).toMatch(/GATES:A \(weakened since the session began: EXPECT changed/);
+    const t = startInPty([process.execPath, BIN, 'hook', 'accept'], { cwd: s.repo, env: s.env });
+    await t.waitForOutput(/approve these definitions as the new baseline of every session\? \[y\/N\] /, 20_000);
+    t.type('y\r');
+    expect((await t.done).code).toBe(0);
+    s.setLedger(s.original);
+    expect(s.stop('session-1')).toEqual({ kind: 'allow', note: null });
+    // The accepted one is no weakening either (its evidence, for the session's definition, is another matter).
+    s.setLedger(weaker);
+    expect(blockOf(s.stop('session-1'))).not.toMatch(/weakened/);
+    s.setLedger(withGateA(s.original, (b) => b.replace('  EXPECT: hello', '  EXPECT: h')));
+    expect(blockOf(s.stop('session-1'))).toMatch(/GATES:A \(weakened since the session began: EXPECT changed/);
   }, 60_000);
 
   // Found by an attack: `INPUTS: test/**` swapped for a look-alike (a Cyrillic е) read as no
