@@ -120,6 +120,12 @@ export function isBoundVariable(name: string): boolean {
   return lower.startsWith('npm_config_') && NPM_CONFIG.has(lower.slice('npm_config_'.length).replaceAll('-', '_'));
 }
 
+/** Whether `store` (GATE_CHECK_HOME) is `home`/.gate-check, written as absolute paths (trailing and doubled slashes aside). */
+function isDefaultStore(store: string, home: string): boolean {
+  const clean = (p: string) => p.replace(/\/+/g, '/').replace(/(.)\/$/, '$1');
+  return store.startsWith('/') && home.startsWith('/') && !/(^|\/)\.\.?(\/|$)/.test(store + '/' + home) && clean(store) === clean(`${home}/.gate-check`);
+}
+
 /** [name, value] of every bound variable that is set, sorted by name; null when none is. */
 export function boundEnvironment(env: NodeJS.ProcessEnv): [string, string][] | null {
   const out: [string, string][] = [];
@@ -129,7 +135,8 @@ export function boundEnvironment(env: NodeJS.ProcessEnv): [string, string][] | n
   }
   // HOME chooses every tool's configuration; it is bound by the approvals' own place unless
   // GATE_CHECK_HOME keeps them elsewhere.
-  if (env.GATE_CHECK_HOME && env.HOME !== undefined) out.push(['HOME', env.HOME]);
+  // GATE_CHECK_HOME naming the default place (HOME/.gate-check) moves nothing (round-41a F10).
+  if (env.GATE_CHECK_HOME && env.HOME !== undefined && !isDefaultStore(env.GATE_CHECK_HOME, env.HOME)) out.push(['HOME', env.HOME]);
   if (env.SHELL !== undefined && !SYSTEM_SHELL.test(env.SHELL)) out.push(['SHELL', env.SHELL]);
   if (out.length === 0) return null;
   return out.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
@@ -142,9 +149,10 @@ export function environmentChanges(prev: readonly [string, string][] | null, nex
   const out: string[] = [];
   for (const [name, value] of after) {
     const old = before.get(name);
-    if (old === undefined) out.push(`environment: ${name} set`);
+    // HOME is bound only while GATE_CHECK_HOME moves the approvals: it was there all along.
+    if (old === undefined) out.push(name === 'HOME' ? 'environment: HOME bound now (GATE_CHECK_HOME moves the approvals away from it)' : `environment: ${name} set`);
     else if (old !== value) out.push(`environment: ${name} changed`);
   }
-  for (const name of before.keys()) if (!after.has(name)) out.push(`environment: ${name} unset`);
+  for (const name of before.keys()) if (!after.has(name)) out.push(name === 'HOME' ? 'environment: HOME no longer bound (GATE_CHECK_HOME unset, or naming HOME/.gate-check)' : `environment: ${name} unset`);
   return out;
 }

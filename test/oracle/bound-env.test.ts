@@ -49,6 +49,11 @@ describe('bound environment variables', () => {
   it('HOME is bound only when GATE_CHECK_HOME keeps the approvals elsewhere (else the approvals move with it)', () => {
     expect(boundEnvironment({ HOME: '/h' })).toBeNull();
     expect(boundEnvironment({ HOME: '/h', GATE_CHECK_HOME: '/store', NODE_OPTIONS: 'x' })).toEqual([['HOME', '/h'], ['NODE_OPTIONS', 'x']]);
+    // GATE_CHECK_HOME naming the default place moves nothing (round-41a F10); a look-alike of it does.
+    for (const same of ['/h/.gate-check', '/h/.gate-check/', '//h//.gate-check']) expect(boundEnvironment({ HOME: '/h', GATE_CHECK_HOME: same }), same).toBeNull();
+    for (const other of ['/h/.gate-check2', '/h/x/../.gate-check', 'h/.gate-check', '/h/./.gate-check', '/other/.gate-check']) expect(boundEnvironment({ HOME: '/h', GATE_CHECK_HOME: other }), other).toEqual([['HOME', '/h']]);
+    expect(environmentChanges(null, [['HOME', '/h']])).toEqual(['environment: HOME bound now (GATE_CHECK_HOME moves the approvals away from it)']);
+    expect(environmentChanges([['HOME', '/h']], null)).toEqual(['environment: HOME no longer bound (GATE_CHECK_HOME unset, or naming HOME/.gate-check)']);
   });
   // Round-33 F3: flock -c and script -c run $SHELL; set to a repository file after approval, it ran unasked.
   it('SHELL is bound when it is not a shell where systems keep them; the usual one asks nothing new', () => {
