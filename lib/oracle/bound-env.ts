@@ -33,8 +33,10 @@ const NAMES: ReadonlySet<string> = new Set([
   'GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_COMMON_DIR', 'GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES',
   'GIT_NAMESPACE', 'GIT_CEILING_DIRECTORIES', 'GIT_DISCOVERY_ACROSS_FILESYSTEM', 'GIT_TEMPLATE_DIR', 'GIT_ATTR_SOURCE',
   'GIT_EXEC_PATH', 'GIT_SSH', 'GIT_SSH_COMMAND', 'GIT_EXTERNAL_DIFF', 'GIT_ASKPASS', 'GIT_PROXY_COMMAND', 'GIT_PAGER', 'GIT_EDITOR', 'GIT_SEQUENCE_EDITOR',
-  // Libraries that load modules named in the environment.
+  // Libraries that load modules named in the environment (GTK, Qt, GIO, GStreamer, Cyrus SASL:
+  // round-41b); vim's and ex's start-up commands (approval.md counts a vim -es script as code).
   'GCONV_PATH', 'OPENSSL_CONF', 'OPENSSL_ENGINES', 'OPENSSL_MODULES',
+  'GTK_MODULES', 'GTK_PATH', 'QT_PLUGIN_PATH', 'GIO_MODULE_DIR', 'GIO_EXTRA_MODULES', 'GST_PLUGIN_PATH', 'GST_PLUGIN_SYSTEM_PATH', 'SASL_PATH', 'VIMINIT', 'EXINIT', 'MYVIMRC', 'VIMRUNTIME',
   // Ruby gems, Go, Rust and C toolchains, Lua, PHP, R, Tcl.
   'GEM_HOME', 'GEM_PATH', 'BUNDLE_GEMFILE', 'GOFLAGS', 'RUSTC_WRAPPER', 'RUSTC_WORKSPACE_WRAPPER', 'RUSTFLAGS', 'CARGO_BUILD_RUSTC_WRAPPER',
   'CC', 'CXX',

@@ -18,7 +18,8 @@ describe('bound environment variables', () => {
       // Round 39x: pkg-config, .NET's profilers, Erlang/Elixir, Julia, Guile, uv, Poetry, Pipenv, Corepack, Node's compile cache, Deno.
       'PKG_CONFIG_PATH', 'PKG_CONFIG_LIBDIR', 'PKG_CONFIG_SYSROOT_DIR', 'PKG_CONFIG', 'CORECLR_ENABLE_PROFILING', 'CORECLR_PROFILER_PATH', 'COMPlus_EnableDiagnostics', 'DOTNET_ADDITIONAL_DEPS', 'DOTNET_ROOT',
       'ELIXIR_ERL_OPTIONS', 'ERL_LIBS', 'MIX_EXS', 'JULIA_LOAD_PATH', 'JULIA_DEPOT_PATH', 'JULIA_PROJECT', 'GUILE_LOAD_PATH', 'UV_INDEX_URL', 'UV_CONFIG_FILE', 'UV_PROJECT_ENVIRONMENT', 'UV_PYTHON',
-      'PIPENV_PIPFILE', 'POETRY_CONFIG_DIR', 'COREPACK_HOME', 'NODE_COMPILE_CACHE', 'DENO_DIR']) {
+      'PIPENV_PIPFILE', 'POETRY_CONFIG_DIR', 'COREPACK_HOME', 'NODE_COMPILE_CACHE', 'DENO_DIR',
+      'GTK_MODULES', 'QT_PLUGIN_PATH', 'GIO_MODULE_DIR', 'GST_PLUGIN_PATH', 'SASL_PATH', 'VIMINIT', 'EXINIT']) {
       expect(isBoundVariable(name), name).toBe(true);
     }
   });
