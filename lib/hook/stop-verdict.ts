@@ -274,7 +274,7 @@ function openVerdict(t: Tally, start: readonly string[]): Verdict {
   const weakenedNote =
     t.weakenedIn === null
       ? ''
-      : ` A gate weakened since the session began stays open until its definition is put back, or a person approves the new one by running \`gate-check hook accept\` on a terminal in ${markdownText(sanitizeLine(t.weakenedIn, ITEM_CAP))}.`;
+      : ` A gate weakened since the session began stays open until its definition is put back, or a person approves the new one by running ${markdownCode(shellCommand([...start, 'hook', 'accept']) ?? 'gate-check hook accept')} on a terminal in ${markdownText(sanitizeLine(t.weakenedIn, ITEM_CAP))}.`;
   const manualNote =
     t.manual.length === 0
       ? ''
