@@ -288,7 +288,7 @@ async function runWorkspace(ws: Workspace, options: RunOptions, io: Io): Promise
           toApprove.push(e);
           const rest = pending.slice(i + 1).filter((r) => show(r));
           if (rest.length === 0) break;
-          const confirm = ((await io.ask(`approve these ${rest.length} as well? [y/N] `)) ?? '').trim().toLowerCase();
+          const confirm = ((await io.ask(rest.length === 1 ? 'approve this one as well? [y/N] ' : `approve these ${rest.length} as well? [y/N] `)) ?? '').trim().toLowerCase();
           if (confirm === 'y' || confirm === 'yes') toApprove.push(...rest);
           break;
         }
