@@ -181,6 +181,6 @@ export async function approveOnTerminal(argv: readonly string[], opts: { cwd: st
   const ended = t.done.then(() => {});
   // A prompt that never comes ends with the command: waitForOutput then throws, which is fine here.
   await Promise.race([answer(/approve\? \[y\/N\/a\] /, 'a\r').catch(() => {}), ended]);
-  await Promise.race([answer(/approve these \d+ as well\? \[y\/N\] /, 'y\r').catch(() => {}), ended]);
+  await Promise.race([answer(/approve (?:these \d+|this one) as well\? \[y\/N\] /, 'y\r').catch(() => {}), ended]);
   return t.done;
 }
