@@ -76,6 +76,18 @@ describe('run records keep full digests; a collision of their 12-hex labels veri
     expect(strict.stdout).toMatch(/GATES:A {2}met, stale .*: PATH executables inside the repository changed \(in tools\)/);
   });
 
+  it('a record whose PATH folders and full digest of their executables disagree (one without the other) verifies nothing', () => {
+    const s = repo(FILES);
+    expect(s.run(['--approve']).code).toBe(0);
+    const file = join(s.home, '.gate-check', 'receipts', readdirSync(join(s.home, '.gate-check', 'receipts')).find((n) => n.endsWith('.records.json'))!);
+    const doc = JSON.parse(readFileSync(file, 'utf8'));
+    doc.records[0].full.bound = 'a'.repeat(64);
+    writeFileSync(file, JSON.stringify(doc));
+    const strict = s.run(['--status', '--strict']);
+    expect(strict.code).toBe(1);
+    expect(strict.stdout).toContain('met, mismatched');
+  });
+
   it('a record of an earlier version, without full digests, verifies nothing: unverified, run again', () => {
     const s = repo(FILES);
     expect(s.run(['--approve']).code).toBe(0);
